@@ -1,6 +1,7 @@
 import { GO_RECIPES, JAVA_RECIPES } from './build/index.ts';
 import { redisServer } from './build/redis.ts';
 import { obtain, type Recipe } from './obtain.ts';
+import { partDir } from './paths.ts';
 
 /** Binaries says where every obtained part of the stack is. */
 export type Binaries = {
@@ -23,4 +24,10 @@ export async function obtainAll(say: (line: string) => void): Promise<Binaries> 
   if (failures.length > 0) throw new Error(failures.join('\n\n'));
   const redis = results[2];
   return { dirs, redisServer: redis.status === 'fulfilled' ? redis.value : '' };
+}
+
+/** locateAll says where every part is or would be in the cache, without building anything (for status). */
+export function locateAll(): Binaries {
+  const dirs = new Map([...GO_RECIPES, ...JAVA_RECIPES].map((r) => [r.part, partDir(r.part, r.version)]));
+  return { dirs, redisServer: 'redis-server' };
 }

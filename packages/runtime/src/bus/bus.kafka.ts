@@ -1,0 +1,45 @@
+import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
+
+/** KafkaOptions says where the bus is and who is talking to it. */
+export type KafkaOptions = {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  /** Receives kafkajs's log entries (warnings and errors); silent when absent. */
+  readonly log?: (level: 'error' | 'warn' | 'info', message: string, extra: Record<string, unknown>) => void;
+};
+
+const LEVELS: Readonly<Record<number, 'error' | 'warn' | 'info'>> = {
+  [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info',
+};
+
+/**
+ * kafkaClient is the one place that constructs kafkajs: every service, tool and test reaches Kafka
+ * through it, so client settings (retries, logging) are the same everywhere.
+ */
+export function kafkaClient(opts: KafkaOptions): Kafka {
+  const config: KafkaConfig = {
+    brokers: [...opts.brokers],
+    clientId: opts.clientId,
+    logLevel: opts.log ? logLevel.WARN : logLevel.NOTHING,
+    retry: { initialRetryTime: 100, retries: 8 },
+    logCreator: () => (entry: LogEntry) => {
+      const { message, ...extra } = entry.log;
+      opts.log?.(LEVELS[entry.level] ?? 'info', `${entry.namespace}: ${message}`, extra);
+    },
+  };
+  return new Kafka(config);
+}
+
+/** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller. */
+export async function brokerReady(brokers: readonly string[]): Promise<boolean> {
+  const admin = new Kafka({ brokers: [...brokers], clientId: 'kcm-bus-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+  try {
+    await admin.connect();
+    const cluster = await admin.describeCluster();
+    return cluster.brokers.length > 0 && cluster.controller !== null;
+  } catch {
+    return false;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}

@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { stackConfig, type StackConfig } from './config.ts';
+import { down, status, up } from './stack.ts';
+import { controlParts, dataParts } from './parts.ts';
+import { locateAll } from './obtain-all.ts';
+import { showLogs } from './logs.ts';
+import { runSystem } from './run.ts';
+import { formatEndpoints } from './endpoints.ts';
+
+const USAGE = `usage: kcm-bus <command>
+  run                       the local stack and every kcm-bus service; Ctrl-C stops everything
+  stack up                  obtain (build what the cache lacks) and start the local stack
+  stack down [--purge]      stop everything the stack started (--purge also deletes its state)
+  stack status              each part's pid and readiness
+  stack logs [PART] [-f]    a part's log (all parts' last lines without PART)
+options: --profile NAME (default: dev; the test run uses "test" on other ports)
+environment: KCM_BUS_CACHE, KCM_BUS_PORT_BASE, KCM_BUS_PORT_<NAME>, KCM_BUS_NODES, KCM_BUS_KCM_CONTROLLERS`;
+
+/** main dispatches the kcm-bus command line. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv], allowPositionals: true,
+    options: { profile: { type: 'string' }, purge: { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const c = stackConfig(values.profile ?? process.env['KCM_BUS_PROFILE'] ?? 'dev');
+  const [command, sub, part] = positionals;
+  if (values.help || command === undefined) return usage(0);
+  if (command === 'run') return runSystem(c, say());
+  if (command !== 'stack') return usage(2);
+  switch (sub) {
+    case 'up': return stackUp(c);
+    case 'down': return report(`stopped: ${(await down(c, { purge: values.purge ?? false })).join(', ') || 'nothing was running'}`);
+    case 'status': return stackStatus(c);
+    case 'logs': return showLogs(c, part, values.follow ?? false);
+    default: return usage(2);
+  }
+}
+
+function usage(code: number): number {
+  (code === 0 ? console.log : console.error)(USAGE);
+  return code;
+}
+
+function report(line: string): number {
+  console.log(line);
+  return 0;
+}
+
+/** say prints progress lines with the seconds since the command started. */
+export function say(): (line: string) => void {
+  const started = Date.now();
+  return (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+}
+
+async function stackUp(c: StackConfig): Promise<number> {
+  console.log(formatEndpoints(await up(c, say())));
+  return 0;
+}
+
+async function stackStatus(c: StackConfig): Promise<number> {
+  const parts = [...dataParts(c, locateAll()), ...controlParts(c, locateAll())];
+  for (const s of await status(c, parts)) {
+    console.log(`${s.name.padEnd(24)} ${s.pid === undefined ? 'stopped' : `pid ${s.pid}`.padEnd(12)} ${s.pid === undefined ? '' : s.ready ? 'ready' : 'NOT READY'}`);
+  }
+  return 0;
+}

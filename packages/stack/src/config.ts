@@ -1,0 +1,51 @@
+import { runDir } from './paths.ts';
+
+/** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */
+export const PORT_NAMES = [
+  'etcd', 'etcdPeer', 'apiserver', 'kafka', 'kafkaController', 'registry', 'redis', 'scheduler', 'controllerManager', 'kwok',
+] as const;
+
+/** PortName is one of the stack's ports. */
+export type PortName = (typeof PORT_NAMES)[number];
+
+/** StackConfig is one stack instance: its profile, state folder, ports and fake nodes. */
+export type StackConfig = {
+  readonly profile: string;
+  readonly dir: string;
+  readonly host: '127.0.0.1';
+  readonly ports: Readonly<Record<PortName, number>>;
+  /** How many kwok nodes `up` registers (tests make their own and pass 0). */
+  readonly nodes: number;
+  /** Upstream controllers run by the stack's kube-controller-manager (node lifecycle until kcm-bus has its own). */
+  readonly kcmControllers: readonly string[];
+};
+
+/**
+ * DEFAULT_PORT_BASE keeps the dev stack (17100-17109) and the test stack (17200-17209) clear of a
+ * user's own Kafka (9092), Redis (6379), etcd (2379) and apiserver (6443).
+ */
+export const DEFAULT_PORT_BASE: Readonly<Record<string, number>> = { dev: 17100, test: 17200 };
+
+/** stackConfig reads a profile's configuration; KCM_BUS_PORT_BASE and KCM_BUS_PORT_<NAME> override ports. */
+export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
+  const base = intFrom(env['KCM_BUS_PORT_BASE'], 'KCM_BUS_PORT_BASE') ?? DEFAULT_PORT_BASE[profile] ?? 17300;
+  const ports = Object.fromEntries(PORT_NAMES.map((name, i) => {
+    const variable = `KCM_BUS_PORT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    return [name, intFrom(env[variable], variable) ?? base + i];
+  })) as Record<PortName, number>;
+  return {
+    profile,
+    dir: runDir(profile, env),
+    host: '127.0.0.1',
+    ports,
+    nodes: intFrom(env['KCM_BUS_NODES'], 'KCM_BUS_NODES') ?? (profile === 'dev' ? 2 : 0),
+    kcmControllers: (env['KCM_BUS_KCM_CONTROLLERS'] ?? 'node-lifecycle-controller').split(',').filter(Boolean),
+  };
+}
+
+function intFrom(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}=${value} is not a port number or count`);
+  return n;
+}

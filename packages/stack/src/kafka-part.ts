@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { brokerReady } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import type { StackConfig } from './config.ts';
+import type { Binaries } from './obtain-all.ts';
+import type { Launch } from './procs.ts';
+import { sh } from './sh.ts';
+
+/** kafkaDir is the broker's configuration and data folder in a stack's state. */
+function kafkaDir(c: StackConfig): string {
+  return join(c.dir, 'kafka');
+}
+
+function java(c: StackConfig, b: Binaries, main: string, args: readonly string[]): Launch {
+  const libs = join(b.dirs.get('kafka') ?? '', 'libs', '*');
+  return {
+    name: 'kafka', command: 'java',
+    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', `-Dlog4j.configuration=file:${join(kafkaDir(c), 'log4j.properties')}`,
+      '-cp', libs, main, ...args],
+  };
+}
+
+/** kafkaLaunch runs one KRaft node (broker and controller) on loopback. */
+export function kafkaLaunch(c: StackConfig, b: Binaries): Launch {
+  return java(c, b, 'kafka.Kafka', [join(kafkaDir(c), 'server.properties')]);
+}
+
+/** prepareKafka writes the broker's configuration and formats its storage once. */
+export async function prepareKafka(c: StackConfig, b: Binaries): Promise<void> {
+  const dir = kafkaDir(c);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'server.properties'), serverProperties(c));
+  writeFileSync(join(dir, 'log4j.properties'), LOG4J);
+  if (existsSync(join(dir, 'data', 'meta.properties'))) return;
+  const clusterId = randomBytes(16).toString('base64url');
+  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', join(dir, 'server.properties')]);
+  await sh(format.command, format.args);
+}
+
+/** kafkaReady is true when the broker answers metadata with an active controller. */
+export function kafkaReady(c: StackConfig): Promise<boolean> {
+  return brokerReady([`${c.host}:${c.ports.kafka}`]);
+}
+
+function serverProperties(c: StackConfig): string {
+  return [
+    'process.roles=broker,controller', 'node.id=1',
+    `controller.quorum.voters=1@${c.host}:${c.ports.kafkaController}`,
+    `listeners=PLAINTEXT://${c.host}:${c.ports.kafka},CONTROLLER://${c.host}:${c.ports.kafkaController}`,
+    `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka}`,
+    'controller.listener.names=CONTROLLER', 'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `log.dirs=${join(kafkaDir(c), 'data')}`,
+    'offsets.topic.replication.factor=1', 'transaction.state.log.replication.factor=1', 'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0', 'auto.create.topics.enable=false', 'num.partitions=1',
+    '',
+  ].join('\n');
+}
+
+const LOG4J = [
+  'log4j.rootLogger=INFO, stdout',
+  'log4j.appender.stdout=org.apache.log4j.ConsoleAppender',
+  'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout',
+  'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n',
+  'log4j.logger.kafka=INFO', 'log4j.logger.org.apache.kafka=INFO', 'log4j.logger.state.change.logger=WARN',
+  '',
+].join('\n');

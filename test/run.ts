@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { globSync } from 'node:fs';
+import { stackConfig } from '@kcm-bus/stack/config.ts';
+import { down, up } from '@kcm-bus/stack/stack.ts';
+import { say } from '@kcm-bus/stack/cli.ts';
+
+/**
+ * The test command: the type check and the layering rule first (they fail fast), then the local stack
+ * under the "test" profile (its own ports and state, so a running dev stack is not disturbed), then one
+ * node:test run over every unit and integration test, then the stack is stopped and its state removed,
+ * whether the tests passed or not.
+ */
+const TEST_FILES = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'schemas/**/*.test.ts', 'test/**/*.test.ts'];
+
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main(): Promise<number> {
+  const log = say();
+  log('type check (tsc --noEmit)');
+  if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
+  log('layering rule (dependency-cruiser)');
+  if (await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test'])) return 1;
+  const c = stackConfig('test', { ...process.env, KCM_BUS_NODES: '0' });
+  const stop = (): void => void down(c, { purge: true }).then(() => process.exit(130));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    log(`local stack, profile "test" (state: ${c.dir})`);
+    await up(c, log);
+    const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
+    log(`${files.length} test files`);
+    return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-timeout=600000', ...files],
+      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+  } finally {
+    log(`stopping the test stack: ${(await down(c, { purge: true })).join(', ')}`);
+  }
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  return 1;
+});

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+
+/** testStack reads where the test run's stack is; integration tests run only under `npm test`. */
+export function testStack(): StackEndpoints {
+  const file = process.env['KCM_BUS_TEST_STACK'];
+  if (!file) throw new Error('KCM_BUS_TEST_STACK is not set: integration tests run under `npm test`, which starts the test stack');
+  return JSON.parse(readFileSync(file, 'utf8')) as StackEndpoints;
+}
+
+/** kubeClients are client-node API clients for one kubeconfig of the test stack. */
+export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  return { core: kc.makeApiClient(CoreV1Api), coordination: kc.makeApiClient(CoordinationV1Api) };
+}
+
+/** uniqueName makes object names that do not collide between tests or runs. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+}

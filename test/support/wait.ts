@@ -1,0 +1,22 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * waitFor polls a condition until it returns a value other than undefined/false, or fails after the
+ * deadline with what it was waiting for and the last error seen. Tests against the real stack wait for
+ * conditions like this, never for fixed sleeps: the machine is 2 shared cores running a control plane.
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: { readonly timeoutMs?: number; readonly intervalMs?: number } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(opts.intervalMs ?? 250);
+  }
+  throw new Error(`timed out after ${opts.timeoutMs ?? 120_000} ms waiting for ${what}` + (last ? `; last error: ${String(last)}` : ''));
+}
