@@ -23,12 +23,13 @@ describe('the local stack: kube-apiserver, kube-scheduler, upstream kube-control
   it('makes a kwok node Ready and renews its Lease', async () => {
     await waitFor(`node ${nodeName} Ready`, async () => isReady(await admin.core.readNode({ name: nodeName })));
     const lease = await waitFor('the node Lease', () => admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' }));
-    const first = String(lease.spec?.renewTime);
+    const first = new Date(lease.spec?.renewTime ?? 0).getTime();
     const renewed = await waitFor('a Lease renewal', async () => {
       const now = await admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
-      return String(now.spec?.renewTime) !== first ? now : undefined;
+      return new Date(now.spec?.renewTime ?? 0).getTime() > first ? now : undefined;
     }, { timeoutMs: 90_000 });
-    assert.equal(renewed.spec?.holderIdentity, nodeName);
+    assert.ok(new Date(renewed.spec?.renewTime ?? 0).getTime() > first);
+    assert.equal(renewed.metadata?.ownerReferences?.[0]?.name, nodeName, 'the Lease belongs to the node');
   });
 
   it('has upstream kube-controller-manager (node lifecycle) remove the not-ready taint of a Ready node', async () => {
