@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
+import { join } from 'node:path';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { say } from '@kcm-bus/stack/cli.ts';
+import { sh } from '@kcm-bus/stack/sh.ts';
+import { VERSIONS } from '@kcm-bus/stack/versions.ts';
 
 /**
  * The test command: the type check and the layering rule first (they fail fast), then the local stack
@@ -17,6 +20,13 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
     const child = spawn(command, args, { stdio: 'inherit', env });
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** openApiDir is upstream's OpenAPI v3 of the pinned Kubernetes, in the module the stack's build downloaded. */
+async function openApiDir(): Promise<string> {
+  if (process.env['KCM_BUS_OPENAPI_DIR']) return process.env['KCM_BUS_OPENAPI_DIR'];
+  const modcache = (await sh('go', ['env', 'GOMODCACHE'])).trim();
+  return join(modcache, `k8s.io/kubernetes@${VERSIONS.kubernetes}`, 'api/openapi-spec/v3');
 }
 
 async function main(): Promise<number> {
@@ -35,7 +45,7 @@ async function main(): Promise<number> {
     const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
     log(`${files.length} test files`);
     return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-timeout=600000', ...files],
-      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KCM_BUS_OPENAPI_DIR: await openApiDir(), KAFKAJS_NO_PARTITIONER_WARNING: '1' });
   } finally {
     log(`stopping the test stack: ${(await down(c, { purge: true })).join(', ')}`);
   }

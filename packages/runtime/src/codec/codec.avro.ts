@@ -1,0 +1,73 @@
+import avro from 'avsc';
+import type { Codec } from './codec.ts';
+
+/**
+ * avscOptions are the avsc options of every kcm-bus codec. Unions are unwrapped (`wrapUnions: 'never'`): a value
+ * of `["null","string"]` is `null` or the string itself, never `{"string": …}`, so Kubernetes JSON and Avro values
+ * share one shape (see schemas/generator/avro-value.ts); the generator only emits unions whose branches JS tells
+ * apart. A fresh object on each call, because avsc keeps its registry of named types in the options it is given
+ * (a shared one would make a second version of a schema a "duplicate type name").
+ */
+export function avscOptions(): { wrapUnions: 'never' } {
+  return { wrapUnions: 'never' };
+}
+
+type Resolver = ReturnType<avro.Type['createResolver']>;
+
+/** AvroEncodeError lists where a value does not fit the schema (avsc's isValid paths, e.g. `object.spec.replicas`). */
+export class AvroEncodeError extends Error {
+  readonly paths: readonly string[];
+  constructor(schemaName: string, paths: readonly string[], cause: unknown) {
+    super(`value does not fit ${schemaName} at ${paths.join(', ') || '(unknown path)'}`, { cause });
+    this.paths = paths;
+  }
+}
+
+/**
+ * AvroCodec is the avsc implementation of Codec for one reader schema. decode resolves a writer schema against it
+ * with avsc's resolver (Avro's schema resolution rules), which is what makes BACKWARD (new reader, old records) and
+ * FORWARD (old reader, new records) compatibility real; resolvers are built once per distinct writer schema.
+ */
+export class AvroCodec implements Codec {
+  readonly schema: object;
+  readonly #type: avro.Type;
+  readonly #canonical: string;
+  readonly #resolvers = new Map<string, Resolver>();
+
+  constructor(schema: object) {
+    this.schema = schema;
+    this.#type = avro.Type.forSchema(schema as avro.Schema, avscOptions());
+    this.#canonical = JSON.stringify(schema);
+  }
+
+  /** encode writes a value as Avro binary; on a misfit it throws AvroEncodeError naming every offending path. */
+  encode(value: unknown): Buffer {
+    try {
+      return this.#type.toBuffer(value);
+    } catch (err) {
+      const paths: string[] = [];
+      this.#type.isValid(value, { errorHook: (path) => paths.push(path.join('.')) });
+      throw new AvroEncodeError(this.#type.name ?? this.#type.typeName, paths, err);
+    }
+  }
+
+  /** decode reads Avro binary written with `writerSchema` (default: this codec's schema) as this codec's schema. */
+  decode(payload: Buffer, writerSchema?: object): unknown {
+    const writer = writerSchema === undefined ? undefined : JSON.stringify(writerSchema);
+    if (writer === undefined || writer === this.#canonical) return this.#type.fromBuffer(payload);
+    return this.#type.fromBuffer(payload, this.#resolverFor(writer, writerSchema as object));
+  }
+
+  #resolverFor(key: string, writerSchema: object): Resolver {
+    const cached = this.#resolvers.get(key);
+    if (cached) return cached;
+    let resolver: Resolver;
+    try {
+      resolver = this.#type.createResolver(avro.Type.forSchema(writerSchema as avro.Schema, avscOptions()));
+    } catch (err) {
+      throw new Error(`records of the writer schema cannot be read as ${this.#type.name}: ${(err as Error).message}`, { cause: err });
+    }
+    this.#resolvers.set(key, resolver);
+    return resolver;
+  }
+}
