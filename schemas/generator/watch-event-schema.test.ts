@@ -6,17 +6,17 @@ import { watchEventSchema } from './watch-event-schema.ts';
 const lease: AvroRecord = { type: 'record', name: 'Lease', namespace: 'io.k8s.api.coordination.v1', fields: [] };
 
 describe('watchEventSchema', () => {
-  test('given a kind and its object schema, the envelope is io.kcmbus.v1.<Kind>WatchEvent with the object inside', () => {
+  test('given a kind and its object schema, the envelope is io.kcmbus.v1.<Kind>WatchEvent with the object inside, absent only in watermarks', () => {
     assert.deepEqual(watchEventSchema(lease, 'Lease'), {
       type: 'record',
       name: 'LeaseWatchEvent',
       namespace: 'io.kcmbus.v1',
       fields: [
-        { name: 'type', type: { type: 'enum', name: 'WatchEventType', namespace: 'io.kcmbus.v1', symbols: ['Applied', 'Deleted'] } },
+        { name: 'type', type: { type: 'enum', name: 'WatchEventType', namespace: 'io.kcmbus.v1', symbols: ['Applied', 'Deleted', 'Watermark'] } },
         { name: 'key', type: 'string' },
         { name: 'resourceVersion', type: 'string' },
         { name: 'observedAt', type: 'string' },
-        { name: 'object', type: lease },
+        { name: 'object', type: ['null', lease], default: null },
       ],
     });
   });

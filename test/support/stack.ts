@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { httpCall } from '@kcm-bus/stack/probes.ts';
+import { tlsClient } from '@kcm-bus/stack/pki.ts';
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 
@@ -19,4 +22,19 @@ export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; rea
 /** uniqueName makes object names that do not collide between tests or runs. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** RawKube makes API calls with the admin identity and returns the JSON as the apiserver wrote it. */
+export type RawKube = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+/** rawKube is for tests that compare API objects byte for byte with what kcm-bus published (client-node turns times into Dates). */
+export function rawKube(): RawKube {
+  const file = process.env['KCM_BUS_TEST_STACK'] ?? '';
+  const tls = tlsClient(dirname(file), 'admin');
+  const server = testStack().apiserver;
+  return async (method, path, body) => {
+    const answer = await httpCall(`${server}${path}`, { method, tls, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
+    return JSON.parse(answer.body) as Record<string, unknown>;
+  };
 }

@@ -5,10 +5,15 @@ import { controlParts, dataParts } from './parts.ts';
 import { locateAll } from './obtain-all.ts';
 import { showLogs } from './logs.ts';
 import { runSystem } from './run.ts';
-import { formatEndpoints } from './endpoints.ts';
+import { formatEndpoints, stackEndpoints } from './endpoints.ts';
+import { serviceParts } from './services.ts';
+import { parseTailOptions } from '@kcm-bus/tools/tail-options.ts';
+import { tail } from '@kcm-bus/tools/tail.kafka.ts';
 
 const USAGE = `usage: kcm-bus <command>
   run                       the local stack and every kcm-bus service; Ctrl-C stops everything
+  tail TOPIC [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]
+                            a kcm-bus topic as JSON lines, decoded with the registry's schemas
   stack up                  obtain (build what the cache lacks) and start the local stack
   stack down [--purge]      stop everything the stack started (--purge also deletes its state)
   stack status              each part's pid and readiness
@@ -18,6 +23,7 @@ environment: KCM_BUS_CACHE, KCM_BUS_PORT_BASE, KCM_BUS_PORT_<NAME>, KCM_BUS_NODE
 
 /** main dispatches the kcm-bus command line. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'tail') return tailCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: [...argv], allowPositionals: true,
     options: { profile: { type: 'string' }, purge: { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, help: { type: 'boolean', short: 'h' } },
@@ -34,6 +40,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'logs': return showLogs(c, part, values.follow ?? false);
     default: return usage(2);
   }
+}
+
+async function tailCommand(argv: readonly string[]): Promise<number> {
+  await tail(parseTailOptions(argv, process.env, Date.now()), (line) => console.log(line));
+  return 0;
 }
 
 function usage(code: number): number {
@@ -58,7 +69,7 @@ async function stackUp(c: StackConfig): Promise<number> {
 }
 
 async function stackStatus(c: StackConfig): Promise<number> {
-  const parts = [...dataParts(c, locateAll()), ...controlParts(c, locateAll())];
+  const parts = [...dataParts(c, locateAll()), ...controlParts(c, locateAll()), ...serviceParts(c, stackEndpoints(c))];
   for (const s of await status(c, parts)) {
     console.log(`${s.name.padEnd(24)} ${s.pid === undefined ? 'stopped' : `pid ${s.pid}`.padEnd(12)} ${s.pid === undefined ? '' : s.ready ? 'ready' : 'NOT READY'}`);
   }

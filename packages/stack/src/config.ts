@@ -3,6 +3,7 @@ import { runDir } from './paths.ts';
 /** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */
 export const PORT_NAMES = [
   'etcd', 'etcdPeer', 'apiserver', 'kafka', 'kafkaController', 'registry', 'redis', 'scheduler', 'controllerManager', 'kwok',
+  'watcher',
 ] as const;
 
 /** PortName is one of the stack's ports. */
@@ -21,7 +22,7 @@ export type StackConfig = {
 };
 
 /**
- * DEFAULT_PORT_BASE keeps the dev stack (17100-17109) and the test stack (17200-17209) clear of a
+ * DEFAULT_PORT_BASE keeps the dev stack (17100-17199) and the test stack (17200-17299) clear of a
  * user's own Kafka (9092), Redis (6379), etcd (2379) and apiserver (6443).
  */
 export const DEFAULT_PORT_BASE: Readonly<Record<string, number>> = { dev: 17100, test: 17200 };

@@ -1,6 +1,8 @@
 import type { StackConfig } from './config.ts';
 import { down, up } from './stack.ts';
 import { formatEndpoints } from './endpoints.ts';
+import { metricsUrls, serviceParts } from './services.ts';
+import { startPart } from './start.ts';
 
 /**
  * runSystem brings up the local stack and every kcm-bus service that exists, says where everything
@@ -12,7 +14,10 @@ export async function runSystem(c: StackConfig, say: (line: string) => void): Pr
     process.once('SIGTERM', resolve);
   });
   try {
-    console.log(formatEndpoints(await up(c, say)));
+    const endpoints = await up(c, say);
+    const services = serviceParts(c, endpoints);
+    for (const part of services) await startPart(c, part, say);
+    console.log(formatEndpoints(endpoints, metricsUrls(c, services)));
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
     say(`stopping what was started: ${(await down(c)).join(', ') || 'nothing'}`);

@@ -5,12 +5,18 @@ export type KafkaOptions = {
   readonly brokers: readonly string[];
   readonly clientId: string;
   /** Receives kafkajs's log entries (warnings and errors); silent when absent. */
-  readonly log?: (level: 'error' | 'warn' | 'info', message: string, extra: Record<string, unknown>) => void;
+  readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra: Record<string, unknown>) => void;
 };
 
 const LEVELS: Readonly<Record<number, 'error' | 'warn' | 'info'>> = {
   [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info',
 };
+
+/** levelOf demotes the connection's per-response errors (e.g. "coordinator is loading"): kafkajs retries them. */
+function levelOf(entry: LogEntry): 'error' | 'warn' | 'info' | 'debug' {
+  if (entry.namespace === 'Connection' && entry.log.message.startsWith('Response')) return 'debug';
+  return LEVELS[entry.level] ?? 'info';
+}
 
 /**
  * kafkaClient is the one place that constructs kafkajs: every service, tool and test reaches Kafka
@@ -24,7 +30,7 @@ export function kafkaClient(opts: KafkaOptions): Kafka {
     retry: { initialRetryTime: 100, retries: 8 },
     logCreator: () => (entry: LogEntry) => {
       const { message, ...extra } = entry.log;
-      opts.log?.(LEVELS[entry.level] ?? 'info', `${entry.namespace}: ${message}`, extra);
+      opts.log?.(levelOf(entry), `${entry.namespace}: ${message}`, extra);
     },
   };
   return new Kafka(config);
@@ -43,3 +49,6 @@ export async function brokerReady(brokers: readonly string[]): Promise<boolean> 
     await admin.disconnect().catch(() => undefined);
   }
 }
+
+/** Kafka is kafkajs's client type, re-exported so that other modules need not import kafkajs. */
+export type { Kafka, KafkaMessage, Producer, Consumer } from 'kafkajs';

@@ -1,0 +1,75 @@
+import { fromAvroValue } from '@kcm-bus/schemas/generator/from-avro-value.ts';
+import { toAvroValue } from '@kcm-bus/schemas/generator/to-avro-value.ts';
+import type { AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { SchemaRegistry } from '../registry/registry.ts';
+import type { Codec } from './codec.ts';
+import { frame, unframe } from './wire.ts';
+
+/** Encoded is a record value in Confluent wire format, and the fields of the input the schema lacked. */
+export type Encoded = { readonly bytes: Buffer; readonly unknownPaths: readonly string[] };
+
+/** Decoded is a record value as JSON, with the id of the schema it was written with. */
+export type Decoded = { readonly value: unknown; readonly schemaId: number };
+
+/** CodecFactory builds a codec for a schema (the avsc adapter in services; doubles in unit tests). */
+export type CodecFactory = (schema: object) => Codec;
+
+/**
+ * Serde turns a topic's JSON values into Confluent wire-format bytes and back. Encoding registers the
+ * writer schema under `<topic>-value` once; decoding fetches the writer schema of each record's id and
+ * resolves it against the reader schema (or, for a reader without one, such as `tail`, reads it as written).
+ */
+export class Serde {
+  readonly #registry: SchemaRegistry;
+  readonly #subject: string;
+  readonly #reader: object | undefined;
+  readonly #makeCodec: CodecFactory;
+  readonly #codecs = new Map<number, { codec: Codec; schema: object }>();
+  #readerCodec: Codec | undefined;
+  #id: Promise<number> | undefined;
+
+  constructor(registry: SchemaRegistry, topic: string, readerSchema: object | undefined, makeCodec: CodecFactory) {
+    this.#registry = registry;
+    this.#subject = `${topic}-value`;
+    this.#reader = readerSchema;
+    this.#makeCodec = makeCodec;
+  }
+
+  /** schemaId registers the reader schema as the writer schema of this topic (once) and returns its id. */
+  schemaId(): Promise<number> {
+    if (!this.#reader) throw new Error(`${this.#subject}: a serde without a schema cannot encode`);
+    this.#id ??= this.#registry.register(this.#subject, this.#reader).catch((err: unknown) => {
+      this.#id = undefined;
+      throw err;
+    });
+    return this.#id;
+  }
+
+  /** encode converts a JSON value to the schema's shape (reporting unknown fields) and frames it. */
+  async encode(value: unknown): Promise<Encoded> {
+    const id = await this.schemaId();
+    const reader = this.#reader as AvroType;
+    this.#readerCodec ??= this.#makeCodec(reader as object);
+    const { value: avro, unknownPaths } = toAvroValue(reader, value);
+    return { bytes: frame(id, this.#readerCodec.encode(avro)), unknownPaths };
+  }
+
+  /** decode reads a framed value back to JSON, fetching its writer schema from the registry when new. */
+  async decode(bytes: Buffer): Promise<Decoded> {
+    const { schemaId, payload } = unframe(bytes);
+    const writer = await this.#writer(schemaId);
+    if (!this.#reader) return { value: fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload)), schemaId };
+    this.#readerCodec ??= this.#makeCodec(this.#reader);
+    const value = this.#readerCodec.decode(payload, writer.schema);
+    return { value: fromAvroValue(this.#reader as AvroType, value), schemaId };
+  }
+
+  async #writer(id: number): Promise<{ codec: Codec; schema: object }> {
+    const cached = this.#codecs.get(id);
+    if (cached) return cached;
+    const schema = await this.#registry.schemaById(id);
+    const entry = { codec: this.#makeCodec(schema), schema };
+    this.#codecs.set(id, entry);
+    return entry;
+  }
+}

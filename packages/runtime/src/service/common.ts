@@ -1,0 +1,9 @@
+import type { FlagSpec } from './flags.ts';
+
+/** COMMON_FLAGS are the flags every kcm-bus service takes (environment: KCM_BUS_<NAME>). */
+export const COMMON_FLAGS: readonly FlagSpec[] = [
+  { name: 'kafka-brokers', type: 'list', default: ['127.0.0.1:17103'], help: 'Kafka bootstrap servers, comma-separated (default: the local dev stack).' },
+  { name: 'schema-registry-url', type: 'string', default: 'http://127.0.0.1:17105/apis/ccompat/v7', help: 'Confluent-compatible schema registry API.' },
+  { name: 'metrics-bind-address', type: 'string', default: '127.0.0.1:0', help: 'host:port of /metrics, /healthz and /readyz (controller-runtime\'s flag; port 0 picks one).' },
+  { name: 'log-level', type: 'string', default: 'info', help: 'debug, info, warn or error.' },
+];

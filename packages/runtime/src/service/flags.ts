@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+
+/** FlagSpec declares one flag: upstream's name where upstream has one, its environment variable and default. */
+export type FlagSpec = {
+  readonly name: string;
+  readonly type: 'string' | 'number' | 'boolean' | 'list';
+  readonly default: string | number | boolean | readonly string[];
+  readonly help: string;
+};
+
+/** FlagValues are parsed flags by name. */
+export type FlagValues = Readonly<Record<string, string | number | boolean | readonly string[]>>;
+
+/** FlagError says which flag or variable is wrong and how. */
+export class FlagError extends Error {}
+
+/** envName is a flag's environment variable: `--kube-api-qps` → `KCM_BUS_KUBE_API_QPS`. */
+export function envName(flag: string): string {
+  return `KCM_BUS_${flag.replace(/-/g, '_').toUpperCase()}`;
+}
+
+/**
+ * parseFlags reads flags from the command line, then from the environment (KCM_BUS_<NAME>), then the default.
+ * An unknown flag or a value of the wrong type fails with a FlagError naming it.
+ */
+export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[], env: NodeJS.ProcessEnv): FlagValues {
+  let parsed: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries(specs.map((s) => [s.name, { type: s.type === 'boolean' ? 'boolean' as const : 'string' as const }]));
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    throw new FlagError(`${(err as Error).message}\n${usage(specs)}`);
+  }
+  return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? env[envName(s.name)])]));
+}
+
+function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[string] {
+  if (raw === undefined) return spec.default;
+  if (typeof raw === 'boolean') return raw;
+  switch (spec.type) {
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${JSON.stringify(raw)} is not a number`);
+      return n;
+    }
+    case 'boolean':
+      if (raw !== 'true' && raw !== 'false') throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${JSON.stringify(raw)} is not true or false`);
+      return raw === 'true';
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+/** usage lists every flag with its variable, default and help. */
+export function usage(specs: readonly FlagSpec[]): string {
+  return specs.map((s) => `  --${s.name} (${envName(s.name)}, default ${JSON.stringify(s.default)})\n      ${s.help}`).join('\n');
+}
+
+/** FlagReader reads parsed flags with their types. */
+export type FlagReader = {
+  readonly string: (name: string) => string;
+  readonly number: (name: string) => number;
+  readonly boolean: (name: string) => boolean;
+  readonly list: (name: string) => readonly string[];
+};
+
+/** flagReader wraps parsed values; asking for an undeclared flag or the wrong type is a programming error. */
+export function flagReader(values: FlagValues): FlagReader {
+  const get = <T>(name: string, is: (v: unknown) => v is T): T => {
+    const v = values[name];
+    if (!is(v)) throw new Error(`flag --${name} is not declared with this type`);
+    return v;
+  };
+  return {
+    string: (n) => get(n, (v): v is string => typeof v === 'string'),
+    number: (n) => get(n, (v): v is number => typeof v === 'number'),
+    boolean: (n) => get(n, (v): v is boolean => typeof v === 'boolean'),
+    list: (n) => get(n, (v): v is readonly string[] => Array.isArray(v)),
+  };
+}

@@ -1,0 +1,51 @@
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { kafkaClient } from '../bus/bus.kafka.ts';
+import { COMMON_FLAGS } from './common.ts';
+import { flagReader, FlagError, parseFlags, type FlagReader, type FlagSpec } from './flags.ts';
+import { runUntilSignal, type Running } from './lifecycle.ts';
+import { jsonLogger, type Level, type Logger } from './log.ts';
+import { boundAddress, serveHttp, type Probes } from './serve.http.ts';
+import type { Kafka } from '../bus/bus.kafka.ts';
+
+/** ServiceContext is what every service's main gets: its flags, logger, metrics registry and Kafka client. */
+export type ServiceContext = {
+  readonly flags: FlagReader;
+  readonly log: Logger;
+  readonly registry: Registry;
+  readonly kafka: Kafka;
+  /** fatal logs an error the service cannot go on after and stops it gracefully with exit status 1. */
+  readonly fatal: (what: string, err: unknown) => void;
+};
+
+/**
+ * serviceMain is the shape of every kcm-bus service: parse the common and the service's flags, then start
+ * the service, serve /healthz, /readyz and /metrics, and stop gracefully on SIGTERM.
+ */
+export async function serviceMain(name: string, specs: readonly FlagSpec[],
+  start: (ctx: ServiceContext) => Promise<Running & { readonly probes: Probes }>): Promise<void> {
+  let flags: FlagReader;
+  try {
+    flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], process.argv.slice(2), process.env));
+  } catch (err) {
+    console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
+    process.exit(2);
+  }
+  const log = jsonLogger(name, { level: flags.string('log-level') as Level });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const kafka = kafkaClient({ brokers: flags.list('kafka-brokers'), clientId: `kcm-bus-${name}`, log: (level, msg, extra) => log[level](msg, extra) });
+  await runUntilSignal(log, async () => {
+    const fatal = (what: string, err: unknown): void => {
+      log.error(what, { err });
+      process.exitCode = 1;
+      process.kill(process.pid, 'SIGTERM');
+    };
+    const service = await start({ flags, log, registry, kafka, fatal });
+    const server = await serveHttp(flags.string('metrics-bind-address'), registry, service.probes);
+    log.info('started', { metrics: `http://${boundAddress(server)}/metrics` });
+    return { stop: async () => {
+      await service.stop();
+      server.close();
+    } };
+  });
+}

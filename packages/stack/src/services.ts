@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import type { StackConfig } from './config.ts';
+import type { StackEndpoints } from './endpoints.ts';
+import type { Part } from './parts.ts';
+import { httpOk } from './probes.ts';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+
+/** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
+export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
+  const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
+  const service = (name: 'watcher', args: readonly string[]): Part => ({
+    name, ports: [name], readyTimeoutMs: 120_000,
+    launch: {
+      name, command: process.execPath,
+      args: ['--disable-warning=TimeoutNegativeWarning', resolve(REPO, `services/${name}/src/main.ts`),
+        ...common, '--metrics-bind-address', `${c.host}:${c.ports[name]}`, ...args],
+    },
+    ready: () => httpOk(`http://${c.host}:${c.ports[name]}/readyz`),
+  });
+  return [service('watcher', ['--kubeconfig', e.kubeconfigs.watcher])];
+}
+
+/** metricsUrls lists where each service's /metrics is, for the run command's summary. */
+export function metricsUrls(c: StackConfig, parts: readonly Part[]): string[] {
+  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(18)}http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
+}

@@ -1,0 +1,47 @@
+import { parseArgs } from 'node:util';
+
+/** TailOptions say which records of which topic `tail` prints. */
+export type TailOptions = {
+  readonly topic: string;
+  readonly fromBeginning: boolean;
+  readonly follow: boolean;
+  readonly key: string | undefined;
+  /** Only records at or after this time (ms since the epoch). */
+  readonly since: number | undefined;
+  readonly brokers: readonly string[];
+  readonly registry: string;
+};
+
+const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * parseTailOptions reads `tail TOPIC [--from-beginning] [--follow] [--key K] [--since T]`. Without
+ * --from-beginning or --since it follows new records (like kafka-console-consumer); with them it prints the
+ * history and exits at the end unless --follow is given. --since takes an RFC 3339 time or an age (30s, 10m, 2h, 1d).
+ */
+export function parseTailOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: number): TailOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv], allowPositionals: true,
+    options: {
+      'from-beginning': { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, key: { type: 'string' }, since: { type: 'string' },
+      'kafka-brokers': { type: 'string' }, 'schema-registry-url': { type: 'string' },
+    },
+  });
+  const [topic] = positionals;
+  if (!topic) throw new Error('usage: kcm-bus tail TOPIC [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]');
+  const since = values.since === undefined ? undefined : sinceTime(values.since, now);
+  const history = values['from-beginning'] === true || since !== undefined;
+  return {
+    topic, fromBeginning: history, follow: values.follow === true || !history, key: values.key, since,
+    brokers: (values['kafka-brokers'] ?? env['KCM_BUS_KAFKA_BROKERS'] ?? '127.0.0.1:17103').split(','),
+    registry: values['schema-registry-url'] ?? env['KCM_BUS_SCHEMA_REGISTRY_URL'] ?? 'http://127.0.0.1:17105/apis/ccompat/v7',
+  };
+}
+
+function sinceTime(text: string, now: number): number {
+  const age = /^(\d+)([smhd])$/.exec(text);
+  if (age) return now - Number(age[1]) * (UNITS[age[2] ?? 's'] ?? 1000);
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) throw new Error(`--since ${JSON.stringify(text)} is neither an RFC 3339 time nor an age like 10m`);
+  return t;
+}

@@ -1,0 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WatchedKind } from './kinds.ts';
+import { watchSchemaFile } from './watch-schemas.ts';
+
+/** loadWatchSchema reads the committed value schema of a kind's watch topic. */
+export function loadWatchSchema(kind: WatchedKind): object {
+  return JSON.parse(readFileSync(join(import.meta.dirname, watchSchemaFile(kind)), 'utf8')) as object;
+}

@@ -1,0 +1,27 @@
+import { openApiToAvro } from './generator/openapi-to-avro.ts';
+import type { OpenApiDocument } from './generator/openapi.ts';
+import { watchEventSchema } from './generator/watch-event-schema.ts';
+import { WATCHED_KINDS, type WatchedKind } from './kinds.ts';
+
+/** watchSchemaFile is where a watched kind's value schema is committed, relative to schemas/. */
+export function watchSchemaFile(kind: WatchedKind): string {
+  return `watch/${kind.plural}.avsc`;
+}
+
+/**
+ * watchSchemaFiles generates the value schema of every watch topic from the apiserver's OpenAPI v3
+ * documents (by their `/openapi/v3/<path>`), as the text committed in schemas/watch/.
+ */
+export function watchSchemaFiles(documents: ReadonlyMap<string, OpenApiDocument>): Map<string, string> {
+  return new Map(WATCHED_KINDS.map((kind) => {
+    const doc = documents.get(kind.openApiPath);
+    if (!doc) throw new Error(`no OpenAPI document for ${kind.openApiPath}`);
+    const schema = watchEventSchema(openApiToAvro(doc, kind.definition), kind.kind);
+    return [watchSchemaFile(kind), `${JSON.stringify(schema, null, 2)}\n`];
+  }));
+}
+
+/** openApiPaths are the group versions whose documents the watched kinds need. */
+export function openApiPaths(): readonly string[] {
+  return [...new Set(WATCHED_KINDS.map((k) => k.openApiPath))];
+}

@@ -1,0 +1,90 @@
+import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { WATERMARK_KEY, type KubeObject, type StreamItem, type WatchEvent } from './events.ts';
+import type { ListWatcher } from './list-watcher.ts';
+import { Pump, type PumpItem } from './pump.ts';
+import { runReflector, type ReflectorOptions } from './reflector.ts';
+import type { PublishedState } from './store.ts';
+import type { WatcherMetrics } from './metrics.ts';
+
+/** KindWatcherOptions are the tunables of one kind's pipeline. */
+export type KindWatcherOptions = ReflectorOptions & {
+  readonly watermarkIntervalMs: number;
+  readonly keepManagedFields: boolean;
+  readonly maxBatch: number;
+  readonly highWater: number;
+};
+
+/** KindWatcherPorts are the adapters one kind's pipeline runs on. */
+export type KindWatcherPorts = {
+  readonly api: ListWatcher;
+  readonly publish: (events: readonly WatchEvent[]) => Promise<void>;
+  readonly state: PublishedState;
+  readonly resumeFrom: string | undefined;
+  readonly metrics: WatcherMetrics;
+  readonly log: Logger;
+  readonly now: () => Date;
+  readonly onFatal: (err: unknown) => void;
+};
+
+/** KindWatcher is a running pipeline: API list/watch → ordered queue → transactions on the kind's topic. */
+export type KindWatcher = { readonly synced: () => boolean; readonly stop: () => Promise<void> };
+
+/**
+ * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
+ * updated in that order (so a relist diffs against what the topic holds), the pump publishes them, and a
+ * watermark per partition is published every interval once something was reached.
+ */
+export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, ports: KindWatcherPorts): KindWatcher {
+  const stopping = new AbortController();
+  const pump = new Pump(ports.publish, opts, ports.onFatal, ports.resumeFrom);
+  let synced = false;
+  const sink = async (items: readonly StreamItem[]): Promise<void> => {
+    const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
+    for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
+    for (const item of items) if (item.type !== 'Progress') ports.metrics.event(kind.kind, item.type);
+    await pump.push(queued);
+  };
+  const hooks = {
+    sink, log: ports.log, random: Math.random,
+    relisted: () => ports.metrics.relisted(kind.kind),
+    watchRestarted: (reason: string) => ports.metrics.watchRestarted(kind.kind, reason),
+    synced: () => void (synced = true),
+    sleep: (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    }),
+  };
+  const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal);
+  const ticker = setInterval(() => {
+    const rv = pump.reached;
+    ports.metrics.reached(kind.kind, rv, pump.depth);
+    if (rv !== undefined) void pump.push([watermark(rv, ports.now())]).catch(ports.onFatal);
+  }, opts.watermarkIntervalMs);
+  return {
+    synced: () => synced,
+    stop: async () => {
+      clearInterval(ticker);
+      stopping.abort();
+      await loop;
+      await pump.flush();
+    },
+  };
+}
+
+function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): PumpItem {
+  if (item.type === 'Progress') return item;
+  const object = keepManagedFields ? item.object : withoutManagedFields(item.object);
+  return { type: item.type, key: objectKey(object.metadata ?? {}), resourceVersion: object.metadata?.resourceVersion ?? '', observedAt: now.toISOString(), object };
+}
+
+/** withoutManagedFields drops metadata.managedFields, as upstream's informer transform (TransformStripManagedFields). */
+export function withoutManagedFields(object: KubeObject): KubeObject {
+  if (object.metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
+}
+
+function watermark(resourceVersion: string, now: Date): WatchEvent {
+  return { type: 'Watermark', key: WATERMARK_KEY, resourceVersion, observedAt: now.toISOString(), object: null };
+}

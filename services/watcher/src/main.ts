@@ -1,0 +1,65 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { ensureTopics, compactedTopicConfigs } from '@kcm-bus/runtime/bus/topics.kafka.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
+import { watchedKind, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
+import { kubeListWatcher } from './api.kube.ts';
+import { WATCHER_FLAGS } from './flags.ts';
+import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
+import { promWatcherMetrics } from './metrics.prom.ts';
+import { openKindTopic, restoreKind, type KindTopic } from './topic.kafka.ts';
+
+await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
+  const kc = new KubeConfig();
+  const path = ctx.flags.string('kubeconfig');
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  const kinds = ctx.flags.list('kinds').map(watchedKind);
+  const partitions = await ensureTopics(ctx.kafka, kinds.map((k) => ({
+    topic: watchTopic(k), partitions: ctx.flags.number('partitions'),
+    configs: compactedTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000),
+  })));
+  const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
+  const metrics = promWatcherMetrics(ctx.registry);
+  const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, kc, k, partitions.get(watchTopic(k)) ?? 1, registry, metrics, fatal)));
+  return {
+    probes: { healthy: () => true, ready: () => started.every((s) => s.watcher.synced()) },
+    stop: async () => {
+      await Promise.all(started.map(async (s) => {
+        await s.watcher.stop();
+        await s.topic.close();
+      }));
+    },
+  };
+});
+
+async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind, partitions: number,
+  registry: ReturnType<typeof httpSchemaRegistry>, metrics: ReturnType<typeof promWatcherMetrics>,
+  onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  const log = ctx.log.child({ kind: kind.kind });
+  const topicName = watchTopic(kind);
+  const serde = new Serde(registry, topicName, loadWatchSchema(kind), (s) => new AvroCodec(s));
+  await serde.schemaId();
+  await registry.setCompatibility(`${topicName}-value`, 'BACKWARD');
+  const seen = new Set<string>();
+  const topic = await openKindTopic(ctx.kafka, topicName, partitions, serde, (path) => {
+    metrics.unknownField(kind.kind, path);
+    if (!seen.has(path)) log.warn('a field the schema lacks is not published', { path });
+    seen.add(path);
+  });
+  const restored = await restoreKind(ctx.kafka, topicName, serde);
+  log.info('restored from the topic', { records: restored.records, objects: restored.state.size, resumeFrom: restored.resumeFrom });
+  const watcher = startKindWatcher(kind, {
+    pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
+    idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000, watermarkIntervalMs: ctx.flags.number('watermark-interval-ms'),
+    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000,
+  }, {
+    api: await kubeListWatcher(kc, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
+    metrics, log, now: () => new Date(), onFatal,
+  });
+  return { watcher, topic };
+}

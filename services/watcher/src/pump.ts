@@ -1,0 +1,74 @@
+import type { WatchEvent } from './events.ts';
+
+/** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
+export type PumpItem = WatchEvent | { readonly type: 'Progress'; readonly resourceVersion: string };
+
+/** PumpOptions bound one publication (a transaction) and the queue before producers must wait. */
+export type PumpOptions = { readonly maxBatch: number; readonly highWater: number };
+
+/**
+ * Pump publishes queued records in order, one batch (one Kafka transaction) at a time: records that arrive
+ * while a batch is in flight form the next one, so an idle stream publishes each event at once and a busy
+ * one in large batches. push waits while the queue is above the high-water mark (backpressure on the
+ * watch stream). A publication failure stops the pump and is reported to onFatal: the watcher exits, and
+ * a restart resumes from what the topic holds.
+ */
+export class Pump {
+  readonly #publish: (events: readonly WatchEvent[]) => Promise<void>;
+  readonly #opts: PumpOptions;
+  readonly #onFatal: (err: unknown) => void;
+  readonly #queue: PumpItem[] = [];
+  readonly #drained: (() => void)[] = [];
+  #running: Promise<void> | undefined;
+  #reached: string | undefined;
+  #failed = false;
+
+  constructor(publish: (events: readonly WatchEvent[]) => Promise<void>, opts: PumpOptions, onFatal: (err: unknown) => void,
+    reached?: string) {
+    this.#publish = publish;
+    this.#opts = opts;
+    this.#onFatal = onFatal;
+    this.#reached = reached;
+  }
+
+  /** reached is the resourceVersion of the last item published (records and progress alike), at first the one
+   * the topic already held. */
+  get reached(): string | undefined {
+    return this.#reached;
+  }
+
+  /** depth is the number of queued items. */
+  get depth(): number {
+    return this.#queue.length;
+  }
+
+  /** push queues items and starts publishing; it resolves once the queue is below the high-water mark. */
+  async push(items: readonly PumpItem[]): Promise<void> {
+    if (this.#failed) throw new Error('the pump has stopped after a failed publication');
+    this.#queue.push(...items);
+    this.#running ??= this.#drain().finally(() => {
+      this.#running = undefined;
+    });
+    if (this.#queue.length > this.#opts.highWater) await new Promise<void>((resolve) => this.#drained.push(resolve));
+  }
+
+  /** flush resolves when everything queued so far is published. */
+  async flush(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#opts.maxBatch);
+        const records = batch.filter((i): i is WatchEvent => i.type !== 'Progress');
+        if (records.length > 0) await this.#publish(records);
+        this.#reached = batch.at(-1)?.resourceVersion ?? this.#reached;
+        if (this.#queue.length <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
+      }
+    } catch (err) {
+      this.#failed = true;
+      this.#onFatal(err);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { waitFor } from './wait.ts';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+/** ServiceProcess is a kcm-bus service a test started; tests stop what they start, also when they fail. */
+export type ServiceProcess = {
+  readonly process: ChildProcess;
+  readonly metricsUrl: string;
+  readonly logFile: string;
+  readonly exited: Promise<number | null>;
+  /** stop sends SIGTERM and waits for the exit status. */
+  readonly stop: () => Promise<number | null>;
+};
+
+const started = new Set<ServiceProcess>();
+
+/**
+ * startService runs services/<name>/src/main.ts with the given flags on a free metrics port, its output
+ * in a log file, and waits until /readyz answers (or fails with the log's path).
+ */
+export async function startService(name: string, args: readonly string[], opts: { readonly ready?: boolean } = {}): Promise<ServiceProcess> {
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', join(REPO, `services/${name}/src/main.ts`),
+    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const service: ServiceProcess = {
+    process: child, metricsUrl: `http://127.0.0.1:${port}/metrics`, logFile, exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      started.delete(service);
+      return exited;
+    },
+  };
+  started.add(service);
+  if (opts.ready !== false) {
+    await waitFor(`${name} ready (log: ${logFile})`, async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; log: ${logFile}`);
+      return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok;
+    }, { timeoutMs: 120_000 });
+  }
+  return service;
+}
+
+/** stopAllServices stops every service the test file started and has not stopped (an after() hook). */
+export async function stopAllServices(): Promise<void> {
+  await Promise.all([...started].map((s) => {
+    s.process.kill('SIGKILL');
+    started.delete(s);
+    return s.exited;
+  }));
+}
+
+/** metricValue reads one sample of a service's /metrics, 0 when absent. */
+export async function metricValue(service: ServiceProcess, name: string, labels: Readonly<Record<string, string>>): Promise<number> {
+  const text = await (await fetch(service.metricsUrl)).text();
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && want.every((w) => l.includes(w)));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
