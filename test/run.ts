@@ -44,8 +44,8 @@ async function main(): Promise<number> {
     await up(c, log);
     const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
     log(`${files.length} test files`);
-    return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-timeout=600000', ...files],
-      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KCM_BUS_OPENAPI_DIR: await openApiDir(), KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+    return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', '--test-timeout=600000', ...files],
+      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KCM_BUS_TEST_PROFILE: c.profile, KCM_BUS_OPENAPI_DIR: await openApiDir(), KAFKAJS_NO_PARTITIONER_WARNING: '1' });
   } finally {
     log(`stopping the test stack: ${(await down(c, { purge: true })).join(', ')}`);
   }
