@@ -8,14 +8,25 @@ import { restartApiserver } from '../support/restart.ts';
 import { startFaultProxy, type FaultProxy } from '../support/proxy.ts';
 import { proxiedKubeconfig } from '../support/kubeconfig.ts';
 import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
 import { normalize, readTopic, recordsOf } from '../support/topic.ts';
 import { inertObjects } from '../support/objects.ts';
 
+const run = promisify(execFile);
 const stack = testStack();
 const kube = rawKube();
 const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, '--kafka-brokers', stack.kafkaBootstrap,
   '--schema-registry-url', stack.registry, '--watermark-interval-ms', '500', '--partitions', '3'];
+
+/** runTail runs `kcm-bus tail` against the test stack and returns its output lines. */
+async function runTail(args: readonly string[]): Promise<string[]> {
+  const { stdout } = await run(process.execPath, [resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts'), 'tail', ...args,
+    '--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry], { timeout: 60_000 });
+  return stdout.split('\n').filter(Boolean);
+}
 
 /** relabel updates an object with a read-modify-write, retried on conflict (the node lifecycle controller also writes nodes). */
 async function relabel(path: string): Promise<Record<string, unknown>> {
@@ -52,6 +63,19 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       assert.ok(records.some((r) => isDeepStrictEqual(r.value?.object, normalize(updated))), `${o.kind}: the updated object`);
       assert.equal((records.at(-2)?.value?.object?.['metadata'] as { name?: string }).name, name, 'the delete carries the final object');
     }
+  });
+
+  it('is readable as JSON lines with kcm-bus tail, filtered by key', async () => {
+    const key = `${ns}/wt-tail`;
+    await kube('POST', `/api/v1/namespaces/${ns}/endpoints`, { metadata: { name: 'wt-tail' } });
+    const lines = await waitFor('the record through tail', async () => {
+      const out = await runTail(['kcm.watch.endpoints', '--from-beginning', '--key', key]);
+      return out.length > 0 ? out : undefined;
+    });
+    const first = JSON.parse(lines[0] ?? '{}') as { key: string; value: { type: string; object: { metadata: { name: string } } } };
+    assert.equal(first.key, key);
+    assert.equal(first.value.type, 'Applied');
+    assert.equal(first.value.object.metadata.name, 'wt-tail');
   });
 
   it('strips metadata.managedFields, as upstream\'s informers do', async () => {
