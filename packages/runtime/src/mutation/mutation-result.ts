@@ -1,0 +1,40 @@
+import type { MutationTarget, MutationVerb } from './mutation.ts';
+
+/**
+ * OUTCOMES are the writer's verdicts on a mutation, published on `kcm.mutation-results` (a string on the wire, so
+ * a new outcome stays decodable by old readers):
+ * - Applied: the apiserver accepted the write (2xx);
+ * - AlreadyDone: the effect already holds, typically a replay (Create → AlreadyExists, Delete → NotFound);
+ * - Conflict: a precondition or resourceVersion no longer holds; the reconciler re-reads and decides again;
+ * - Refused: the writer did not send it (not in the allowlist, or an event dropped by the spam filter);
+ * - Failed: the apiserver rejected it (403, 422, …) or retries ran out; upstream's FailedCreate/FailedDelete case.
+ */
+export const OUTCOMES = ['Applied', 'AlreadyDone', 'Conflict', 'Refused', 'Failed'] as const;
+
+/** Outcome is one of OUTCOMES. */
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * MutationResult is the writer's record of one mutation. Reconcilers read it to lower expectations when a write
+ * did not happen (upstream: CreationObserved/DeletionObserved after a failed create/delete), which is why it
+ * repeats verb and target. status is the final HTTP status, 0 when no answer came (refused, unreachable); reason is
+ * the apiserver Status reason (`AlreadyExists`, `Invalid`, …), or a more specific Status cause
+ * (`NamespaceTerminating`), or the writer's own (`NotAllowed`, `EventSpamFiltered`). name is the object's name as
+ * the writer sent it (derived for a generateName Create, the Event's own for a RecordEvent), null when no request
+ * was built; uid and resourceVersion are the object's after the write. attempts counts HTTP requests sent; appliedAt is the RFC 3339 time of the final answer.
+ */
+export type MutationResult = {
+  readonly mutationId: string;
+  readonly controller: string;
+  readonly verb: MutationVerb;
+  readonly target: MutationTarget;
+  readonly outcome: Outcome;
+  readonly status: number;
+  readonly reason: string | null;
+  readonly message: string;
+  readonly name: string | null;
+  readonly resourceVersion: string | null;
+  readonly uid: string | null;
+  readonly attempts: number;
+  readonly appliedAt: string;
+};

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { aCreate, aMutation, aRecordEvent, podTarget } from './mutation.fixture.ts';
+import { isMutationError, validateMutation } from './validate-mutation.ts';
+
+/** errorOf validates a value and returns its error text, failing the test when it was accepted. */
+function errorOf(value: unknown): string {
+  const result = validateMutation(value);
+  assert.ok(isMutationError(result), 'expected the value to be refused');
+  return result.error;
+}
+
+describe('validateMutation: shape', () => {
+  it('given a complete Delete, then it is returned as is', () => {
+    assert.deepEqual(validateMutation(aMutation()), aMutation());
+  });
+
+  it('given optional parts absent rather than null, then they read as null', () => {
+    const { body: _b, patch: _p, patchType: _t, fieldManager: _f, event: _e, ...rest } = aMutation();
+    assert.deepEqual(validateMutation(rest), aMutation());
+  });
+
+  it('given something that is not a record, then the mutation itself is named', () => {
+    assert.equal(errorOf('x'), 'mutation: not a record (string)');
+  });
+
+  it('given a missing target name part, then its path is named', () => {
+    const { resource: _r, ...target } = podTarget;
+    assert.equal(errorOf({ ...aMutation(), target }), 'target.resource: missing');
+  });
+
+  it('given an unknown verb (a newer producer), then the verb and the known ones are named', () => {
+    assert.match(errorOf({ ...aMutation(), verb: 'Evict' }), /^verb: "Evict" is not one of Create, Update/);
+  });
+
+  it('given a cause with a negative offset, then that cause is named', () => {
+    assert.equal(errorOf({ ...aMutation(), cause: [{ topic: 't', partition: 0, offset: -1 }] }), 'cause[0].offset: not a non-negative integer (-1)');
+  });
+
+  it('given a createdAt that is not RFC 3339, then it is refused', () => {
+    assert.match(errorOf({ ...aMutation(), createdAt: '22/11/2026' }), /^createdAt: not RFC 3339/);
+  });
+});
+
+describe('validateMutation: per verb', () => {
+  it('given a Delete without a UID precondition, then preconditions.uid is named', () => {
+    assert.match(errorOf(aMutation({ preconditions: { uid: null, resourceVersion: null } })), /^preconditions\.uid: missing/);
+  });
+
+  it('given a Create with generateName only and no target name, then it is valid', () => {
+    assert.equal(isMutationError(validateMutation(aCreate())), false);
+  });
+
+  it('given a Create whose body has neither name nor generateName, then body.metadata.name is named', () => {
+    const body = JSON.stringify({ metadata: {} });
+    assert.match(errorOf(aCreate({ body })), /^body\.metadata\.name: missing/);
+  });
+
+  it('given a Create whose body is not JSON, then body is named', () => {
+    assert.match(errorOf(aCreate({ body: '{' })), /^body: not JSON/);
+  });
+
+  it('given a Create whose target name differs from the body name, then the mismatch is named', () => {
+    const body = JSON.stringify({ metadata: { name: 'web-2' } });
+    assert.match(errorOf(aCreate({ body })), /^target\.name: "" differs/);
+    assert.match(errorOf(aCreate({ body, target: podTarget })), /^target\.name: "web-1" differs from body\.metadata\.name "web-2"/);
+  });
+
+  it('given an Update without any resourceVersion, then preconditions.resourceVersion is named', () => {
+    const update = aMutation({ verb: 'Update', body: JSON.stringify({ metadata: { name: 'web-1' } }) });
+    assert.match(errorOf(update), /^preconditions\.resourceVersion: missing/);
+    const withRv = { ...update, body: JSON.stringify({ metadata: { name: 'web-1', resourceVersion: '9' } }) };
+    assert.equal(isMutationError(validateMutation(withRv)), false);
+  });
+
+  it('given a Patch without patchType, or a json patch that is not an array, then the part is named', () => {
+    assert.match(errorOf(aMutation({ verb: 'Patch', patch: '{}' })), /^patchType: missing/);
+    assert.equal(errorOf(aMutation({ verb: 'Patch', patch: '{}', patchType: 'json' })), 'patch: a json patch is an array of operations');
+  });
+
+  it('given a RecordEvent without its event, then event is named', () => {
+    assert.match(errorOf(aRecordEvent(undefined, { event: null })), /^event: missing/);
+  });
+
+  it('given a RecordEvent whose event has a bad type, then the event part is named', () => {
+    const bad = { ...aRecordEvent(), event: { ...aRecordEvent().event, type: 'Error' } };
+    assert.match(errorOf(bad), /^event\.type: "Error" is not one of Normal, Warning/);
+  });
+});

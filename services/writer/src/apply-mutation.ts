@@ -1,0 +1,99 @@
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Scheduler, TimerHandle } from '@kcm-bus/runtime/workqueue/clock.ts';
+import { type Allowlist, allows, resourceOf } from './allowlist.ts';
+import type { RetryPolicy } from './backoff.ts';
+import type { EventCorrelator } from './event-correlator.ts';
+import { eventCreateRequest, eventRequest } from './event-request.ts';
+import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
+import { fieldManagerOf, type KubeRequest, toRequest } from './request.ts';
+import { notAllowedMessage, REFUSED_NOT_ALLOWED, REFUSED_SPAM_FILTERED, refusedResult, resultOf } from './result.ts';
+
+/**
+ * KubeApi is the port `api.kube.ts` implements over HTTPS with the kubeconfig's identity: send
+ * one described request and report the answer; a timeout or a broken connection is a NoResponse answer, not a
+ * throw. It is also where rest_client_requests_total and rest_client_request_duration_seconds are observed.
+ */
+export interface KubeApi {
+  send(request: KubeRequest): Promise<HttpAnswer>;
+}
+
+/** RequestGate is the request budget as applyMutation needs it: wait for a token before every request. */
+export interface RequestGate {
+  acquire(): Promise<void>;
+}
+
+/**
+ * WriterDeps are applyMutation's collaborators: the API port, the budget every request passes, the allowlist,
+ * the event correlator, a scheduler for retry waits, the wall clock (RFC 3339) for appliedAt, a random source
+ * for jitter, the retry policy, and an optional signal that stops retrying on shutdown.
+ */
+export type WriterDeps = {
+  readonly api: KubeApi;
+  readonly budget: RequestGate;
+  readonly allowlist: Allowlist;
+  readonly correlator: EventCorrelator;
+  readonly scheduler: Scheduler;
+  readonly now: () => string;
+  readonly random: () => number;
+  readonly policy: RetryPolicy;
+  readonly signal?: AbortSignal;
+};
+
+/**
+ * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it,
+ * otherwise sent (every attempt through the budget), retried per the policy and classified. RecordEvent goes
+ * through the correlator (create, patch, or drop, with client-go's fallback from a 404 patch to a create). When
+ * the signal aborts during retries it rejects with the signal's reason and publishes nothing: the mutation stays
+ * uncommitted and the partition's next owner applies it again (idempotently).
+ */
+export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<MutationResult> {
+  if (!allows(deps.allowlist, m)) return refusedResult(m, REFUSED_NOT_ALLOWED, notAllowedMessage(m, resourceOf(m)), deps.now());
+  if (m.verb === 'RecordEvent') return recordEvent(m, deps);
+  const request = toRequest(m);
+  const { verdict, attempts } = await send(request, deps);
+  return resultOf(m, request.name, verdict, attempts, deps.now());
+}
+
+/** recordEvent mirrors client-go recordToSink/recordEvent for one correlated event. */
+async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResult> {
+  const write = deps.correlator.correlate(m.event!, m.createdAt);
+  if (write.type === 'Drop') return refusedResult(m, REFUSED_SPAM_FILTERED, 'event dropped by the spam filter (25 per source and object, then 1 per 5 minutes)', deps.now());
+  const manager = fieldManagerOf(m);
+  let { verdict, attempts } = await send(eventRequest(write, manager), deps);
+  if (write.type === 'Patch' && verdict.status === 404) {
+    const created = await send(eventCreateRequest(write.event, manager), deps);
+    verdict = created.verdict;
+    attempts += created.attempts;
+  }
+  if (verdict.outcome === 'Applied') deps.correlator.updateState({ ...write.event, resourceVersion: verdict.resourceVersion });
+  return resultOf(m, write.event.name, verdict, attempts, deps.now());
+}
+
+/** send makes attempts until the answer is final or the policy gives up, waiting for the budget before each. */
+async function send(request: KubeRequest, deps: WriterDeps): Promise<{ readonly verdict: Final; readonly attempts: number }> {
+  for (let attempts = 1; ; attempts++) {
+    deps.signal?.throwIfAborted();
+    await deps.budget.acquire();
+    const step = nextStep(classify(request, await deps.api.send(request)), attempts, deps.policy, deps.random);
+    if (step.type === 'Final') return { verdict: step, attempts };
+    await sleep(step.delayMs, deps.scheduler, deps.signal);
+  }
+}
+
+/** sleep waits on the injected scheduler, cut short (rejecting) when the signal aborts. */
+function sleep(ms: number, scheduler: Scheduler, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let timer: TimerHandle;
+    const onAbort = (): void => {
+      scheduler.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    timer = scheduler.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+  });
+}

@@ -1,0 +1,106 @@
+import { OffsetLog } from './offset-log.ts';
+
+/** InflightRecord is what the scheduler needs of a consumed record: where it came from and what it writes. */
+export type InflightRecord = { readonly partition: number; readonly offset: number; readonly key: string };
+
+/**
+ * InflightScheduler decides which consumed mutations may be sent now: per key (targetKey) strictly one after the
+ * other in offset order, across keys up to `concurrency` at once, so the thousand creates of one RC (one partition,
+ * distinct keys) do not go one request at a time. It also tracks, per partition, the offset that may be committed:
+ * a record counts as done when its result is published, and the commit never passes an undone record.
+ * A record that needs no request (a DLQ'd one) is added under a key of its own and marked done once handled.
+ * Like client-go's workqueue it never hands one key to two workers; unlike it, it keeps every record in order.
+ */
+export class InflightScheduler<T extends InflightRecord> {
+  readonly #concurrency: number;
+  readonly #queues = new Map<string, T[]>();
+  readonly #busy = new Set<string>();
+  readonly #ready = new Set<string>();
+  readonly #running = new Map<T, number>();
+  readonly #logs = new Map<number, OffsetLog>();
+  readonly #epochs = new Map<number, number>();
+
+  constructor(concurrency: number) {
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    this.#concurrency = concurrency;
+  }
+
+  /** add queues a consumed record behind earlier ones of its key; offsets of a partition must increase. */
+  add(record: T): void {
+    this.#logFor(record.partition).add(record.offset);
+    const queue = this.#queues.get(record.key);
+    if (queue) queue.push(record);
+    else this.#queues.set(record.key, [record]);
+    if (!this.#busy.has(record.key)) this.#ready.add(record.key);
+  }
+
+  /** take hands out every record that may run now (head of an idle key, up to concurrency), oldest ready first. */
+  take(): T[] {
+    const runnable: T[] = [];
+    for (const key of this.#ready) {
+      if (this.#running.size >= this.#concurrency) break;
+      this.#ready.delete(key);
+      const queue = this.#queues.get(key)!;
+      const record = queue.shift()!;
+      if (queue.length === 0) this.#queues.delete(key);
+      this.#busy.add(key);
+      this.#running.set(record, this.#epochs.get(record.partition) ?? 0);
+      runnable.push(record);
+    }
+    return runnable;
+  }
+
+  /**
+   * done marks a taken record's result published: its key may run its next record and its offset counts toward
+   * the commit, unless its partition was revoked while it ran.
+   */
+  done(record: T): void {
+    const epoch = this.#running.get(record);
+    if (epoch === undefined) throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
+    this.#running.delete(record);
+    this.#busy.delete(record.key);
+    if (this.#queues.has(record.key)) this.#ready.add(record.key);
+    if (epoch === (this.#epochs.get(record.partition) ?? 0)) this.#logs.get(record.partition)?.complete(record.offset);
+  }
+
+  /** committable is the next offset of the partition to commit (last done + 1), undefined if none was added. */
+  committable(partition: number): number | undefined {
+    return this.#logs.get(partition)?.committable();
+  }
+
+  /**
+   * revoke forgets a partition lost in a rebalance: its queued records are dropped (the next owner re-reads them)
+   * and its commit position forgotten; records of it still in flight keep their keys busy until done, so a
+   * re-assigned partition cannot run a key twice at once.
+   */
+  revoke(partition: number): void {
+    this.#epochs.set(partition, (this.#epochs.get(partition) ?? 0) + 1);
+    this.#logs.delete(partition);
+    for (const [key, queue] of this.#queues) {
+      const kept = queue.filter((r) => r.partition !== partition);
+      if (kept.length > 0) this.#queues.set(key, kept);
+      else {
+        this.#queues.delete(key);
+        this.#ready.delete(key);
+      }
+    }
+  }
+
+  /** inFlight counts records taken and not yet done (what a graceful shutdown waits for). */
+  inFlight(): number {
+    return this.#running.size;
+  }
+
+  /** queued counts records added and not yet taken. */
+  queued(): number {
+    let n = 0;
+    for (const queue of this.#queues.values()) n += queue.length;
+    return n;
+  }
+
+  #logFor(partition: number): OffsetLog {
+    let log = this.#logs.get(partition);
+    if (!log) this.#logs.set(partition, (log = new OffsetLog()));
+    return log;
+  }
+}

@@ -1,0 +1,45 @@
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Final } from './outcome.ts';
+
+/** REFUSED_NOT_ALLOWED is the reason of a Refused result for a mutation outside the allowlist. */
+export const REFUSED_NOT_ALLOWED = 'NotAllowed';
+
+/** REFUSED_SPAM_FILTERED is the reason of a Refused result for an event the spam filter dropped (upstream: silently). */
+export const REFUSED_SPAM_FILTERED = 'EventSpamFiltered';
+
+/**
+ * resultOf is the MutationResult of a mutation the writer sent: the final verdict after `attempts` requests for
+ * the object named `name`, answered at `appliedAt` (RFC 3339).
+ */
+export function resultOf(m: Mutation, name: string, verdict: Final, attempts: number, appliedAt: string): MutationResult {
+  return {
+    ...identity(m),
+    outcome: verdict.outcome,
+    status: verdict.status,
+    reason: verdict.reason,
+    message: verdict.message,
+    name,
+    resourceVersion: verdict.resourceVersion,
+    uid: verdict.uid,
+    attempts,
+    appliedAt,
+  };
+}
+
+/**
+ * refusedResult is the MutationResult of a mutation the writer did not send (reason REFUSED_NOT_ALLOWED or
+ * REFUSED_SPAM_FILTERED): status 0, no request, so a reconciler still learns the write did not happen.
+ */
+export function refusedResult(m: Mutation, reason: string, message: string, appliedAt: string): MutationResult {
+  return { ...identity(m), outcome: 'Refused', status: 0, reason, message, name: null, resourceVersion: null, uid: null, attempts: 0, appliedAt };
+}
+
+/** notAllowedMessage says who may not do what, in the allowlist's own terms. */
+export function notAllowedMessage(m: Pick<Mutation, 'controller' | 'verb'>, resource: string): string {
+  return `${m.controller} may not ${m.verb} ${resource} (not in the writer's allowlist)`;
+}
+
+function identity(m: Mutation): Pick<MutationResult, 'mutationId' | 'controller' | 'verb' | 'target'> {
+  return { mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target };
+}
