@@ -45,6 +45,6 @@ export function watchTopic(kind: WatchedKind): string {
 }
 
 /** objectKey is the record key of an object: `namespace/name`, or `name` for cluster-scoped kinds. */
-export function objectKey(meta: { readonly namespace?: string | undefined; readonly name?: string | undefined }): string {
+export function objectKey(meta: { readonly namespace?: string | null | undefined; readonly name?: string | undefined }): string {
   return meta.namespace ? `${meta.namespace}/${meta.name ?? ''}` : (meta.name ?? '');
 }

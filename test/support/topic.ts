@@ -39,3 +39,17 @@ export function normalize(value: unknown): unknown {
     .filter(([k, v]) => v !== null && v !== undefined && k !== 'managedFields')
     .map(([k, v]) => [k, normalize(v)]));
 }
+
+/** RawRecord is a record with its value bytes and headers as they are. */
+export type RawRecord = { readonly key: string; readonly value: Buffer | null; readonly headers: Readonly<Record<string, string>> };
+
+/** readRaw reads a whole topic without decoding values (for dead letters, which may be anything). */
+export async function readRaw(stack: StackEndpoints, topic: string): Promise<RawRecord[]> {
+  const kafka = kafkaClient({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-reader' });
+  const records: RawRecord[] = [];
+  await readToEnd(kafka, topic, (m) => void records.push({
+    key: m.key?.toString() ?? '', value: m.value,
+    headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
+  }));
+  return records;
+}

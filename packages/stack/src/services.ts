@@ -9,7 +9,7 @@ const REPO = resolve(import.meta.dirname, '../../..');
 /** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
   const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
-  const service = (name: 'watcher', args: readonly string[]): Part => ({
+  const service = (name: 'watcher' | 'writer', args: readonly string[]): Part => ({
     name, ports: [name], readyTimeoutMs: 120_000,
     launch: {
       name, command: process.execPath,
@@ -18,7 +18,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[name]}/readyz`),
   });
-  return [service('watcher', ['--kubeconfig', e.kubeconfigs.watcher])];
+  return [service('watcher', ['--kubeconfig', e.kubeconfigs.watcher]), service('writer', ['--kubeconfig', e.kubeconfigs.writer])];
 }
 
 /** metricsUrls lists where each service's /metrics is, for the run command's summary. */

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
+import { realClock, realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
+import { DEFAULT_ALLOWLIST, parseAllowlist } from './allowlist.ts';
+import { kubeApi } from './api.kube.ts';
+import { applyMutation } from './apply-mutation.ts';
+import { DEFAULT_RETRY_POLICY } from './backoff.ts';
+import { RequestBudget } from './budget.ts';
+import { EventCorrelator } from './event-correlator.ts';
+import { startWriterLoop } from './loop.kafka.ts';
+import { promRestClientMetrics } from './rest-metrics.prom.ts';
+import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
+import { promWriterMetrics } from './writer-metrics.prom.ts';
+
+await serviceMain('writer', [
+  ...WRITER_FLAGS,
+  { name: 'partitions', type: 'number', default: 6, help: 'Partitions of kcm.mutations, kcm.mutation-results and the DLQ when the writer creates them.' },
+  { name: 'retention-seconds', type: 'number', default: 7 * 86_400, help: 'retention.ms of the topics the writer creates.' },
+], async (ctx) => {
+  const config = writerConfig(ctx.flags);
+  const kc = new KubeConfig();
+  if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
+  else kc.loadFromDefault();
+  const allowlist = config.allowlistPath ? parseAllowlist(readFileSync(config.allowlistPath, 'utf8'), config.allowlistPath) : DEFAULT_ALLOWLIST;
+  const stopping = new AbortController();
+  const deps = {
+    api: await kubeApi(kc, promRestClientMetrics(ctx.registry), config.concurrency),
+    budget: new RequestBudget(config.budget, realClock, realScheduler), allowlist,
+    correlator: new EventCorrelator(realClock), scheduler: realScheduler, now: () => new Date().toISOString(),
+    random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
+  };
+  const loop = await startWriterLoop({
+    kafka: ctx.kafka, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
+    concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
+    log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal,
+  });
+  return {
+    probes: { healthy: () => true, ready: loop.ready },
+    stop: async () => {
+      await loop.stop();
+      stopping.abort();
+    },
+  };
+});

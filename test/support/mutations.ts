@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { namespacePartitioner } from '@kcm-bus/runtime/bus/partitioner.kafka.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
+import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+import { readTopic } from './topic.ts';
+import { waitFor } from './wait.ts';
+
+/** podTarget names a pod of a namespace as a mutation target. */
+export function podTarget(namespace: string, name: string): MutationTarget {
+  return { apiVersion: 'v1', kind: 'Pod', namespace, name, resource: 'pods', subresource: null };
+}
+
+/** mutation builds a mutation with a fresh id, by the RC controller unless told otherwise. */
+export function mutation(parts: Pick<Mutation, 'verb' | 'target'> & Partial<Mutation>): Mutation {
+  return {
+    id: randomBytes(16).toString('hex'), controller: 'replicationcontroller-controller', preconditions: { uid: null, resourceVersion: null },
+    body: null, patch: null, patchType: null, fieldManager: null, cause: [], createdAt: new Date().toISOString(), event: null, ...parts,
+  };
+}
+
+/** podBody is a minimal pod for a Create. */
+export function podBody(name: string): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
+}
+
+/** produceMutations puts mutations (encoded) and raw values (as they are) on kcm.mutations, keyed by target. */
+export async function produceMutations(stack: StackEndpoints, mutations: readonly Mutation[], raw: readonly { key: string; value: Buffer }[] = []): Promise<void> {
+  const serde = new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+  const producer = kafkaClient({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner });
+  await producer.connect();
+  try {
+    const messages = [...await Promise.all(mutations.map(async (m) => ({ key: objectKey(m.target), value: (await serde.encode(m)).bytes }))), ...raw];
+    await producer.send({ topic: MUTATION_TOPICS.mutations, acks: -1, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/**
+ * resultsFor waits until every mutation has at least `count` results on kcm.mutation-results (a replayed
+ * mutation has one per application) and returns them per mutation id, in topic order.
+ */
+export async function resultsFor(stack: StackEndpoints, mutations: readonly Mutation[], count = 1): Promise<Map<string, MutationResult[]>> {
+  return waitFor(`results of ${mutations.length} mutations`, async () => {
+    const results = new Map<string, MutationResult[]>();
+    for (const r of await readTopic(stack, MUTATION_TOPICS.results)) {
+      const result = r.value as unknown as MutationResult;
+      results.set(result.mutationId, [...results.get(result.mutationId) ?? [], result]);
+    }
+    return mutations.every((m) => (results.get(m.id)?.length ?? 0) >= count) ? results : undefined;
+  }, { timeoutMs: 180_000 });
+}
+
+/** outcomeOf is the latest outcome of a mutation in a resultsFor answer. */
+export function outcomeOf(results: ReadonlyMap<string, readonly MutationResult[]>, m: Mutation): string | undefined {
+  return results.get(m.id)?.at(-1)?.outcome;
+}
