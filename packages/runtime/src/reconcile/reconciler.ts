@@ -1,0 +1,44 @@
+import type { Mutation } from '../mutation/mutation.ts';
+
+/**
+ * Lister is the read-only view pure code gets of one kind's store (client-go's Lister/Indexer): objects
+ * by key (`namespace/name` or `name`), all of them, or those under an index value.
+ */
+export interface Lister<T> {
+  get(key: string): T | undefined;
+  list(): readonly T[];
+  /** byIndex returns the objects whose index function gave `value` (e.g. index "ownerUID", value an RC's UID). */
+  byIndex(index: string, value: string): readonly T[];
+}
+
+/**
+ * ExpectationsView is what a reconcile reads of a key's expectations (upstream's ControllerExpectations /
+ * UIDTrackingControllerExpectations): satisfied() is SatisfiedExpectations (no record, or adds ≤ 0 and
+ * deletes ≤ 0, or expired); pendingDeletes lists the pod keys whose deletion is still expected.
+ */
+export type ExpectationsView = {
+  readonly satisfied: boolean;
+  readonly pendingDeletes: readonly string[];
+};
+
+/**
+ * ExpectationChange is what a reconcile asks to record before its mutations are published: ExpectCreations
+ * (adds) or ExpectDeletions (the pod keys), replacing the key's record as upstream's SetExpectations does.
+ */
+export type ExpectationChange =
+  | { readonly type: 'ExpectCreations'; readonly adds: number }
+  | { readonly type: 'ExpectDeletions'; readonly podKeys: readonly string[] }
+  | { readonly type: 'DeleteExpectations' };
+
+/**
+ * ReconcileResult is a pure reconcile's answer (controller-runtime's Result plus the commands): mutations to
+ * publish, the expectation change to record first, and when to look at the key again.
+ */
+export type ReconcileResult = {
+  readonly mutations: readonly Mutation[];
+  readonly expectations?: ExpectationChange;
+  /** requeueAfterMs: reconcile the key again after this long (e.g. minReadySeconds), even with no event. */
+  readonly requeueAfterMs?: number;
+  /** error: the sync failed (e.g. a FailedCreate was seen): the runtime requeues it rate-limited, as upstream. */
+  readonly error?: string;
+};
