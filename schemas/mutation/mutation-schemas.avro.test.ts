@@ -43,6 +43,7 @@ const aResult: MutationResult = {
   resourceVersion: null,
   uid: null,
   attempts: 1,
+  reconcileKey: 'default/web',
   appliedAt: '2026-11-22T14:00:01Z',
 };
 

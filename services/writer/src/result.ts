@@ -40,6 +40,6 @@ export function notAllowedMessage(m: Pick<Mutation, 'controller' | 'verb'>, reso
   return `${m.controller} may not ${m.verb} ${resource} (not in the writer's allowlist)`;
 }
 
-function identity(m: Mutation): Pick<MutationResult, 'mutationId' | 'controller' | 'verb' | 'target'> {
-  return { mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target };
+function identity(m: Mutation): Pick<MutationResult, 'mutationId' | 'controller' | 'verb' | 'target' | 'reconcileKey'> {
+  return { mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, reconcileKey: m.reconcileKey };
 }

@@ -37,4 +37,6 @@ export type MutationResult = {
   readonly uid: string | null;
   readonly attempts: number;
   readonly appliedAt: string;
+  /** reconcileKey is the mutation's, copied: the reconcile key this result concerns. */
+  readonly reconcileKey: string | null;
 };

@@ -45,6 +45,7 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
     cause: [{ topic: 'kcm.watch.replicationcontrollers', partition: 0, offset: 7 }],
     createdAt: '2026-11-22T14:00:00.123456789Z',
     event: null,
+    reconcileKey: null,
     ...overrides,
   };
 }

@@ -93,6 +93,8 @@ export type Mutation = {
   readonly cause: readonly MutationCause[];
   readonly createdAt: string;
   readonly event: MutationEvent | null;
+  /** reconcileKey is the key the controller was reconciling (an RC's `namespace/name`); results carry it back. */
+  readonly reconcileKey: string | null;
 };
 
 /** apiGroup is the group of an apiVersion: `` for the core `v1`, `apps` for `apps/v1`. */

@@ -67,6 +67,7 @@ function readMutation(f: Fields): Mutation {
     cause: readCause(f['cause']),
     createdAt,
     event: f['event'] === undefined || f['event'] === null ? null : readEvent(record(f['event'], 'event')),
+    reconcileKey: nullableString(f, 'reconcileKey', ''),
   };
 }
 
