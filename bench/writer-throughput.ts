@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const rows: [string, number][] = [];
   rows.push(['plain client-node loop, 64 in flight (ceiling)', await plainLoop(core, `${run}-plain`, 64)]);
   rows.push(['writer, --kube-api-qps=20 --kube-api-burst=30 (default)', await throughWriter(endpoints, `${run}-default`, [])]);
-  rows.push(['writer, uncapped (--kube-api-qps=-1), 64 in flight', await throughWriter(endpoints, `${run}-uncapped`, ['--kube-api-qps', '-1', '--concurrency', '64'])]);
+  rows.push(['writer, uncapped (--kube-api-qps=-1), 64 in flight', await throughWriter(endpoints, `${run}-uncapped`, ['--kube-api-qps=-1', '--concurrency=64'])]);
   console.log(`\n${N} pod creates, ${new Date().toISOString()}, ${cpus().length} cores`);
   console.log(`${'path'.padEnd(60)} ${'seconds'.padStart(8)} ${'creates/s'.padStart(10)}`);
   for (const [name, s] of rows) console.log(`${name.padEnd(60)} ${s.toFixed(1).padStart(8)} ${(N / s).toFixed(1).padStart(10)}`);

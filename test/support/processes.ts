@@ -41,10 +41,10 @@ export async function startService(name: string, args: readonly string[], opts: 
   };
   started.add(service);
   if (opts.ready !== false) {
-    await waitFor(`${name} ready (log: ${logFile})`, async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; log: ${logFile}`);
-      return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok;
-    }, { timeoutMs: 120_000 });
+    const ready = waitFor(`${name} ready (log: ${logFile})`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, { timeoutMs: 120_000 });
+    const died = exited.then((code) => Promise.reject(new Error(`${name} exited with ${code} before it was ready; log: ${logFile}`)));
+    await Promise.race([ready, died]);
+    died.catch(() => undefined);
   }
   return service;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { stackConfig, type StackConfig } from './config.ts';
 import { down, status, up } from './stack.ts';
@@ -70,8 +71,23 @@ async function stackUp(c: StackConfig): Promise<number> {
 
 async function stackStatus(c: StackConfig): Promise<number> {
   const parts = [...dataParts(c, locateAll()), ...controlParts(c, locateAll()), ...serviceParts(c, stackEndpoints(c))];
+  let total = 0;
   for (const s of await status(c, parts)) {
-    console.log(`${s.name.padEnd(24)} ${s.pid === undefined ? 'stopped' : `pid ${s.pid}`.padEnd(12)} ${s.pid === undefined ? '' : s.ready ? 'ready' : 'NOT READY'}`);
+    const rss = s.pid === undefined ? 0 : rssMegabytes(s.pid);
+    total += rss;
+    const state = s.pid === undefined ? 'stopped' : `pid ${s.pid}`.padEnd(12) + (s.ready ? 'ready    ' : 'NOT READY') + `${rss.toFixed(0).padStart(6)} MB RSS`;
+    console.log(`${s.name.padEnd(24)} ${state}`);
   }
+  console.log(`${'total'.padEnd(24)} ${''.padEnd(21)}${total.toFixed(0).padStart(6)} MB RSS`);
   return 0;
+}
+
+/** rssMegabytes reads a process's resident set from /proc (0 when it is gone). */
+function rssMegabytes(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }
