@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { itBehavesLikeExpectations } from '@kcm-bus/runtime/expectations/expectations-store.contract.ts';
+import { RedisExpectations } from '@kcm-bus/runtime/expectations/expectations.redis.ts';
+import { testStack, uniqueName } from '../support/stack.ts';
+import { waitFor } from '../support/wait.ts';
+
+describe('expectations in Redis (the test stack\'s Redis)', () => {
+  const url = testStack().redis;
+  const clients: Redis[] = [];
+  const connect = (): Redis => {
+    const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+    clients.push(redis);
+    return redis;
+  };
+  const shared = connect();
+  after(() => clients.forEach((redis) => redis.disconnect()));
+  const recordKey = (controller: string, key: string): string => `kcm-bus:exp:{${controller}:${key}}`;
+
+  describe('follows upstream\'s rules', () => {
+    itBehavesLikeExpectations(() => new RedisExpectations(shared, { controller: uniqueName('it-rc'), ttlMs: 600_000 }));
+  });
+
+  it('given 50 expected creations, when 50 observations race from 5 connections, then not one is lost', async () => {
+    const controller = uniqueName('it-rc');
+    const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
+    await replicas[0]!.set('ns/rc', { type: 'ExpectCreations', adds: 50 });
+    await Promise.all(Array.from({ length: 49 }, (_, i) => replicas[i % 5]!.creationObserved('ns/rc')));
+    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'add'), '1');
+    assert.equal((await replicas[1]!.view('ns/rc')).satisfied, false);
+    await replicas[2]!.creationObserved('ns/rc');
+    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'add'), '0');
+    assert.equal((await replicas[3]!.view('ns/rc')).satisfied, true);
+  });
+
+  it('given 20 expected deletions, when each is observed twice at once (terminating, then gone), then each counts once', async () => {
+    const controller = uniqueName('it-rc');
+    const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
+    const pods = Array.from({ length: 20 }, (_, i) => `ns/pod-${i}`);
+    await replicas[0]!.set('ns/rc', { type: 'ExpectDeletions', podKeys: pods });
+    await Promise.all([...pods, ...pods].map((pod, i) => replicas[i % 5]!.deletionObserved('ns/rc', pod)));
+    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'del'), '0');
+    assert.deepEqual(await replicas[4]!.view('ns/rc'), { satisfied: true, pendingDeletes: [] });
+  });
+
+  it('given unfulfilled expectations with a 1 s TTL, then they expire: the key is satisfied and Redis drops the record', async () => {
+    const controller = uniqueName('it-rc');
+    const store = new RedisExpectations(shared, { controller, ttlMs: 1000 });
+    await store.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a'] });
+    assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingDeletes: ['ns/a'] });
+    await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('Redis to drop the record', async () => (await shared.exists(recordKey(controller, 'ns/rc'), `${recordKey(controller, 'ns/rc')}:deletes`)) === 0,
+      { timeoutMs: 10_000, intervalMs: 100 });
+  });
+
+  it('given a replica that set expectations and went away, then a restarted replica sees and finishes them', async () => {
+    const controller = uniqueName('it-rc');
+    const first = connect();
+    const before = new RedisExpectations(first, { controller, ttlMs: 600_000 });
+    await before.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a', 'ns/b'] });
+    await before.deletionObserved('ns/rc', 'ns/a');
+    await first.quit();
+    const restarted = new RedisExpectations(connect(), { controller, ttlMs: 600_000 });
+    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: false, pendingDeletes: ['ns/b'] });
+    await restarted.deletionObserved('ns/rc', 'ns/a');
+    assert.equal((await restarted.view('ns/rc')).satisfied, false);
+    await restarted.deletionObserved('ns/rc', 'ns/b');
+    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: true, pendingDeletes: [] });
+  });
+
+  it('given two controllers with the same key, then their records do not collide', async () => {
+    const rc = new RedisExpectations(shared, { controller: uniqueName('it-rc'), ttlMs: 600_000 });
+    const rs = new RedisExpectations(shared, { controller: uniqueName('it-rs'), ttlMs: 600_000 });
+    await rc.set('ns/x', { type: 'ExpectCreations', adds: 1 });
+    assert.equal((await rs.view('ns/x')).satisfied, true);
+    await rs.creationObserved('ns/x');
+    assert.equal((await rc.view('ns/x')).satisfied, false);
+  });
+});
