@@ -38,7 +38,7 @@ export const ROLES: Readonly<Record<string, readonly Rule[]>> = {
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
   ],
   writer: [
-    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'create', 'delete'] },
+    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'create', 'delete', 'patch'] },
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
     { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get'] },
     { apiGroups: [''], resources: ['replicationcontrollers/status'], verbs: ['update'] },
@@ -50,7 +50,7 @@ export const ROLES: Readonly<Record<string, readonly Rule[]>> = {
 };
 
 /** rbacObjects are the ClusterRoles and ClusterRoleBindings of ROLES, as API objects. */
-export function rbacObjects(): readonly { readonly path: string; readonly body: object }[] {
+export function rbacObjects(): readonly { readonly path: string; readonly body: { readonly metadata: { readonly name: string } } }[] {
   const base = '/apis/rbac.authorization.k8s.io/v1';
   return Object.entries(ROLES).flatMap(([id, rules]) => {
     const name = `kcm-bus:${id}`;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { StackConfig } from './config.ts';
+import type { PortName, StackConfig } from './config.ts';
 import type { StackEndpoints } from './endpoints.ts';
 import type { Part } from './parts.ts';
 import { httpOk } from './probes.ts';
@@ -9,16 +9,20 @@ const REPO = resolve(import.meta.dirname, '../../..');
 /** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
   const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
-  const service = (name: 'watcher' | 'writer', args: readonly string[]): Part => ({
-    name, ports: [name], readyTimeoutMs: 120_000,
+  const service = (name: string, port: PortName, args: readonly string[]): Part => ({
+    name, ports: [port], readyTimeoutMs: 120_000,
     launch: {
       name, command: process.execPath,
       args: ['--disable-warning=TimeoutNegativeWarning', resolve(REPO, `services/${name}/src/main.ts`),
-        ...common, '--metrics-bind-address', `${c.host}:${c.ports[name]}`, ...args],
+        ...common, '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
     },
-    ready: () => httpOk(`http://${c.host}:${c.ports[name]}/readyz`),
+    ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });
-  return [service('watcher', ['--kubeconfig', e.kubeconfigs.watcher]), service('writer', ['--kubeconfig', e.kubeconfigs.writer])];
+  return [
+    service('watcher', 'watcher', ['--kubeconfig', e.kubeconfigs.watcher]),
+    service('writer', 'writer', ['--kubeconfig', e.kubeconfigs.writer]),
+    service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
+  ];
 }
 
 /** metricsUrls lists where each service's /metrics is, for the run command's summary. */

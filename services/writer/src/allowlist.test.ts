@@ -9,13 +9,14 @@ const nodes = { apiVersion: 'v1', kind: 'Node', namespace: null, name: 'n1', res
 const by = (controller: string, m: Mutation): Mutation => ({ ...m, controller });
 
 describe('DEFAULT_ALLOWLIST', () => {
-  it('given the RC controller, then it may create and delete pods, update RC status and record events, nothing else', () => {
+  it('given the RC controller, then it may create, delete and patch pods (adoption and release), update RC status and record events, nothing else', () => {
     assert.equal(allows(DEFAULT_ALLOWLIST, aCreate()), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, aMutation()), true);
     const rcStatus = aMutation({ verb: 'UpdateStatus', target: { ...podTarget, kind: 'ReplicationController', resource: 'replicationcontrollers' } });
     assert.equal(allows(DEFAULT_ALLOWLIST, rcStatus), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, aRecordEvent()), true);
-    assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ verb: 'Patch' })), false);
+    assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ verb: 'Patch' })), true);
+    assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ verb: 'Update' })), false);
     assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ verb: 'UpdateStatus' })), false);
     assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ target: nodes })), false);
   });

@@ -29,7 +29,7 @@ const entry = (controller: string, resource: string, verbs: readonly MutationVer
  * deletion for eviction, events).
  */
 export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = [
-  entry('replicationcontroller-controller', 'pods', ['Create', 'Delete']),
+  entry('replicationcontroller-controller', 'pods', ['Create', 'Delete', 'Patch']),
   entry('replicationcontroller-controller', 'replicationcontrollers/status', ['UpdateStatus']),
   entry('replicationcontroller-controller', 'events', ['RecordEvent']),
   entry('endpoints-controller', 'endpoints', ['Create', 'Update', 'Delete']),

@@ -4,9 +4,9 @@
  */
 export type ObjectMetaLike = {
   readonly metadata?: {
-    readonly namespace?: string;
-    readonly ownerReferences?: readonly { readonly uid?: string; readonly controller?: boolean }[];
-  };
+    readonly namespace?: string | null;
+    readonly ownerReferences?: readonly { readonly uid?: string | null; readonly controller?: boolean | null }[] | null;
+  } | null;
 };
 
 /** NAMESPACE_INDEX is the conventional name of the byNamespace index (client-go's NamespaceIndex). */
