@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { adoptOps, claimPods, newControllerRef, releaseOps } from './claim-pods.ts';
+import type { OwnerReference, Pod } from './core-v1.ts';
+import { applyJsonPatch, JsonPatchError } from './json-patch.fixture.ts';
+import { newPod, newRc } from './rc.fixture.ts';
+
+const rc = newRc(1);
+const ours = newControllerRef(rc);
+const statefulSet: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ss', uid: 'ss-uid' };
+const other: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: 'other', uid: 'other-uid', controller: true };
+const withRefs = (pod: Pod, ownerReferences: readonly OwnerReference[] | undefined): Pod => {
+  const { ownerReferences: _gone, ...meta } = pod.metadata;
+  return { ...pod, metadata: ownerReferences === undefined ? meta : { ...meta, ownerReferences } };
+};
+const refsAfter = (pod: Pod, ops: ReturnType<typeof adoptOps>): readonly OwnerReference[] | null | undefined => applyJsonPatch(pod, ops).metadata.ownerReferences;
+
+describe('claimPods (ClaimObject)', () => {
+  it('given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else\'s pods, then it claims, releases and adopts as upstream', () => {
+    const pods = [
+      newPod('ours', rc), newPod('ours-relabelled', rc, { labels: { foo: 'x' } }), newPod('orphan', rc, { owned: false }),
+      newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }), newPod('theirs', rc, { ownerReferences: [other] }),
+    ];
+    const { claimed, actions } = claimPods(rc, pods);
+    assert.deepEqual(claimed.map((p) => p.metadata.name), ['ours', 'orphan']);
+    assert.deepEqual(actions.map((a) => [a.type, a.pod.metadata.name]), [['Release', 'ours-relabelled'], ['Adopt', 'orphan']]);
+  });
+});
+
+describe('adoptOps: the guarded adoption patch', () => {
+  it('given an orphan without owner references, then the controllerRef is added; if one appeared meanwhile, the patch fails', () => {
+    const orphan = newPod('p', rc, { owned: false });
+    const ops = adoptOps(orphan, rc);
+    assert.deepEqual(refsAfter(orphan, ops), [ours]);
+    assert.throws(() => applyJsonPatch(withRefs(orphan, [other]), ops), JsonPatchError);
+  });
+
+  it('given a StatefulSet as non-controller owner, then ours is appended; if that owner became controller meanwhile, the patch fails', () => {
+    const pod = withRefs(newPod('p', rc), [statefulSet]);
+    const ops = adoptOps(pod, rc);
+    assert.deepEqual(refsAfter(pod, ops), [statefulSet, ours]);
+    assert.throws(() => applyJsonPatch(withRefs(pod, [{ ...statefulSet, controller: true }]), ops), JsonPatchError);
+    assert.throws(() => applyJsonPatch(withRefs(pod, [other]), ops), JsonPatchError);
+  });
+
+  it('given our own ref with controller=false, then it is flipped to the controllerRef in place', () => {
+    const pod = withRefs(newPod('p', rc), [statefulSet, { ...ours, controller: false, blockOwnerDeletion: false }]);
+    assert.deepEqual(refsAfter(pod, adoptOps(pod, rc)), [statefulSet, ours]);
+  });
+});
+
+describe('releaseOps: the guarded release patch', () => {
+  it('given a pod we control, then our ref is removed; if the refs moved meanwhile, the patch fails', () => {
+    const pod = withRefs(newPod('p', rc), [statefulSet, ours]);
+    const ops = releaseOps(pod, rc);
+    assert.deepEqual(refsAfter(pod, ops), [statefulSet]);
+    assert.throws(() => applyJsonPatch(withRefs(pod, [ours, statefulSet]), ops), JsonPatchError);
+  });
+});

@@ -1,0 +1,35 @@
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+
+/**
+ * FailureSummary sorts the results of this RC's earlier mutations that did not take effect by what upstream did
+ * with the error of the same call: claim (AdoptPod/ReleasePod patches; the sync aborts), create and delete (the
+ * manageReplicas error: events, ReplicaFailure condition), status (the updateReplicaSetStatus error). Each entry is
+ * the apiserver's message.
+ */
+export type FailureSummary = {
+  readonly claim: readonly string[];
+  readonly create: readonly string[];
+  readonly delete: readonly string[];
+  readonly status: readonly string[];
+};
+
+/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as the reason. */
+const NAMESPACE_TERMINATING = 'NamespaceTerminating';
+
+/**
+ * summarizeFailures reads the results that did not take effect (Failed, Conflict, and Refused: a write the writer
+ * would not send fails every time, so it must back off like any error, not loop) the way upstream reads the errors
+ * of the same calls: a create into a terminating namespace counts as success (manageReplicas returns nil, no
+ * event); a delete whose UID precondition failed met a recreated namesake, so ours is gone, like NotFound; a patch
+ * answered 404 is ignored (ClaimObject ignores NotFound); any other failed patch is a claim error.
+ */
+export function summarizeFailures(failures: readonly MutationResult[]): FailureSummary {
+  const failed = failures.filter((r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone');
+  const pods = failed.filter((r) => r.target.resource === 'pods');
+  return {
+    claim: pods.filter((r) => r.verb === 'Patch' && r.status !== 404).map((r) => `pod ${r.target.namespace}/${r.target.name}: ${r.message}`),
+    create: pods.filter((r) => r.verb === 'Create' && r.reason !== NAMESPACE_TERMINATING).map((r) => r.message),
+    delete: pods.filter((r) => r.verb === 'Delete' && r.outcome === 'Failed').map((r) => r.message),
+    status: failed.filter((r) => r.verb === 'UpdateStatus').map((r) => r.message),
+  };
+}

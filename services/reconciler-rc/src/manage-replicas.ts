@@ -1,0 +1,87 @@
+import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import type { ExpectationChange, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { getPodsToDelete } from './active-pods-with-ranks.ts';
+import type { Pod, ReplicationController } from './core-v1.ts';
+import type { FailureSummary } from './failures.ts';
+import { getPodsPrefix, templateHasLabels } from './pod-from-template.ts';
+import { podKey } from './pod-util.ts';
+import { getIndirectlyRelatedPods } from './rc-lookup.ts';
+import { createPodDraft, deletePodDraft, type MutationLog, recordEventDraft } from './rc-mutations.ts';
+
+/** ManageError is manageReplicas's error as calculateStatus turns it into the ReplicaFailure condition. */
+export type ManageError = { readonly reason: 'FailedCreate' | 'FailedDelete'; readonly message: string };
+
+/** ManageContext is what manageReplicas reads besides the RC and its claimed pods. */
+export type ManageContext = {
+  readonly rcs: Lister<ReplicationController>;
+  readonly pods: Lister<Pod>;
+  readonly burstReplicas: number;
+  readonly now: Date;
+  readonly log: MutationLog;
+};
+
+/** ManageResult is the expectation change to record before the creates or deletes, and the error, if any. */
+export type ManageResult = { readonly expectations?: ExpectationChange; readonly error?: ManageError };
+
+/**
+ * reportFailures is the error half of manageReplicas, one round later: upstream's RealPodControl records a Warning
+ * FailedCreate "Error creating: …" or FailedDelete "Error deleting: …" per failed call and manageReplicas returns
+ * the first error; here the failed results arrive with the next reconcile, which records the same events and
+ * returns that error (so no creates or deletes this round, and a rate-limited requeue).
+ */
+export function reportFailures(rc: ReplicationController, failures: FailureSummary, log: MutationLog): ManageError | undefined {
+  for (const message of failures.create) log.push(recordEventDraft(rc, 'Warning', 'FailedCreate', `Error creating: ${message}`));
+  for (const message of failures.delete) log.push(recordEventDraft(rc, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
+  const [create] = failures.create;
+  if (create !== undefined) return { reason: 'FailedCreate', message: create };
+  const [del] = failures.delete;
+  return del === undefined ? undefined : { reason: 'FailedDelete', message: `unable to delete pods: ${del}` };
+}
+
+/**
+ * manageReplicas mirrors replica_set.go manageReplicas for one reconcile: too few pods → creates (slow start, see
+ * slowStartBatchSize) after ExpectCreations; too many → deletes of the pods getPodsToDelete ranks first, after
+ * ExpectDeletions of their keys; both capped at burstReplicas. Each write is followed by the event upstream emits
+ * after the call succeeds (SuccessfulCreate names the pod the writer will create: generatedName of the Create's id).
+ */
+export function manageReplicas(rc: ReplicationController, claimed: readonly Pod[], ctx: ManageContext): ManageResult {
+  const diff = claimed.length - (rc.spec.replicas ?? 1);
+  if (diff < 0) return createPods(rc, slowStartBatchSize(-diff, claimed.length, ctx.burstReplicas), ctx.log);
+  if (diff > 0) return deletePods(rc, claimed, Math.min(diff, ctx.burstReplicas), ctx);
+  return {};
+}
+
+/**
+ * slowStartBatchSize is upstream's slowStartBatch spread over reconciles: one reconcile creates at most
+ * owned + 1 pods, so from zero the batches are 1, 2, 4, 8 … exactly as SlowStartInitialBatchSize = 1 doubles, and
+ * a batch is only attempted once the previous one was observed (expectations). A failed create stops the run
+ * (reportFailures); capped by the missing count and burstReplicas.
+ */
+export function slowStartBatchSize(missing: number, owned: number, burstReplicas: number): number {
+  return Math.max(0, Math.min(missing, burstReplicas, owned + 1));
+}
+
+function createPods(rc: ReplicationController, count: number, log: MutationLog): ManageResult {
+  if (!templateHasLabels(rc)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
+  const prefix = getPodsPrefix(rc.metadata.name);
+  for (let i = 0; i < count; i++) {
+    const create = log.push(createPodDraft(rc));
+    log.push(recordEventDraft(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${generatedName(prefix, create.id)}`));
+  }
+  return { expectations: { type: 'ExpectCreations', adds: count } };
+}
+
+function deletePods(rc: ReplicationController, claimed: readonly Pod[], count: number, ctx: ManageContext): ManageResult {
+  const related = getIndirectlyRelatedPods(rc, ctx.rcs, ctx.pods);
+  const victims = getPodsToDelete(claimed, related, count, ctx.now);
+  for (const pod of victims) {
+    ctx.log.push(deletePodDraft(pod));
+    ctx.log.push(recordEventDraft(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`));
+  }
+  return { expectations: { type: 'ExpectDeletions', podKeys: getPodKeys(victims) } };
+}
+
+/** getPodKeys mirrors replica_set.go getPodKeys: the `namespace/name` keys ExpectDeletions tracks. */
+export function getPodKeys(pods: readonly Pod[]): readonly string[] {
+  return pods.map(podKey);
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { newCluster } from './cluster.fixture.ts';
+import type { ReplicationControllerCondition, ReplicationControllerStatus } from './core-v1.ts';
+import { at, newPod, newRc, T0 } from './rc.fixture.ts';
+import { getCondition, removeCondition, setCondition } from './rc-status.ts';
+import { converge, sync, verbs } from './sync.fixture.ts';
+
+const KEY = 'default/foobar';
+const imagePullBackOff: ReplicationControllerCondition = { type: 'ImagePullBackOff', status: 'True', reason: 'NonExistentImage' };
+const replicaFailure: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'OtherFailure' };
+const replicaFailure2: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'AnotherFailure' };
+const withFailure: ReplicationControllerStatus = { replicas: 0, conditions: [replicaFailure] };
+const statusOf = (body: string | null | undefined): ReplicationControllerStatus => (JSON.parse(body ?? 'null') as { status: ReplicationControllerStatus }).status;
+
+describe('TestGetCondition', () => {
+  it('given "condition exists", then it is returned', () => assert.deepEqual(getCondition(withFailure, 'ReplicaFailure'), replicaFailure));
+  it('given "condition does not exist", then none is', () => assert.equal(getCondition(withFailure, 'ImagePullBackOff'), undefined));
+});
+
+describe('TestSetCondition', () => {
+  it('given "set for the first time", then it is the only condition', () => {
+    assert.deepEqual(setCondition({ replicas: 0 }, replicaFailure).conditions, [replicaFailure]);
+  });
+  it('given "simple set", then it is appended', () => {
+    assert.deepEqual(setCondition({ replicas: 0, conditions: [imagePullBackOff] }, replicaFailure).conditions, [imagePullBackOff, replicaFailure]);
+  });
+  it('given "overwrite", then a different reason replaces the condition of that type', () => {
+    assert.deepEqual(setCondition(withFailure, replicaFailure2).conditions, [replicaFailure2]);
+  });
+  it('given the same status and reason, then nothing changes (the old lastTransitionTime stays)', () => {
+    assert.equal(setCondition(withFailure, { ...replicaFailure, message: 'new' }), withFailure);
+  });
+});
+
+describe('TestRemoveCondition', () => {
+  it('given "remove from empty status", then there are still none', () => assert.equal(removeCondition({ replicas: 0 }, 'ReplicaFailure').conditions, undefined));
+  it('given "simple remove", then it is gone', () => assert.equal(removeCondition(withFailure, 'ReplicaFailure').conditions, undefined));
+  it("given \"doesn't remove anything\", then the others stay", () => {
+    assert.deepEqual(removeCondition({ replicas: 0, conditions: [imagePullBackOff] }, 'ReplicaFailure').conditions, [imagePullBackOff]);
+  });
+});
+
+describe('TestReplicaSetAvailabilityCheck', () => {
+  it('given minReadySeconds=5 and pods pending / ready now / 2 s / 4.3 s ago, then ready 3, available 0, and a look again when the first becomes available (+1 s)', () => {
+    const rc = newRc(4, undefined, { spec: { minReadySeconds: 5 } });
+    const now = new Date(T0.getTime() + 4300);
+    const pods = [
+      newPod('foobar-1', rc, { phase: 'Pending' }), newPod('foobar-2', rc, { readySince: at(4.3) }),
+      newPod('foobar-3', rc, { readySince: at(2.3) }), newPod('foobar-4', rc, { readySince: at(0) }),
+    ];
+    const result = sync(newCluster([rc], pods), KEY, { now });
+    const status = statusOf(result.mutations.find((m) => m.verb === 'UpdateStatus')?.body);
+    assert.deepEqual([status.readyReplicas, status.availableReplicas], [3, 0]);
+    assert.equal(result.requeueAfterMs, 700 + 1000);
+  });
+
+  it('given every ready pod is available, then no availability requeue', () => {
+    const rc = newRc(1, undefined, { spec: { minReadySeconds: 5 } });
+    assert.equal(sync(newCluster([rc], [newPod('p', rc, { readySince: at(-60) })]), KEY).requeueAfterMs, undefined);
+  });
+});
+
+describe('TestReadyAndAvailableReplicas (integration, reconcile-level)', () => {
+  it('given minReadySeconds=3600 and pods not ready / ready now / ready 2 h ago, then replicas 3, ready 2, available 1', () => {
+    const rc = newRc(3, undefined, { spec: { minReadySeconds: 3600 } });
+    const pods = [newPod('a', rc, { ready: false }), newPod('b', rc, { readySince: at(0) }), newPod('c', rc, { readySince: at(-7200) })];
+    const status = statusOf(sync(newCluster([rc], pods), KEY).mutations.find((m) => m.verb === 'UpdateStatus')?.body);
+    assert.deepEqual([status.replicas, status.readyReplicas, status.availableReplicas], [3, 2, 1]);
+  });
+});
+
+describe('TestFullyLabeledReplicas (integration, reconcile-level)', () => {
+  it('given template labels beyond the selector and one of 2 pods carrying them all, then fullyLabeledReplicas is 1', () => {
+    const rc = newRc(2, undefined, { spec: { template: { metadata: { labels: { foo: 'bar', extra: 'x' } }, spec: {} } } });
+    const pods = [newPod('a', rc), newPod('b', rc, { labels: { foo: 'bar', extra: 'x' } })];
+    const status = statusOf(sync(newCluster([rc], pods), KEY).mutations.find((m) => m.verb === 'UpdateStatus')?.body);
+    assert.deepEqual([status.replicas, status.fullyLabeledReplicas], [2, 1]);
+  });
+});
+
+describe('TestSpecReplicasChange (integration, reconcile-level): status only when it changed, observedGeneration', () => {
+  it('given the status already holds, then no write; given only the generation moved (template change), then the status is written with it', () => {
+    const status = { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 };
+    const rc = newRc(1, undefined, { status });
+    assert.deepEqual(sync(newCluster([rc], [newPod('a', rc)]), KEY), { mutations: [] });
+    const bumped = newRc(1, undefined, { status, metadata: { generation: 2 } });
+    const result = sync(newCluster([bumped], [newPod('a', bumped)]), KEY);
+    assert.deepEqual(verbs(result), { UpdateStatus: 1 });
+    assert.deepEqual(statusOf(result.mutations[0]!.body), { ...status, observedGeneration: 2 });
+  });
+
+  it('given scaling 2→3→0→2, when reconciled to the end each time, then status.replicas follows', () => {
+    const c = newCluster([newRc(2)]);
+    for (const replicas of [2, 3, 0, 2]) {
+      const rc = c.rcs.get(KEY)!;
+      c.rcs.set(KEY, { ...rc, spec: { ...rc.spec, replicas }, metadata: { ...rc.metadata, generation: (rc.metadata.generation ?? 0) + 1 } });
+      converge(c, KEY);
+      assert.deepEqual([c.pods.size, c.rcs.get(KEY)!.status!.replicas, c.rcs.get(KEY)!.status!.observedGeneration], [replicas, replicas, c.rcs.get(KEY)!.metadata.generation]);
+    }
+  });
+});
+
+describe('TestDeletingAndFailedPods (integration, reconcile-level)', () => {
+  it('given replicas=2, one pod terminating (held by a finalizer) and one Failed, then 2 replacements: 4 pods, status.replicas 2', () => {
+    const rc = newRc(2);
+    const c = newCluster([rc], [newPod('deleting', rc, { deleting: T0.toISOString() }), newPod('failed', rc, { phase: 'Failed' })]);
+    converge(c, KEY);
+    assert.equal(c.pods.size, 4);
+    assert.equal(c.rcs.get(KEY)!.status!.replicas, 2);
+  });
+});
+
+describe('TestOverlappingRCs (integration, reconcile-level)', () => {
+  it('given two RCs with identical selectors (1 and 2 replicas), when both reconcile to the end, then 3 pods and each status matches its spec', () => {
+    const one = newRc(1);
+    const two = newRc(2, undefined, { metadata: { name: 'other', uid: 'rc-uid-other' } });
+    const c = newCluster([one, two]);
+    for (let i = 0; i < 3; i++) for (const key of [KEY, 'default/other']) converge(c, key);
+    assert.equal(c.pods.size, 3);
+    assert.deepEqual([c.rcs.get(KEY)!.status!.replicas, c.rcs.get('default/other')!.status!.replicas], [1, 2]);
+  });
+});

@@ -1,0 +1,97 @@
+import type { Pod, ReplicationController, ReplicationControllerCondition, ReplicationControllerStatus } from './core-v1.ts';
+import type { ManageError } from './manage-replicas.ts';
+import { isPodAvailable, isPodReady, labelsSuperset, podReadyCondition, rfc3339, timeMs } from './pod-util.ts';
+
+/** REPLICA_FAILURE is v1.ReplicationControllerReplicaFailure, the one condition this controller manages. */
+export const REPLICA_FAILURE = 'ReplicaFailure';
+
+/**
+ * calculateStatus mirrors replica_set_utils.go calculateStatus for an RC (no terminatingReplicas): counts of the
+ * claimed active pods (fully labeled = carrying every template label, ready, available at `now`), plus the
+ * ReplicaFailure condition: added on a manage error when absent, removed when the error has cleared.
+ */
+export function calculateStatus(rc: ReplicationController, pods: readonly Pod[], manageErr: ManageError | undefined, now: Date): ReplicationControllerStatus {
+  const minReadySeconds = rc.spec.minReadySeconds ?? 0;
+  const templateLabels = rc.spec.template?.metadata?.labels;
+  const old = rc.status ?? { replicas: 0 };
+  let status: ReplicationControllerStatus = {
+    ...old,
+    replicas: pods.length,
+    fullyLabeledReplicas: pods.filter((p) => labelsSuperset(templateLabels, p.metadata.labels)).length,
+    readyReplicas: pods.filter(isPodReady).length,
+    availableReplicas: pods.filter((p) => isPodAvailable(p, minReadySeconds, now)).length,
+  };
+  const failure = getCondition(old, REPLICA_FAILURE);
+  if (manageErr !== undefined && failure === undefined) {
+    const cond = { type: REPLICA_FAILURE, status: 'True' as const, lastTransitionTime: rfc3339(now), reason: manageErr.reason, message: manageErr.message };
+    status = setCondition(status, cond);
+  } else if (manageErr === undefined && failure !== undefined) {
+    status = removeCondition(status, REPLICA_FAILURE);
+  }
+  return status;
+}
+
+/** getCondition mirrors replication_controller_utils.go GetCondition: the condition of that type, if any. */
+export function getCondition(status: ReplicationControllerStatus, type: string): ReplicationControllerCondition | undefined {
+  return (status.conditions ?? []).find((c) => c.type === type);
+}
+
+/**
+ * setCondition mirrors SetCondition: replaces the condition of the same type, appended last, unless one with the
+ * same status and reason is already there (then nothing changes, keeping its lastTransitionTime).
+ */
+export function setCondition(status: ReplicationControllerStatus, cond: ReplicationControllerCondition): ReplicationControllerStatus {
+  const current = getCondition(status, cond.type);
+  if (current !== undefined && current.status === cond.status && current.reason === cond.reason) return status;
+  return withConditions(status, [...(status.conditions ?? []).filter((c) => c.type !== cond.type), cond]);
+}
+
+/** removeCondition mirrors RemoveCondition: the status without conditions of that type. */
+export function removeCondition(status: ReplicationControllerStatus, type: string): ReplicationControllerStatus {
+  return withConditions(status, (status.conditions ?? []).filter((c) => c.type !== type));
+}
+
+/** withConditions sets the conditions, leaving the field out when there are none (Go's omitempty on a nil slice). */
+function withConditions(status: ReplicationControllerStatus, conditions: readonly ReplicationControllerCondition[]): ReplicationControllerStatus {
+  const { conditions: _dropped, ...rest } = status;
+  return conditions.length === 0 ? rest : { ...rest, conditions };
+}
+
+/**
+ * statusToWrite mirrors updateReplicaSetStatus's steady-state check: undefined when the counts, the conditions and
+ * observedGeneration (= metadata.generation) already hold, else the status to PUT, stamped with the generation.
+ */
+export function statusToWrite(rc: ReplicationController, status: ReplicationControllerStatus): ReplicationControllerStatus | undefined {
+  const old = rc.status ?? { replicas: 0 };
+  const counts = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const;
+  const same = counts.every((f) => (old[f] ?? 0) === (status[f] ?? 0))
+    && (rc.metadata.generation ?? 0) === (old.observedGeneration ?? 0)
+    && jsonEqual(old.conditions ?? [], status.conditions ?? []);
+  return same ? undefined : { ...status, observedGeneration: rc.metadata.generation ?? 0 };
+}
+
+/**
+ * nextAvailabilityCheckMs mirrors controller.FindMinNextPodAvailabilityCheck: how long until the first ready but
+ * not yet available pod becomes available at `now`; undefined when none will (no minReadySeconds, or no
+ * lastTransitionTime to count from).
+ */
+export function nextAvailabilityCheckMs(pods: readonly Pod[], minReadySeconds: number, now: Date): number | undefined {
+  if (minReadySeconds <= 0) return undefined;
+  const waits = pods.filter(isPodReady).flatMap((p) => {
+    const since = timeMs(podReadyCondition(p)?.lastTransitionTime);
+    const wait = since === undefined ? 0 : since + minReadySeconds * 1000 - now.getTime();
+    return wait > 0 ? [wait] : [];
+  });
+  return waits.length === 0 ? undefined : Math.min(...waits);
+}
+
+/** jsonEqual is reflect.DeepEqual for JSON values: key order does not matter, array order does. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+}

@@ -1,0 +1,104 @@
+import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Pod, PodCondition, ReplicationController } from './core-v1.ts';
+import { controllerOf, objectKey } from './pod-util.ts';
+import { POD_INDEX_NAMESPACE, POD_INDEX_OWNER_UID } from './rc-lookup.ts';
+
+/** T0 is the tests' clock: reconciles happen at T0 unless a test moves time. */
+export const T0 = new Date('2026-03-01T12:00:00Z');
+
+/** LABELS is the selector upstream's tests use ({"foo": "bar"}). */
+export const LABELS: Readonly<Record<string, string>> = { foo: 'bar' };
+
+/** CAUSE is the input offset the tests' reconciles name as their cause. */
+export const CAUSE: readonly MutationCause[] = [{ topic: 'kcm.watch.replicationcontrollers', partition: 0, offset: 7 }];
+
+/** at is T0 plus seconds, as an RFC 3339 string (what the API serves). */
+export function at(seconds: number): string {
+  return new Date(T0.getTime() + seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * newRc mirrors upstream's newReplicaSet: RC `default/foobar` with this many replicas and selector, the template
+ * labelled with the selector, status observed at generation 1; overrides replace spec and metadata fields.
+ */
+export function newRc(replicas: number, selector = LABELS, overrides: { readonly metadata?: object; readonly spec?: object; readonly status?: object } = {}): ReplicationController {
+  return {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'foobar', namespace: 'default', uid: 'rc-uid-foobar', resourceVersion: '18', generation: 1, ...overrides.metadata },
+    spec: {
+      replicas,
+      selector,
+      template: { metadata: { labels: selector }, spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object },
+      ...overrides.spec,
+    },
+    status: { replicas: 0, observedGeneration: 1, ...overrides.status },
+  };
+}
+
+/** PodOptions shape a test pod: owned (controllerRef to the RC), its phase, Ready since when, node and labels. */
+export type PodOptions = {
+  readonly owned?: boolean;
+  readonly phase?: string;
+  readonly readySince?: string;
+  readonly ready?: boolean;
+  readonly node?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly created?: string;
+  readonly deleting?: string;
+  readonly ownerReferences?: Pod['metadata']['ownerReferences'];
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly restarts?: number;
+};
+
+/**
+ * newPod mirrors upstream's newPod: pod `name` in the RC's namespace with its selector as labels; a Running pod is
+ * Ready (since readySince, if given) unless ready is false.
+ */
+export function newPod(name: string, rc: ReplicationController, o: PodOptions = {}): Pod {
+  const phase = o.phase ?? 'Running';
+  const ready = o.ready ?? phase === 'Running';
+  const conditions: PodCondition[] = phase === 'Running' || o.ready !== undefined
+    ? [{ type: 'Ready', status: ready ? 'True' : 'False', ...(o.readySince === undefined ? {} : { lastTransitionTime: o.readySince }) }]
+    : [];
+  const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name, uid: rc.metadata.uid, controller: true, blockOwnerDeletion: true };
+  const ownerReferences = o.ownerReferences ?? (o.owned === false ? undefined : [owner]);
+  const metadata = {
+    name, namespace: rc.metadata.namespace ?? 'default', uid: `uid-${name}`, resourceVersion: '1',
+    labels: o.labels ?? rc.spec.selector ?? {},
+    ...(ownerReferences === undefined ? {} : { ownerReferences }),
+    ...(o.created === undefined ? {} : { creationTimestamp: o.created }),
+    ...(o.deleting === undefined ? {} : { deletionTimestamp: o.deleting }),
+    ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
+  };
+  const containerStatuses = o.restarts === undefined ? [] : [{ name: 'c', restartCount: o.restarts }];
+  return { metadata, spec: o.node === undefined ? {} : { nodeName: o.node }, status: { phase, conditions, containerStatuses } };
+}
+
+/** listerOf is a Lister over a map keyed `namespace/name`, with the given index functions. */
+export function listerOf<T>(items: ReadonlyMap<string, T>, indexers: Readonly<Record<string, (t: T) => readonly string[]>> = {}): Lister<T> {
+  return {
+    get: (key) => items.get(key),
+    list: () => [...items.values()],
+    byIndex: (index, value) => {
+      const f = indexers[index];
+      if (f === undefined) throw new Error(`Index with name ${index} does not exist`);
+      return [...items.values()].filter((t) => f(t).includes(value));
+    },
+  };
+}
+
+/** POD_INDEXERS are the pods lister's indexes reconcileRc relies on: namespace and controller owner UID. */
+export const POD_INDEXERS = {
+  [POD_INDEX_NAMESPACE]: (p: Pod): readonly string[] => [p.metadata.namespace ?? ''],
+  [POD_INDEX_OWNER_UID]: (p: Pod): readonly string[] => {
+    const ref = controllerOf(p.metadata);
+    return ref === undefined ? [] : [ref.uid];
+  },
+};
+
+/** byKey maps objects by `namespace/name`. */
+export function byKey<T extends { readonly metadata: { readonly name: string; readonly namespace?: string } }>(objects: readonly T[]): Map<string, T> {
+  return new Map(objects.map((o) => [objectKey(o.metadata), o]));
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { applyMutations, type Cluster, failuresOf, newCluster } from './cluster.fixture.ts';
+import { slowStartBatchSize } from './manage-replicas.ts';
+import { newPod, newRc, T0 } from './rc.fixture.ts';
+import { REPLICA_FAILURE } from './rc-status.ts';
+import { converge, nextCause, podWrites, sync, verbs } from './sync.fixture.ts';
+
+const KEY = 'default/foobar';
+
+/** rounds reconciles and applies until a round writes no pod, returning the create calls of each round. */
+function createRounds(c: Cluster, max = 20): { calls: number[]; failures: MutationResult[] } {
+  const calls: number[] = [];
+  let failures: MutationResult[] = [];
+  for (let i = 0; i < max; i++) {
+    const result = sync(c, KEY, { failures, cause: nextCause() });
+    const creates = podWrites(result).creates;
+    if (creates === 0) return { calls, failures };
+    calls.push(creates);
+    failures = failuresOf(applyMutations(c, result.mutations, T0).results);
+  }
+  return { calls, failures };
+}
+
+describe('TestSyncReplicaSetCreateFailures', () => {
+  it('given replicas=100 and a quota of 10 pods, when reconciled until it stops, then 10 pods exist after at most 1+2+4+8 create calls', () => {
+    const c = newCluster([newRc(100)]);
+    c.createLimit = 10;
+    const { calls, failures } = createRounds(c);
+    assert.deepEqual(calls, [1, 2, 4, 8]);
+    assert.equal(c.pods.size, 10);
+    assert.equal(failures.length, 5);
+    const report = sync(c, KEY, { failures });
+    assert.deepEqual(podWrites(report), { creates: 0, deletes: 0, patches: 0 });
+    assert.equal(report.error, `pods "${failures[0]!.name}" is forbidden: exceeded quota: pods`);
+    const events = report.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => m.event!);
+    assert.equal(events.length, 5);
+    assert.deepEqual([events[0]!.type, events[0]!.reason, events[0]!.message], ['Warning', 'FailedCreate', `Error creating: ${failures[0]!.message}`]);
+    const status = JSON.parse(report.mutations.find((m) => m.verb === 'UpdateStatus')!.body!).status;
+    assert.deepEqual(status.conditions, [{ type: REPLICA_FAILURE, status: 'True', lastTransitionTime: '2026-03-01T12:00:00Z', reason: 'FailedCreate', message: failures[0]!.message }]);
+  });
+
+  it('given the quota is lifted, when reconciled to the end, then 100 pods exist and the ReplicaFailure condition is gone', () => {
+    const c = newCluster([newRc(100)]);
+    c.createLimit = 10;
+    const { failures } = createRounds(c);
+    applyMutations(c, sync(c, KEY, { failures }).mutations, T0);
+    assert.equal(c.rcs.get(KEY)!.status!.conditions![0]!.type, REPLICA_FAILURE);
+    c.createLimit = undefined;
+    converge(c, KEY);
+    assert.equal(c.pods.size, 100);
+    assert.equal(c.rcs.get(KEY)!.status!.conditions, undefined);
+  });
+});
+
+describe('TestSlowStartBatch (as reconcile rounds: each batch is one reconcile, and a failure stops the run)', () => {
+  const cases = [
+    { name: 'callLimit = 0 (all fail)', limit: 0, calls: [1], created: 0 },
+    { name: 'callLimit = count (all succeed)', limit: 10, calls: [1, 2, 4, 3], created: 10 },
+    { name: 'callLimit < count (some succeed)', limit: 5, calls: [1, 2, 4], created: 5 },
+  ];
+  for (const tc of cases) {
+    it(`given ${tc.name}, when 10 pods are wanted, then the create calls per round are ${tc.calls.join('+')}`, () => {
+      const c = newCluster([newRc(10)]);
+      c.createLimit = tc.limit;
+      assert.deepEqual(createRounds(c).calls, tc.calls);
+      assert.equal(c.pods.size, tc.created);
+    });
+  }
+
+  it('given the batch size rule, then it doubles from one owned pod, is capped by the missing count and burstReplicas', () => {
+    assert.deepEqual([0, 1, 3, 7, 15].map((owned) => slowStartBatchSize(1000, owned, 500)), [1, 2, 4, 8, 16]);
+    assert.equal(slowStartBatchSize(3, 100, 500), 3);
+    assert.equal(slowStartBatchSize(1000, 900, 500), 500);
+  });
+});
+
+describe('manageReplicas errors: namespace terminating, FailedDelete, recovery', () => {
+  const failure = (over: Partial<MutationResult>): MutationResult => ({
+    mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Create',
+    target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null },
+    outcome: 'Failed', status: 403, reason: 'Forbidden', message: 'forbidden', name: 'foobar-x', resourceVersion: null, uid: null,
+    attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY, ...over,
+  });
+
+  it('given a create refused because the namespace is terminating, when reconciled, then it is not an error and no event is recorded', () => {
+    const result = sync(newCluster([newRc(1)]), KEY, { failures: [failure({ reason: 'NamespaceTerminating' })] });
+    assert.equal(result.error, undefined);
+    assert.deepEqual(verbs(result), { Create: 1, RecordEvent: 1 });
+  });
+
+  it('given a create the writer refused (not in its allowlist), when reconciled, then it is a FailedCreate error (backoff, not a loop)', () => {
+    const result = sync(newCluster([newRc(1)]), KEY, { failures: [failure({ outcome: 'Refused', status: 0, reason: 'NotAllowed', message: 'not allowed' })] });
+    assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 0 });
+    assert.equal(result.error, 'not allowed');
+  });
+
+  it('given a failed delete, when reconciled, then FailedDelete is recorded, the condition says FailedDelete and nothing is deleted', () => {
+    const rc = newRc(0, undefined, { status: { replicas: 1 } });
+    const c = newCluster([rc], [newPod('pod0', rc)]);
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod0', resource: 'pods', subresource: null };
+    const result = sync(c, KEY, { failures: [failure({ verb: 'Delete', target, status: 500, message: 'etcd timeout' })] });
+    assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 0 });
+    assert.deepEqual(result.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => [m.event!.reason, m.event!.message]), [['FailedDelete', 'Error deleting: etcd timeout']]);
+    assert.equal(result.error, 'unable to delete pods: etcd timeout');
+    assert.equal(JSON.parse(result.mutations.at(-1)!.body!).status.conditions[0].reason, 'FailedDelete');
+  });
+
+  it('given a delete whose UID precondition failed (a namesake replaced the pod), when reconciled, then it is not an error', () => {
+    const rc = newRc(0);
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod0', resource: 'pods', subresource: null };
+    assert.equal(sync(newCluster([rc]), KEY, { failures: [failure({ verb: 'Delete', target, outcome: 'Conflict', status: 409 })] }).error, undefined);
+  });
+
+  it('given an existing ReplicaFailure condition and a sync without error, when reconciled, then the condition is removed', () => {
+    const cond = { type: REPLICA_FAILURE, status: 'True' as const, reason: 'FailedCreate', message: 'quota' };
+    const rc = newRc(1, undefined, { status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [cond] } });
+    const result = sync(newCluster([rc], [newPod('pod0', rc)]), KEY);
+    assert.deepEqual(verbs(result), { UpdateStatus: 1 });
+    assert.equal(JSON.parse(result.mutations[0]!.body!).status.conditions, undefined);
+  });
+});

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { applyMutations, type Cluster, failuresOf, listers, type PodWatchEvent } from './cluster.fixture.ts';
+import { type ExpectationObservation, onPodEvent } from './handlers.ts';
+import { CAUSE, T0 } from './rc.fixture.ts';
+import { DEFAULT_RC_CONFIG, reconcileRc } from './reconcile-rc.ts';
+
+/** SATISFIED is the expectations of a key with nothing pending (no record). */
+export const SATISFIED: ExpectationsView = { satisfied: true, pendingDeletes: [] };
+
+/** UNSATISFIED is the expectations of a key still waiting for observations. */
+export const UNSATISFIED: ExpectationsView = { satisfied: false, pendingDeletes: [] };
+
+/** SyncOptions vary one reconcile: expectations, failures since the last one, clock, burstReplicas. */
+export type SyncOptions = {
+  readonly expectations?: ExpectationsView;
+  readonly failures?: readonly MutationResult[];
+  readonly now?: Date;
+  readonly burstReplicas?: number;
+  readonly cause?: readonly MutationCause[];
+};
+
+let offset = 1000;
+
+/**
+ * nextCause is a fresh input offset: consecutive reconciles read different inputs (the RC's own earlier writes, at
+ * least), so their mutation ids differ; reusing one cause would reuse the names of created pods.
+ */
+export function nextCause(): readonly MutationCause[] {
+  return [{ topic: 'kcm.watch.pods', partition: 0, offset: offset++ }];
+}
+
+/** sync reconciles key against the cluster (upstream's manager.syncReplicaSet), checking every mutation is valid. */
+export function sync(c: Cluster, key: string, o: SyncOptions = {}): ReconcileResult {
+  const result = reconcileRc(key, {
+    ...listers(c),
+    expectations: o.expectations ?? SATISFIED,
+    failures: o.failures ?? [],
+    now: o.now ?? T0,
+    config: { ...DEFAULT_RC_CONFIG, ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }) },
+    cause: o.cause ?? CAUSE,
+  });
+  for (const m of result.mutations) validateMutation(JSON.parse(JSON.stringify(m)));
+  return result;
+}
+
+/** verbs counts a result's mutations by verb, e.g. { Create: 2, RecordEvent: 2 }. */
+export function verbs(result: ReconcileResult): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const m of result.mutations) counts[m.verb] = (counts[m.verb] ?? 0) + 1;
+  return counts;
+}
+
+/** podWrites counts Create, Delete and Patch mutations: upstream's validateSyncReplicaSet(creates, deletes, patches). */
+export function podWrites(result: ReconcileResult): { creates: number; deletes: number; patches: number } {
+  const v = verbs(result);
+  return { creates: v['Create'] ?? 0, deletes: v['Delete'] ?? 0, patches: v['Patch'] ?? 0 };
+}
+
+/**
+ * converge is the convergence check: reconcile, apply the mutations, reconcile again (expectations satisfied, the
+ * previous round's failures passed on) until a reconcile returns no mutations and no error; fails after maxRounds.
+ * Returns the number of rounds that wrote something.
+ */
+export function converge(c: Cluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures'> & { maxRounds?: number } = {}): number {
+  let failures: MutationResult[] = [];
+  for (let round = 0; round < (o.maxRounds ?? 20); round++) {
+    const result = sync(c, key, { ...o, failures, cause: nextCause() });
+    if (result.mutations.length === 0 && result.error === undefined) return round;
+    failures = failuresOf(applyMutations(c, result.mutations, o.now ?? T0).results);
+  }
+  assert.fail(`${key} did not converge in ${o.maxRounds ?? 20} rounds`);
+}
+
+/**
+ * ExpectationsModel is upstream's UIDTrackingControllerExpectations in miniature for pipeline tests: records set by
+ * a reconcile's ExpectationChange, lowered by the handlers' observations and by failed results.
+ */
+export type ExpectationsModel = {
+  readonly view: (key: string) => ExpectationsView;
+  readonly record: (key: string, change: ExpectationChange | undefined) => void;
+  readonly observe: (o: ExpectationObservation | undefined) => void;
+  readonly lower: (failures: readonly MutationResult[]) => void;
+  readonly pending: (key: string) => { add: number; del: number } | undefined;
+};
+
+/** expectationsModel starts with no records. */
+export function expectationsModel(): ExpectationsModel {
+  const records = new Map<string, { add: number; del: number; keys: Set<string> }>();
+  return {
+    view: (key) => {
+      const r = records.get(key);
+      return { satisfied: r === undefined || (r.add <= 0 && r.del <= 0), pendingDeletes: [...(r?.keys ?? [])].sort() };
+    },
+    record: (key, change) => {
+      if (change === undefined) return;
+      if (change.type === 'DeleteExpectations') records.delete(key);
+      else if (change.type === 'ExpectCreations') records.set(key, { add: change.adds, del: 0, keys: new Set() });
+      else records.set(key, { add: 0, del: change.podKeys.length, keys: new Set(change.podKeys) });
+    },
+    observe: (o) => {
+      const r = o === undefined ? undefined : records.get(o.rcKey);
+      if (r === undefined || o === undefined) return;
+      if (o.kind === 'creation') r.add--;
+      else if (r.keys.delete(o.podKey)) r.del--;
+    },
+    lower: (failures) => {
+      for (const f of failures) {
+        const r = f.reconcileKey === null ? undefined : records.get(f.reconcileKey);
+        if (r !== undefined && f.verb === 'Create') r.add--;
+        if (r !== undefined && f.verb === 'Delete' && r.keys.delete(`${f.target.namespace}/${f.target.name}`)) r.del--;
+      }
+    },
+    pending: (key) => {
+      const r = records.get(key);
+      return r === undefined ? undefined : { add: r.add, del: r.del };
+    },
+  };
+}
+
+/** deliver feeds watch events through onPodEvent into the expectations, as the consumer would. */
+export function deliver(c: Cluster, exp: ExpectationsModel, events: readonly PodWatchEvent[]): string[] {
+  const enqueued: string[] = [];
+  for (const e of events) {
+    const effect = onPodEvent(e.type, e.pod, e.type === 'Deleted' ? undefined : e.old, listers(c).rcs);
+    exp.observe(effect.observed);
+    enqueued.push(...effect.enqueue);
+  }
+  return enqueued;
+}
