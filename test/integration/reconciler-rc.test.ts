@@ -70,7 +70,11 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     await kube('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'orphan', labels: { app: 'adopter' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     const created = await kube('POST', rcs, rc('adopter', 1)) as unknown as Rc;
     await waitFor('the orphan adopted', async () => (await owned('adopter', created.metadata.uid)).some((p) => p.metadata.name === 'orphan'));
-    assert.equal((await pods('adopter')).length, 1);
+    // If the RC reached reconciler-rc before the orphan did, it created a pod meanwhile; the extra one then goes.
+    await waitFor('one pod, the adopted orphan', async () => {
+      const list = await pods('adopter');
+      return list.length === 1 && list[0]?.metadata.name === 'orphan';
+    });
   });
 
   it('releases a relabelled pod and replaces it', async () => {
@@ -105,5 +109,23 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     const during = (await attempts()) - before;
     assert.ok(during <= 6, `failed creates back off (rate-limited requeue), not a hot loop: ${during} in 5 s`);
     assert.equal(reconciler.process.exitCode, null);
+  });
+
+  it('never over-creates: kill -9 of reconciler-rc during 0 -> 300 leaves at most 300 owned pods alive, and exactly 300 at the end', async () => {
+    const created = await kube('POST', rcs, rc('burst', 300)) as unknown as Rc;
+    let most = 0;
+    const count = async (): Promise<number> => {
+      const n = (await owned('burst', created.metadata.uid)).length;
+      most = Math.max(most, n);
+      return n;
+    };
+    await waitFor('100 pods', async () => (await count()) >= 100, { intervalMs: 50 });
+    reconciler.process.kill('SIGKILL');
+    await reconciler.exited;
+    reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis, '--expectations-ttl-seconds', '20']);
+    await waitFor('exactly 300 owned pods', async () => (await count()) === 300, { timeoutMs: 240_000, intervalMs: 200 });
+    for (let i = 0; i < 10; i++) await count();
+    assert.ok(most <= 300, `at most 300 owned pods alive (saw ${most})`);
+    assert.equal(await count(), 300);
   });
 });

@@ -31,11 +31,11 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
 export function formatEndpoints(e: StackEndpoints, extra: readonly string[] = []): string {
   return [
     '', 'kcm-bus local stack:',
-    `  kubeconfig        ${e.kubeconfig}   (kubectl --kubeconfig ${e.kubeconfig} get nodes)`,
-    `  apiserver         ${e.apiserver}`,
-    `  kafka bootstrap   ${e.kafkaBootstrap}`,
-    `  schema registry   ${e.registry}`,
-    `  redis             ${e.redis}`,
+    `  kubeconfig              ${e.kubeconfig}   (kubectl --kubeconfig ${e.kubeconfig} get nodes)`,
+    `  apiserver               ${e.apiserver}`,
+    `  kafka bootstrap         ${e.kafkaBootstrap}`,
+    `  schema registry         ${e.registry}`,
+    `  redis                   ${e.redis}`,
     ...extra, '',
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { StackConfig } from './config.ts';
-import { down, up } from './stack.ts';
+import { down, recordedParts, up } from './stack.ts';
+import { logFile, runningPid } from './procs.ts';
 import { formatEndpoints } from './endpoints.ts';
 import { metricsUrls, serviceParts } from './services.ts';
 import { startPart } from './start.ts';
@@ -24,7 +25,22 @@ export async function runSystem(c: StackConfig, say: (line: string) => void): Pr
     return 1;
   }
   say('running; press Ctrl-C to stop everything');
+  const watch = watchParts(c, say);
   await stopped;
+  clearInterval(watch);
   say(`stopping: ${(await down(c)).join(', ')}`);
   return 0;
+}
+
+/** watchParts says when a part the run started has exited (and keeps this process alive until Ctrl-C). */
+function watchParts(c: StackConfig, say: (line: string) => void): NodeJS.Timeout {
+  const reported = new Set<string>();
+  return setInterval(() => {
+    for (const name of recordedParts(c)) {
+      if (runningPid(c.dir, name) === undefined && !reported.has(name)) {
+        reported.add(name);
+        say(`${name} has exited; its log: ${logFile(c.dir, name)}`);
+      }
+    }
+  }, 5000);
 }

@@ -49,7 +49,7 @@ async function all(promises: readonly Promise<unknown>[]): Promise<void> {
  * pids it recorded; one part having crashed does not keep the others running. `purge` removes its state.
  */
 export async function down(c: StackConfig, opts: { readonly purge?: boolean } = {}): Promise<string[]> {
-  const names = recordedNames(c);
+  const names = recordedParts(c);
   const first = names.filter((n) => !DATA_NAMES.has(n));
   const stopped = [...await stopAll(c, first), ...await stopAll(c, names.filter((n) => DATA_NAMES.has(n)))];
   if (opts.purge) rmSync(c.dir, { recursive: true, force: true });
@@ -63,7 +63,8 @@ async function stopAll(c: StackConfig, names: readonly string[]): Promise<string
   return done.filter((n): n is string => n !== undefined);
 }
 
-function recordedNames(c: StackConfig): string[] {
+/** recordedParts are the parts (and services) whose pids this stack instance recorded. */
+export function recordedParts(c: StackConfig): string[] {
   const dir = join(c.dir, 'pids');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pid')).map((f) => f.slice(0, -4)) : [];
 }
