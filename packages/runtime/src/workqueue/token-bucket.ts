@@ -35,6 +35,19 @@ export class TokenBucket {
     return this.#tokens >= 0 ? 0 : (-this.#tokens / this.#qps) * 1000;
   }
 
+  /**
+   * tryTake takes one token if one is there now and says whether it did; it never goes into debt (flowcontrol's
+   * passive TryAccept, rate.Limiter.AllowN(now, 1)): for callers that drop rather than wait, like the event spam filter.
+   */
+  tryTake(): boolean {
+    if (this.#qps === Infinity) return true;
+    const now = this.#clock.now();
+    const tokens = this.#advance(now);
+    this.#last = now;
+    this.#tokens = tokens >= 1 ? tokens - 1 : tokens;
+    return tokens >= 1;
+  }
+
   /** advance is the token count at now, refilled since the last reservation and capped at burst (rate.Limiter.advance). */
   #advance(now: number): number {
     const elapsedMs = Math.max(now - this.#last, 0);
