@@ -5,7 +5,7 @@ import { brokerReady } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { StackConfig } from './config.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
-import { sh } from './sh.ts';
+import { CommandError, sh } from './sh.ts';
 
 /** kafkaDir is the broker's configuration and data folder in a stack's state. */
 function kafkaDir(c: StackConfig): string {
@@ -33,9 +33,21 @@ export async function prepareKafka(c: StackConfig, b: Binaries): Promise<void> {
   writeFileSync(join(dir, 'server.properties'), serverProperties(c));
   writeFileSync(join(dir, 'log4j.properties'), LOG4J);
   if (existsSync(join(dir, 'data', 'meta.properties'))) return;
-  const clusterId = randomBytes(16).toString('base64url');
-  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', join(dir, 'server.properties')]);
-  await sh(format.command, format.args);
+  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties')]);
+  await sh(format.command, format.args).catch((err: unknown) => {
+    throw new Error(`formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`);
+  });
+}
+
+/**
+ * clusterId is a random KRaft cluster id (a base64url UUID, as kafka-storage random-uuid prints). One that starts
+ * with "-" would be read as an option by StorageTool, so, like Kafka's Uuid.randomUuid, it is drawn again.
+ */
+export function clusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** kafkaReady is true when the broker answers metadata with an active controller. */
