@@ -33,7 +33,7 @@ export function rawKube(): RawKube {
   const tls = tlsClient(dirname(file), 'admin');
   const server = testStack().apiserver;
   return async (method, path, body) => {
-    const answer = await httpCall(`${server}${path}`, { method, tls, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const answer = await httpCall(`${server}${path}`, { method, tls, timeoutMs: 60_000, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
     return JSON.parse(answer.body) as Record<string, unknown>;
   };

@@ -19,6 +19,8 @@ export type StackConfig = {
   readonly nodes: number;
   /** Upstream controllers run by the stack's kube-controller-manager (node lifecycle until kcm-bus has its own). */
   readonly kcmControllers: readonly string[];
+  /** kube-scheduler's client QPS (burst twice that): benchmarks raise it so binding is never the bottleneck. */
+  readonly schedulerQps: number;
 };
 
 /**
@@ -41,6 +43,7 @@ export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.en
     ports,
     nodes: intFrom(env['KCM_BUS_NODES'], 'KCM_BUS_NODES') ?? (profile === 'dev' ? 2 : 0),
     kcmControllers: (env['KCM_BUS_KCM_CONTROLLERS'] ?? 'node-lifecycle-controller').split(',').filter(Boolean),
+    schedulerQps: intFrom(env['KCM_BUS_SCHEDULER_QPS'], 'KCM_BUS_SCHEDULER_QPS') ?? 50,
   };
 }
 

@@ -88,6 +88,7 @@ export function controlParts(c: StackConfig, b: Binaries): readonly Part[] {
       name: 'kube-scheduler', ports: ['scheduler'], readyTimeoutMs: 60_000, ready: healthz(c.ports.scheduler),
       launch: { name: 'kube-scheduler', command: bin(b, 'kube-scheduler'), args: [
         ...delegated, '--secure-port', String(c.ports.scheduler),
+        '--kube-api-qps', String(c.schedulerQps), '--kube-api-burst', String(2 * c.schedulerQps),
       ] },
     },
     {
