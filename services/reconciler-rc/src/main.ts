@@ -43,7 +43,7 @@ await serviceMain('reconciler-rc', [
     queue, log: ctx.log.child({ controller: CONTROLLER_NAME }), now: () => new Date(),
   });
   group = await startControllerGroup({
-    kafka: ctx.kafka, groupId: 'kcm-bus-reconciler-rc', log: ctx.log, controller, cacheSync, mutationsTopic: MUTATION_TOPICS.mutations,
+    kafka: ctx.kafka, groupId: 'kcm-bus-reconciler-rc', log: ctx.log, fatal: ctx.fatal, controller, cacheSync, mutationsTopic: MUTATION_TOPICS.mutations,
     inputs: new Map([PODS_TOPIC, RCS_TOPIC].map((t) => [t, new Serde(registry, t, loadWatchSchema(watchedKind(t.replace('kcm.watch.', ''))), codec)])),
     results: { topic: MUTATION_TOPICS.results, serde: new Serde(registry, MUTATION_TOPICS.results, schemas.result, codec) },
     mutationSerde: new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, codec),

@@ -10,6 +10,8 @@ import type { Mutation } from '../mutation/mutation.ts';
 import type { Logger } from '../service/log.ts';
 import type { Controller } from './controller.ts';
 
+const PARTITIONS_AT_ONCE = 16;
+
 /** ControllerGroupOptions wire a Controller to its input topics, the results topic and kcm.mutations. */
 export type ControllerGroupOptions = {
   readonly kafka: Kafka;
@@ -24,6 +26,8 @@ export type ControllerGroupOptions = {
   /** onAssigned is told the partition numbers this member now owns (it drops the state of the others). */
   readonly onAssigned: (partitions: ReadonlySet<number>) => void;
   readonly log: Logger;
+  /** fatal stops the service (exit 1) when the consumer crashed for good: a restart replays and resumes. */
+  readonly fatal: (what: string, err: unknown) => void;
 };
 
 /** ControllerGroup is a running consumer-group member of a controller. */
@@ -45,11 +49,16 @@ export async function startControllerGroup(o: ControllerGroupOptions): Promise<C
     joined = true;
     assignment = assign(o, e.payload.memberAssignment);
   });
+  consumer.on(consumer.events.CRASH, (e) => {
+    if (!e.payload.restart) o.fatal('the consumer crashed and will not restart', e.payload.error);
+  });
   consumer.on(consumer.events.END_BATCH_PROCESS, (e) => o.cacheSync.consumed({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
   await consumer.connect();
   await consumer.subscribe({ topics: [...o.inputs.keys(), o.results.topic], fromBeginning: true });
   await consumer.run({
-    autoCommit: false,
+    // Partitions are independent (each holds whole namespaces), and an RC's partition must not wait behind a
+    // busy pods partition: consume them side by side, each in order.
+    autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
     eachBatch: async (payload) => {
       await assignment;
       await consumeBatch(o, payload);

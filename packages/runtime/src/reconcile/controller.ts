@@ -88,7 +88,8 @@ export class Controller {
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
-    if (result.controller !== this.#spec.name || key === null || result.outcome === 'Applied') return;
+    // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
+    if (result.controller !== this.#spec.name || key == null || result.outcome === 'Applied') return;
     if (live && result.verb === 'Create' && result.outcome !== 'AlreadyDone') await this.#ports.expectations.lower(key, 1, []);
     if (live && result.verb === 'Delete') await this.#ports.expectations.deletionObserved(key, `${result.target.namespace}/${result.target.name}`);
     if (result.outcome === 'AlreadyDone') return;
