@@ -50,11 +50,6 @@ export async function obtain(recipe: Recipe, say: (line: string) => void): Promi
   return dir;
 }
 
-/** isObtained tells whether a part is complete in the cache. */
-export function isObtained(recipe: Recipe): boolean {
-  return existsSync(join(partDir(recipe.part, recipe.version), MARKER));
-}
-
 function elapsed(since: number): string {
   return `${((Date.now() - since) / 1000).toFixed(0)} s`;
 }

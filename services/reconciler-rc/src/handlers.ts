@@ -1,6 +1,7 @@
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { Pod, ReplicationController } from './core-v1.ts';
-import { controllerOf, isPodReady, isTerminating, labelsEqual, objectKey, podKey } from './pod-util.ts';
+import { controllerOf, isPodReady, isTerminating, labelsEqual, podKey } from './pod-util.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { getPodControllers, resolveControllerRef } from './rc-lookup.ts';
 import { SKEW_ALLOWANCE_MS } from './reconcile-rc.ts';
 import { jsonEqual } from './rc-status.ts';

@@ -1,12 +1,8 @@
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectMeta, OwnerReference, Pod, PodCondition } from './core-v1.ts';
 
 /** Labels is a label set as the API serves it (absent, null or a map). */
 export type Labels = Readonly<Record<string, string>> | null | undefined;
-
-/** objectKey is `namespace/name` (cache.MetaNamespaceKeyFunc), the workqueue key of an RC and PodKey of a pod. */
-export function objectKey(meta: Pick<ObjectMeta, 'namespace' | 'name'>): string {
-  return meta.namespace === undefined || meta.namespace === '' ? meta.name : `${meta.namespace}/${meta.name}`;
-}
 
 /** podKey is upstream's controller.PodKey: `namespace/name`, the key UID-tracking expectations count deletes by. */
 export function podKey(pod: Pod): string {

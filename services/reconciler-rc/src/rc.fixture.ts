@@ -1,7 +1,8 @@
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { Pod, PodCondition, ReplicationController } from './core-v1.ts';
-import { controllerOf, objectKey } from './pod-util.ts';
+import { controllerOf } from './pod-util.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { POD_INDEX_NAMESPACE, POD_INDEX_OWNER_UID } from './rc-lookup.ts';
 
 /** T0 is the tests' clock: reconciles happen at T0 unless a test moves time. */

@@ -8,6 +8,7 @@ import { generatedName } from '../mutation/mutation-id.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import type { Logger } from '../service/log.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { Controller } from './controller.ts';
 
 const PARTITIONS_AT_ONCE = 16;
@@ -131,5 +132,5 @@ export function recordKey(m: Mutation): string {
     const meta = (JSON.parse(m.body) as { metadata?: { name?: string; generateName?: string } }).metadata ?? {};
     name = meta.name ?? generatedName(meta.generateName ?? '', m.id);
   }
-  return m.target.namespace ? `${m.target.namespace}/${name}` : name;
+  return objectKey({ namespace: m.target.namespace, name });
 }

@@ -1,3 +1,4 @@
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ExpectationsStore } from '../expectations/expectations.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
@@ -91,7 +92,7 @@ export class Controller {
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || result.outcome === 'Applied') return;
     if (live && result.verb === 'Create' && result.outcome !== 'AlreadyDone') await this.#ports.expectations.lower(key, 1, []);
-    if (live && result.verb === 'Delete') await this.#ports.expectations.deletionObserved(key, `${result.target.namespace}/${result.target.name}`);
+    if (live && result.verb === 'Delete') await this.#ports.expectations.deletionObserved(key, objectKey(result.target));
     if (result.outcome === 'AlreadyDone') return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#causes.set(key, [cause]);
