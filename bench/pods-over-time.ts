@@ -3,13 +3,16 @@ import type { RawKube } from '../test/support/stack.ts';
 /** Sample is one observation of a namespace: seconds since the start, pods existing, pods Running. */
 export type Sample = { readonly t: number; readonly exist: number; readonly running: number };
 
+/** PodsOverTime is a sampled run: the series and the seconds at which the target count existed and ran. */
+export type PodsOverTime = { readonly series: Sample[]; readonly exist?: number; readonly running?: number };
+
 type PodList = { items: { status?: { phase?: string }; metadata: { deletionTimestamp?: string } }[] };
 
 /**
  * samplePods polls a namespace's pods every intervalMs until `target` of them run (or the deadline) and returns
  * the series and the seconds at which `target` pods existed and ran.
  */
-export async function samplePods(kube: RawKube, ns: string, target: number, started: number, deadlineMs: number): Promise<{ series: Sample[]; exist?: number; running?: number }> {
+export async function samplePods(kube: RawKube, ns: string, target: number, started: number, deadlineMs: number): Promise<PodsOverTime> {
   const series: Sample[] = [];
   let exist: number | undefined;
   let running: number | undefined;

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench [-- --only s1,s8]` — kcm-bus side by side with upstream kube-controller-manager, in one run on one
+ * machine: brings up its own stack (profile "bench" or KCM_BUS_BENCH_PROFILE, ports 17600+ or KCM_BUS_PORT_BASE, 4 kwok nodes, kube-scheduler at 1000 qps so
+ * binding is never the bottleneck), starts the watcher, runs every bench/sN-*.ts scenario in turn (each starts and
+ * stops the systems it compares), prints one table and writes bench/out/bench.json with every figure and the flag
+ * values in effect. Everything it started is stopped at the end, also on failure.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stackConfig } from '@kcm-bus/stack/config.ts';
+import { down, up } from '@kcm-bus/stack/stack.ts';
+import { startService, stopAllServices } from '../test/support/processes.ts';
+import { rawKube } from '../test/support/stack.ts';
+import { waitFor } from '../test/support/wait.ts';
+import { formatTable } from './table.ts';
+import type { BenchContext, Row, Scenario } from './scenario.ts';
+import { busFlags } from './systems.ts';
+
+const HERE = import.meta.dirname;
+const OUT = resolve(HERE, 'out');
+const NODES = 4;
+const SCHEDULER_QPS = 1000;
+
+async function scenarios(only: readonly string[]): Promise<Scenario[]> {
+  const files = readdirSync(HERE).filter((f) => /^s\d+-.*\.ts$/.test(f)).sort((a, b) => parseInt(a.slice(1), 10) - parseInt(b.slice(1), 10));
+  const all = await Promise.all(files.map(async (f) => ((await import(join(HERE, f))) as { scenario: Scenario }).scenario));
+  const unknown = only.filter((id) => !all.some((s) => s.id === id));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
+  return only.length === 0 ? all : all.filter((s) => only.includes(s.id));
+}
+
+function onlyFlag(argv: readonly string[]): string[] {
+  const i = argv.indexOf('--only');
+  return i < 0 ? [] : (argv[i + 1] ?? '').split(',').filter(Boolean);
+}
+
+async function main(): Promise<void> {
+  const chosen = await scenarios(onlyFlag(process.argv.slice(2)));
+  const c = stackConfig(process.env['KCM_BUS_BENCH_PROFILE'] ?? 'bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS) });
+  try {
+    const e = await up(c, (line) => console.error(line));
+    process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
+    const kube = rawKube();
+    await waitFor(`${NODES} schedulable kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as { spec?: { taints?: unknown[] } }[]).filter((n) => !(n.spec?.taints ?? []).length).length >= NODES);
+    await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
+    const ctx: BenchContext = { e, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
+    const rows: Row[] = [];
+    const data: Record<string, unknown> = {};
+    for (const s of chosen) {
+      ctx.log(`${s.id}: ${s.title}`);
+      const result = await s.run(ctx);
+      rows.push(...result.rows);
+      data[s.id] = result.data;
+      report(rows, data);
+    }
+  } finally {
+    await stopAllServices();
+    await down(c, { purge: true });
+  }
+}
+
+/** report prints the table so far and rewrites bench/out/bench.json (a failing later scenario keeps the earlier figures). */
+function report(rows: readonly Row[], data: Record<string, unknown>): void {
+  const at = new Date().toISOString();
+  const machine = { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+  console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, \`npm run bench\`\n${formatTable(rows)}`);
+  mkdirSync(OUT, { recursive: true });
+  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, benchPods: process.env['BENCH_PODS'] ?? '1000' };
+  writeFileSync(join(OUT, 'bench.json'), `${JSON.stringify({ at, machine, settings, rows, data }, null, 2)}\n`);
+}
+
+await main();

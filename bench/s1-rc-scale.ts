@@ -1,0 +1,89 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
+import type { BenchContext, Row, Scenario } from './scenario.ts';
+import { cleanUpNamespace, rcManifest, startKcmBus, startUpstream, type Qps } from './systems.ts';
+
+const N = Number(process.env['BENCH_PODS'] ?? 1000);
+const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];
+const DEADLINE_MS = 600_000;
+
+/** scaleRun creates an RC of N in a fresh namespace and samples its pods until N run; then cleans up. */
+async function scaleRun(ctx: BenchContext, ns: string): Promise<PodsOverTime> {
+  await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const started = performance.now();
+  await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s1', N));
+  try {
+    return await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
+  } finally {
+    await cleanUpNamespace(ctx.kube, ns);
+  }
+}
+
+async function underUpstream(ctx: BenchContext, q: Qps): Promise<PodsOverTime> {
+  const kcm = startUpstream(ctx.e, q);
+  try {
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`);
+  } finally {
+    await kcm.stop();
+  }
+}
+
+async function underKcmBus(ctx: BenchContext, q: Qps): Promise<PodsOverTime> {
+  const bus = await startKcmBus(ctx.e, q);
+  try {
+    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`);
+  } finally {
+    await bus.stop();
+  }
+}
+
+/** ceiling creates N pods with a plain client-node loop, 64 requests in flight, as the writer has. */
+async function ceiling(ctx: BenchContext): Promise<PodsOverTime> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(ctx.e.kubeconfig);
+  const core = kc.makeApiClient(CoreV1Api);
+  const ns = `${ctx.runId}-s1-plain`;
+  await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const started = performance.now();
+  let next = 0;
+  const sampling = samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
+  await Promise.all(Array.from({ length: 64 }, async () => {
+    while (next < N) await core.createNamespacedPod({ namespace: ns, body: { metadata: { name: `plain-${next++}`, labels: { app: 'plain' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+  }));
+  try {
+    return await sampling;
+  } finally {
+    await cleanUpNamespace(ctx.kube, ns);
+  }
+}
+
+function plot(ctx: BenchContext, q: Qps, upstream: PodsOverTime, kcmBus: PodsOverTime): void {
+  mkdirSync(ctx.out, { recursive: true });
+  writeFileSync(join(ctx.out, `s1-${q.qps}-${q.burst}.svg`), svgPlot(`S1: RC 0 → ${N} pods at --kube-api-qps=${q.qps} --kube-api-burst=${q.burst}`, [
+    { name: 'upstream kube-controller-manager', color: '#1f77b4', series: upstream.series },
+    { name: 'kcm-bus', color: '#d62728', series: kcmBus.series },
+  ]));
+}
+
+async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
+  const rows: Row[] = [];
+  const data: Record<string, PodsOverTime> = {};
+  for (const q of SETTINGS) {
+    ctx.log(`S1 at ${q.qps}/${q.burst}: upstream`);
+    const upstream = data[`upstream ${q.qps}/${q.burst}`] = await underUpstream(ctx, q);
+    ctx.log(`S1 at ${q.qps}/${q.burst}: kcm-bus`);
+    const kcmBus = data[`kcm-bus ${q.qps}/${q.burst}`] = await underKcmBus(ctx, q);
+    plot(ctx, q, upstream, kcmBus);
+    rows.push({ scenario: `S1 ${N} pods exist, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.exist, kcmBus: kcmBus.exist });
+    rows.push({ scenario: `S1 ${N} pods Running, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.running, kcmBus: kcmBus.running });
+  }
+  ctx.log('S1 ceiling: plain client-node loop');
+  const plain = data['ceiling'] = await ceiling(ctx);
+  rows.push({ scenario: `S1 ceiling: ${N} pods by a plain loop (64 in flight)`, unit: 's', kcmBus: plain.exist, note: `exist; Running at ${plain.running?.toFixed(1) ?? 'timeout'} s` });
+  return { rows, data: { pods: N, settings: SETTINGS, runs: data } };
+}
+
+/** S1: an RC scaled 0 → N (default 1000, BENCH_PODS) under both systems at 20/30 and 1000/1000, beside the ceiling. */
+export const scenario: Scenario = { id: 's1', title: `RC 0 -> ${N} pods`, run };

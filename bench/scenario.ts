@@ -1,0 +1,38 @@
+import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+import type { RawKube } from '../test/support/stack.ts';
+
+/**
+ * Row is one line of the benchmark table: a figure measured under upstream kube-controller-manager and under
+ * kcm-bus (either may be absent when the scenario has no counterpart), in `unit`. The ratio is kcm-bus / upstream.
+ */
+export type Row = {
+  readonly scenario: string;
+  readonly unit: string;
+  readonly upstream?: number | undefined;
+  readonly kcmBus?: number | undefined;
+  readonly note?: string;
+};
+
+/** ScenarioResult is a scenario's rows for the table and every figure it measured, for bench/out/bench.json. */
+export type ScenarioResult = { readonly rows: readonly Row[]; readonly data: unknown };
+
+/**
+ * BenchContext is what every scenario gets: the running bench stack (4 kwok nodes, kube-scheduler at 1000 qps,
+ * the watcher already running), an admin API client, a run id to make namespaces unique, the output folder
+ * (plots) and a progress logger (stderr). A scenario starts the systems it compares (bench/systems.ts), cleans
+ * up what it created and stops what it started, also when it fails.
+ */
+export type BenchContext = {
+  readonly e: StackEndpoints;
+  readonly kube: RawKube;
+  readonly runId: string;
+  readonly out: string;
+  readonly log: (line: string) => void;
+};
+
+/** Scenario is one bench/sN-*.ts module's export `scenario`; `npm run bench -- --only s1,s8` picks by id. */
+export type Scenario = {
+  readonly id: string;
+  readonly title: string;
+  readonly run: (ctx: BenchContext) => Promise<ScenarioResult>;
+};
