@@ -22,16 +22,16 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     itBehavesLikeExpectations(() => new RedisExpectations(shared, { controller: uniqueName('it-rc'), ttlMs: 600_000 }));
   });
 
-  it('given 50 expected creations, when 50 observations race from 5 connections, then not one is lost', async () => {
+  it('given 50 expected creations, when each is observed twice at once from 5 connections (live and replayed), then each counts once and none is lost', async () => {
     const controller = uniqueName('it-rc');
     const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
-    await replicas[0]!.set('ns/rc', { type: 'ExpectCreations', adds: 50 });
-    await Promise.all(Array.from({ length: 49 }, (_, i) => replicas[i % 5]!.creationObserved('ns/rc')));
-    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'add'), '1');
+    const pods = Array.from({ length: 50 }, (_, i) => `ns/pod-${i}`);
+    await replicas[0]!.set('ns/rc', { type: 'ExpectCreations', podKeys: pods });
+    await Promise.all([...pods.slice(1), ...pods.slice(1)].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [pod], [])));
+    assert.deepEqual(await shared.smembers(`${recordKey(controller, 'ns/rc')}:creates`), ['ns/pod-0']);
     assert.equal((await replicas[1]!.view('ns/rc')).satisfied, false);
-    await replicas[2]!.creationObserved('ns/rc');
-    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'add'), '0');
-    assert.equal((await replicas[3]!.view('ns/rc')).satisfied, true);
+    await replicas[2]!.lower('ns/rc', ['ns/pod-0'], []);
+    assert.deepEqual(await replicas[3]!.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
   });
 
   it('given 20 expected deletions, when each is observed twice at once (terminating, then gone), then each counts once', async () => {
@@ -39,18 +39,18 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
     const pods = Array.from({ length: 20 }, (_, i) => `ns/pod-${i}`);
     await replicas[0]!.set('ns/rc', { type: 'ExpectDeletions', podKeys: pods });
-    await Promise.all([...pods, ...pods].map((pod, i) => replicas[i % 5]!.deletionObserved('ns/rc', pod)));
-    assert.equal(await shared.hget(recordKey(controller, 'ns/rc'), 'del'), '0');
-    assert.deepEqual(await replicas[4]!.view('ns/rc'), { satisfied: true, pendingDeletes: [] });
+    await Promise.all([...pods, ...pods].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [], [pod])));
+    assert.equal(await shared.scard(`${recordKey(controller, 'ns/rc')}:deletes`), 0);
+    assert.deepEqual(await replicas[4]!.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
   });
 
   it('given unfulfilled expectations with a 1 s TTL, then they expire: the key is satisfied and Redis drops the record', async () => {
     const controller = uniqueName('it-rc');
     const store = new RedisExpectations(shared, { controller, ttlMs: 1000 });
     await store.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a'] });
-    assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingDeletes: ['ns/a'] });
+    assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a'] });
     await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, { timeoutMs: 10_000, intervalMs: 100 });
-    await waitFor('Redis to drop the record', async () => (await shared.exists(recordKey(controller, 'ns/rc'), `${recordKey(controller, 'ns/rc')}:deletes`)) === 0,
+    await waitFor('Redis to drop the record', async () => (await shared.exists(recordKey(controller, 'ns/rc'), `${recordKey(controller, 'ns/rc')}:creates`, `${recordKey(controller, 'ns/rc')}:deletes`)) === 0,
       { timeoutMs: 10_000, intervalMs: 100 });
   });
 
@@ -59,22 +59,22 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const first = connect();
     const before = new RedisExpectations(first, { controller, ttlMs: 600_000 });
     await before.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a', 'ns/b'] });
-    await before.deletionObserved('ns/rc', 'ns/a');
+    await before.lower('ns/rc', [], ['ns/a']);
     await first.quit();
     const restarted = new RedisExpectations(connect(), { controller, ttlMs: 600_000 });
-    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: false, pendingDeletes: ['ns/b'] });
-    await restarted.deletionObserved('ns/rc', 'ns/a');
+    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/b'] });
+    await restarted.lower('ns/rc', [], ['ns/a']);
     assert.equal((await restarted.view('ns/rc')).satisfied, false);
-    await restarted.deletionObserved('ns/rc', 'ns/b');
-    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: true, pendingDeletes: [] });
+    await restarted.lower('ns/rc', [], ['ns/b']);
+    assert.deepEqual(await restarted.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
   });
 
   it('given two controllers with the same key, then their records do not collide', async () => {
     const rc = new RedisExpectations(shared, { controller: uniqueName('it-rc'), ttlMs: 600_000 });
     const rs = new RedisExpectations(shared, { controller: uniqueName('it-rs'), ttlMs: 600_000 });
-    await rc.set('ns/x', { type: 'ExpectCreations', adds: 1 });
+    await rc.set('ns/x', { type: 'ExpectCreations', podKeys: ['ns/p'] });
     assert.equal((await rs.view('ns/x')).satisfied, true);
-    await rs.creationObserved('ns/x');
+    await rs.lower('ns/x', ['ns/p'], []);
     assert.equal((await rc.view('ns/x')).satisfied, false);
   });
 });

@@ -1,5 +1,6 @@
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { ExpectationChange, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { getPodsToDelete } from './active-pods-with-ranks.ts';
 import type { Pod, ReplicationController } from './core-v1.ts';
 import type { FailureSummary } from './failures.ts';
@@ -40,7 +41,7 @@ export function reportFailures(rc: ReplicationController, failures: FailureSumma
 
 /**
  * manageReplicas mirrors replica_set.go manageReplicas for one reconcile: too few pods → creates (slow start, see
- * slowStartBatchSize) after ExpectCreations; too many → deletes of the pods getPodsToDelete ranks first, after
+ * slowStartBatchSize) after ExpectCreations of the names the writer will give them; too many → deletes of the pods getPodsToDelete ranks first, after
  * ExpectDeletions of their keys; both capped at burstReplicas. Each write is followed by the event upstream emits
  * after the call succeeds (SuccessfulCreate names the pod the writer will create: generatedName of the Create's id).
  */
@@ -64,11 +65,13 @@ export function slowStartBatchSize(missing: number, owned: number, burstReplicas
 function createPods(rc: ReplicationController, count: number, log: MutationLog): ManageResult {
   if (!templateHasLabels(rc)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
   const prefix = getPodsPrefix(rc.metadata.name);
+  const podKeys: string[] = [];
   for (let i = 0; i < count; i++) {
-    const create = log.push(createPodDraft(rc));
-    log.push(recordEventDraft(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${generatedName(prefix, create.id)}`));
+    const name = generatedName(prefix, log.push(createPodDraft(rc)).id);
+    podKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
+    log.push(recordEventDraft(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`));
   }
-  return { expectations: { type: 'ExpectCreations', adds: count } };
+  return { expectations: { type: 'ExpectCreations', podKeys } };
 }
 
 function deletePods(rc: ReplicationController, claimed: readonly Pod[], count: number, ctx: ManageContext): ManageResult {

@@ -9,7 +9,7 @@ export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' |
 
 /**
  * MutationLog collects one reconcile's mutations in order and gives each its deterministic id
- * (mutationId(controller, key, cause, seq = position)), so a replay of the same input names the same pods, and
+ * (mutationId(controller, key, cause, attempt, seq = position)), so a replay of the same input names the same pods, and
  * its reconcileKey, so the results come back to this key's expectations.
  */
 export type MutationLog = {
@@ -17,12 +17,12 @@ export type MutationLog = {
   readonly mutations: () => readonly Mutation[];
 };
 
-/** mutationLog starts an empty MutationLog for reconciling `key` from `cause` at `now` (createdAt). */
-export function mutationLog(key: string, cause: readonly MutationCause[], now: Date): MutationLog {
+/** mutationLog starts an empty MutationLog for the attempt-th sync of `key` from `cause` at `now` (createdAt). */
+export function mutationLog(key: string, cause: readonly MutationCause[], now: Date, attempt = 0): MutationLog {
   const out: Mutation[] = [];
   const createdAt = now.toISOString();
   const push = (draft: MutationDraft): Mutation => {
-    const id = mutationId({ controller: CONTROLLER_NAME, key, cause, seq: out.length });
+    const id = mutationId({ controller: CONTROLLER_NAME, key, cause, attempt, seq: out.length });
     const m: Mutation = { ...draft, id, controller: CONTROLLER_NAME, fieldManager: null, cause, createdAt, reconcileKey: key };
     out.push(m);
     return m;

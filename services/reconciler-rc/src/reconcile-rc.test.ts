@@ -35,7 +35,7 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     const result = sync(newCluster([rc]), KEY);
     const [create, event] = result.mutations;
     assert.deepEqual(verbs(result), { Create: 1, RecordEvent: 1 });
-    assert.deepEqual(result.expectations, { type: 'ExpectCreations', adds: 1 });
+    assert.deepEqual(result.expectations, { type: 'ExpectCreations', podKeys: [`default/${generatedName('foobar-', create!.id)}`] });
     assert.deepEqual(create!.target, { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null });
     assert.deepEqual(bodyOf(create!.body), {
       apiVersion: 'v1', kind: 'Pod',
@@ -107,7 +107,7 @@ describe('TestSyncReplicaSetDormancy', () => {
     // Creates a replica and sets expectations.
     const first = sync(c, KEY);
     assert.deepEqual(podWrites(first), { creates: 1, deletes: 0, patches: 0 });
-    assert.deepEqual(first.expectations, { type: 'ExpectCreations', adds: 1 });
+    assert.deepEqual(first.expectations, { type: 'ExpectCreations', podKeys: [`default/${generatedName('foobar-', first.mutations[0]!.id)}`] });
     // Expectations prevent replicas but not an update of the status.
     c.rcs.set(KEY, newRc(2, undefined, { status: { replicas: 0 } }));
     const dormant = sync(c, KEY, { expectations: UNSATISFIED });
@@ -129,7 +129,7 @@ describe('TestDeleteControllerAndExpectations', () => {
   it('given an RC with pending creations that is then deleted, when reconciled, then its expectations are deleted and nothing is written', () => {
     const rc = newRc(1);
     const c = newCluster([rc]);
-    assert.deepEqual(sync(c, KEY).expectations, { type: 'ExpectCreations', adds: 1 });
+    assert.equal(sync(c, KEY).expectations?.type, 'ExpectCreations');
     c.rcs.delete(KEY);
     assert.deepEqual(sync(c, KEY), { mutations: [], expectations: { type: 'DeleteExpectations' } });
   });

@@ -29,6 +29,8 @@ export type RcInput = {
   readonly now: Date;
   readonly config: RcConfig;
   readonly cause: readonly MutationCause[];
+  /** attempt is the Controller's count of syncs since the cause changed (ReconcileInput.attempt); default 0. */
+  readonly attempt?: number;
 };
 
 /**
@@ -50,7 +52,7 @@ export function reconcileRc(key: string, input: RcInput): ReconcileResult {
   const rc = input.rcs.get(key);
   if (rc === undefined) return { mutations: [], expectations: { type: 'DeleteExpectations' } };
   const failures = summarizeFailures(input.failures);
-  const log = mutationLog(key, input.cause, input.now);
+  const log = mutationLog(key, input.cause, input.now, input.attempt);
   if (failures.claim.length > 0) return claimFailed(rc, failures, log);
   const candidates = filterPodsByOwner(input.pods, rc).filter(isPodActive);
   const { claimed, actions } = claimPods(rc, candidates);

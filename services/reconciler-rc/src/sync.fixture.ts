@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import { type ControlleeExpectations, expectationsView, lowerExpectations, recordFor } from '@kcm-bus/runtime/expectations/expectations.ts';
 import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { applyMutations, type Cluster, failuresOf, listers, type PodWatchEvent } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
@@ -9,10 +10,10 @@ import { CAUSE, T0 } from './rc.fixture.ts';
 import { DEFAULT_RC_CONFIG, reconcileRc } from './reconcile-rc.ts';
 
 /** SATISFIED is the expectations of a key with nothing pending (no record). */
-export const SATISFIED: ExpectationsView = { satisfied: true, pendingDeletes: [] };
+export const SATISFIED: ExpectationsView = { satisfied: true, pendingCreates: [], pendingDeletes: [] };
 
 /** UNSATISFIED is the expectations of a key still waiting for observations. */
-export const UNSATISFIED: ExpectationsView = { satisfied: false, pendingDeletes: [] };
+export const UNSATISFIED: ExpectationsView = { satisfied: false, pendingCreates: [], pendingDeletes: [] };
 
 /** SyncOptions vary one reconcile: expectations, failures since the last one, clock, burstReplicas. */
 export type SyncOptions = {
@@ -76,8 +77,8 @@ export function converge(c: Cluster, key: string, o: Omit<SyncOptions, 'expectat
 }
 
 /**
- * ExpectationsModel is upstream's UIDTrackingControllerExpectations in miniature for pipeline tests: records set by
- * a reconcile's ExpectationChange, lowered by the handlers' observations and by failed results.
+ * ExpectationsModel is the runtime's expectations rules (expectations.ts) over an in-memory map, for pipeline
+ * tests: records set by a reconcile's ExpectationChange, lowered by the handlers' observations and by failed results.
  */
 export type ExpectationsModel = {
   readonly view: (key: string) => ExpectationsView;
@@ -87,36 +88,33 @@ export type ExpectationsModel = {
   readonly pending: (key: string) => { add: number; del: number } | undefined;
 };
 
-/** expectationsModel starts with no records. */
+/** expectationsModel starts with no records; it never expires them. */
 export function expectationsModel(): ExpectationsModel {
-  const records = new Map<string, { add: number; del: number; keys: Set<string> }>();
+  const records = new Map<string, ControlleeExpectations>();
+  const lower = (key: string | null | undefined, creates: readonly string[], deletes: readonly string[]): void => {
+    const r = key == null ? undefined : records.get(key);
+    if (key != null && r !== undefined) records.set(key, lowerExpectations(r, creates, deletes));
+  };
   return {
-    view: (key) => {
-      const r = records.get(key);
-      return { satisfied: r === undefined || (r.add <= 0 && r.del <= 0), pendingDeletes: [...(r?.keys ?? [])].sort() };
-    },
+    view: (key) => expectationsView(records.get(key), 0, Infinity),
     record: (key, change) => {
       if (change === undefined) return;
-      if (change.type === 'DeleteExpectations') records.delete(key);
-      else if (change.type === 'ExpectCreations') records.set(key, { add: change.adds, del: 0, keys: new Set() });
-      else records.set(key, { add: 0, del: change.podKeys.length, keys: new Set(change.podKeys) });
+      const r = recordFor(change, 0);
+      if (r === undefined) records.delete(key);
+      else records.set(key, r);
     },
     observe: (o) => {
-      const r = o === undefined ? undefined : records.get(o.rcKey);
-      if (r === undefined || o === undefined) return;
-      if (o.kind === 'creation') r.add--;
-      else if (r.keys.delete(o.podKey)) r.del--;
+      if (o !== undefined) lower(o.rcKey, o.kind === 'creation' ? [o.podKey] : [], o.kind === 'deletion' ? [o.podKey] : []);
     },
     lower: (failures) => {
       for (const f of failures) {
-        const r = f.reconcileKey === null ? undefined : records.get(f.reconcileKey);
-        if (r !== undefined && f.verb === 'Create') r.add--;
-        if (r !== undefined && f.verb === 'Delete' && r.keys.delete(`${f.target.namespace}/${f.target.name}`)) r.del--;
+        const target = `${f.target.namespace}/${f.name ?? f.target.name}`;
+        lower(f.reconcileKey, f.verb === 'Create' ? [target] : [], f.verb === 'Delete' ? [target] : []);
       }
     },
     pending: (key) => {
       const r = records.get(key);
-      return r === undefined ? undefined : { add: r.add, del: r.del };
+      return r === undefined ? undefined : { add: r.createKeys.length, del: r.deleteKeys.length };
     },
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
+import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, retryAfterMs } from './backoff.ts';
 import { classify, type HttpAnswer, nextStep } from './outcome.ts';
 import type { HttpMethod } from './request.ts';
@@ -116,8 +117,17 @@ describe('resultOf and refusedResult', () => {
     assert.deepEqual([result.mutationId, result.verb, result.target.name, result.outcome, result.attempts, result.uid], ['m-1', 'Delete', 'web-1', 'Applied', 2, 'u']);
   });
 
-  it('given a refused mutation, then status 0, no attempts, and the reason says why', () => {
+  it('given a refused mutation, then status 0, no attempts, the reason says why and the name is the target\'s', () => {
     const result = refusedResult(aMutation(), 'NotAllowed', 'no', '2026-11-22T14:00:01Z');
-    assert.deepEqual([result.outcome, result.status, result.attempts, result.reason, result.name], ['Refused', 0, 0, 'NotAllowed', null]);
+    assert.deepEqual([result.outcome, result.status, result.attempts, result.reason, result.name], ['Refused', 0, 0, 'NotAllowed', aMutation().target.name]);
+  });
+
+  it('given a refused generateName Create, then the name is the one the writer would have derived (the owner stops expecting it)', () => {
+    const create = aMutation({ verb: 'Create', target: { ...aMutation().target, name: '' }, body: JSON.stringify({ metadata: { generateName: 'web-' } }) });
+    assert.equal(refusedResult(create, 'NotAllowed', 'no', '2026-11-22T14:00:01Z').name, generatedName('web-', 'm-1'));
+  });
+
+  it('given a refused event, then there is no name (the correlator names events)', () => {
+    assert.equal(refusedResult(aMutation({ verb: 'RecordEvent' }), 'EventSpamFiltered', 'no', '2026-11-22T14:00:01Z').name, null);
   });
 });

@@ -1,4 +1,4 @@
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import { type Mutation, type PatchType, subresourceOf } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { resourcePath } from './rest-path.ts';
 
@@ -58,8 +58,7 @@ export function fieldManagerOf(m: Pick<Mutation, 'fieldManager' | 'controller'>)
 function createRequest(m: Mutation): KubeRequest {
   const body = parseObject(m.body);
   const meta = (body['metadata'] ?? {}) as Json;
-  const given = typeof meta['name'] === 'string' ? meta['name'] : m.target.name;
-  const name = given !== '' ? given : generatedName(String(meta['generateName']), m.id);
+  const name = objectNameOf(m);
   const named = { ...body, metadata: { ...meta, name } };
   const path = resourcePath(m.target);
   return write('POST', path, { fieldManager: fieldManagerOf(m) }, JSON_HEADERS, JSON.stringify(named), name);

@@ -1,4 +1,5 @@
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { Final } from './outcome.ts';
 
@@ -29,10 +30,13 @@ export function resultOf(m: Mutation, name: string, verdict: Final, attempts: nu
 
 /**
  * refusedResult is the MutationResult of a mutation the writer did not send (reason REFUSED_NOT_ALLOWED or
- * REFUSED_SPAM_FILTERED): status 0, no request, so a reconciler still learns the write did not happen.
+ * REFUSED_SPAM_FILTERED): status 0, no request, so a reconciler still learns the write did not happen. name is the
+ * object's the mutation would have written (a refused Create's derived name lowers its owner's expectations);
+ * null for an event, whose name the correlator chooses.
  */
 export function refusedResult(m: Mutation, reason: string, message: string, appliedAt: string): MutationResult {
-  return { ...identity(m), outcome: 'Refused', status: 0, reason, message, name: null, resourceVersion: null, uid: null, attempts: 0, appliedAt };
+  const name = m.verb === 'RecordEvent' ? null : objectNameOf(m);
+  return { ...identity(m), outcome: 'Refused', status: 0, reason, message, name, resourceVersion: null, uid: null, attempts: 0, appliedAt };
 }
 
 /** notAllowedMessage says who may not do what, in the allowlist's own terms. */

@@ -12,17 +12,17 @@ describe('MemoryExpectations', () => {
     const store = new MemoryExpectations({ clock, ttlMs: 60_000 });
     await store.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a'] });
     clock.advance(60_000);
-    assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingDeletes: ['ns/a'] });
+    assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a'] });
     clock.advance(1);
-    assert.deepEqual(await store.view('ns/rc'), { satisfied: true, pendingDeletes: [] });
+    assert.deepEqual(await store.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
   });
 
   it('given expired expectations, when they are set again, then the new record holds the key back afresh', async () => {
     const clock = new FakeClock();
     const store = new MemoryExpectations({ clock, ttlMs: 1000 });
-    await store.set('ns/rc', { type: 'ExpectCreations', adds: 1 });
+    await store.set('ns/rc', { type: 'ExpectCreations', podKeys: ['ns/p'] });
     clock.advance(5000);
-    await store.set('ns/rc', { type: 'ExpectCreations', adds: 1 });
+    await store.set('ns/rc', { type: 'ExpectCreations', podKeys: ['ns/p'] });
     assert.equal((await store.view('ns/rc')).satisfied, false);
   });
 });

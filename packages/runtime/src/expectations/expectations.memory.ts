@@ -29,20 +29,10 @@ export class MemoryExpectations implements ExpectationsStore {
     return Promise.resolve();
   }
 
-  /** creationObserved lowers add by one if the key has a record. */
-  creationObserved(key: string): Promise<void> {
-    return this.lower(key, 1, []);
-  }
-
-  /** deletionObserved lowers del by one if podKey is tracked under the key. */
-  deletionObserved(key: string, podKey: string): Promise<void> {
-    return this.lower(key, 0, [podKey]);
-  }
-
-  /** lower lowers add by adds and del by the tracked podKeys, if the key has a record. */
-  lower(key: string, adds: number, podKeys: readonly string[]): Promise<void> {
+  /** lower stops expecting the given keys, if the key has a record. */
+  lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void> {
     const record = this.#records.get(key);
-    if (record) this.#records.set(key, lowerExpectations(record, adds, podKeys));
+    if (record) this.#records.set(key, lowerExpectations(record, creates, deletes));
     return Promise.resolve();
   }
 

@@ -6,32 +6,29 @@ import { type ControlleeExpectations, type ExpectationsStore, expectationsView, 
 const NOW_MS = `local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))`;
 
-/** SET replaces a record: KEYS = record hash, delete-key set; ARGV = adds, ttl ms, pod keys… (del = distinct keys). */
+/** SET replaces a record: KEYS = record hash, creates set, deletes set; ARGV = ttl ms, number of creates, creates…, deletes…. */
 const SET = `if redis.replicate_commands then redis.replicate_commands() end
 ${NOW_MS}
-redis.call('DEL', KEYS[1], KEYS[2])
-local del = 0
-for i = 3, #ARGV do del = del + redis.call('SADD', KEYS[2], ARGV[i]) end
-redis.call('HSET', KEYS[1], 'add', ARGV[1], 'del', del, 'timestamp', now)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if del > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+local creates = tonumber(ARGV[2])
+for i = 3, #ARGV do redis.call('SADD', (i - 2 <= creates) and KEYS[2] or KEYS[3], ARGV[i]) end
+redis.call('HSET', KEYS[1], 'timestamp', now)
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 return now`;
 
-/** LOWER lowers an existing record: ARGV = adds, pod keys… (each tracked key lowers del once and is untracked). */
+/** LOWER untracks keys of an existing record: ARGV = number of creates, creates…, deletes…. */
 const LOWER = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local gone = 0
-for i = 2, #ARGV do gone = gone + redis.call('SREM', KEYS[2], ARGV[i]) end
-if tonumber(ARGV[1]) ~= 0 then redis.call('HINCRBY', KEYS[1], 'add', -tonumber(ARGV[1])) end
-if gone > 0 then redis.call('HINCRBY', KEYS[1], 'del', -gone) end
+local creates = tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('SREM', (i - 1 <= creates) and KEYS[2] or KEYS[3], ARGV[i]) end
 return 1`;
 
-/** VIEW reads the server's now, the record and its delete keys in one step: { now [, add, del, timestamp, keys] }. */
+/** VIEW reads the server's now and the record in one step: { now [, timestamp, creates, deletes] }. */
 const VIEW = `${NOW_MS}
-local h = redis.call('HMGET', KEYS[1], 'add', 'del', 'timestamp')
-if not h[1] then return { now } end
-return { now, h[1], h[2], h[3], redis.call('SMEMBERS', KEYS[2]) }`;
+local timestamp = redis.call('HGET', KEYS[1], 'timestamp')
+if not timestamp then return { now } end
+return { now, timestamp, redis.call('SMEMBERS', KEYS[2]), redis.call('SMEMBERS', KEYS[3]) }`;
 
-type Script = (hash: string, deletes: string, ...args: (string | number)[]) => Promise<unknown>;
+type Script = (hash: string, creates: string, deletes: string, ...args: (string | number)[]) => Promise<unknown>;
 
 /** Scripts are the commands defineCommand adds to the client (ioredis cannot type them), run by EVALSHA. */
 type Scripts = { readonly kcmExpSet: Script; readonly kcmExpLower: Script; readonly kcmExpView: Script };
@@ -47,11 +44,12 @@ export type RedisExpectationsOptions = {
 };
 
 /**
- * RedisExpectations is the ExpectationsStore of the services: one hash {add, del, timestamp} per controller key and
- * a set of the pod keys expected to go, `<prefix>:{<controller>:<key>}` and `…:deletes` (one hash tag: one Redis
- * Cluster slot). Every change is one Lua script, so concurrent workers and replicas never lose an update, and a
- * restarted or newly assigned replica reads the same counts. Timestamps and expiry use the Redis server's clock;
- * Redis drops a record at its TTL, which reads exactly as an expired one. The caller owns the client.
+ * RedisExpectations is the ExpectationsStore of the services: per controller key a hash {timestamp} and the sets of
+ * object keys whose creation and deletion are expected, `<prefix>:{<controller>:<key>}`, `…:creates`, `…:deletes`
+ * (one hash tag: one Redis Cluster slot). Every change is one Lua script, so concurrent workers and replicas never
+ * lose an update, and a restarted or newly assigned replica reads the same record. Timestamps and expiry use the
+ * Redis server's clock; Redis drops a record at its TTL, which reads exactly as an expired one. The caller owns the
+ * client.
  */
 export class RedisExpectations implements ExpectationsStore {
   readonly #redis: Redis;
@@ -60,9 +58,9 @@ export class RedisExpectations implements ExpectationsStore {
 
   constructor(redis: Redis, options: RedisExpectationsOptions) {
     if (!(options.ttlMs >= 1)) throw new RangeError(`expectations TTL must be at least 1 ms, got ${options.ttlMs}`);
-    redis.defineCommand('kcmExpSet', { numberOfKeys: 2, lua: SET });
-    redis.defineCommand('kcmExpLower', { numberOfKeys: 2, lua: LOWER });
-    redis.defineCommand('kcmExpView', { numberOfKeys: 2, lua: VIEW, readOnly: true });
+    redis.defineCommand('kcmExpSet', { numberOfKeys: 3, lua: SET });
+    redis.defineCommand('kcmExpLower', { numberOfKeys: 3, lua: LOWER });
+    redis.defineCommand('kcmExpView', { numberOfKeys: 3, lua: VIEW, readOnly: true });
     this.#redis = redis;
     this.#scripts = redis as unknown as Scripts;
     this.#options = options;
@@ -70,8 +68,7 @@ export class RedisExpectations implements ExpectationsStore {
 
   /** view reads the key's record by the server's clock. */
   async view(key: string): Promise<ExpectationsView> {
-    const [hash, deletes] = this.#keys(key);
-    const { now, record } = parseView(await this.#scripts.kcmExpView(hash, deletes));
+    const { now, record } = parseView(await this.#scripts.kcmExpView(...this.#keys(key)));
     return expectationsView(record, now, this.#options.ttlMs);
   }
 
@@ -79,33 +76,23 @@ export class RedisExpectations implements ExpectationsStore {
   async set(key: string, change: ExpectationChange): Promise<void> {
     const record = recordFor(change, 0);
     if (!record) return this.delete(key);
-    await this.#scripts.kcmExpSet(...this.#keys(key), record.add, Math.ceil(this.#options.ttlMs), ...record.deleteKeys);
+    const { createKeys, deleteKeys } = record;
+    await this.#scripts.kcmExpSet(...this.#keys(key), Math.ceil(this.#options.ttlMs), createKeys.length, ...createKeys, ...deleteKeys);
   }
 
-  /** creationObserved lowers add by one if the key has a record. */
-  creationObserved(key: string): Promise<void> {
-    return this.lower(key, 1, []);
-  }
-
-  /** deletionObserved lowers del by one if podKey is tracked under the key, and untracks it. */
-  deletionObserved(key: string, podKey: string): Promise<void> {
-    return this.lower(key, 0, [podKey]);
-  }
-
-  /** lower lowers add by adds and del by the tracked podKeys, atomically, if the key has a record. */
-  async lower(key: string, adds: number, podKeys: readonly string[]): Promise<void> {
-    await this.#scripts.kcmExpLower(...this.#keys(key), adds, ...podKeys);
+  /** lower untracks the given creations and deletions atomically, if the key has a record. */
+  async lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void> {
+    if (creates.length + deletes.length > 0) await this.#scripts.kcmExpLower(...this.#keys(key), creates.length, ...creates, ...deletes);
   }
 
   /** delete removes the record and its delete keys. */
   async delete(key: string): Promise<void> {
-    const [hash, deletes] = this.#keys(key);
-    await this.#redis.del(hash, deletes);
+    await this.#redis.del(...this.#keys(key));
   }
 
-  #keys(key: string): [hash: string, deletes: string] {
+  #keys(key: string): [hash: string, creates: string, deletes: string] {
     const hash = `${this.#options.prefix ?? 'kcm-bus:exp'}:{${this.#options.controller}:${key}}`;
-    return [hash, `${hash}:deletes`];
+    return [hash, `${hash}:creates`, `${hash}:deletes`];
   }
 }
 
@@ -114,6 +101,6 @@ function parseView(reply: unknown): { readonly now: number; readonly record: Con
   if (!Array.isArray(reply) || typeof reply[0] !== 'string') throw new Error(`expectations: unexpected reply ${JSON.stringify(reply)}`);
   const now = Number(reply[0]);
   if (reply.length === 1) return { now, record: undefined };
-  const [, add, del, timestamp, deleteKeys] = reply as [string, string, string, string, string[]];
-  return { now, record: { add: Number(add), del: Number(del), timestamp: Number(timestamp), deleteKeys } };
+  const [, timestamp, createKeys, deleteKeys] = reply as [string, string, string[], string[]];
+  return { now, record: { timestamp: Number(timestamp), createKeys, deleteKeys } };
 }

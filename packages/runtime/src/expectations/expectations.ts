@@ -2,13 +2,15 @@ import type { ExpectationChange, ExpectationsView } from '../reconcile/reconcile
 import type { FlagSpec } from '../service/flags.ts';
 
 /**
- * ControlleeExpectations is one controller key's record: creations (add) and deletions (del) still expected, the
- * pod keys whose deletion is expected (UID tracking: a pod marked for deletion and then deleted counts once), and
- * when the record was set (ms). Counts may go negative, as upstream's. Mirrors ControlleeExpectations + UIDSet.
+ * ControlleeExpectations is one controller key's record: the object keys (`namespace/name`) whose creation
+ * (createKeys) and deletion (deleteKeys) are still expected, and when the record was set (ms). Mirrors
+ * ControlleeExpectations + UIDTrackingControllerExpectations, with creations tracked by key as deletions are
+ * upstream: the writer names every object it creates after the mutation's id, so the reconcile knows the names,
+ * and an observation is idempotent. Upstream counts creations, which only works while each event is seen once;
+ * here a restarted or newly assigned replica replays its partitions and may see an event twice.
  */
 export type ControlleeExpectations = {
-  readonly add: number;
-  readonly del: number;
+  readonly createKeys: readonly string[];
   readonly deleteKeys: readonly string[];
   readonly timestamp: number;
 };
@@ -30,55 +32,39 @@ export const EXPECTATIONS_FLAGS: readonly FlagSpec[] = [
   },
 ];
 
-/** expectCreations is the record of a sync about to create adds objects. Mirrors ControllerExpectations.ExpectCreations. */
-export function expectCreations(adds: number, now: number): ControlleeExpectations {
-  return { add: adds, del: 0, deleteKeys: [], timestamp: now };
+/** expectCreations is the record of a sync about to create these objects. Mirrors ControllerExpectations.ExpectCreations. */
+export function expectCreations(podKeys: readonly string[], now: number): ControlleeExpectations {
+  return { createKeys: [...new Set(podKeys)], deleteKeys: [], timestamp: now };
 }
 
-/**
- * expectDeletions is the record of a sync about to delete these pods: del is the number of distinct keys.
- * Mirrors UIDTrackingControllerExpectations.ExpectDeletions.
- */
+/** expectDeletions is the record of a sync about to delete these pods. Mirrors UIDTrackingControllerExpectations.ExpectDeletions. */
 export function expectDeletions(podKeys: readonly string[], now: number): ControlleeExpectations {
-  const deleteKeys = [...new Set(podKeys)];
-  return { add: 0, del: deleteKeys.length, deleteKeys, timestamp: now };
+  return { createKeys: [], deleteKeys: [...new Set(podKeys)], timestamp: now };
 }
 
 /**
  * recordFor is the record that replaces a key's record for a change (undefined: the record is deleted). A new record
- * replaces the whole previous one, its delete keys included. Mirrors SetExpectations / DeleteExpectations.
+ * replaces the whole previous one. Mirrors SetExpectations / DeleteExpectations.
  */
 export function recordFor(change: ExpectationChange, now: number): ControlleeExpectations | undefined {
   switch (change.type) {
-    case 'ExpectCreations': return expectCreations(change.adds, now);
+    case 'ExpectCreations': return expectCreations(change.podKeys, now);
     case 'ExpectDeletions': return expectDeletions(change.podKeys, now);
     case 'DeleteExpectations': return undefined;
   }
 }
 
 /**
- * lowerExpectations lowers add by adds and del by one for each of podKeys that is tracked, which it stops tracking:
- * an untracked key lowers nothing. The timestamp is kept. Mirrors LowerExpectations + UIDTracking DeletionObserved.
+ * lowerExpectations stops expecting the given creations and deletions; keys not tracked lower nothing, and the
+ * timestamp is kept. Mirrors LowerExpectations, CreationObserved and UIDTracking's DeletionObserved.
  */
-export function lowerExpectations(record: ControlleeExpectations, adds: number, podKeys: readonly string[]): ControlleeExpectations {
-  const gone = new Set(podKeys.filter((key) => record.deleteKeys.includes(key)));
-  const deleteKeys = record.deleteKeys.filter((key) => !gone.has(key));
-  return { ...record, add: record.add - adds, del: record.del - gone.size, deleteKeys };
+export function lowerExpectations(record: ControlleeExpectations, creates: readonly string[], deletes: readonly string[]): ControlleeExpectations {
+  return { ...record, createKeys: record.createKeys.filter((k) => !creates.includes(k)), deleteKeys: record.deleteKeys.filter((k) => !deletes.includes(k)) };
 }
 
-/** creationObserved lowers add by one. Mirrors ControllerExpectations.CreationObserved. */
-export function creationObserved(record: ControlleeExpectations): ControlleeExpectations {
-  return lowerExpectations(record, 1, []);
-}
-
-/** deletionObserved lowers del by one if podKey is tracked. Mirrors UIDTrackingControllerExpectations.DeletionObserved. */
-export function deletionObserved(record: ControlleeExpectations, podKey: string): ControlleeExpectations {
-  return lowerExpectations(record, 0, [podKey]);
-}
-
-/** fulfilled: nothing more is expected (add ≤ 0 and del ≤ 0). Mirrors ControlleeExpectations.Fulfilled. */
+/** fulfilled: nothing more is expected. Mirrors ControlleeExpectations.Fulfilled (add ≤ 0 and del ≤ 0). */
 export function fulfilled(record: ControlleeExpectations): boolean {
-  return record.add <= 0 && record.del <= 0;
+  return record.createKeys.length === 0 && record.deleteKeys.length === 0;
 }
 
 /** isExpired: the record was set more than ttlMs ago. Mirrors ControlleeExpectations.isExpired. */
@@ -100,25 +86,23 @@ export function satisfiedExpectations(record: ControlleeExpectations | undefined
  */
 export function expectationsView(record: ControlleeExpectations | undefined, now: number, ttlMs: number): ExpectationsView {
   const live = record !== undefined && !isExpired(record, now, ttlMs) ? record : undefined;
-  return { satisfied: satisfiedExpectations(live, now, ttlMs), pendingDeletes: live ? [...live.deleteKeys].sort() : [] };
+  const sorted = (keys: readonly string[] | undefined): string[] => [...keys ?? []].sort();
+  return { satisfied: satisfiedExpectations(live, now, ttlMs), pendingCreates: sorted(live?.createKeys), pendingDeletes: sorted(live?.deleteKeys) };
 }
 
 /**
  * ExpectationsStore keeps every controller key's expectations where all replicas see them. Each call is atomic
- * per key; observations of a key without a record do nothing (upstream's LowerExpectations). A failing store
- * rejects: the caller retries the sync, unlike upstream, which forces a sync when its store errs (over-creation).
+ * per key and idempotent (a replayed observation changes nothing); observations of a key without a record do
+ * nothing (upstream's LowerExpectations). A failing store rejects: the caller retries the sync, unlike upstream,
+ * which forces a sync when its store errs (over-creation).
  */
 export interface ExpectationsStore {
-  /** view reads the key's record as SatisfiedExpectations and the pending delete keys. */
+  /** view reads the key's record as SatisfiedExpectations and the pending object keys. */
   view(key: string): Promise<ExpectationsView>;
   /** set replaces the key's record (or deletes it), before the sync's mutations are published. */
   set(key: string, change: ExpectationChange): Promise<void>;
-  /** creationObserved: one expected creation was seen on the watch topic. */
-  creationObserved(key: string): Promise<void>;
-  /** deletionObserved: the pod was seen deleted (or marked for deletion); counts once per tracked key. */
-  deletionObserved(key: string, podKey: string): Promise<void>;
-  /** lower undoes expectations of mutations that failed: adds creations and the given tracked deletions. */
-  lower(key: string, adds: number, podKeys: readonly string[]): Promise<void>;
-  /** delete forgets the key's record and delete keys (the controller object is gone). Mirrors DeleteExpectations. */
+  /** lower stops expecting these creations and deletions: observed on the topic or in the store, or failed. */
+  lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void>;
+  /** delete forgets the key's record (the controller object is gone). Mirrors DeleteExpectations. */
   delete(key: string): Promise<void>;
 }

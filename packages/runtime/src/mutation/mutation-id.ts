@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { MutationCause } from './mutation.ts';
+import type { Mutation, MutationCause } from './mutation.ts';
 
 /**
  * MutationIdInput is what makes a mutation what it is: the controller, the key it reconciled, the input records
- * that reconcile had consumed, and the mutation's position in that reconcile's output.
+ * that reconcile had consumed, which sync of the key since those (attempt, 0 for the first) and the mutation's
+ * position in that reconcile's output.
  */
 export type MutationIdInput = {
   readonly controller: string;
   readonly key: string;
   readonly cause: readonly MutationCause[];
+  readonly attempt: number;
   readonly seq: number;
 };
 
@@ -19,7 +21,9 @@ export type MutationIdInput = {
  */
 export function mutationId(input: MutationIdInput): string {
   const cause = input.cause.map((c) => `${c.topic}:${c.partition}:${c.offset}`).join(',');
-  const text = JSON.stringify([input.controller, input.key, cause, input.seq]);
+  // A first attempt hashes without the attempt: the ids of records written before attempts counted stay the same.
+  const parts = [input.controller, input.key, cause, input.seq, ...input.attempt === 0 ? [] : [input.attempt]];
+  const text = JSON.stringify(parts);
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
@@ -47,4 +51,15 @@ export function generatedName(generateName: string, id: string): string {
   let suffix = '';
   for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += NAME_ALPHABET[digest[i]! % NAME_ALPHABET.length];
   return base + suffix;
+}
+
+/**
+ * objectNameOf is the name of the object a mutation writes: its body's metadata.name, else its target's name, else
+ * (a Create with metadata.generateName only) the generatedName the writer gives it.
+ */
+export function objectNameOf(m: Pick<Mutation, 'id' | 'body' | 'target'>): string {
+  const meta = m.body ? ((JSON.parse(m.body) as { metadata?: { name?: unknown; generateName?: unknown } }).metadata ?? {}) : {};
+  if (typeof meta.name === 'string' && meta.name !== '') return meta.name;
+  if (m.target.name !== '') return m.target.name;
+  return generatedName(typeof meta.generateName === 'string' ? meta.generateName : '', m.id);
 }

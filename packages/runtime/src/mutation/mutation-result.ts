@@ -20,8 +20,8 @@ export type Outcome = (typeof OUTCOMES)[number];
  * repeats verb and target. status is the final HTTP status, 0 when no answer came (refused, unreachable); reason is
  * the apiserver Status reason (`AlreadyExists`, `Invalid`, …), or a more specific Status cause
  * (`NamespaceTerminating`), or the writer's own (`NotAllowed`, `EventSpamFiltered`). name is the object's name as
- * the writer sent it (derived for a generateName Create, the Event's own for a RecordEvent), null when no request
- * was built; uid and resourceVersion are the object's after the write. attempts counts HTTP requests sent; appliedAt is the RFC 3339 time of the final answer.
+ * the writer sent it, or would have for a refused write (derived for a generateName Create, the Event's own for a
+ * RecordEvent), null for a refused RecordEvent; uid and resourceVersion are the object's after the write. attempts counts HTTP requests sent; appliedAt is the RFC 3339 time of the final answer.
  */
 export type MutationResult = {
   readonly mutationId: string;

@@ -37,21 +37,27 @@ describe('qualifiedResource and subresourceOf', () => {
 });
 
 describe('mutationId', () => {
-  const input = { controller: 'replicationcontroller-controller', key: 'default/web', cause: [{ topic: 't', partition: 1, offset: 5 }], seq: 0 };
+  const input = { controller: 'replicationcontroller-controller', key: 'default/web', cause: [{ topic: 't', partition: 1, offset: 5 }], attempt: 0, seq: 0 };
 
   it('given the same origin twice (a replayed reconcile), then the id is the same', () => {
     assert.equal(mutationId(input), mutationId({ ...input, cause: [{ topic: 't', partition: 1, offset: 5 }] }));
     assert.match(mutationId(input), /^[0-9a-f]{32}$/);
   });
 
-  it('given another key, cause offset or position, then the id differs', () => {
+  it('given another key, cause offset, attempt or position, then the id differs', () => {
     const ids = new Set([
       mutationId(input),
       mutationId({ ...input, key: 'default/db' }),
       mutationId({ ...input, cause: [{ topic: 't', partition: 1, offset: 6 }] }),
+      mutationId({ ...input, attempt: 1 }),
+      mutationId({ ...input, attempt: 2 }),
       mutationId({ ...input, seq: 1 }),
     ]);
-    assert.equal(ids.size, 4);
+    assert.equal(ids.size, 6);
+  });
+
+  it('given a first attempt, then the id is the one records written before attempts counted carry', () => {
+    assert.equal(mutationId(input), '35a2519bf8644c5f781a6b2c7403ff81');
   });
 });
 

@@ -4,7 +4,7 @@ import { namespacePartitioner } from '../bus/partitioner.kafka.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { CacheSync } from '../consumer/cache-sync.ts';
 import { coPartitionAssigner } from '../consumer/co-partition.kafka.ts';
-import { generatedName } from '../mutation/mutation-id.ts';
+import { objectNameOf } from '../mutation/mutation-id.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import type { Logger } from '../service/log.ts';
@@ -127,10 +127,5 @@ async function publish(o: ControllerGroupOptions, producer: ReturnType<Kafka['pr
 
 /** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */
 export function recordKey(m: Mutation): string {
-  let name = m.target.name;
-  if (name === '' && m.body) {
-    const meta = (JSON.parse(m.body) as { metadata?: { name?: string; generateName?: string } }).metadata ?? {};
-    name = meta.name ?? generatedName(meta.generateName ?? '', m.id);
-  }
-  return objectKey({ namespace: m.target.namespace, name });
+  return objectKey({ namespace: m.target.namespace, name: objectNameOf(m) });
 }

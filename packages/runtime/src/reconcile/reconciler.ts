@@ -13,20 +13,22 @@ export interface Lister<T> {
 
 /**
  * ExpectationsView is what a reconcile reads of a key's expectations (upstream's ControllerExpectations /
- * UIDTrackingControllerExpectations): satisfied() is SatisfiedExpectations (no record, or adds ≤ 0 and
- * deletes ≤ 0, or expired); pendingDeletes lists the pod keys whose deletion is still expected.
+ * UIDTrackingControllerExpectations, every expected object tracked by key): satisfied is SatisfiedExpectations (no
+ * record, nothing pending, or expired); pendingCreates and pendingDeletes list the object keys (`namespace/name`)
+ * whose creation or deletion is still expected.
  */
 export type ExpectationsView = {
   readonly satisfied: boolean;
+  readonly pendingCreates: readonly string[];
   readonly pendingDeletes: readonly string[];
 };
 
 /**
- * ExpectationChange is what a reconcile asks to record before its mutations are published: ExpectCreations
- * (adds) or ExpectDeletions (the pod keys), replacing the key's record as upstream's SetExpectations does.
+ * ExpectationChange is what a reconcile asks to record before its mutations are published: ExpectCreations or
+ * ExpectDeletions of these object keys, replacing the key's record as upstream's SetExpectations does.
  */
 export type ExpectationChange =
-  | { readonly type: 'ExpectCreations'; readonly adds: number }
+  | { readonly type: 'ExpectCreations'; readonly podKeys: readonly string[] }
   | { readonly type: 'ExpectDeletions'; readonly podKeys: readonly string[] }
   | { readonly type: 'DeleteExpectations' };
 

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryExpectations } from '../expectations/expectations.memory.ts';
+import type { MutationResult } from '../mutation/mutation-result.ts';
+import type { Mutation, MutationCause } from '../mutation/mutation.ts';
+import { aMutation } from '../mutation/mutation.fixture.ts';
+import { jsonLogger } from '../service/log.ts';
+import { FakeClock } from '../workqueue/fake-clock.ts';
+import { Workqueue } from '../workqueue/workqueue.ts';
+import { Controller, type ControllerSpec, type ObservedKeys, type ReconcileInput } from './controller.ts';
+import type { ReconcileResult } from './reconciler.ts';
+
+const KEY = 'ns/rc';
+const cause = (offset: number): MutationCause => ({ topic: 'kcm.watch.pods', partition: 0, offset });
+
+/** until yields to the event loop until pred holds (in-memory parts only: no I/O, no timers), or fails. */
+async function until(what: string, pred: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !pred(); i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(pred(), `never happened: ${what}`);
+}
+
+/**
+ * harness runs a Controller with one worker over a scripted spec on a fake clock: `answer` decides each reconcile,
+ * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
+ */
+function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] }) {
+  const clock = new FakeClock();
+  const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
+  const inputs: ReconcileInput[] = [];
+  const published: Mutation[] = [];
+  const spec: ControllerSpec = {
+    name: 'replicationcontroller-controller',
+    onEvent: (_topic, event) => ({ enqueue: [event.key] }),
+    reconcile: (_key, input) => {
+      inputs.push(input);
+      return answer(input);
+    },
+    observedInStores: () => inStores,
+  };
+  const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
+  const controller = new Controller(spec, {
+    expectations, queue, synced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    publish: (mutations) => Promise.resolve(void published.push(...mutations)),
+  });
+  const worker = controller.run(1);
+  const syncs = (n: number): Promise<void> => until(`${n} reconciles`, () => inputs.length >= n);
+  const stop = async (): Promise<void> => {
+    queue.shutDown();
+    await worker;
+  };
+  return { controller, expectations, inputs, published, queue, clock, syncs, stop };
+}
+
+const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed'): MutationResult => ({
+  mutationId: 'm-1', controller: 'replicationcontroller-controller', verb: 'Create', outcome, status: 403, reason: 'Forbidden', message: 'no',
+  target: { ...aMutation().target, namespace: 'ns', name: '' }, name, resourceVersion: null, uid: null, attempts: 1, appliedAt: '2026-11-22T14:00:00Z', reconcileKey: KEY,
+});
+
+describe('Controller: expectations a replay or a rebalance left behind', () => {
+  it('given pending creations the stores already hold (replayed records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
+    const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: false });
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: true, pendingCreates: [], pendingDeletes: [] }]);
+  });
+
+  it('given pending creations the stores do not hold yet, when the key syncs, then it waits for them', async () => {
+    const h = harness(() => ({ mutations: [] }), { creates: ['ns/a'], deletes: [] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] }]);
+  });
+
+  it('given a replayed failed create, then its expectation is lowered but the failure is not reported again', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.controller.onResult(failedCreate('a'), cause(9), false);
+    h.clock.advance(1000);
+    await h.stop();
+    assert.equal(h.inputs.length, 0);
+    assert.equal((await h.expectations.view(KEY)).satisfied, true);
+  });
+
+  it('given a live failed create, then its expectation is lowered and the next sync gets the failure', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.controller.onResult(failedCreate('a'), cause(9), true);
+    h.clock.advance(1000);
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length, i.cause]), [[true, 1, [cause(9)]]]);
+  });
+
+  it('given a create that met AlreadyExists, then it stays expected until the store holds the pod', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.controller.onResult(failedCreate('a', 'AlreadyDone'), cause(9), true);
+    await h.stop();
+    assert.deepEqual(await h.expectations.view(KEY), { satisfied: false, pendingCreates: ['ns/a'], pendingDeletes: [] });
+  });
+});
+
+describe('Controller: attempts', () => {
+  it('given a key synced again with no new input (a retry after an error), then the attempt counts up; a new input starts again at 0', async () => {
+    const h = harness(() => ({ mutations: [], error: 'try again' }));
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.syncs(1);
+    h.clock.advance(1000);
+    await h.syncs(2);
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.syncs(3);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => [i.cause[0]?.offset, i.attempt]), [[1, 0], [1, 1], [2, 0]]);
+  });
+});
