@@ -1,33 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { locateAll } from '@kcm-bus/stack/obtain-all.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
+import { startUpstream as startUpstreamKcm, type Upstream } from '../test/support/upstream.ts';
 import type { RawKube } from '../test/support/stack.ts';
+
+export type { Upstream };
 
 /** Qps is the client rate limit both systems get: --kube-api-qps / --kube-api-burst. */
 export type Qps = { readonly qps: number; readonly burst: number };
 
-/** Upstream is a running upstream kube-controller-manager with only the scenario's controller enabled. */
-export type Upstream = { readonly process: ChildProcess; readonly exited: Promise<number | null>; readonly stop: () => Promise<void> };
-
 /**
- * startUpstream runs kube-controller-manager of the apiserver's version with one controller (default the
- * ReplicationController's), the given QPS, and leader election only when asked (S7 measures its takeover).
+ * startUpstream runs upstream kube-controller-manager with one controller (default the ReplicationController's),
+ * the given QPS, and leader election only when asked (S7 measures its takeover).
  */
 export function startUpstream(e: StackEndpoints, q: Qps, opts: { readonly controllers?: string; readonly leaderElect?: boolean } = {}): Upstream {
-  const bin = join(locateAll().dirs.get('kube-controller-manager') ?? '', 'bin', 'kube-controller-manager');
-  const child = spawn(bin, ['--kubeconfig', e.kubeconfig, `--leader-elect=${opts.leaderElect ?? false}`, '--secure-port=0',
-    '--use-service-account-credentials=false', `--controllers=${opts.controllers ?? 'replicationcontroller-controller'}`,
-    `--kube-api-qps=${q.qps}`, `--kube-api-burst=${q.burst}`], { stdio: 'ignore' });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return {
-    process: child, exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startUpstreamKcm(e, { ...q, ...opts });
 }
 
 /** KcmBus is a running writer and reconciler-rc (the watcher runs for the whole bench). */

@@ -4,34 +4,19 @@ import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { type Pod, type Rc, rcClient, rcManifest } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
 const bus = ['--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry];
 
-type Pod = { metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string; ownerReferences?: { uid: string; controller?: boolean }[] }; status?: { phase?: string } };
-type Rc = { metadata: { uid: string }; status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; conditions?: { type: string; reason: string }[] } };
-
 describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafka → writer → apiserver', () => {
   const ns = uniqueName('rc');
-  const rcs = `/api/v1/namespaces/${ns}/replicationcontrollers`;
+  const { rcs, pods, owned, scale, running } = rcClient(kube, ns);
+  const rc = rcManifest;
   let reconciler: ServiceProcess;
   let writer: ServiceProcess;
-
-  const rc = (name: string, replicas: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-    metadata: { name }, spec: { replicas, selector: { app: name }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, ...extra },
-  });
-  const pods = async (app: string): Promise<Pod[]> => ((await kube('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3D${app}`))['items'] as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
-  const owned = async (app: string, uid: string): Promise<Pod[]> => (await pods(app)).filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === uid && r.controller));
-  const scale = async (name: string, replicas: number): Promise<void> => {
-    const current = await kube('GET', `${rcs}/${name}`);
-    await kube('PUT', `${rcs}/${name}`, { ...current, spec: { ...current['spec'] as object, replicas } });
-  };
-  const running = (app: string, n: number) => waitFor(`${n} running pods of ${app}`, async () => {
-    const list = await pods(app);
-    return list.length === n && list.every((p) => p.status?.phase === 'Running') ? list : undefined;
-  });
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
@@ -90,6 +75,20 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     await running('keeper', 2);
   });
 
+  it('respects minReadySeconds: a Ready pod counts as available only minReadySeconds after it became Ready', async () => {
+    await kube('POST', rcs, rc('steady', 2, { minReadySeconds: 6 }));
+    await running('steady', 2);
+    let readyNotAvailable = false;
+    await waitFor('2 available replicas', async () => {
+      const s = ((await kube('GET', `${rcs}/steady`)) as unknown as Rc).status;
+      if (s?.readyReplicas === 2 && (s.availableReplicas ?? 0) < 2) readyNotAvailable = true;
+      return s?.availableReplicas === 2;
+    }, { intervalMs: 200 });
+    const readySince = Math.max(...(await pods('steady')).map((p) => Date.parse(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? '')));
+    assert.ok(readyNotAvailable, 'the status reported Ready pods that were not available yet');
+    assert.ok(Date.now() - readySince >= 6000, `available ${Date.now() - readySince} ms after Ready, not before minReadySeconds`);
+  });
+
   it('reports pods the apiserver rejects with FailedCreate and ReplicaFailure, backing off instead of looping', async () => {
     const limited = `${ns}-limited`;
     await kube('POST', '/api/v1/namespaces', { metadata: { name: limited } });
@@ -109,23 +108,5 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     const during = (await attempts()) - before;
     assert.ok(during <= 6, `failed creates back off (rate-limited requeue), not a hot loop: ${during} in 5 s`);
     assert.equal(reconciler.process.exitCode, null);
-  });
-
-  it('never over-creates: kill -9 of reconciler-rc during 0 -> 300 leaves at most 300 owned pods alive, and exactly 300 at the end', async () => {
-    const created = await kube('POST', rcs, rc('burst', 300)) as unknown as Rc;
-    let most = 0;
-    const count = async (): Promise<number> => {
-      const n = (await owned('burst', created.metadata.uid)).length;
-      most = Math.max(most, n);
-      return n;
-    };
-    await waitFor('100 pods', async () => (await count()) >= 100, { intervalMs: 50 });
-    reconciler.process.kill('SIGKILL');
-    await reconciler.exited;
-    reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis, '--expectations-ttl-seconds', '20']);
-    await waitFor('exactly 300 owned pods', async () => (await count()) === 300, { timeoutMs: 240_000, intervalMs: 200 });
-    for (let i = 0; i < 10; i++) await count();
-    assert.ok(most <= 300, `at most 300 owned pods alive (saw ${most})`);
-    assert.equal(await count(), 300);
   });
 });
