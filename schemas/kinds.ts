@@ -40,7 +40,7 @@ export function watchedKind(name: string): WatchedKind {
 }
 
 /** watchTopic is the topic of a watched kind. */
-export function watchTopic(kind: WatchedKind): string {
+export function watchTopic(kind: Pick<WatchedKind, 'plural'>): string {
   return `kcm.watch.${kind.plural}`;
 }
 

@@ -39,7 +39,7 @@ await serviceMain('reconciler-rc', [
   let group: ControllerGroup | undefined;
   const controller = new Controller(rcControllerSpec(stores, DEFAULT_RC_CONFIG), {
     expectations: new RedisExpectations(redis, { controller: 'replicationmanager', ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000 }),
-    publish: async (mutations) => group?.publish(mutations), synced: (key) => cacheSync.partitionSynced(partitionOf(key)),
+    publish: async (mutations) => group?.publish(mutations), synced: (key) => cacheSync.partitionSynced(partitionOf(key)), partitionOf,
     queue, log: ctx.log.child({ controller: CONTROLLER_NAME }), now: () => new Date(),
   });
   group = await startControllerGroup({

@@ -1,5 +1,5 @@
 import type { Message } from 'kafkajs';
-import type { Kafka } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { GROUP_TIMEOUTS, type Kafka } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
 import { namespacePartitioner } from '@kcm-bus/runtime/bus/partitioner.kafka.ts';
 import { ensureTopics } from '@kcm-bus/runtime/bus/topics.kafka.ts';
@@ -78,7 +78,7 @@ function ports(o: WriterLoopOptions, outbox: Batcher<Outgoing>): RecordPorts {
 }
 
 async function consume(o: WriterLoopOptions, executor: Executor<ConsumedMutation>): Promise<{ readonly ready: () => boolean; readonly stop: () => Promise<void> }> {
-  const consumer = o.kafka.consumer({ groupId: 'kcm-bus-writer', readUncommitted: false });
+  const consumer = o.kafka.consumer({ groupId: 'kcm-bus-writer', readUncommitted: false, ...GROUP_TIMEOUTS });
   let joined = false;
   consumer.on(consumer.events.GROUP_JOIN, () => void (joined = true));
   await consumer.connect();

@@ -19,6 +19,14 @@ function levelOf(entry: LogEntry): 'error' | 'warn' | 'info' | 'debug' {
 }
 
 /**
+ * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
+ * means a member killed with -9 holds its partitions for 30 s before the group rebalances to its replacement
+ * (S7 measured 24-30 s); 10 s is inside the broker's group.min.session.timeout.ms (6 s) and upstream
+ * kube-controller-manager's 15 s lease, with three heartbeats per session as Kafka advises.
+ */
+export const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
+
+/**
  * kafkaClient is the one place that constructs kafkajs: every service, tool and test reaches Kafka
  * through it, so client settings (retries, logging) are the same everywhere.
  */

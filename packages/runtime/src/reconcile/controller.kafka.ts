@@ -1,5 +1,5 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { Kafka } from '../bus/bus.kafka.ts';
+import { GROUP_TIMEOUTS, type Kafka } from '../bus/bus.kafka.ts';
 import { namespacePartitioner } from '../bus/partitioner.kafka.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { CacheSync } from '../consumer/cache-sync.ts';
@@ -43,7 +43,7 @@ export type ControllerGroup = { readonly publish: (mutations: readonly Mutation[
 export async function startControllerGroup(o: ControllerGroupOptions): Promise<ControllerGroup> {
   const producer = o.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 } });
   await producer.connect();
-  const consumer = o.kafka.consumer({ groupId: o.groupId, readUncommitted: false, partitionAssigners: [coPartitionAssigner({ globalTopics: [] })] });
+  const consumer = o.kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, partitionAssigners: [coPartitionAssigner({ globalTopics: [] })] });
   let assignment: Promise<void> = new Promise(() => undefined);
   let joined = false;
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
@@ -114,9 +114,9 @@ async function consumeOne(o: ControllerGroupOptions, topic: string, partition: n
   }
   const serde = o.inputs.get(topic);
   if (!serde) return;
-  const event = (await serde.decode(message.value)).value as { type: 'Applied' | 'Deleted' | 'Watermark'; object: unknown };
+  const event = (await serde.decode(message.value)).value as { type: 'Applied' | 'Deleted' | 'Watermark'; object: unknown; resourceVersion: string };
   if (event.type === 'Watermark') return;
-  await o.controller.onEvent(topic, { cause, type: event.type, key, object: event.object, live });
+  await o.controller.onEvent(topic, { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live });
 }
 
 async function publish(o: ControllerGroupOptions, producer: ReturnType<Kafka['producer']>, mutations: readonly Mutation[]): Promise<void> {

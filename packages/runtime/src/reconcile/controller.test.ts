@@ -39,7 +39,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
-    expectations, queue, synced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    expectations, queue, synced: () => true, partitionOf: () => 0, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
     publish: (mutations) => Promise.resolve(void published.push(...mutations)),
   });
   const worker = controller.run(1);
@@ -60,7 +60,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
   it('given pending creations the stores already hold (replayed records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: false });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: false });
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: true, pendingCreates: [], pendingDeletes: [] }]);
@@ -69,7 +69,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
   it('given pending creations the stores do not hold yet, when the key syncs, then it waits for them', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] }]);
@@ -107,13 +107,38 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
 describe('Controller: attempts', () => {
   it('given a key synced again with no new input (a retry after an error), then the attempt counts up; a new input starts again at 0', async () => {
     const h = harness(() => ({ mutations: [], error: 'try again' }));
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
     await h.syncs(1);
     h.clock.advance(1000);
     await h.syncs(2);
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, live: true });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
     await h.syncs(3);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => [i.cause[0]?.offset, i.attempt]), [[1, 0], [1, 1], [2, 0]]);
+  });
+});
+
+describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
+  const RCS = 'kcm.watch.replicationcontrollers';
+  const rcEvent = (offset: number, resourceVersion: string) => ({ cause: { topic: RCS, partition: 0, offset }, type: 'Applied' as const, key: KEY, object: {}, resourceVersion, live: true });
+  const turns = async (): Promise<void> => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('given a sync that published a status write, then the key syncs again only after its result and its watch record at the written version', async () => {
+    const write = aMutation({ id: 'w-1', verb: 'UpdateStatus', reconcileKey: KEY });
+    const h = harness((input) => ({ mutations: input.cause[0]?.offset === 1 ? [write] : [] }));
+    await h.controller.onEvent(RCS, rcEvent(1, '10'));
+    await h.syncs(1);
+    await h.controller.onEvent(RCS, rcEvent(2, '11'));
+    await turns();
+    assert.equal(h.inputs.length, 1, 'held while the write is in flight');
+    const applied = { ...failedCreate('rc'), mutationId: 'w-1', verb: 'UpdateStatus' as const, outcome: 'Applied' as const, resourceVersion: '12', target: { ...write.target, resource: 'replicationcontrollers' } };
+    await h.controller.onResult(applied, cause(3), true);
+    await turns();
+    assert.equal(h.inputs.length, 1, 'held until the watch shows version 12');
+    await h.controller.onEvent(RCS, rcEvent(4, '12'));
+    await h.syncs(2);
+    await h.stop();
   });
 });

@@ -1,73 +1,16 @@
-import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import type { ExpectationsStore } from '../expectations/expectations.ts';
+import { objectKey, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { Logger } from '../service/log.ts';
-import type { Workqueue } from '../workqueue/workqueue.ts';
-import type { ExpectationsView, ReconcileResult } from './reconciler.ts';
+import type { ControllerPorts, ControllerSpec, InputEvent, Observation } from './controller-types.ts';
+import { ReadYourWrites } from './read-your-writes.ts';
+import type { ExpectationsView } from './reconciler.ts';
 
-/** InputEvent is one watch record as a controller sees it; `live` is false while its partition replays history. */
-export type InputEvent = {
-  readonly cause: MutationCause;
-  readonly type: 'Applied' | 'Deleted';
-  readonly key: string;
-  readonly object: unknown;
-  readonly live: boolean;
-};
-
-/** Observation is what an event tells expectations (upstream's CreationObserved / DeletionObserved) of key's podKey. */
-export type Observation = { readonly kind: 'creation' | 'deletion'; readonly key: string; readonly podKey: string };
-
-/** ObservedKeys are the pending creations and deletions a controller's stores show done. */
-export type ObservedKeys = { readonly creates: readonly string[]; readonly deletes: readonly string[] };
-
-/** HandlerOutput is what an event handler decides: keys to reconcile (now or later) and expectation observations. */
-export type HandlerOutput = {
-  readonly enqueue: readonly string[];
-  readonly enqueueAfter?: readonly { readonly key: string; readonly ms: number }[];
-  readonly observed?: readonly Observation[];
-  /** forget: keys whose expectations are void (the owner was deleted or recreated); applied for live records only. */
-  readonly forget?: readonly string[];
-};
-
-/**
- * ReconcileInput is everything a pure reconcile reads. attempt counts the syncs of the key since its cause last
- * changed (0 for the first): with the cause it makes the sync's mutation ids, so a replay of the same input names
- * the same objects while a retry (backoff, requeueAfter) names new ones.
- */
-export type ReconcileInput = {
-  readonly expectations: ExpectationsView;
-  readonly failures: readonly MutationResult[];
-  readonly now: Date;
-  readonly cause: readonly MutationCause[];
-  readonly attempt: number;
-};
-
-/** ControllerSpec is a controller's pure part: how events map to keys, and the reconcile of one key. */
-export type ControllerSpec = {
-  readonly name: string;
-  /** onEvent applies the event to the controller's stores and says what to reconcile (upstream's event handlers). */
-  readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
-  readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
-  /**
-   * observedInStores says which of a key's pending creations and deletions its stores already show done: the
-   * objects created exist, the objects deleted are gone or terminating. A sync lowers those before it reads its
-   * expectations, which covers observations no live event made: records replayed after a restart or a rebalance.
-   */
-  readonly observedInStores: (key: string, pending: ExpectationsView) => ObservedKeys;
-};
-
-/** ControllerPorts are the controller's I/O: expectations, publishing mutations, the cache-sync gate, the queue. */
-export type ControllerPorts = {
-  readonly expectations: ExpectationsStore;
-  readonly publish: (mutations: readonly Mutation[]) => Promise<void>;
-  readonly synced: (key: string) => boolean;
-  readonly queue: Workqueue<string>;
-  readonly log: Logger;
-  readonly now: () => Date;
-};
+export type { ControllerPorts, ControllerSpec, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
 
 const NOT_SYNCED_RETRY_MS = 250;
+
+/** HELD_RETRY_MS: a key held for its own writes is enqueued again by their results and watch records; this is the fallback. */
+const HELD_RETRY_MS = 1000;
 
 /**
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
@@ -83,6 +26,7 @@ export class Controller {
   readonly #causes = new Map<string, MutationCause[]>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #attempts = new Map<string, number>();
+  readonly #writes = new ReadYourWrites();
 
   constructor(spec: ControllerSpec, ports: ControllerPorts) {
     this.#spec = spec;
@@ -95,6 +39,7 @@ export class Controller {
    * not in the store yet when they were replayed, without a Redis call per replayed record.
    */
   async onEvent(topic: string, event: InputEvent): Promise<void> {
+    this.#writes.observed(topic, event.cause.partition, event.resourceVersion);
     const out = this.#spec.onEvent(topic, event);
     if (event.live) for (const o of out.observed ?? []) await this.#observe(o);
     if (event.live) for (const key of out.forget ?? []) await this.#ports.expectations.delete(key);
@@ -111,7 +56,9 @@ export class Controller {
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
-    if (result.controller !== this.#spec.name || key == null || result.outcome === 'Applied') return;
+    if (result.controller !== this.#spec.name || key == null) return;
+    if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
+    if (result.outcome === 'Applied') return;
     const target = objectKey({ namespace: result.target.namespace, name: result.name ?? result.target.name });
     // A create that met AlreadyExists stays expected until the store holds the object, so no sync runs without it.
     if (result.verb === 'Create' && result.outcome !== 'AlreadyDone') await this.#ports.expectations.lower(key, [target], []);
@@ -142,16 +89,21 @@ export class Controller {
   }
 
   async #sync(key: string): Promise<void> {
+    if (!this.#writes.ready(key, this.#ports.partitionOf(key), this.#ports.now().getTime())) {
+      this.#ports.queue.addAfter(key, HELD_RETRY_MS);
+      return;
+    }
+    const expectations = await this.#expectations(key);
+    // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
     const failures = this.#failures.get(key) ?? [];
     this.#failures.delete(key);
     const cause = this.#causes.get(key) ?? [];
     const attempt = this.#attempts.get(key) ?? 0;
     this.#attempts.set(key, attempt + 1);
-    const expectations = await this.#expectations(key);
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
     if (result.expectations?.type === 'DeleteExpectations') await this.#ports.expectations.delete(key);
     else if (result.expectations) await this.#ports.expectations.set(key, result.expectations);
-    await this.#ports.publish(result.mutations);
+    await this.#publish(key, result.mutations);
     if (result.error) {
       this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
       this.#ports.queue.addRateLimited(key);
@@ -161,6 +113,18 @@ export class Controller {
       this.#ports.queue.forget(key);
     }
     if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
+  }
+
+  /** #publish sends the sync's mutations; the key waits for the results of its writes (ReadYourWrites). */
+  async #publish(key: string, mutations: readonly Mutation[]): Promise<void> {
+    const writes = mutations.filter((m) => m.verb !== 'RecordEvent').map((m) => m.id);
+    this.#writes.published(key, writes, this.#ports.now().getTime());
+    try {
+      await this.#ports.publish(mutations);
+    } catch (err) {
+      this.#writes.unpublished(key, writes);
+      throw err;
+    }
   }
 
   /** #expectations reads the key's expectations after lowering what its stores already show done. */
@@ -192,7 +156,14 @@ export class Controller {
     for (const key of [...this.#failures.keys()]) if (pred(key)) this.#failures.delete(key);
     for (const key of [...this.#causes.keys()]) if (pred(key)) this.#causes.delete(key);
     for (const key of [...this.#attempts.keys()]) if (pred(key)) this.#attempts.delete(key);
+    this.#writes.forget(pred);
     this.#ports.queue.dropWhere(pred);
     this.#ports.queue.forgetWhere(pred);
   }
+}
+
+/** written is the watch topic and version a result's write left its object at (undefined: nothing to read back). */
+function written(result: MutationResult): { topic: string; resourceVersion: string } | undefined {
+  const rv = result.resourceVersion;
+  return rv == null || result.outcome !== 'Applied' ? undefined : { topic: watchTopic({ plural: result.target.resource }), resourceVersion: rv };
 }

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compareResourceVersion, HOLD_LIMIT_MS, ReadYourWrites } from './read-your-writes.ts';
+
+const KEY = 'ns/rc';
+const PODS = 'kcm.watch.pods';
+
+describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)', () => {
+  it('compares resource versions as decimal integers, and nothing else (CompareResourceVersion)', () => {
+    assert.deepEqual([compareResourceVersion('10', '9'), compareResourceVersion('9', '10'), compareResourceVersion('7', '7')], [1, -1, 0]);
+    assert.equal(compareResourceVersion('abc', '9'), undefined);
+  });
+
+  it('given writes in flight, then the key waits until the last result comes, which asks for a sync', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a', 'b'], 0);
+    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.equal(rw.resulted(KEY, 'a'), false);
+    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.equal(rw.resulted(KEY, 'b'), true);
+    assert.equal(rw.ready(KEY, 0, 1), true);
+  });
+
+  it('given a write at resourceVersion 20, then the key waits until its partition of that topic was read at 20 or later (EnsureReady)', () => {
+    const rw = new ReadYourWrites();
+    rw.observed(PODS, 0, '15');
+    rw.published(KEY, ['a'], 0);
+    rw.resulted(KEY, 'a', { topic: PODS, resourceVersion: '20' });
+    rw.observed(PODS, 1, '30');
+    assert.equal(rw.ready(KEY, 0, 1), false, 'another partition read further does not count');
+    rw.observed(PODS, 0, '20');
+    assert.equal(rw.ready(KEY, 0, 1), true);
+    rw.observed(PODS, 0, '5');
+    assert.equal(rw.ready(KEY, 0, 1), true, 'a ready key is cleared, and reads only move forward');
+  });
+
+  it('given a topic never read or versions that do not compare, then nothing is held (as upstream)', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a', 'b'], 0);
+    rw.resulted(KEY, 'a', { topic: 'kcm.watch.replicationcontrollers', resourceVersion: '20' });
+    rw.resulted(KEY, 'b', { topic: PODS, resourceVersion: 'x1' });
+    rw.observed(PODS, 0, '3');
+    assert.equal(rw.ready(KEY, 0, 1), true);
+  });
+
+  it('given a result that never comes, then the key is held no longer than HOLD_LIMIT_MS', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a'], 1000);
+    assert.equal(rw.ready(KEY, 0, 1000 + HOLD_LIMIT_MS - 1), false);
+    assert.equal(rw.ready(KEY, 0, 1000 + HOLD_LIMIT_MS), true);
+  });
+
+  it('given writes that were not sent, or a forgotten key, then nothing is held; results of unknown ids change nothing', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a'], 0);
+    rw.unpublished(KEY, ['a']);
+    assert.equal(rw.ready(KEY, 0, 1), true);
+    rw.published('ns/other', ['b'], 0);
+    rw.forget((key) => key === 'ns/other');
+    assert.equal(rw.ready('ns/other', 0, 1), true);
+    assert.equal(rw.resulted(KEY, 'zzz'), false);
+  });
+});

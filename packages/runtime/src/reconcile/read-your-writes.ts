@@ -1,0 +1,100 @@
+/**
+ * HOLD_LIMIT_MS bounds how long a key waits for its own writes: a result that never comes (the writer gone for good)
+ * must not stall the key forever. Past it the sync runs on what the stores show, as without this gate (its status
+ * write may then meet a Conflict and be retried).
+ */
+export const HOLD_LIMIT_MS = 120_000;
+
+type Pending = { readonly ids: Set<string>; readonly since: number };
+
+/**
+ * compareResourceVersion mirrors apimachinery's resourceversion.CompareResourceVersion: resource versions are
+ * opaque, but the apiserver's are decimal integers, and only those compare (undefined: not comparable).
+ */
+export function compareResourceVersion(a: string, b: string): number | undefined {
+  if (!/^[0-9]+$/.test(a) || !/^[0-9]+$/.test(b)) return undefined;
+  const [x, y] = [BigInt(a), BigInt(b)];
+  return x === y ? 0 : x > y ? 1 : -1;
+}
+
+/**
+ * ReadYourWrites holds a key's next sync until the controller can read its own last writes, so a sync never acts
+ * on a view older than what it wrote (the cause of status updates answered 409 Conflict). It is upstream's
+ * ConsistencyStore (pkg/controller/util/consistency, KEP-5647, on by default for ReplicaSets since 1.36: WroteAt
+ * records the resourceVersion a write returned, EnsureReady holds the key until the informer synced past it),
+ * with the wait for the write itself added: upstream's writes are synchronous calls inside the sync, here a
+ * write is a record the writer answers later, so a key first waits for the results of the writes it published
+ * (events aside, as upstream records them asynchronously), then for its watch partitions to pass their versions.
+ */
+export class ReadYourWrites {
+  readonly #pending = new Map<string, Pending>();
+  readonly #wrote = new Map<string, Map<string, string>>();
+  readonly #read = new Map<string, string>();
+
+  /** published: the key's sync published writes with these mutation ids (before they are sent, so no result is missed). */
+  published(key: string, ids: readonly string[], now: number): void {
+    if (ids.length === 0) return;
+    const pending = this.#pending.get(key) ?? { ids: new Set<string>(), since: now };
+    for (const id of ids) pending.ids.add(id);
+    this.#pending.set(key, pending);
+  }
+
+  /** unpublished: the writes were not sent after all (publishing failed). */
+  unpublished(key: string, ids: readonly string[]): void {
+    this.#settle(key, ids);
+  }
+
+  /**
+   * resulted: the writer answered the key's mutation id; a write that changed the object at resourceVersion rv
+   * of the watched topic must be read back before the key syncs again (WroteAt). Returns true when the key has no
+   * write left in flight (the caller enqueues it).
+   */
+  resulted(key: string, id: string, written?: { readonly topic: string; readonly resourceVersion: string }): boolean {
+    if (written !== undefined) this.#wroteAt(key, written.topic, written.resourceVersion);
+    return this.#settle(key, [id]);
+  }
+
+  /** observed: the consumer read a record of topic's partition at resourceVersion rv (LastStoreSyncResourceVersion). */
+  observed(topic: string, partition: number, rv: string): void {
+    const at = `${topic}:${partition}`;
+    const last = this.#read.get(at);
+    if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) this.#read.set(at, rv);
+  }
+
+  /**
+   * ready says whether the key may sync (EnsureReady): none of its writes in flight (or held past HOLD_LIMIT_MS),
+   * and every partition it wrote to read at or past the version written. A ready key's record is cleared.
+   */
+  ready(key: string, partition: number, now: number): boolean {
+    const pending = this.#pending.get(key);
+    if (pending !== undefined && now - pending.since < HOLD_LIMIT_MS) return false;
+    this.#pending.delete(key);
+    for (const [topic, wrote] of this.#wrote.get(key) ?? []) {
+      const read = this.#read.get(`${topic}:${partition}`);
+      if (read !== undefined && (compareResourceVersion(wrote, read) ?? 0) > 0) return false;
+    }
+    this.#wrote.delete(key);
+    return true;
+  }
+
+  /** forget drops the records of keys (deleted, or their partition revoked). */
+  forget(pred: (key: string) => boolean): void {
+    for (const map of [this.#pending, this.#wrote]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
+  }
+
+  #wroteAt(key: string, topic: string, rv: string): void {
+    const wrote = this.#wrote.get(key) ?? new Map<string, string>();
+    const last = wrote.get(topic);
+    if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) wrote.set(topic, rv);
+    this.#wrote.set(key, wrote);
+  }
+
+  #settle(key: string, ids: readonly string[]): boolean {
+    const pending = this.#pending.get(key);
+    if (pending === undefined) return false;
+    for (const id of ids) pending.ids.delete(id);
+    if (pending.ids.size > 0) return false;
+    this.#pending.delete(key);
+    return true;
+  }
+}
