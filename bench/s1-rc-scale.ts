@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
+import { rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { cleanUpNamespace, rcManifest, startKcmBus, startUpstream, type Qps } from './systems.ts';
 
@@ -9,31 +10,38 @@ const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];
 const DEADLINE_MS = 600_000;
 
-/** scaleRun creates an RC of N in a fresh namespace and samples its pods until N run; then cleans up. */
-async function scaleRun(ctx: BenchContext, ns: string): Promise<PodsOverTime> {
+/** S1Run is one system's run: pods over time, and the controller's RSS (MB) once N pods ran. */
+type S1Run = PodsOverTime & { readonly rssMb: number };
+
+/**
+ * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
+ * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, then cleans up.
+ */
+async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const started = performance.now();
   await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s1', N));
   try {
-    return await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
+    const run = await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
+    return { ...run, rssMb: rssBytes(pid ?? 0) / 2 ** 20 };
   } finally {
     await cleanUpNamespace(ctx.kube, ns);
   }
 }
 
-async function underUpstream(ctx: BenchContext, q: Qps): Promise<PodsOverTime> {
+async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const kcm = startUpstream(ctx.e, q);
   try {
-    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`);
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, kcm.process.pid);
   } finally {
     await kcm.stop();
   }
 }
 
-async function underKcmBus(ctx: BenchContext, q: Qps): Promise<PodsOverTime> {
+async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const bus = await startKcmBus(ctx.e, q);
   try {
-    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`);
+    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, bus.reconciler.process.pid);
   } finally {
     await bus.stop();
   }
@@ -70,6 +78,7 @@ function plot(ctx: BenchContext, q: Qps, upstream: PodsOverTime, kcmBus: PodsOve
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const rows: Row[] = [];
   const data: Record<string, PodsOverTime> = {};
+  const rss: Row[] = [];
   for (const q of SETTINGS) {
     ctx.log(`S1 at ${q.qps}/${q.burst}: upstream`);
     const upstream = data[`upstream ${q.qps}/${q.burst}`] = await underUpstream(ctx, q);
@@ -78,7 +87,9 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
     plot(ctx, q, upstream, kcmBus);
     rows.push({ scenario: `S1 ${N} pods exist, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.exist, kcmBus: kcmBus.exist });
     rows.push({ scenario: `S1 ${N} pods Running, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.running, kcmBus: kcmBus.running });
+    rss.push({ scenario: `S1 controller RSS with ${N} pods, qps ${q.qps}/${q.burst}`, unit: 'MB', upstream: upstream.rssMb, kcmBus: kcmBus.rssMb, note: 'kube-controller-manager vs reconciler-rc' });
   }
+  rows.push(...rss);
   ctx.log('S1 ceiling: plain client-node loop');
   const plain = data['ceiling'] = await ceiling(ctx);
   rows.push({ scenario: `S1 ceiling: ${N} pods by a plain loop (64 in flight)`, unit: 's', kcmBus: plain.exist, note: `exist; Running at ${plain.running?.toFixed(1) ?? 'timeout'} s` });

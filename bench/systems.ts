@@ -43,11 +43,12 @@ export function rcManifest(name: string, replicas: number): Record<string, unkno
 }
 
 /**
- * cleanUpNamespace deletes a scenario's RCs (orphaning) and pods: the stack runs no namespace or garbage
- * collector controller. A failure is reported, not fatal.
+ * cleanUpNamespace deletes a scenario's RCs and pods: the stack runs no namespace or garbage collector controller,
+ * so the pods are deleted here (Background propagation: an Orphan one would leave the RCs behind with the orphan
+ * finalizer nobody removes). A failure is reported, not fatal.
  */
 export async function cleanUpNamespace(kube: RawKube, ns: string): Promise<void> {
-  for (const path of [`/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Orphan`, `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`]) {
+  for (const path of [`/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`, `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`]) {
     await kube('DELETE', path).catch((err: unknown) => console.error(`clean-up of ${path} failed: ${String(err)}`));
   }
 }

@@ -6,6 +6,7 @@ import { EXPECTATIONS_FLAGS } from '@kcm-bus/runtime/expectations/expectations.t
 import { RedisExpectations } from '@kcm-bus/runtime/expectations/expectations.redis.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import { Controller } from '@kcm-bus/runtime/reconcile/controller.ts';
+import { countedControllerSpec } from '@kcm-bus/runtime/reconcile/metrics.prom.ts';
 import { startControllerGroup, type ControllerGroup } from '@kcm-bus/runtime/reconcile/controller.kafka.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
@@ -25,6 +26,9 @@ import { POD_INDEX_NAMESPACE, POD_INDEX_OWNER_UID } from './rc-lookup.ts';
 await serviceMain('reconciler-rc', [
   { name: 'concurrent-rc-syncs', type: 'number', default: 5, help: 'RCs synced at once (kube-controller-manager\'s flag).' },
   { name: 'redis-url', type: 'string', default: 'redis://127.0.0.1:17106', help: 'Redis holding the expectations (default: the local dev stack).' },
+  { name: 'consumer-group', type: 'string', default: 'kcm-bus-reconciler-rc', help: 'Kafka consumer group of the replicas; another group replays the same inputs without taking partitions from this one.' },
+  { name: 'mutations-topic', type: 'string', default: MUTATION_TOPICS.mutations, help: 'Topic the mutations go to (the writer\'s input); another topic keeps them from the API (a shadow run).' },
+  { name: 'expectations-prefix', type: 'string', default: 'kcm-bus:exp', help: 'Prefix of the expectations\' Redis keys; every replica of a consumer group must use the same one.' },
   ...EXPECTATIONS_FLAGS,
 ], async (ctx) => {
   const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
@@ -37,18 +41,25 @@ await serviceMain('reconciler-rc', [
   const queue = new Workqueue<string>({ name: 'replicationmanager', rateLimiter: defaultControllerRateLimiter(), metricsProvider: new PromWorkqueueMetricsProvider(ctx.registry) });
   const redis = new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3 });
   let group: ControllerGroup | undefined;
-  const controller = new Controller(rcControllerSpec(stores, DEFAULT_RC_CONFIG), {
-    expectations: new RedisExpectations(redis, { controller: 'replicationmanager', ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000 }),
+  let owned: ReadonlySet<number> = new Set();
+  const spec = countedControllerSpec(ctx.registry, CONTROLLER_NAME, rcControllerSpec(stores, DEFAULT_RC_CONFIG), {
+    cached: () => ({ pods: stores.pods.size, replicationcontrollers: stores.rcs.size }),
+    partitionsSynced: () => [...owned].map((n) => cacheSync.partitionSynced(n)),
+  });
+  const mutationsTopic = ctx.flags.string('mutations-topic');
+  const controller = new Controller(spec, {
+    expectations: new RedisExpectations(redis, { controller: 'replicationmanager', ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
     publish: async (mutations) => group?.publish(mutations), synced: (key) => cacheSync.partitionSynced(partitionOf(key)), partitionOf,
     queue, log: ctx.log.child({ controller: CONTROLLER_NAME }), now: () => new Date(),
   });
   group = await startControllerGroup({
-    kafka: ctx.kafka, groupId: 'kcm-bus-reconciler-rc', log: ctx.log, fatal: ctx.fatal, controller, cacheSync, mutationsTopic: MUTATION_TOPICS.mutations,
+    kafka: ctx.kafka, groupId: ctx.flags.string('consumer-group'), log: ctx.log, fatal: ctx.fatal, controller, cacheSync, mutationsTopic,
     inputs: new Map([PODS_TOPIC, RCS_TOPIC].map((t) => [t, new Serde(registry, t, loadWatchSchema(watchedKind(t.replace('kcm.watch.', ''))), codec)])),
     results: { topic: MUTATION_TOPICS.results, serde: new Serde(registry, MUTATION_TOPICS.results, schemas.result, codec) },
-    mutationSerde: new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, codec),
-    onAssigned: (owned) => {
-      const lost = (key: string): boolean => !owned.has(partitionOf(key));
+    mutationSerde: new Serde(registry, mutationsTopic, schemas.mutation, codec),
+    onAssigned: (numbers) => {
+      owned = numbers;
+      const lost = (key: string): boolean => !numbers.has(partitionOf(key));
       stores.pods.dropWhere(lost);
       stores.rcs.dropWhere(lost);
       controller.forget(lost);

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { waitFor } from '../test/support/wait.ts';
+
+/** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
+export function rssBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  if (line === undefined) throw new Error(`no VmRSS for pid ${pid}: has it exited?`);
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+/**
+ * childPid is the pid of a process this one started whose command line contains `needle` (the bench's own
+ * watcher, not that of another stack running on the machine).
+ */
+export function childPid(needle: string): number {
+  const mine = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      return ppid === String(process.pid) && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+  if (mine === undefined) throw new Error(`no child process of ${process.pid} runs ${needle}`);
+  return Number(mine);
+}
+
+/** Scraped reads one /metrics page: the sum of a metric's samples whose labels include the given ones (0 when none). */
+export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) => number;
+
+/** scrape fetches a Prometheus text page once. */
+export async function scrape(url: string): Promise<Scraped> {
+  const lines = (await (await fetch(url)).text()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  return (name, labels = {}) => {
+    const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+    return lines.filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
+      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+  };
+}
+
+/** Steady gives a probe's last sample, once all probes held steady. */
+export type Steady<K extends string> = (probe: K) => number;
+
+/**
+ * settle samples every probe once a second until each one's last `window` samples lie within `tolerance`
+ * (relative: (max - min) / max) and returns the last samples; it fails after the deadline.
+ */
+export async function settle<K extends string>(what: string, probes: Readonly<Record<K, () => number | Promise<number>>>,
+  opts: { readonly window?: number; readonly tolerance?: number; readonly timeoutMs?: number } = {}): Promise<Steady<K>> {
+  const window = opts.window ?? 5;
+  const names = Object.keys(probes) as K[];
+  const seen = new Map<K, number[]>(names.map((k) => [k, []]));
+  const steady = (xs: readonly number[]): boolean => xs.length >= window && (Math.max(...xs) - Math.min(...xs)) <= (opts.tolerance ?? 0.03) * Math.max(...xs);
+  return waitFor(`${what} to hold steady`, async () => {
+    for (const k of names) seen.set(k, [...seen.get(k) ?? [], await probes[k]()].slice(-window));
+    return names.every((k) => steady(seen.get(k) ?? [])) && ((k: K) => seen.get(k)?.at(-1) ?? 0);
+  }, { timeoutMs: opts.timeoutMs ?? 300_000, intervalMs: 1000 });
+}
+
+/** inParallel maps items with at most `width` calls in flight, keeping the order. */
+export async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 64): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
+  }));
+  return out;
+}
+
+/** Session is a DevTools protocol session with one Node process's inspector. */
+type Session = { readonly call: (method: string, params?: object) => Promise<Record<string, unknown>>; readonly close: () => void };
+
+async function session(url: string): Promise<Session> {
+  const ws = new WebSocket(url);
+  await new Promise<void>((ok, fail) => {
+    ws.addEventListener('open', () => ok(), { once: true });
+    ws.addEventListener('error', () => fail(new Error(`cannot connect to the inspector at ${url}`)), { once: true });
+  });
+  const waiting = new Map<number, { ok: (v: Record<string, unknown>) => void; fail: (e: Error) => void }>();
+  ws.addEventListener('message', (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+    const w = waiting.get(m.id ?? -1);
+    if (m.error) w?.fail(new Error(m.error.message));
+    else w?.ok(m.result ?? {});
+  });
+  let next = 0;
+  return {
+    call: (method, params = {}) => new Promise((ok, fail) => {
+      waiting.set(++next, { ok, fail });
+      ws.send(JSON.stringify({ id: next, method, params }));
+    }),
+    close: () => ws.close(),
+  };
+}
+
+/** INSPECTOR is where a Node process opens its inspector on SIGUSR1 (one process at a time). */
+const INSPECTOR = 'http://127.0.0.1:9229/json/list';
+
+/**
+ * gcHeapUsed runs a full garbage collection in a Node process and returns its heap used afterwards: the live heap,
+ * without the garbage that RSS and heap gauges of an idle process carry for a long time. Once 127.0.0.1:9229 is free,
+ * SIGUSR1 opens the process's inspector there; the session checks the pid, collects, reads the heap, and closes it.
+ */
+export async function gcHeapUsed(pid: number): Promise<number> {
+  await waitFor('127.0.0.1:9229 to be free', async () => !(await fetch(INSPECTOR).then(() => true, () => false)), { timeoutMs: 10_000 });
+  process.kill(pid, 'SIGUSR1');
+  const url = await waitFor(`the inspector of pid ${pid}`, async () => ((await (await fetch(INSPECTOR)).json()) as { webSocketDebuggerUrl?: string }[])[0]?.webSocketDebuggerUrl, { timeoutMs: 10_000 });
+  const s = await session(url);
+  try {
+    const who = await s.call('Runtime.evaluate', { expression: 'process.pid', returnByValue: true }) as { result: { value: unknown } };
+    if (who.result.value !== pid) throw new Error(`the inspector on 127.0.0.1:9229 is pid ${String(who.result.value)}'s, not ${pid}'s`);
+    await s.call('HeapProfiler.collectGarbage');
+    const heap = (await s.call('Runtime.getHeapUsage'))['usedSize'] as number;
+    // inspector.close() waits for the sessions to end: scheduled, it runs once this one closed.
+    await s.call('Runtime.evaluate', { expression: 'setTimeout(() => process.getBuiltinModule(\'node:inspector\').close(), 100), 0' });
+    return heap;
+  } finally {
+    s.close();
+  }
+}
