@@ -66,7 +66,8 @@ function report(rows: readonly Row[], data: Record<string, unknown>): void {
   const machine = { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
   console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, \`npm run bench\`\n${formatTable(rows)}`);
   mkdirSync(OUT, { recursive: true });
-  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, benchPods: process.env['BENCH_PODS'] ?? '1000' };
+  const sizes = Object.fromEntries(['BENCH_PODS', 'BENCH_STEPS', 'BENCH_S6_PODS', 'BENCH_S9_PODS'].map((k) => [k, process.env[k] ?? 'default']));
+  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, ...sizes };
   writeFileSync(join(OUT, 'bench.json'), `${JSON.stringify({ at, machine, settings, rows, data }, null, 2)}\n`);
 }
 
