@@ -9,12 +9,13 @@ describe('CacheSync', () => {
   it('given a partition assigned at high-water mark 10, then it is synced only once offset 9 is consumed', () => {
     const sync = new CacheSync();
     sync.assigned(pods(0), '10');
-    sync.consumed(pods(0), '8');
+    assert.equal(sync.consumed(pods(0), '8'), false);
     assert.equal(sync.synced(pods(0)), false);
     assert.equal(sync.allSynced(), false);
-    sync.consumed(pods(0), '9');
+    assert.equal(sync.consumed(pods(0), '9'), true, 'the offset that caught up says so (the member logs it)');
     assert.equal(sync.synced(pods(0)), true);
     assert.equal(sync.allSynced(), true);
+    assert.equal(sync.consumed(pods(0), '10'), false, 'only once');
   });
 
   it('given an empty partition (high = 0, or high = low after retention), then it is synced at once', () => {

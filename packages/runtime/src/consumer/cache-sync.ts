@@ -30,11 +30,14 @@ export class CacheSync {
    * consumed records progress: offset is that of the last record applied, or kafkajs's batch.lastOffset(), which
    * also covers a trailing transaction marker. Batches of only markers or aborted records never reach eachBatch:
    * feed their lastOffset from the consumer's END_BATCH_PROCESS event, or a transactional topic never syncs.
-   * A partition not assigned is ignored (a late batch after revocation).
+   * A partition not assigned is ignored (a late batch after revocation). Returns true when this offset is the one
+   * that made the partition synced.
    */
-  consumed(tp: TopicPartition, offset: Offset): void {
+  consumed(tp: TopicPartition, offset: Offset): boolean {
     const target = this.#targets.get(tp.topic)?.get(tp.partition);
-    if (target && !target.synced && BigInt(offset) >= target.highWaterMark - 1n) target.synced = true;
+    if (!target || target.synced || BigInt(offset) < target.highWaterMark - 1n) return false;
+    target.synced = true;
+    return true;
   }
 
   /** revoked forgets a partition this member no longer owns. */

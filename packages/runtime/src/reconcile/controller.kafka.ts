@@ -1,5 +1,5 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { GROUP_TIMEOUTS, type Kafka } from '../bus/bus.kafka.ts';
+import { type Consumer, GROUP_TIMEOUTS, type Kafka } from '../bus/bus.kafka.ts';
 import { namespacePartitioner } from '../bus/partitioner.kafka.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { CacheSync } from '../consumer/cache-sync.ts';
@@ -44,16 +44,7 @@ export async function startControllerGroup(o: ControllerGroupOptions): Promise<C
   const producer = o.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 } });
   await producer.connect();
   const consumer = o.kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, partitionAssigners: [coPartitionAssigner({ globalTopics: [] })] });
-  let assignment: Promise<void> = new Promise(() => undefined);
-  let joined = false;
-  consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    joined = true;
-    assignment = assign(o, e.payload.memberAssignment);
-  });
-  consumer.on(consumer.events.CRASH, (e) => {
-    if (!e.payload.restart) o.fatal('the consumer crashed and will not restart', e.payload.error);
-  });
-  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => o.cacheSync.consumed({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
+  const state = followGroup(o, consumer);
   await consumer.connect();
   await consumer.subscribe({ topics: [...o.inputs.keys(), o.results.topic], fromBeginning: true });
   await consumer.run({
@@ -61,18 +52,48 @@ export async function startControllerGroup(o: ControllerGroupOptions): Promise<C
     // busy pods partition: consume them side by side, each in order.
     autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
     eachBatch: async (payload) => {
-      await assignment;
-      await consumeBatch(o, payload);
+      await state.assignment;
+      await consumeBatch(o, payload, state.consumed);
     },
   });
   return {
-    joined: () => joined,
+    joined: () => state.joined,
     publish: (mutations) => publish(o, producer, mutations),
     stop: async () => {
       await consumer.disconnect();
       await producer.disconnect();
     },
   };
+}
+
+type TP = { readonly topic: string; readonly partition: number };
+
+/** GroupState follows a member's joins: whether it joined, the setup of its current assignment, replay progress. */
+type GroupState = { joined: boolean; assignment: Promise<void>; readonly consumed: (tp: TP, offset: string) => void };
+
+/**
+ * followGroup watches the consumer's events: a join sets up the new assignment (cache-sync targets), a crash for
+ * good stops the service, and consumed offsets (records and batches of markers) move the cache sync on, with a
+ * log line when a partition caught up with its history (how long the replay took).
+ */
+function followGroup(o: ControllerGroupOptions, consumer: Consumer): GroupState {
+  let assignedAt = performance.now();
+  const state: GroupState = {
+    joined: false, assignment: new Promise(() => undefined),
+    consumed: (tp, offset) => {
+      if (o.cacheSync.consumed(tp, offset)) o.log.info('partition caught up with its history', { ...tp, offset, seconds: Math.round(performance.now() - assignedAt) / 1000 });
+    },
+  };
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    state.joined = true;
+    assignedAt = performance.now();
+    state.assignment = assign(o, e.payload.memberAssignment);
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    if (!e.payload.restart) o.fatal('the consumer crashed and will not restart', e.payload.error);
+  });
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => state.consumed({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
+  return state;
 }
 
 async function assign(o: ControllerGroupOptions, memberAssignment: Readonly<Record<string, readonly number[]>>): Promise<void> {
@@ -94,12 +115,12 @@ async function assign(o: ControllerGroupOptions, memberAssignment: Readonly<Reco
   }
 }
 
-async function consumeBatch(o: ControllerGroupOptions, { batch, heartbeat }: EachBatchPayload): Promise<void> {
+async function consumeBatch(o: ControllerGroupOptions, { batch, heartbeat }: EachBatchPayload, consumed: GroupState['consumed']): Promise<void> {
   const tp = { topic: batch.topic, partition: batch.partition };
   for (const message of batch.messages) {
     const live = o.cacheSync.synced(tp);
     await consumeOne(o, batch.topic, batch.partition, message, live);
-    o.cacheSync.consumed(tp, message.offset);
+    consumed(tp, message.offset);
     await heartbeat();
   }
 }
