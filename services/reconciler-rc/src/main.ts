@@ -49,7 +49,7 @@ await serviceMain('reconciler-rc', [
   const mutationsTopic = ctx.flags.string('mutations-topic');
   const controller = new Controller(spec, {
     expectations: new RedisExpectations(redis, { controller: 'replicationmanager', ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
-    publish: async (mutations) => group?.publish(mutations), synced: (key) => cacheSync.partitionSynced(partitionOf(key)), partitionOf,
+    publish: async (mutations) => group?.publish(mutations), partitionOf, partitionSynced: (n) => cacheSync.partitionSynced(n),
     queue, log: ctx.log.child({ controller: CONTROLLER_NAME }), now: () => new Date(),
   });
   group = await startControllerGroup({

@@ -64,9 +64,10 @@ export type ControllerSpec = {
 export type ControllerPorts = {
   readonly expectations: ExpectationsStore;
   readonly publish: (mutations: readonly Mutation[]) => Promise<void>;
-  readonly synced: (key: string) => boolean;
   /** partitionOf is the partition number of a key in every co-partitioned input topic. */
   readonly partitionOf: (key: string) => number;
+  /** partitionSynced: the partition caught up with its history (the cache-sync gate). */
+  readonly partitionSynced: (partition: number) => boolean;
   readonly queue: Workqueue<string>;
   readonly log: Logger;
   readonly now: () => Date;

@@ -39,7 +39,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
-    expectations, queue, synced: () => true, partitionOf: () => 0, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    expectations, queue, partitionOf: () => 0, partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
     publish: (mutations) => Promise.resolve(void published.push(...mutations)),
   });
   const worker = controller.run(1);

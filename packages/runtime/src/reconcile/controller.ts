@@ -23,9 +23,9 @@ const HELD_RETRY_MS = 1000;
 export class Controller {
   readonly #spec: ControllerSpec;
   readonly #ports: ControllerPorts;
-  readonly #causes = new Map<string, MutationCause[]>();
+  /** #causes: per key, the input record that last enqueued it and how many syncs ran since (the attempt). */
+  readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
-  readonly #attempts = new Map<string, number>();
   readonly #writes = new ReadYourWrites();
 
   constructor(spec: ControllerSpec, ports: ControllerPorts) {
@@ -77,7 +77,8 @@ export class Controller {
   async #worker(): Promise<void> {
     for (let key = await this.#ports.queue.get(); key !== undefined; key = await this.#ports.queue.get()) {
       try {
-        if (this.#ports.synced(key)) await this.#sync(key);
+        const partition = this.#ports.partitionOf(key);
+        if (this.#ports.partitionSynced(partition)) await this.#sync(key, partition);
         else this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
       } catch (err) {
         this.#ports.log.error('sync failed', { key, err });
@@ -88,8 +89,8 @@ export class Controller {
     }
   }
 
-  async #sync(key: string): Promise<void> {
-    if (!this.#writes.ready(key, this.#ports.partitionOf(key), this.#ports.now().getTime())) {
+  async #sync(key: string, partition: number): Promise<void> {
+    if (!this.#writes.ready(key, partition, this.#ports.now().getTime())) {
       this.#ports.queue.addAfter(key, HELD_RETRY_MS);
       return;
     }
@@ -97,9 +98,8 @@ export class Controller {
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
     const failures = this.#failures.get(key) ?? [];
     this.#failures.delete(key);
-    const cause = this.#causes.get(key) ?? [];
-    const attempt = this.#attempts.get(key) ?? 0;
-    this.#attempts.set(key, attempt + 1);
+    const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
+    this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
     if (result.expectations?.type === 'DeleteExpectations') await this.#ports.expectations.delete(key);
     else if (result.expectations) await this.#ports.expectations.set(key, result.expectations);
@@ -147,15 +147,12 @@ export class Controller {
   }
 
   #setCause(key: string, cause: MutationCause): void {
-    this.#causes.set(key, [cause]);
-    this.#attempts.delete(key);
+    this.#causes.set(key, { cause: [cause], attempt: 0 });
   }
 
   /** forget drops the state of keys whose partitions this member lost. */
   forget(pred: (key: string) => boolean): void {
-    for (const key of [...this.#failures.keys()]) if (pred(key)) this.#failures.delete(key);
-    for (const key of [...this.#causes.keys()]) if (pred(key)) this.#causes.delete(key);
-    for (const key of [...this.#attempts.keys()]) if (pred(key)) this.#attempts.delete(key);
+    for (const map of [this.#failures, this.#causes]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
     this.#writes.forget(pred);
     this.#ports.queue.dropWhere(pred);
     this.#ports.queue.forgetWhere(pred);
