@@ -11,11 +11,10 @@ import { join, resolve } from 'node:path';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startService, stopAllServices } from '../test/support/processes.ts';
-import { rawKube } from '../test/support/stack.ts';
+import { busFlags, rawKube } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { formatTable } from './table.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { busFlags } from './systems.ts';
 
 const HERE = import.meta.dirname;
 const OUT = resolve(HERE, 'out');

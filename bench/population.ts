@@ -3,7 +3,8 @@ import { partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { inParallel } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
-import { cleanUpNamespace, rcManifest } from './systems.ts';
+import { rcManifest } from '../test/support/rc.ts';
+import { cleanUpNamespace } from './systems.ts';
 
 /** UNSCHEDULED is a scheduler name no scheduler answers to: such pods stay Pending and nothing touches them again. */
 const UNSCHEDULED = 'kcm-bus-bench-unscheduled';

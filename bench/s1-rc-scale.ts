@@ -4,7 +4,9 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
 import { rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { cleanUpNamespace, rcManifest, startKcmBus, startUpstream, type Qps } from './systems.ts';
+import { rcManifest } from '../test/support/rc.ts';
+import { startUpstream } from '../test/support/upstream.ts';
+import { cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];

@@ -1,7 +1,8 @@
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { childPid, gcHeapUsed, rssBytes, scrape, settle } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { startKcmBus, startUpstream, type Qps } from './systems.ts';
+import { startUpstream } from '../test/support/upstream.ts';
+import { startKcmBus, type Qps } from './systems.ts';
 import { waitFor } from '../test/support/wait.ts';
 import type { ServiceProcess } from '../test/support/processes.ts';
 

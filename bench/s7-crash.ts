@@ -17,7 +17,9 @@ import { startService, type ServiceProcess } from '../test/support/processes.ts'
 import { waitFor } from '../test/support/wait.ts';
 import { crashFigures, type CrashFigures, type Sample } from './crash-figures.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { busFlags, cleanUpNamespace, rcManifest, startKcmBus, startUpstream, type Qps } from './systems.ts';
+import { rcManifest } from '../test/support/rc.ts';
+import { startUpstream } from '../test/support/upstream.ts';
+import { cleanUpNamespace, reconcilerFlags, startKcmBus, type Qps, writerFlags } from './systems.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const AT = Math.floor(N / 2);
@@ -126,12 +128,12 @@ async function upstreamRun(ctx: BenchContext): Promise<CrashRun & { readonly lea
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: 'kube-system' } }).catch((err: unknown) => {
     if (!String(err).includes(': 409 ')) throw err;
   });
-  let kcm = startUpstream(ctx.e, QPS, { leaderElect: true });
+  let kcm = startUpstream(ctx.e, { ...QPS, leaderElect: true });
   let killedWallClock = 0;
   try {
     const run = await crashRun(ctx, `${ctx.runId}-s7-up`, {
       kill: async () => { kcm.process.kill('SIGKILL'); await kcm.exited; killedWallClock = Date.now(); },
-      restart: async () => { kcm = startUpstream(ctx.e, QPS, { leaderElect: true }); },
+      restart: async () => { kcm = startUpstream(ctx.e, { ...QPS, leaderElect: true }); },
     });
     const lease = (await ctx.kube('GET', LEASE_PATH))['spec'] as { acquireTime: string };
     return { ...run, leaseAcquiredAfter: (Date.parse(lease.acquireTime) - killedWallClock) / 1000 };
@@ -143,9 +145,7 @@ async function upstreamRun(ctx: BenchContext): Promise<CrashRun & { readonly lea
 /** busRun kills kcm-bus's reconciler-rc or writer and starts a new one with the same flags (bench/systems.ts). */
 async function busRun(ctx: BenchContext, victim: 'reconciler' | 'writer'): Promise<CrashRun & { readonly logs: Readonly<Record<string, string>> }> {
   const bus = await startKcmBus(ctx.e, QPS);
-  const [name, flags] = victim === 'reconciler'
-    ? ['reconciler-rc', [...busFlags(ctx.e), '--redis-url', ctx.e.redis]]
-    : ['writer', [...busFlags(ctx.e), '--kubeconfig', ctx.e.kubeconfigs.writer, `--kube-api-qps=${QPS.qps}`, `--kube-api-burst=${QPS.burst}`, '--concurrency=64']];
+  const [name, flags] = victim === 'reconciler' ? ['reconciler-rc', reconcilerFlags(ctx.e)] : ['writer', writerFlags(ctx.e, QPS)];
   let replacement: ServiceProcess | undefined;
   try {
     const run = await crashRun(ctx, `${ctx.runId}-s7-${victim}`, {

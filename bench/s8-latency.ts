@@ -11,7 +11,9 @@ import { metricValue, type ServiceProcess } from '../test/support/processes.ts';
 import { waitFor } from '../test/support/wait.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
 import { HOPS, latency, percentile, RC_TOPIC, stepHops, type BusRecords, type Step, type StepHops, type Timed } from './latency-hops.ts';
-import { cleanUpNamespace, rcManifest, startKcmBus, startUpstream, type Qps } from './systems.ts';
+import { rcManifest } from '../test/support/rc.ts';
+import { startUpstream } from '../test/support/upstream.ts';
+import { cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 
 const STEPS = Number(process.env['BENCH_STEPS'] ?? 100);
 const RC = 's8';

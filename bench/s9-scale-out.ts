@@ -5,7 +5,7 @@ import { waitFor } from '../test/support/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { scrape } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { busFlags } from './systems.ts';
+import { reconcilerFlags } from './systems.ts';
 
 const REPLICAS = [1, 2, 4];
 const PODS = Number(process.env['BENCH_S9_PODS'] ?? 10_000);
@@ -54,7 +54,7 @@ async function startReplicas(n: number, flags: readonly string[]): Promise<Servi
  */
 async function replay(ctx: BenchContext, n: number, topic: string, partitions: number): Promise<Replay> {
   const tag = `${ctx.runId}-s9-r${n}`;
-  const flags = [...busFlags(ctx.e), '--redis-url', ctx.e.redis, '--consumer-group', tag, '--mutations-topic', topic, '--expectations-prefix', `kcm-bus:${tag}`];
+  const flags = [...reconcilerFlags(ctx.e), '--consumer-group', tag, '--mutations-topic', topic, '--expectations-prefix', `kcm-bus:${tag}`];
   const rcs = await clusterCount(ctx, 'replicationcontrollers');
   const replicas = await startReplicas(n, flags);
   try {

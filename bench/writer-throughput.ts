@@ -11,6 +11,7 @@ import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { metricValue, startService, stopAllServices } from '../test/support/processes.ts';
 import { mutation, podBody, podTarget, produceMutations } from '../test/support/mutations.ts';
+import { busFlags } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
@@ -31,7 +32,7 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
 }
 
 async function throughWriter(e: StackEndpoints, ns: string, flags: readonly string[]): Promise<number> {
-  const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, '--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry, ...flags]);
+  const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, ...busFlags(e), ...flags]);
   const batch = Array.from({ length: N }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`) }));
   const started = performance.now();
   await produceMutations(e, batch);

@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, type RcClient, rcManifest } from '../support/rc.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
@@ -83,7 +83,7 @@ describe('differential: the same RC script under upstream kube-controller-manage
     upstream = startUpstream(stack);
     const expected = await script(uniqueName('diff-up'));
     await upstream.stop();
-    const bus = ['--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry];
+    const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);

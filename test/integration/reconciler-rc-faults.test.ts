@@ -2,14 +2,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { ownedCounter, rcClient, rcManifest } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = ['--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry];
+const bus = busFlags(stack);
 // The writer at upstream's default 20/30 QPS: 300 pods take long enough (~15 s) for a fault to land mid-scale-up.
 const writerFlags = [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3'];
 const reconcilerFlags = [...bus, '--redis-url', stack.redis];

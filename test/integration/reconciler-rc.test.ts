@@ -2,14 +2,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, rcManifest } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = ['--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry];
+const bus = busFlags(stack);
 
 describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafka → writer → apiserver', () => {
   const ns = uniqueName('rc');

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { waitFor } from '../support/wait.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { compactEtcd } from '../support/etcd.ts';
@@ -18,13 +18,12 @@ import { inertObjects } from '../support/objects.ts';
 const run = promisify(execFile);
 const stack = testStack();
 const kube = rawKube();
-const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, '--kafka-brokers', stack.kafkaBootstrap,
-  '--schema-registry-url', stack.registry, '--watermark-interval-ms', '500', '--partitions', '3'];
+const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, ...busFlags(stack), '--watermark-interval-ms', '500', '--partitions', '3'];
 
 /** runTail runs `kcm-bus tail` against the test stack and returns its output lines. */
 async function runTail(args: readonly string[]): Promise<string[]> {
   const { stdout } = await run(process.execPath, [resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts'), 'tail', ...args,
-    '--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry], { timeout: 60_000 });
+    ...busFlags(stack)], { timeout: 60_000 });
   return stdout.split('\n').filter(Boolean);
 }
 

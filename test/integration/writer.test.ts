@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { frame } from '@kcm-bus/runtime/codec/wire.ts';
 import type { MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
-import { rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { mutation, outcomeOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const writerArgs = ['--kubeconfig', stack.kubeconfigs.writer, '--kafka-brokers', stack.kafkaBootstrap, '--schema-registry-url', stack.registry, '--partitions', '3'];
+const writerArgs = ['--kubeconfig', stack.kubeconfigs.writer, ...busFlags(stack), '--partitions', '3'];
 const exists = async (path: string): Promise<boolean> => kube('GET', path).then(() => true, () => false);
 const uidOf = (o: Record<string, unknown>): string => (o['metadata'] as { uid: string }).uid;
 const rvOf = (o: Record<string, unknown>): string => (o['metadata'] as { resourceVersion: string }).resourceVersion;

@@ -12,6 +12,11 @@ export function testStack(): StackEndpoints {
   return JSON.parse(readFileSync(file, 'utf8')) as StackEndpoints;
 }
 
+/** busFlags are the Kafka and schema registry flags every kcm-bus service gets to reach a stack. */
+export function busFlags(e: StackEndpoints): string[] {
+  return ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
+}
+
 /** kubeClients are client-node API clients for one kubeconfig of the test stack. */
 export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {
   const kc = new KubeConfig();
