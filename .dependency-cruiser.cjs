@@ -1,16 +1,38 @@
 /**
- * The layering rule, checked by the test command (see README "Layers"):
+ * The layering rule, checked by the test command (see README "Layers"; test/unit/layers.test.ts proves each rule fires):
+ * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
+ *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime and tools;
+ *   test imports any;
  * - services never import each other;
- * - pure modules (every module of packages/runtime and services/* except adapters `*.<impl>.ts`,
- *   `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
- * - only the watcher and the writer import @kubernetes/client-node;
- * - only the bus adapter (`*.kafka.ts`) imports kafkajs.
+ * - pure modules (every module of schemas, packages/runtime, packages/k8s and services/* except adapters
+ *   `*.<impl>.ts`, `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
+ * - only the watcher and the writer import @kubernetes/client-node (and schemas' dev tools, `*.kube.ts`);
+ * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs.
  */
-const PURE = '^(packages/runtime|services/[^/]+|schemas)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
+const PURE = '^(schemas|packages/(runtime|k8s)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
 const IO = '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads)$';
+
+/** LAYERS name, for each workspace folder, the workspace folders it may import besides itself. */
+const LAYERS = {
+  schemas: [],
+  'packages/runtime': ['schemas'],
+  'packages/k8s': ['packages/runtime', 'schemas'],
+  'packages/tools': ['packages/runtime', 'schemas'],
+  'packages/stack': ['packages/runtime', 'packages/tools'],
+  'services/[^/]+': ['packages/runtime', 'packages/k8s', 'schemas'],
+};
+
+const packagesInOrder = Object.entries(LAYERS).map(([from, allowed]) => ({
+  name: 'packages-in-order',
+  comment: `${from} may import ${allowed.join(', ') || 'no other workspace'}: the packages form layers without a cycle.`,
+  severity: 'error',
+  from: { path: `^${from}/` },
+  to: { path: '^(schemas|packages/[^/]+|services/[^/]+|test)/', pathNot: `^(${[from, ...allowed].join('|')})/` },
+}));
 
 module.exports = {
   forbidden: [
+    ...packagesInOrder,
     {
       name: 'services-are-independent',
       comment: 'A service never imports another service: they talk only through Kafka.',
@@ -23,20 +45,20 @@ module.exports = {
       comment: 'Pure modules take their inputs as values; I/O lives in adapters named <port>.<impl>.ts and in main.ts.',
       severity: 'error',
       from: { path: PURE, pathNot: '/(main|index)\\.ts$' },
-      to: { dependencyTypes: ['npm', 'core'], path: `(^|/)node_modules/(kafkajs|ioredis|avsc|@kubernetes/client-node|prom-client)/|${IO}` },
+      to: { path: `(^|/)node_modules/(kafkajs|ioredis|avsc|@kubernetes/client-node|prom-client)/|${IO}` },
     },
     {
       name: 'only-watcher-and-writer-use-the-api',
-      comment: 'Only the watcher reads the API and only the writer writes it; reconcilers hold no API client.',
+      comment: 'Only the watcher reads the API and only the writer writes it; reconcilers hold no API client (schemas\' *.kube.ts are dev tools).',
       severity: 'error',
-      from: { path: '^(packages/runtime|services/(?!watcher/|writer/))' },
+      from: { path: '^(packages/(runtime|k8s|tools)/|services/(?!watcher/|writer/)|schemas/(?!.*\\.kube\\.ts$))' },
       to: { path: '(^|/)node_modules/@kubernetes/client-node/' },
     },
     {
       name: 'only-the-bus-adapter-uses-kafkajs',
-      comment: 'kafkajs is constructed and called only in the bus adapter (*.kafka.ts).',
+      comment: 'kafkajs is constructed and called only in the bus adapter (packages/runtime/src/bus/*.kafka.ts), so another client touches that folder only.',
       severity: 'error',
-      from: { pathNot: '\\.kafka(\\.test)?\\.ts$' },
+      from: { pathNot: '^packages/runtime/src/bus/.*\\.kafka(\\.test)?\\.ts$' },
       to: { path: '(^|/)node_modules/kafkajs/' },
     },
     {

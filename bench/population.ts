@@ -1,4 +1,4 @@
-import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { inParallel } from './probes.ts';
@@ -10,14 +10,8 @@ import { cleanUpNamespace } from './systems.ts';
 const UNSCHEDULED = 'kcm-bus-bench-unscheduled';
 
 /** watchPartitions is the partition count of kcm.watch.pods (the watcher's --partitions when it created the topic). */
-export async function watchPartitions(e: StackEndpoints): Promise<number> {
-  const admin = kafkaClient({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench' }).admin();
-  await admin.connect();
-  try {
-    return (await admin.fetchTopicMetadata({ topics: ['kcm.watch.pods'] })).topics[0]?.partitions.length ?? 0;
-  } finally {
-    await admin.disconnect();
-  }
+export function watchPartitions(e: StackEndpoints): Promise<number> {
+  return kafkaBus({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench' }).partitionCount('kcm.watch.pods');
 }
 
 /** spreadNamespaces names `count` namespaces `<prefix>-<i>`, picked so that they fall on the partitions in turn. */

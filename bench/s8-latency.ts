@@ -1,6 +1,5 @@
 import { KubeConfig, Watch } from '@kubernetes/client-node';
-import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { readToEnd } from '@kcm-bus/runtime/bus/read.kafka.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
@@ -99,12 +98,12 @@ async function measure(ctx: BenchContext, ns: string): Promise<Step[]> {
 
 /** readTimed reads a topic's committed records whose key passes `keep`, decoded as written, with their timestamps. */
 async function readTimed<T>(e: StackEndpoints, topic: string, keep: (key: string) => boolean): Promise<Timed<T>[]> {
-  const kafka = kafkaClient({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench-s8' });
+  const bus = kafkaBus({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench-s8' });
   const serde = new Serde(httpSchemaRegistry(e.registry), topic, undefined, (s) => new AvroCodec(s));
   const out: Timed<T>[] = [];
-  await readToEnd(kafka, topic, async (m, partition) => {
-    if (m.value === null || !keep(m.key?.toString() ?? '')) return;
-    out.push({ partition, offset: Number(m.offset), timestamp: Number(m.timestamp), value: (await serde.decode(m.value)).value as T });
+  await bus.readToEnd(topic, async (r, partition) => {
+    if (r.value === null || !keep(r.key?.toString() ?? '')) return;
+    out.push({ partition, offset: Number(r.offset), timestamp: Number(r.timestamp), value: (await serde.decode(r.value)).value as T });
   });
   return out;
 }

@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
-import { kafkaClient, type Kafka } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
@@ -12,8 +13,6 @@ const PODS = Number(process.env['BENCH_S9_PODS'] ?? 10_000);
 const PER_RC = 10;
 const QUIET_MS = 2000;
 const INPUTS = ['kcm.watch.pods', 'kcm.watch.replicationcontrollers', 'kcm.mutation-results'];
-
-type Admin = ReturnType<Kafka['admin']>;
 
 /**
  * Replay is one run: replicas, reconciles done, RC keys in the cluster, seconds from all joined until every
@@ -72,21 +71,19 @@ async function replay(ctx: BenchContext, n: number, topic: string, partitions: n
 }
 
 /** withTopic creates the throwaway mutations topic for the duration of fn and deletes it after. */
-async function withTopic<T>(ctx: BenchContext, topic: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = kafkaClient({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' }).admin();
-  await admin.connect();
+async function withTopic<T>(ctx: BenchContext, topic: string, fn: (bus: Bus) => Promise<T>): Promise<T> {
+  const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
+  await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-    return await fn(admin);
+    return await fn(bus);
   } finally {
-    await admin.deleteTopics({ topics: [topic] }).catch((err: unknown) => ctx.log(`S9: deleting ${topic} failed: ${String(err)}`));
-    await admin.disconnect();
+    await bus.deleteTopics([topic]).catch((err: unknown) => ctx.log(`S9: deleting ${topic} failed: ${String(err)}`));
   }
 }
 
 /** historyOffsets is how much a replica group replays: the offsets of its input topics (watermarks and markers too). */
-async function historyOffsets(admin: Admin): Promise<number> {
-  const topics = await Promise.all(INPUTS.map((t) => admin.fetchTopicOffsets(t)));
+async function historyOffsets(bus: Bus): Promise<number> {
+  const topics = await Promise.all(INPUTS.map((t) => bus.offsets(t)));
   return topics.flat().reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
 }
 
@@ -105,8 +102,8 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   let offsets = 0;
   try {
     await pop.grow(PODS);
-    await withTopic(ctx, `${ctx.runId}-s9-mutations`, async (admin) => {
-      offsets = await historyOffsets(admin);
+    await withTopic(ctx, `${ctx.runId}-s9-mutations`, async (bus) => {
+      offsets = await historyOffsets(bus);
       for (const n of REPLICAS) {
         ctx.log(`S9: ${n} replica(s) replay`);
         runs.push(await replay(ctx, n, `${ctx.runId}-s9-mutations`, partitions));

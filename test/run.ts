@@ -11,9 +11,17 @@ import { VERSIONS } from '@kcm-bus/stack/versions.ts';
  * The test command: the type check and the layering rule first (they fail fast), then the local stack
  * under the "test" profile (its own ports and state, so a running dev stack is not disturbed), then one
  * node:test run over every unit and integration test, then the stack is stopped and its state removed,
- * whether the tests passed or not.
+ * whether the tests passed or not. With `--unit` (npm run test:unit) it runs only the unit tests: every test
+ * but those in test/integration, which are the only ones that need the stack.
  */
 const TEST_FILES = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'schemas/**/*.test.ts', 'test/**/*.test.ts'];
+const NEEDS_STACK = 'test/integration/';
+
+/** testFiles lists the test files, sorted; unit: all but those that need the stack. */
+function testFiles(unit: boolean): string[] {
+  const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') }));
+  return files.filter((f) => !unit || !f.startsWith(NEEDS_STACK)).sort();
+}
 
 function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolve) => {
@@ -29,7 +37,14 @@ async function openApiDir(): Promise<string> {
   return join(modcache, `k8s.io/kubernetes@${VERSIONS.kubernetes}`, 'api/openapi-spec/v3');
 }
 
+/** unitTests runs the tests that need no stack, against no stack. */
+function unitTests(): Promise<number> {
+  return run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', ...testFiles(true)],
+    { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+}
+
 async function main(): Promise<number> {
+  if (process.argv.includes('--unit')) return unitTests();
   const log = say();
   log('type check (tsc --noEmit)');
   if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
@@ -42,7 +57,7 @@ async function main(): Promise<number> {
   try {
     log(`local stack, profile "test" (state: ${c.dir})`);
     await up(c, log);
-    const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
+    const files = testFiles(false);
     log(`${files.length} test files`);
     return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', '--test-timeout=600000', ...files],
       { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KCM_BUS_TEST_PROFILE: c.profile, KCM_BUS_OPENAPI_DIR: await openApiDir(), KAFKAJS_NO_PARTITIONER_WARNING: '1' });

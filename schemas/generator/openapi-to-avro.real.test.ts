@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type AvroRecord, type AvroType, isUnion, jsonNameOf } from './avro-schema.ts';
 import { deref, indexNamedTypes, type NamedTypes } from './named-types.ts';
-import { realSchema, skipReal, WATCHED_KINDS, watchedKind } from './real-openapi.fs.ts';
+import { WATCHED_KINDS, watchedKind } from '../kinds.ts';
+import { realSchema, skipReal } from './real-openapi.fs.ts';
 
 /** typeAt follows a field path (`spec.containers[].ports[]`) through records, arrays ([]) and maps ({}). */
 function typeAt(root: AvroRecord, path: string): AvroType {

@@ -5,8 +5,6 @@ import { openApiToAvro } from './openapi-to-avro.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import type { WatchedKind } from '../kinds.ts';
 
-export { WATCHED_KINDS, watchedKind } from '../kinds.ts';
-
 /**
  * openApiDir is where tests find the kube-apiserver's own OpenAPI v3 documents: $KCM_BUS_OPENAPI_DIR (a folder holding
  * api__v1_openapi.json and apis__coordination.k8s.io__v1_openapi.json, as in kubernetes/api/openapi-spec/v3).

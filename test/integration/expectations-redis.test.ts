@@ -26,7 +26,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const controller = uniqueName('it-rc');
     const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
     const pods = Array.from({ length: 50 }, (_, i) => `ns/pod-${i}`);
-    await replicas[0]!.set('ns/rc', { type: 'ExpectCreations', podKeys: pods });
+    await replicas[0]!.set('ns/rc', { type: 'ExpectCreations', objectKeys: pods });
     await Promise.all([...pods.slice(1), ...pods.slice(1)].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [pod], [])));
     assert.deepEqual(await shared.smembers(`${recordKey(controller, 'ns/rc')}:creates`), ['ns/pod-0']);
     assert.equal((await replicas[1]!.view('ns/rc')).satisfied, false);
@@ -38,7 +38,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const controller = uniqueName('it-rc');
     const replicas = Array.from({ length: 5 }, () => new RedisExpectations(connect(), { controller, ttlMs: 600_000 }));
     const pods = Array.from({ length: 20 }, (_, i) => `ns/pod-${i}`);
-    await replicas[0]!.set('ns/rc', { type: 'ExpectDeletions', podKeys: pods });
+    await replicas[0]!.set('ns/rc', { type: 'ExpectDeletions', objectKeys: pods });
     await Promise.all([...pods, ...pods].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [], [pod])));
     assert.equal(await shared.scard(`${recordKey(controller, 'ns/rc')}:deletes`), 0);
     assert.deepEqual(await replicas[4]!.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
@@ -47,7 +47,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   it('given unfulfilled expectations with a 1 s TTL, then they expire: the key is satisfied and Redis drops the record', async () => {
     const controller = uniqueName('it-rc');
     const store = new RedisExpectations(shared, { controller, ttlMs: 1000 });
-    await store.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a'] });
+    await store.set('ns/rc', { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a'] });
     await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, { timeoutMs: 10_000, intervalMs: 100 });
     await waitFor('Redis to drop the record', async () => (await shared.exists(recordKey(controller, 'ns/rc'), `${recordKey(controller, 'ns/rc')}:creates`, `${recordKey(controller, 'ns/rc')}:deletes`)) === 0,
@@ -58,7 +58,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const controller = uniqueName('it-rc');
     const first = connect();
     const before = new RedisExpectations(first, { controller, ttlMs: 600_000 });
-    await before.set('ns/rc', { type: 'ExpectDeletions', podKeys: ['ns/a', 'ns/b'] });
+    await before.set('ns/rc', { type: 'ExpectDeletions', objectKeys: ['ns/a', 'ns/b'] });
     await before.lower('ns/rc', [], ['ns/a']);
     await first.quit();
     const restarted = new RedisExpectations(connect(), { controller, ttlMs: 600_000 });
@@ -72,7 +72,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   it('given two controllers with the same key, then their records do not collide', async () => {
     const rc = new RedisExpectations(shared, { controller: uniqueName('it-rc'), ttlMs: 600_000 });
     const rs = new RedisExpectations(shared, { controller: uniqueName('it-rs'), ttlMs: 600_000 });
-    await rc.set('ns/x', { type: 'ExpectCreations', podKeys: ['ns/p'] });
+    await rc.set('ns/x', { type: 'ExpectCreations', objectKeys: ['ns/p'] });
     assert.equal((await rs.view('ns/x')).satisfied, true);
     await rs.lower('ns/x', ['ns/p'], []);
     assert.equal((await rc.view('ns/x')).satisfied, false);

@@ -1,29 +1,30 @@
-import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { waitFor } from './wait.ts';
 
 /**
- * produceAndConsume sends values through a fresh single-partition topic with an idempotent producer
- * (acks=all) and reads them back as a member of a new consumer group.
+ * produceAndConsume sends values through a fresh single-partition topic with an idempotent publisher
+ * (acks=all) and reads them back as the member of a new (ephemeral) consumer group.
  */
 export async function produceAndConsume(bootstrap: string, topic: string, values: readonly string[]): Promise<string[]> {
-  const kafka = kafkaClient({ brokers: [bootstrap], clientId: 'kcm-bus-it' });
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  await admin.disconnect();
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-  await producer.send({ topic, acks: -1, messages: values.map((value, i) => ({ key: String(i), value })) });
-  await producer.disconnect();
-  const consumer = kafka.consumer({ groupId: `${topic}-group` });
+  const bus = kafkaBus({ brokers: [bootstrap], clientId: 'kcm-bus-it' });
+  await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
+  const publisher = await bus.publisher();
+  await publisher.send(topic, values.map((value, i) => ({ key: String(i), value: Buffer.from(value) })));
+  await publisher.close();
   const received: string[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({ eachMessage: async ({ message }) => void received.push(message.value?.toString() ?? '') });
+  let crashed: unknown;
+  const member = await bus.joinGroup({
+    groupId: `${topic}-group`, topics: [topic], fromBeginning: true, ephemeral: true,
+    onBatch: async (batch) => void received.push(...batch.records.map((r) => r.value?.toString() ?? '')),
+    onCrash: (err, restart) => void (crashed = restart ? undefined : err),
+  });
   try {
-    await waitFor(`${values.length} records`, () => received.length >= values.length, { timeoutMs: 60_000 });
+    await waitFor(`${values.length} records`, () => {
+      if (crashed) throw crashed;
+      return received.length >= values.length;
+    }, { timeoutMs: 60_000 });
   } finally {
-    await consumer.disconnect();
+    await member.stop();
   }
   return received;
 }

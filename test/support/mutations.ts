@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { namespacePartitioner } from '@kcm-bus/runtime/bus/partitioner.kafka.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
@@ -33,13 +32,12 @@ export function podBody(name: string): string {
 /** produceMutations puts mutations (encoded) and raw values (as they are) on kcm.mutations, keyed by target. */
 export async function produceMutations(stack: StackEndpoints, mutations: readonly Mutation[], raw: readonly { key: string; value: Buffer }[] = []): Promise<void> {
   const serde = new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
-  const producer = kafkaClient({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner });
-  await producer.connect();
+  const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
   try {
-    const messages = [...await Promise.all(mutations.map(async (m) => ({ key: objectKey(m.target), value: (await serde.encode(m)).bytes }))), ...raw];
-    await producer.send({ topic: MUTATION_TOPICS.mutations, acks: -1, messages });
+    const records = [...await Promise.all(mutations.map(async (m) => ({ key: objectKey(m.target), value: (await serde.encode(m)).bytes }))), ...raw];
+    await publisher.send(MUTATION_TOPICS.mutations, records);
   } finally {
-    await producer.disconnect();
+    await publisher.close();
   }
 }
 

@@ -19,15 +19,16 @@ export type ServiceProcess = {
 const started = new Set<ServiceProcess>();
 
 /**
- * startService runs services/<name>/src/main.ts with the given flags on a free metrics port, its output
- * in a log file, and waits until /readyz answers (or fails with the log's path).
+ * startService runs services/<name>/src/main.ts (or opts.script) with the given flags on a free metrics port, its
+ * output in a log file, and waits until /readyz answers (or fails with the log's path).
  */
-export async function startService(name: string, args: readonly string[], opts: { readonly ready?: boolean } = {}): Promise<ServiceProcess> {
+export async function startService(name: string, args: readonly string[],
+  opts: { readonly ready?: boolean; readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {}): Promise<ServiceProcess> {
   const port = 18000 + Math.floor(Math.random() * 2000);
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', join(REPO, `services/${name}/src/main.ts`),
-    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? join(REPO, `services/${name}/src/main.ts`),
+    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

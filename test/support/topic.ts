@@ -1,9 +1,14 @@
-import { kafkaClient } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { readToEnd } from '@kcm-bus/runtime/bus/read.kafka.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+
+/** testBus is the bus as the tests' readers reach it. */
+function testBus(stack: StackEndpoints): Bus {
+  return kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-reader' });
+}
 
 /** TopicRecord is one record of a topic as a test sees it: value decoded, null for a tombstone. */
 export type TopicRecord = {
@@ -16,12 +21,11 @@ export type TopicRecord = {
 
 /** readTopic reads a whole topic (committed records), decoding values with the schemas the registry holds. */
 export async function readTopic(stack: StackEndpoints, topic: string): Promise<TopicRecord[]> {
-  const kafka = kafkaClient({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-reader' });
   const serde = new Serde(httpSchemaRegistry(stack.registry), topic, undefined, (s) => new AvroCodec(s));
   const records: TopicRecord[] = [];
-  await readToEnd(kafka, topic, async (message, partition) => {
-    const value = message.value === null ? null : (await serde.decode(message.value)).value as TopicRecord['value'];
-    records.push({ partition, offset: message.offset, key: message.key?.toString() ?? '', raw: message.value, value });
+  await testBus(stack).readToEnd(topic, async (record, partition) => {
+    const value = record.value === null ? null : (await serde.decode(record.value)).value as TopicRecord['value'];
+    records.push({ partition, offset: record.offset, key: record.key?.toString() ?? '', raw: record.value, value });
   });
   return records;
 }
@@ -45,11 +49,7 @@ export type RawRecord = { readonly key: string; readonly value: Buffer | null; r
 
 /** readRaw reads a whole topic without decoding values (for dead letters, which may be anything). */
 export async function readRaw(stack: StackEndpoints, topic: string): Promise<RawRecord[]> {
-  const kafka = kafkaClient({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-reader' });
   const records: RawRecord[] = [];
-  await readToEnd(kafka, topic, (m) => void records.push({
-    key: m.key?.toString() ?? '', value: m.value,
-    headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
-  }));
+  await testBus(stack).readToEnd(topic, (r) => void records.push({ key: r.key?.toString() ?? '', value: r.value, headers: r.headers }));
   return records;
 }

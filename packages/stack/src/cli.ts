@@ -9,7 +9,7 @@ import { runSystem } from './run.ts';
 import { formatEndpoints, stackEndpoints } from './endpoints.ts';
 import { serviceParts } from './services.ts';
 import { parseTailOptions } from '@kcm-bus/tools/tail-options.ts';
-import { tail } from '@kcm-bus/tools/tail.kafka.ts';
+import { tail } from '@kcm-bus/tools/tail.ts';
 
 const USAGE = `usage: kcm-bus <command>
   run                       the local stack and every kcm-bus service; Ctrl-C stops everything

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { activePodsWithRanksLess, deletionCost, getPodsToDelete, logarithmicRankDiff, POD_DELETION_COST } from './active-pods-with-ranks.ts';
-import { newCluster, podNames } from './cluster.fixture.ts';
-import type { Pod } from './core-v1.ts';
+import { objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
+import { newCluster } from './cluster.fixture.ts';
 import { getPodKeys } from './manage-replicas.ts';
 import { at, newPod, newRc, T0 } from './rc.fixture.ts';
-import { converge, sync } from './sync.fixture.ts';
+import { convergeRc, sync } from './sync.fixture.ts';
 
 const rc = newRc(1, { name: 'foo' });
 const unscheduledPending = newPod('unscheduled-pending-pod', rc, { phase: 'Pending' });
@@ -101,10 +102,10 @@ describe('TestLogarithmicScaleDown (integration, reconcile-level)', () => {
   it('given 2 pods 10 s old scaled to 3 and back to 2, when reconciled, then the newest pod is deleted', () => {
     const two = newRc(2);
     const c = newCluster([two], [newPod('old-1', two, { created: at(-10), readySince: at(-10) }), newPod('old-2', two, { created: at(-10), readySince: at(-10) })]);
-    c.rcs.set('default/foobar', { ...two, spec: { ...two.spec, replicas: 3 } });
-    converge(c, 'default/foobar');
-    const newest = podNames(c).find((n) => !n.startsWith('old'))!;
-    c.rcs.set('default/foobar', { ...c.rcs.get('default/foobar')!, spec: { ...two.spec, replicas: 2 } });
+    c.objects.replicationcontrollers.set('default/foobar', { ...two, spec: { ...two.spec, replicas: 3 } });
+    convergeRc(c, 'default/foobar');
+    const newest = objectNames(c, 'pods').find((n) => !n.startsWith('old'))!;
+    c.objects.replicationcontrollers.set('default/foobar', { ...c.objects.replicationcontrollers.get('default/foobar')!, spec: { ...two.spec, replicas: 2 } });
     const later = new Date(T0.getTime() + 1000);
     const deleted = sync(c, 'default/foobar', { now: later }).mutations.filter((m) => m.verb === 'Delete').map((m) => m.target.name);
     assert.deepEqual(deleted, [newest]);

@@ -1,5 +1,6 @@
-import type { Pod } from './core-v1.ts';
-import { isPodActive, isPodReady, podReadyCondition, timeMs } from './pod-util.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
+import { timeMs } from '@kcm-bus/k8s/meta-v1.ts';
+import { isPodActive, isPodReady, podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 
 /** RankedPod is one entry of upstream's ActivePodsWithRanks: a pod and its rank (co-located related pods). */
 export type RankedPod = { readonly pod: Pod; readonly rank: number };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
+import { applyJsonPatch, JsonPatchError } from '@kcm-bus/k8s/json-patch.fixture.ts';
 import { adoptOps, claimPods, newControllerRef, releaseOps } from './claim-pods.ts';
-import type { OwnerReference, Pod } from './core-v1.ts';
-import { applyJsonPatch, JsonPatchError } from './json-patch.fixture.ts';
 import { newPod, newRc } from './rc.fixture.ts';
 
 const rc = newRc(1);

@@ -1,10 +1,8 @@
-import { type OwnerReference, type Pod, RC_API_VERSION, RC_KIND, type ReplicationController } from './core-v1.ts';
-import { controllerOf, isTerminating, selectorMatches } from './pod-util.ts';
-
-/** JsonPatchOp is one RFC 6902 operation, as the apiserver's json-patch (evanphx/json-patch v4) applies it. */
-export type JsonPatchOp =
-  | { readonly op: 'test' | 'add' | 'replace'; readonly path: string; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string };
+import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import type { JsonPatchOp } from '@kcm-bus/k8s/json-patch.ts';
+import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
+import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
+import { RC_API_VERSION, RC_KIND } from './replication-controller.ts';
 
 /** ClaimAction is a patch ClaimPods decided on: Adopt an orphan, or Release a pod that no longer matches. */
 export type ClaimAction = { readonly type: 'Adopt' | 'Release'; readonly pod: Pod; readonly ops: readonly JsonPatchOp[] };

@@ -1,30 +1,25 @@
-import type { ControllerSpec, HandlerOutput, InputEvent, ObservedKeys } from '@kcm-bus/runtime/reconcile/controller.ts';
+import type { ObservedKeys } from '@kcm-bus/runtime/reconcile/controller.ts';
+import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
 import type { ExpectationsView, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import type { Store } from '@kcm-bus/runtime/store/store.ts';
-import type { Pod, ReplicationController } from './core-v1.ts';
-import { CONTROLLER_NAME } from './core-v1.ts';
+import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { onPodEvent, onRcEvent } from './handlers.ts';
-import { isTerminating } from './pod-util.ts';
+import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { reconcileRc, type RcConfig } from './reconcile-rc.ts';
 
-/** PODS_TOPIC and RCS_TOPIC are reconciler-rc's co-partitioned inputs. */
-export const PODS_TOPIC = 'kcm.watch.pods';
-export const RCS_TOPIC = 'kcm.watch.replicationcontrollers';
-
-/** RcStores are the controller's informer caches: pods (indexed by namespace and controller UID) and RCs. */
-export type RcStores = { readonly pods: Store<Pod>; readonly rcs: Store<ReplicationController> };
+/** RcInputs are the objects reconciler-rc reads: pods and ReplicationControllers, co-partitioned by namespace. */
+export type RcInputs = { readonly pods: Pod; readonly rcs: ReplicationController };
 
 /**
- * rcControllerSpec joins the pure pieces into a controller: events update the stores and go through upstream's
- * handlers (addPod/updatePod/deletePod, addRC/updateRC/deleteRC); a key is synced by reconcileRc; pending
- * expectations the pods store already shows done are observedInStores.
+ * rcControllerSpec joins the pure pieces into a controller: upstream's handlers (addPod/updatePod/deletePod,
+ * addRC/updateRC/deleteRC) choose the keys, reconcileRc syncs one, and pending expectations the pods store already
+ * shows done are observedInPods.
  */
-export function rcControllerSpec(stores: RcStores, config: RcConfig): ControllerSpec {
+export function rcControllerSpec(listers: Listers<RcInputs>, config: RcConfig): ControllerSpec<RcInputs> {
   return {
-    name: CONTROLLER_NAME,
-    onEvent: (topic, event) => (topic === PODS_TOPIC ? podEvent(stores, event) : topic === RCS_TOPIC ? rcEvent(stores, event) : { enqueue: [] }),
-    reconcile: (key, input) => reconcileRc(key, { ...input, rcs: stores.rcs.lister(), pods: stores.pods.lister(), config }),
-    observedInStores: (_key, pending) => observedInPods(stores.pods.lister(), pending),
+    handlers: { pods: (event) => podEvent(event, listers.rcs), rcs: rcEvent },
+    reconcile: (key, input) => reconcileRc(key, { ...input, rcs: listers.rcs, pods: listers.pods, config }),
+    observedInStores: (_key, pending) => observedInPods(listers.pods, pending),
   };
 }
 
@@ -41,22 +36,17 @@ export function observedInPods(pods: Lister<Pod>, pending: ExpectationsView): Ob
   return { creates, deletes };
 }
 
-function podEvent(stores: RcStores, event: InputEvent): HandlerOutput {
-  const old = stores.pods.apply({ type: event.type, key: event.key, object: event.object as Pod });
-  const pod = (event.object as Pod | undefined) ?? old;
-  if (pod === undefined) return { enqueue: [] };
-  const effect = onPodEvent(event.type, pod, old, stores.rcs.lister());
+function podEvent(event: ObjectEvent<Pod>, rcs: Lister<ReplicationController>): HandlerOutput {
+  const effect = onPodEvent(event.type, event.object, event.old, rcs);
   const o = effect.observed;
   return {
     enqueue: effect.enqueue,
     enqueueAfter: effect.enqueueAfterMs ? [effect.enqueueAfterMs] : [],
-    observed: o === undefined ? [] : [{ kind: o.kind, key: o.rcKey, podKey: o.podKey }],
+    observed: o === undefined ? [] : [{ kind: o.kind, key: o.rcKey, objectKey: o.podKey }],
   };
 }
 
-function rcEvent(stores: RcStores, event: InputEvent): HandlerOutput {
-  const rc = event.object as ReplicationController;
-  const old = stores.rcs.apply({ type: event.type, key: event.key, object: rc });
-  const effect = onRcEvent(event.type, rc, old);
-  return { enqueue: effect.enqueue, forget: effect.deleteExpectations };
+function rcEvent(event: ObjectEvent<ReplicationController>): HandlerOutput {
+  const effect = onRcEvent(event.type, event.object, event.old);
+  return { enqueue: effect.enqueue, deleteExpectations: effect.deleteExpectations };
 }

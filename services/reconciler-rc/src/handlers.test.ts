@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OwnerReference, Pod, ReplicationController } from './core-v1.ts';
+import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import { onPodEvent, onRcEvent } from './handlers.ts';
-import { at, byKey, LABELS, listerOf, newPod, newRc, POD_INDEXERS, T0 } from './rc.fixture.ts';
-import { getIndirectlyRelatedPods, getPodControllers } from './rc-lookup.ts';
+import { at, LABELS, newPod, newRc, T0 } from './rc.fixture.ts';
+import { getIndirectlyRelatedPods, getPodControllers, POD_INDEXERS, RC_INDEXERS } from './rc-lookup.ts';
 
 const rc1 = newRc(1, LABELS);
 const rc2 = newRc(1, { bar: 'foo' }, { metadata: { name: 'barfoo', uid: 'rc-uid-barfoo' } });
-const rcs = listerOf(byKey([rc1, rc2]));
+const rcs = listerOf([rc1, rc2], RC_INDEXERS);
 const refTo = (rc: ReplicationController): OwnerReference => ({ apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name, uid: rc.metadata.uid, controller: true });
 const withMeta = (pod: Pod, meta: Partial<Pod['metadata']>): Pod => ({ ...pod, metadata: { ...pod.metadata, ...meta } });
 
@@ -33,7 +34,7 @@ describe('TestPodControllerLookup', () => {
 
   it('given an RC with an empty selector, then it selects nothing (not everything)', () => {
     const empty = newRc(1, {}, { metadata: { name: 'empty', uid: 'e' } });
-    assert.deepEqual(getPodControllers(newPod('p', rc1, { owned: false }), listerOf(byKey([empty]))), []);
+    assert.deepEqual(getPodControllers(newPod('p', rc1, { owned: false }), listerOf([empty], RC_INDEXERS)), []);
   });
 });
 
@@ -89,7 +90,7 @@ describe('updatePod: NotReady → Ready with minReadySeconds', () => {
     const slow = newRc(1, LABELS, { spec: { minReadySeconds: 10 } });
     const old = newPod('p', slow, { ready: false });
     const cur = withMeta(newPod('p', slow, { readySince: at(0) }), { resourceVersion: '2' });
-    assert.deepEqual(onPodEvent('Applied', cur, old, listerOf(byKey([slow]))), { enqueue: ['default/foobar'], enqueueAfterMs: { key: 'default/foobar', ms: 11_000 } });
+    assert.deepEqual(onPodEvent('Applied', cur, old, listerOf([slow], RC_INDEXERS)), { enqueue: ['default/foobar'], enqueueAfterMs: { key: 'default/foobar', ms: 11_000 } });
   });
 });
 
@@ -97,7 +98,7 @@ describe('TestOverlappingRSs', () => {
   it('given 9 RCs with identical selectors and a pod with a ControllerRef to the 4th, then only that one is enqueued', () => {
     const many = Array.from({ length: 9 }, (_, j) => newRc(1, LABELS, { metadata: { name: `rc${j + 1}`, uid: `uid-rc${j + 1}`, creationTimestamp: T0.toISOString() } }));
     const pod = newPod('pod', many[3]!);
-    assert.deepEqual(onPodEvent('Applied', pod, undefined, listerOf(byKey(many))).enqueue, ['default/rc4']);
+    assert.deepEqual(onPodEvent('Applied', pod, undefined, listerOf(many, RC_INDEXERS)).enqueue, ['default/rc4']);
   });
 });
 
@@ -134,13 +135,13 @@ describe('TestGetReplicaSetsWithSameController / TestRelatedPodsLookup', () => {
   const a = newRc(1, { app: 'a' }, { metadata: { name: 'a', uid: 'ua', ownerReferences: [owner] } });
   const b = newRc(1, { app: 'b' }, { metadata: { name: 'b', uid: 'ub', ownerReferences: [owner], deletionTimestamp: T0.toISOString() } });
   const unrelated = newRc(1, { app: 'c' }, { metadata: { name: 'c', uid: 'uc' } });
-  const pods = listerOf(byKey([newPod('a1', a), newPod('b1', b), newPod('c1', unrelated)]), POD_INDEXERS);
-  const all = listerOf(byKey([a, b, unrelated]));
+  const pods = listerOf([newPod('a1', a), newPod('b1', b), newPod('c1', unrelated)], POD_INDEXERS);
+  const all = listerOf([a, b, unrelated], RC_INDEXERS);
   it('given sibling RCs (one pending deletion) under one controller, then the pods of both are related, not the unrelated ones', () => {
     assert.deepEqual(getIndirectlyRelatedPods(a, all, pods).map((p) => p.metadata.name).sort(), ['a1', 'b1']);
   });
   it('given an RC alone under its controller, then only its own pods are related', () => {
-    assert.deepEqual(getIndirectlyRelatedPods(a, listerOf(byKey([a, unrelated])), pods).map((p) => p.metadata.name), ['a1']);
+    assert.deepEqual(getIndirectlyRelatedPods(a, listerOf([a, unrelated], RC_INDEXERS), pods).map((p) => p.metadata.name), ['a1']);
   });
   it('given an RC without a controller, then no related pods (only its own are ranked)', () => {
     assert.deepEqual(getIndirectlyRelatedPods(unrelated, all, pods), []);

@@ -1,13 +1,13 @@
+import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
+import { labelsEqual } from '@kcm-bus/k8s/labels.ts';
+import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
+import { isPodReady, podKey } from '@kcm-bus/k8s/pod-util.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import type { Pod, ReplicationController } from './core-v1.ts';
-import { controllerOf, isPodReady, isTerminating, labelsEqual, podKey } from './pod-util.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import { getPodControllers, resolveControllerRef } from './rc-lookup.ts';
 import { SKEW_ALLOWANCE_MS } from './reconcile-rc.ts';
-import { jsonEqual } from './rc-status.ts';
-
-/** WatchEventType is the watch topic's event type: the object was Applied (added or changed) or Deleted. */
-export type WatchEventType = 'Applied' | 'Deleted';
 
 /**
  * ExpectationObservation is what a pod event tells the RC's expectations: one of its creations was observed
@@ -37,7 +37,7 @@ const NOTHING: PodEventEffect = { enqueue: [] };
  * onPodEvent mirrors replica_set.go addPod / updatePod / deletePod: `pod` is the new state (Applied) or the last
  * known state (Deleted, a tombstone's object included), `oldPod` the store's previous state (undefined: an add).
  */
-export function onPodEvent(type: WatchEventType, pod: Pod, oldPod: Pod | undefined, rcs: Lister<ReplicationController>): PodEventEffect {
+export function onPodEvent(type: ObjectEventType, pod: Pod, oldPod: Pod | undefined, rcs: Lister<ReplicationController>): PodEventEffect {
   if (type === 'Deleted') return deletePod(pod, rcs);
   return oldPod === undefined ? addPod(pod, rcs) : updatePod(oldPod, pod, rcs);
 }
@@ -109,7 +109,7 @@ function merge(a: PodEventEffect, b: PodEventEffect): PodEventEffect {
  * a resync retries stalled creates); a delete, or an update whose UID changed (deleted and recreated between two
  * observations), first deletes the key's expectations.
  */
-export function onRcEvent(type: WatchEventType, rc: ReplicationController, oldRc: ReplicationController | undefined): RcEventEffect {
+export function onRcEvent(type: ObjectEventType, rc: ReplicationController, oldRc: ReplicationController | undefined): RcEventEffect {
   const key = objectKey(rc.metadata);
   const recreated = oldRc !== undefined && oldRc.metadata.uid !== rc.metadata.uid;
   const deleteExpectations = type === 'Deleted' || recreated ? [key] : [];

@@ -1,13 +1,15 @@
+import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { createDraft, deleteDraft, type MutationDraft, type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import { podKey } from '@kcm-bus/k8s/pod-util.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import type { EventType } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { ExpectationChange, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { getPodsToDelete } from './active-pods-with-ranks.ts';
-import type { Pod, ReplicationController } from './core-v1.ts';
 import type { FailureSummary } from './failures.ts';
-import { getPodsPrefix, templateHasLabels } from './pod-from-template.ts';
-import { podKey } from './pod-util.ts';
+import { getPodFromTemplate, getPodsPrefix, templateHasLabels } from './pod-from-template.ts';
 import { getIndirectlyRelatedPods } from './rc-lookup.ts';
-import { createPodDraft, deletePodDraft, type MutationLog, recordEventDraft } from './rc-mutations.ts';
+import { EVENT_SOURCE, PODS, RC_API_VERSION, RC_KIND } from './replication-controller.ts';
 
 /** ManageError is manageReplicas's error as calculateStatus turns it into the ReplicaFailure condition. */
 export type ManageError = { readonly reason: 'FailedCreate' | 'FailedDelete'; readonly message: string };
@@ -31,8 +33,8 @@ export type ManageResult = { readonly expectations?: ExpectationChange; readonly
  * returns that error (so no creates or deletes this round, and a rate-limited requeue).
  */
 export function reportFailures(rc: ReplicationController, failures: FailureSummary, log: MutationLog): ManageError | undefined {
-  for (const message of failures.create) log.push(recordEventDraft(rc, 'Warning', 'FailedCreate', `Error creating: ${message}`));
-  for (const message of failures.delete) log.push(recordEventDraft(rc, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
+  for (const message of failures.create) log.push(rcEvent(rc, 'Warning', 'FailedCreate', `Error creating: ${message}`));
+  for (const message of failures.delete) log.push(rcEvent(rc, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
   const [create] = failures.create;
   if (create !== undefined) return { reason: 'FailedCreate', message: create };
   const [del] = failures.delete;
@@ -65,26 +67,31 @@ export function slowStartBatchSize(missing: number, owned: number, burstReplicas
 function createPods(rc: ReplicationController, count: number, log: MutationLog): ManageResult {
   if (!templateHasLabels(rc)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
   const prefix = getPodsPrefix(rc.metadata.name);
-  const podKeys: string[] = [];
+  const objectKeys: string[] = [];
   for (let i = 0; i < count; i++) {
-    const name = generatedName(prefix, log.push(createPodDraft(rc)).id);
-    podKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
-    log.push(recordEventDraft(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`));
+    const name = generatedName(prefix, log.push(createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc))).id);
+    objectKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
+    log.push(rcEvent(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`));
   }
-  return { expectations: { type: 'ExpectCreations', podKeys } };
+  return { expectations: { type: 'ExpectCreations', objectKeys } };
 }
 
 function deletePods(rc: ReplicationController, claimed: readonly Pod[], count: number, ctx: ManageContext): ManageResult {
   const related = getIndirectlyRelatedPods(rc, ctx.rcs, ctx.pods);
   const victims = getPodsToDelete(claimed, related, count, ctx.now);
   for (const pod of victims) {
-    ctx.log.push(deletePodDraft(pod));
-    ctx.log.push(recordEventDraft(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`));
+    ctx.log.push(deleteDraft(PODS, pod.metadata));
+    ctx.log.push(rcEvent(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`));
   }
-  return { expectations: { type: 'ExpectDeletions', podKeys: getPodKeys(victims) } };
+  return { expectations: { type: 'ExpectDeletions', objectKeys: getPodKeys(victims) } };
 }
 
 /** getPodKeys mirrors replica_set.go getPodKeys: the `namespace/name` keys ExpectDeletions tracks. */
 export function getPodKeys(pods: readonly Pod[]): readonly string[] {
   return pods.map(podKey);
+}
+
+/** rcEvent is RealPodControl's Recorder.Eventf(rc, …): an event on the RC from replication-controller. */
+function rcEvent(rc: ReplicationController, type: EventType, reason: string, message: string): MutationDraft {
+  return recordEventDraft(EVENT_SOURCE, { apiVersion: RC_API_VERSION, kind: RC_KIND, metadata: rc.metadata }, type, reason, message);
 }

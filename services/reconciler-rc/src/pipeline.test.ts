@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyMutations, type Cluster, newCluster, type PodWatchEvent } from './cluster.fixture.ts';
+import { applyMutations } from '@kcm-bus/k8s/cluster.fixture.ts';
+import { newCluster, podEvents, type PodWatchEvent, type RcCluster } from './cluster.fixture.ts';
 import { newRc, T0 } from './rc.fixture.ts';
 import { deliver, type ExpectationsModel, expectationsModel, nextCause, podWrites, sync } from './sync.fixture.ts';
 
@@ -10,12 +11,12 @@ const KEY = 'default/foobar';
  * round is one pass of the pipeline: reconcile with the current expectations, record the expectation change,
  * apply the writes; the watch events come back to the caller, who delivers them (handlers → expectations).
  */
-function round(c: Cluster, exp: ExpectationsModel, burstReplicas: number): { creates: number; deletes: number; watch: PodWatchEvent[] } {
+function round(c: RcCluster, exp: ExpectationsModel, burstReplicas: number): { creates: number; deletes: number; watch: PodWatchEvent[] } {
   const result = sync(c, KEY, { expectations: exp.view(KEY), burstReplicas, cause: nextCause() });
   exp.record(KEY, result.expectations);
   const { watch } = applyMutations(c, result.mutations, T0);
   const { creates, deletes } = podWrites(result);
-  return { creates, deletes, watch };
+  return { creates, deletes, watch: podEvents(watch) };
 }
 
 /**
@@ -26,7 +27,7 @@ function round(c: Cluster, exp: ExpectationsModel, burstReplicas: number): { cre
 function doTestControllerBurstReplicas(burstReplicas: number, numReplicas: number): void {
   const c = newCluster([newRc(numReplicas)]);
   const exp = expectationsModel();
-  while (c.pods.size < numReplicas) {
+  while (c.objects.pods.size < numReplicas) {
     const { creates, watch } = round(c, exp, burstReplicas);
     assert.ok(creates > 0 && creates <= burstReplicas, `created ${creates}`);
     deliver(c, exp, watch.slice(0, -1));
@@ -34,10 +35,10 @@ function doTestControllerBurstReplicas(burstReplicas: number, numReplicas: numbe
     assert.deepEqual(podWrites(sync(c, KEY, { expectations: exp.view(KEY), burstReplicas })), { creates: 0, deletes: 0, patches: 0 });
     deliver(c, exp, watch.slice(-1));
   }
-  assert.equal(c.pods.size, numReplicas);
-  c.rcs.set(KEY, newRc(0, undefined, { metadata: { resourceVersion: '99' } }));
-  while (c.pods.size > 0) {
-    const before = c.pods.size;
+  assert.equal(c.objects.pods.size, numReplicas);
+  c.objects.replicationcontrollers.set(KEY, newRc(0, undefined, { metadata: { resourceVersion: '99' } }));
+  while (c.objects.pods.size > 0) {
+    const before = c.objects.pods.size;
     const { deletes, watch } = round(c, exp, burstReplicas);
     assert.equal(deletes, Math.min(burstReplicas, before));
     deliver(c, exp, watch.slice(0, -1));
@@ -62,12 +63,12 @@ describe('reconcile + handlers: a scale-up observed through the watch converges 
     const c = newCluster([newRc(20)]);
     const exp = expectationsModel();
     const batches: number[] = [];
-    for (let i = 0; i < 10 && c.pods.size < 20; i++) {
+    for (let i = 0; i < 10 && c.objects.pods.size < 20; i++) {
       const { creates, watch } = round(c, exp, 500);
       batches.push(creates);
       deliver(c, exp, watch);
     }
     assert.deepEqual(batches, [1, 2, 4, 8, 5]);
-    assert.equal(c.pods.size, 20);
+    assert.equal(c.objects.pods.size, 20);
   });
 });

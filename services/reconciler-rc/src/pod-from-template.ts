@@ -1,5 +1,5 @@
 import { newControllerRef } from './claim-pods.ts';
-import type { ReplicationController } from './core-v1.ts';
+import type { ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 
 /** DNS1123_SUBDOMAIN_MAX_LENGTH is validation.DNS1123SubdomainMaxLength, the longest valid pod name. */
 const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;

@@ -1,11 +1,16 @@
+import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
+import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { type OwnerReference, type Pod, RC_KIND, type ReplicationController } from './core-v1.ts';
-import { controllerOf, selectorMatches } from './pod-util.ts';
+import { byControllerUID, byNamespace, CONTROLLER_UID_INDEX, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
+import { RC_KIND } from './replication-controller.ts';
 
-/** POD_INDEX_NAMESPACE is the pods lister's index of pods by namespace (value: the namespace). */
-export const POD_INDEX_NAMESPACE = 'namespace';
-/** POD_INDEX_OWNER_UID is the pods lister's index of pods by their controller owner's UID. */
-export const POD_INDEX_OWNER_UID = 'ownerUID';
+/** POD_INDEXERS are the pods lister's indexes: by namespace (the orphans of one) and by controller UID (an RC's pods). */
+export const POD_INDEXERS: Indexers<Pod> = { [NAMESPACE_INDEX]: byNamespace, [CONTROLLER_UID_INDEX]: byControllerUID };
+
+/** RC_INDEXERS are the RCs lister's indexes: by namespace (upstream's rcLister.ReplicationControllers(namespace)). */
+export const RC_INDEXERS: Indexers<ReplicationController> = { [NAMESPACE_INDEX]: byNamespace };
 
 /**
  * resolveControllerRef mirrors replica_set.go resolveControllerRef: the RC a controllerRef names, found by name in
@@ -25,17 +30,17 @@ export function resolveControllerRef(namespace: string, ref: OwnerReference, rcs
 export function getPodControllers(pod: Pod, rcs: Lister<ReplicationController>): readonly ReplicationController[] {
   const labels = pod.metadata.labels ?? {};
   if (Object.keys(labels).length === 0) return [];
-  return rcs.list().filter((rc) => rc.metadata.namespace === pod.metadata.namespace && selectorMatches(rc.spec.selector, labels));
+  return rcs.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((rc) => selectorMatches(rc.spec.selector, labels));
 }
 
 /**
  * filterPodsByOwner mirrors controller.FilterPodsByOwner(…, includeOrphanedPods=true): the pods the RC controls
- * (index ownerUID) plus every orphan of its namespace (index namespace), the candidates ClaimPods looks at.
+ * (index controllerUID) plus every orphan of its namespace (index namespace), the candidates ClaimPods looks at.
  */
 export function filterPodsByOwner(pods: Lister<Pod>, rc: ReplicationController): readonly Pod[] {
   const { uid, namespace = '' } = rc.metadata;
-  const owned = pods.byIndex(POD_INDEX_OWNER_UID, uid).filter((p) => controllerOf(p.metadata)?.uid === uid && p.metadata.namespace === namespace);
-  const orphans = pods.byIndex(POD_INDEX_NAMESPACE, namespace).filter((p) => controllerOf(p.metadata) === undefined);
+  const owned = pods.byIndex(CONTROLLER_UID_INDEX, uid).filter((p) => controllerOf(p.metadata)?.uid === uid && p.metadata.namespace === namespace);
+  const orphans = pods.byIndex(NAMESPACE_INDEX, namespace).filter((p) => controllerOf(p.metadata) === undefined);
   return [...owned, ...orphans];
 }
 
@@ -49,7 +54,7 @@ export function getIndirectlyRelatedPods(rc: ReplicationController, rcs: Lister<
   if (owner === undefined) return [];
   const seen = new Map<string, Pod>();
   for (const related of rcs.list().filter((r) => controllerOf(r.metadata)?.uid === owner.uid)) {
-    const inNamespace = pods.byIndex(POD_INDEX_NAMESPACE, related.metadata.namespace ?? '');
+    const inNamespace = pods.byIndex(NAMESPACE_INDEX, related.metadata.namespace ?? '');
     for (const p of inNamespace.filter((p) => selectorMatches(related.spec.selector, p.metadata.labels))) {
       if (!seen.has(p.metadata.uid)) seen.set(p.metadata.uid, p);
     }

@@ -1,45 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newCluster } from './cluster.fixture.ts';
-import type { ReplicationControllerCondition, ReplicationControllerStatus } from './core-v1.ts';
+import type { ReplicationControllerStatus } from '@kcm-bus/k8s/core-v1.ts';
+import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import { at, newPod, newRc, T0 } from './rc.fixture.ts';
-import { getCondition, removeCondition, setCondition } from './rc-status.ts';
-import { converge, sync, verbs } from './sync.fixture.ts';
+import { convergeRc, sync } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';
-const imagePullBackOff: ReplicationControllerCondition = { type: 'ImagePullBackOff', status: 'True', reason: 'NonExistentImage' };
-const replicaFailure: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'OtherFailure' };
-const replicaFailure2: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'AnotherFailure' };
-const withFailure: ReplicationControllerStatus = { replicas: 0, conditions: [replicaFailure] };
 const statusOf = (body: string | null | undefined): ReplicationControllerStatus => (JSON.parse(body ?? 'null') as { status: ReplicationControllerStatus }).status;
-
-describe('TestGetCondition', () => {
-  it('given "condition exists", then it is returned', () => assert.deepEqual(getCondition(withFailure, 'ReplicaFailure'), replicaFailure));
-  it('given "condition does not exist", then none is', () => assert.equal(getCondition(withFailure, 'ImagePullBackOff'), undefined));
-});
-
-describe('TestSetCondition', () => {
-  it('given "set for the first time", then it is the only condition', () => {
-    assert.deepEqual(setCondition({ replicas: 0 }, replicaFailure).conditions, [replicaFailure]);
-  });
-  it('given "simple set", then it is appended', () => {
-    assert.deepEqual(setCondition({ replicas: 0, conditions: [imagePullBackOff] }, replicaFailure).conditions, [imagePullBackOff, replicaFailure]);
-  });
-  it('given "overwrite", then a different reason replaces the condition of that type', () => {
-    assert.deepEqual(setCondition(withFailure, replicaFailure2).conditions, [replicaFailure2]);
-  });
-  it('given the same status and reason, then nothing changes (the old lastTransitionTime stays)', () => {
-    assert.equal(setCondition(withFailure, { ...replicaFailure, message: 'new' }), withFailure);
-  });
-});
-
-describe('TestRemoveCondition', () => {
-  it('given "remove from empty status", then there are still none', () => assert.equal(removeCondition({ replicas: 0 }, 'ReplicaFailure').conditions, undefined));
-  it('given "simple remove", then it is gone', () => assert.equal(removeCondition(withFailure, 'ReplicaFailure').conditions, undefined));
-  it("given \"doesn't remove anything\", then the others stay", () => {
-    assert.deepEqual(removeCondition({ replicas: 0, conditions: [imagePullBackOff] }, 'ReplicaFailure').conditions, [imagePullBackOff]);
-  });
-});
 
 describe('TestReplicaSetAvailabilityCheck', () => {
   it('given minReadySeconds=5 and pods pending / ready now / 2 s / 4.3 s ago, then ready 3, available 0, and a look again when the first becomes available (+1 s)', () => {
@@ -93,10 +61,10 @@ describe('TestSpecReplicasChange (integration, reconcile-level): status only whe
   it('given scaling 2→3→0→2, when reconciled to the end each time, then status.replicas follows', () => {
     const c = newCluster([newRc(2)]);
     for (const replicas of [2, 3, 0, 2]) {
-      const rc = c.rcs.get(KEY)!;
-      c.rcs.set(KEY, { ...rc, spec: { ...rc.spec, replicas }, metadata: { ...rc.metadata, generation: (rc.metadata.generation ?? 0) + 1 } });
-      converge(c, KEY);
-      assert.deepEqual([c.pods.size, c.rcs.get(KEY)!.status!.replicas, c.rcs.get(KEY)!.status!.observedGeneration], [replicas, replicas, c.rcs.get(KEY)!.metadata.generation]);
+      const rc = c.objects.replicationcontrollers.get(KEY)!;
+      c.objects.replicationcontrollers.set(KEY, { ...rc, spec: { ...rc.spec, replicas }, metadata: { ...rc.metadata, generation: (rc.metadata.generation ?? 0) + 1 } });
+      convergeRc(c, KEY);
+      assert.deepEqual([c.objects.pods.size, c.objects.replicationcontrollers.get(KEY)!.status!.replicas, c.objects.replicationcontrollers.get(KEY)!.status!.observedGeneration], [replicas, replicas, c.objects.replicationcontrollers.get(KEY)!.metadata.generation]);
     }
   });
 });
@@ -105,9 +73,9 @@ describe('TestDeletingAndFailedPods (integration, reconcile-level)', () => {
   it('given replicas=2, one pod terminating (held by a finalizer) and one Failed, then 2 replacements: 4 pods, status.replicas 2', () => {
     const rc = newRc(2);
     const c = newCluster([rc], [newPod('deleting', rc, { deleting: T0.toISOString() }), newPod('failed', rc, { phase: 'Failed' })]);
-    converge(c, KEY);
-    assert.equal(c.pods.size, 4);
-    assert.equal(c.rcs.get(KEY)!.status!.replicas, 2);
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 4);
+    assert.equal(c.objects.replicationcontrollers.get(KEY)!.status!.replicas, 2);
   });
 });
 
@@ -116,8 +84,8 @@ describe('TestOverlappingRCs (integration, reconcile-level)', () => {
     const one = newRc(1);
     const two = newRc(2, undefined, { metadata: { name: 'other', uid: 'rc-uid-other' } });
     const c = newCluster([one, two]);
-    for (let i = 0; i < 3; i++) for (const key of [KEY, 'default/other']) converge(c, key);
-    assert.equal(c.pods.size, 3);
-    assert.deepEqual([c.rcs.get(KEY)!.status!.replicas, c.rcs.get('default/other')!.status!.replicas], [1, 2]);
+    for (let i = 0; i < 3; i++) for (const key of [KEY, 'default/other']) convergeRc(c, key);
+    assert.equal(c.objects.pods.size, 3);
+    assert.deepEqual([c.objects.replicationcontrollers.get(KEY)!.status!.replicas, c.objects.replicationcontrollers.get('default/other')!.status!.replicas], [1, 2]);
   });
 });

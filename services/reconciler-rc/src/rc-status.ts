@@ -1,6 +1,10 @@
-import type { Pod, ReplicationController, ReplicationControllerCondition, ReplicationControllerStatus } from './core-v1.ts';
+import { getCondition, removeCondition, setCondition } from '@kcm-bus/k8s/conditions.ts';
+import type { Pod, ReplicationController, ReplicationControllerStatus } from '@kcm-bus/k8s/core-v1.ts';
+import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
+import { labelsSuperset } from '@kcm-bus/k8s/labels.ts';
+import { rfc3339, timeMs } from '@kcm-bus/k8s/meta-v1.ts';
+import { isPodAvailable, isPodReady, podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 import type { ManageError } from './manage-replicas.ts';
-import { isPodAvailable, isPodReady, labelsSuperset, podReadyCondition, rfc3339, timeMs } from './pod-util.ts';
 
 /** REPLICA_FAILURE is v1.ReplicationControllerReplicaFailure, the one condition this controller manages. */
 export const REPLICA_FAILURE = 'ReplicaFailure';
@@ -31,32 +35,6 @@ export function calculateStatus(rc: ReplicationController, pods: readonly Pod[],
   return status;
 }
 
-/** getCondition mirrors replication_controller_utils.go GetCondition: the condition of that type, if any. */
-export function getCondition(status: ReplicationControllerStatus, type: string): ReplicationControllerCondition | undefined {
-  return (status.conditions ?? []).find((c) => c.type === type);
-}
-
-/**
- * setCondition mirrors SetCondition: replaces the condition of the same type, appended last, unless one with the
- * same status and reason is already there (then nothing changes, keeping its lastTransitionTime).
- */
-export function setCondition(status: ReplicationControllerStatus, cond: ReplicationControllerCondition): ReplicationControllerStatus {
-  const current = getCondition(status, cond.type);
-  if (current !== undefined && current.status === cond.status && current.reason === cond.reason) return status;
-  return withConditions(status, [...(status.conditions ?? []).filter((c) => c.type !== cond.type), cond]);
-}
-
-/** removeCondition mirrors RemoveCondition: the status without conditions of that type. */
-export function removeCondition(status: ReplicationControllerStatus, type: string): ReplicationControllerStatus {
-  return withConditions(status, (status.conditions ?? []).filter((c) => c.type !== type));
-}
-
-/** withConditions sets the conditions, leaving the field out when there are none (Go's omitempty on a nil slice). */
-function withConditions(status: ReplicationControllerStatus, conditions: readonly ReplicationControllerCondition[]): ReplicationControllerStatus {
-  const { conditions: _dropped, ...rest } = status;
-  return conditions.length === 0 ? rest : { ...rest, conditions };
-}
-
 /**
  * statusToWrite mirrors updateReplicaSetStatus's steady-state check: undefined when the counts, the conditions and
  * observedGeneration (= metadata.generation) already hold, else the status to PUT, stamped with the generation.
@@ -83,15 +61,4 @@ export function nextAvailabilityCheckMs(pods: readonly Pod[], minReadySeconds: n
     return wait > 0 ? [wait] : [];
   });
   return waits.length === 0 ? undefined : Math.min(...waits);
-}
-
-/** jsonEqual is reflect.DeepEqual for JSON values: key order does not matter, array order does. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const [ka, kb] = [Object.keys(a), Object.keys(b)];
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
 }

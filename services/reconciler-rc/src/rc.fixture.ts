@@ -1,9 +1,6 @@
+import type { Pod, PodCondition, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { rfc3339 } from '@kcm-bus/k8s/meta-v1.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import type { Pod, PodCondition, ReplicationController } from './core-v1.ts';
-import { controllerOf } from './pod-util.ts';
-import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { POD_INDEX_NAMESPACE, POD_INDEX_OWNER_UID } from './rc-lookup.ts';
 
 /** T0 is the tests' clock: reconciles happen at T0 unless a test moves time. */
 export const T0 = new Date('2026-03-01T12:00:00Z');
@@ -16,7 +13,7 @@ export const CAUSE: readonly MutationCause[] = [{ topic: 'kcm.watch.replicationc
 
 /** at is T0 plus seconds, as an RFC 3339 string (what the API serves). */
 export function at(seconds: number): string {
-  return new Date(T0.getTime() + seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  return rfc3339(new Date(T0.getTime() + seconds * 1000));
 }
 
 /**
@@ -75,31 +72,4 @@ export function newPod(name: string, rc: ReplicationController, o: PodOptions = 
   };
   const containerStatuses = o.restarts === undefined ? [] : [{ name: 'c', restartCount: o.restarts }];
   return { metadata, spec: o.node === undefined ? {} : { nodeName: o.node }, status: { phase, conditions, containerStatuses } };
-}
-
-/** listerOf is a Lister over a map keyed `namespace/name`, with the given index functions. */
-export function listerOf<T>(items: ReadonlyMap<string, T>, indexers: Readonly<Record<string, (t: T) => readonly string[]>> = {}): Lister<T> {
-  return {
-    get: (key) => items.get(key),
-    list: () => [...items.values()],
-    byIndex: (index, value) => {
-      const f = indexers[index];
-      if (f === undefined) throw new Error(`Index with name ${index} does not exist`);
-      return [...items.values()].filter((t) => f(t).includes(value));
-    },
-  };
-}
-
-/** POD_INDEXERS are the pods lister's indexes reconcileRc relies on: namespace and controller owner UID. */
-export const POD_INDEXERS = {
-  [POD_INDEX_NAMESPACE]: (p: Pod): readonly string[] => [p.metadata.namespace ?? ''],
-  [POD_INDEX_OWNER_UID]: (p: Pod): readonly string[] => {
-    const ref = controllerOf(p.metadata);
-    return ref === undefined ? [] : [ref.uid];
-  },
-};
-
-/** byKey maps objects by `namespace/name`. */
-export function byKey<T extends { readonly metadata: { readonly name: string; readonly namespace?: string } }>(objects: readonly T[]): Map<string, T> {
-  return new Map(objects.map((o) => [objectKey(o.metadata), o]));
 }

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyMutations, failuresOf, newCluster, podChange, podNames } from './cluster.fixture.ts';
-import type { OwnerReference, Pod } from './core-v1.ts';
-import { controllerOf } from './pod-util.ts';
+import { applyMutations, changeObject, failuresOf, objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
+import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
+import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
+import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
+import { newCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
-import { converge, podWrites, sync, verbs } from './sync.fixture.ts';
+import { convergeRc, podWrites, sync } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';
 const rc = newRc(2);
@@ -16,9 +18,9 @@ describe('TestDoNotPatchPodWithOtherControlRef', () => {
     const other = { ...ours, name: 'AnotherRS', uid: 'other-uid' };
     const c = newCluster([rc], [newPod('pod', rc, { ownerReferences: [other] })]);
     assert.deepEqual(podWrites(sync(c, KEY)), { creates: 1, deletes: 0, patches: 0 });
-    converge(c, KEY);
-    assert.equal(c.pods.size, 3);
-    assert.deepEqual(refsOf(c.pods.get('default/pod')), [other]);
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 3);
+    assert.deepEqual(refsOf(c.objects.pods.get('default/pod')), [other]);
   });
 });
 
@@ -27,7 +29,7 @@ describe('TestPatchPodFails', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false }), newPod('pod2', rc, { owned: false })]);
     const first = sync(c, KEY);
     assert.deepEqual(podWrites(first), { creates: 0, deletes: 0, patches: 2 });
-    c.podWriteError = 'fake Error';
+    c.writeError = { resource: 'pods', message: 'fake Error' };
     const failures = failuresOf(applyMutations(c, first.mutations, T0).results);
     const second = sync(c, KEY, { failures });
     assert.deepEqual(second.mutations, []);
@@ -40,7 +42,7 @@ describe('TestPatchPodFails: failed creates of the same round', () => {
     const c = newCluster([newRc(3)], [newPod('pod1', rc, { owned: false })]);
     const first = sync(c, KEY);
     assert.deepEqual(podWrites(first), { creates: 2, deletes: 0, patches: 1 });
-    c.podWriteError = 'fake Error';
+    c.writeError = { resource: 'pods', message: 'fake Error' };
     const second = sync(c, KEY, { failures: failuresOf(applyMutations(c, first.mutations, T0).results) });
     assert.deepEqual(second.mutations.map((m) => `${m.verb} ${m.event?.reason}`), ['RecordEvent FailedCreate', 'RecordEvent FailedCreate']);
     assert.match(second.error ?? '', /^failed to claim pods: pod default\/pod1: fake Error$/);
@@ -68,16 +70,16 @@ describe('TestDoNotAdoptOrCreateIfBeingDeletedRace (kcm-bus form: no live GET; t
   it('given the lister shows the RC alive but it was deleted and recreated, when the adoption lands, then the pod names the old UID and the new RC does not count it', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
     const adopt = sync(c, KEY);
-    c.rcs.set(KEY, newRc(2, undefined, { metadata: { uid: 'rc-uid-recreated' } }));
+    c.objects.replicationcontrollers.set(KEY, newRc(2, undefined, { metadata: { uid: 'rc-uid-recreated' } }));
     applyMutations(c, adopt.mutations, T0);
-    assert.equal(controllerOf(c.pods.get('default/pod1')!.metadata)?.uid, 'rc-uid-foobar');
+    assert.equal(controllerOf(c.objects.pods.get('default/pod1')!.metadata)?.uid, 'rc-uid-foobar');
     assert.deepEqual(podWrites(sync(c, KEY)), { creates: 1, deletes: 0, patches: 0 });
   });
 
   it('given the pod changed owners after our view, when the stale adoption is applied, then it fails and the next sync errs without creating', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
     const adopt = sync(c, KEY);
-    podChange(c, 'default/pod1', (p) => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ ...ours, name: 'x', uid: 'x-uid' }] } }));
+    changeObject(c, 'pods', 'default/pod1', (p) => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ ...ours, name: 'x', uid: 'x-uid' }] } }));
     const failures = failuresOf(applyMutations(c, adopt.mutations, T0).results);
     assert.deepEqual(failures.map((f) => [f.verb, f.outcome]), [['Patch', 'Conflict']]);
     const next = sync(c, KEY, { failures });
@@ -100,8 +102,8 @@ describe('TestAdoption (integration, reconcile-level)', () => {
       const one = newRc(1);
       const pod = newPod('pod', one, tc.refs === undefined ? { owned: false } : { ownerReferences: tc.refs });
       const c = newCluster([one], [pod]);
-      converge(c, KEY);
-      assert.deepEqual(refsOf(c.pods.get('default/pod')), tc.expected);
+      convergeRc(c, KEY);
+      assert.deepEqual(refsOf(c.objects.pods.get('default/pod')), tc.expected);
     });
   }
 });
@@ -110,16 +112,16 @@ describe('TestPodOrphaningAndAdoptionWhenLabelsChange', () => {
   it('given an owned pod relabelled, when reconciled, then it is released and replaced; relabelled back, it is re-adopted and the extra pod deleted', () => {
     const one = newRc(1);
     const c = newCluster([one], [newPod('pod', one)]);
-    podChange(c, 'default/pod', (p) => ({ ...p, metadata: { ...p.metadata, labels: { foo: 'other' } } }));
+    changeObject(c, 'pods', 'default/pod', (p) => ({ ...p, metadata: { ...p.metadata, labels: { foo: 'other' } } }));
     const release = sync(c, KEY);
     assert.deepEqual(podWrites(release), { creates: 1, deletes: 0, patches: 1 });
-    converge(c, KEY);
-    assert.deepEqual(refsOf(c.pods.get('default/pod')), []);
-    assert.equal(c.pods.size, 2);
-    podChange(c, 'default/pod', (p) => ({ ...p, metadata: { ...p.metadata, labels: { foo: 'bar' } } }));
-    converge(c, KEY);
-    assert.equal(c.pods.size, 1);
-    assert.equal(controllerOf([...c.pods.values()][0]!.metadata)?.uid, 'rc-uid-foobar');
+    convergeRc(c, KEY);
+    assert.deepEqual(refsOf(c.objects.pods.get('default/pod')), []);
+    assert.equal(c.objects.pods.size, 2);
+    changeObject(c, 'pods', 'default/pod', (p) => ({ ...p, metadata: { ...p.metadata, labels: { foo: 'bar' } } }));
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 1);
+    assert.equal(controllerOf([...c.objects.pods.values()][0]!.metadata)?.uid, 'rc-uid-foobar');
   });
 });
 
@@ -129,10 +131,10 @@ describe('TestExtraPodsAdoptionAndDeletion', () => {
     const c = newCluster([rc], (['a', 'b', 'c'] as const).map((n) => newPod(n, rc, { owned: false, created: created[n] })));
     const result = sync(c, KEY);
     assert.deepEqual(podWrites(result), { creates: 0, deletes: 1, patches: 3 });
-    converge(c, KEY);
-    assert.equal(c.pods.size, 2);
-    for (const p of c.pods.values()) assert.deepEqual(refsOf(p), [ours]);
-    assert.deepEqual(podNames(c), ['a', 'b']);
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 2);
+    for (const p of c.objects.pods.values()) assert.deepEqual(refsOf(p), [ours]);
+    assert.deepEqual(objectNames(c, 'pods'), ['a', 'b']);
   });
 });
 

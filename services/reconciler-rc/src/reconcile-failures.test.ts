@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { applyMutations, failuresOf } from '@kcm-bus/k8s/cluster.fixture.ts';
+import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { applyMutations, type Cluster, failuresOf, newCluster } from './cluster.fixture.ts';
+import { newCluster, type RcCluster } from './cluster.fixture.ts';
 import { slowStartBatchSize } from './manage-replicas.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { REPLICA_FAILURE } from './rc-status.ts';
-import { converge, nextCause, podWrites, sync, verbs } from './sync.fixture.ts';
+import { convergeRc, nextCause, podWrites, sync } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';
 
 /** rounds reconciles and applies until a round writes no pod, returning the create calls of each round. */
-function createRounds(c: Cluster, max = 20): { calls: number[]; failures: MutationResult[] } {
+function createRounds(c: RcCluster, max = 20): { calls: number[]; failures: MutationResult[] } {
   const calls: number[] = [];
   let failures: MutationResult[] = [];
   for (let i = 0; i < max; i++) {
@@ -29,7 +31,7 @@ describe('TestSyncReplicaSetCreateFailures', () => {
     c.createLimit = 10;
     const { calls, failures } = createRounds(c);
     assert.deepEqual(calls, [1, 2, 4, 8]);
-    assert.equal(c.pods.size, 10);
+    assert.equal(c.objects.pods.size, 10);
     assert.equal(failures.length, 5);
     const report = sync(c, KEY, { failures });
     assert.deepEqual(podWrites(report), { creates: 0, deletes: 0, patches: 0 });
@@ -46,11 +48,11 @@ describe('TestSyncReplicaSetCreateFailures', () => {
     c.createLimit = 10;
     const { failures } = createRounds(c);
     applyMutations(c, sync(c, KEY, { failures }).mutations, T0);
-    assert.equal(c.rcs.get(KEY)!.status!.conditions![0]!.type, REPLICA_FAILURE);
+    assert.equal(c.objects.replicationcontrollers.get(KEY)!.status!.conditions![0]!.type, REPLICA_FAILURE);
     c.createLimit = undefined;
-    converge(c, KEY);
-    assert.equal(c.pods.size, 100);
-    assert.equal(c.rcs.get(KEY)!.status!.conditions, undefined);
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 100);
+    assert.equal(c.objects.replicationcontrollers.get(KEY)!.status!.conditions, undefined);
   });
 });
 
@@ -65,7 +67,7 @@ describe('TestSlowStartBatch (as reconcile rounds: each batch is one reconcile, 
       const c = newCluster([newRc(10)]);
       c.createLimit = tc.limit;
       assert.deepEqual(createRounds(c).calls, tc.calls);
-      assert.equal(c.pods.size, tc.created);
+      assert.equal(c.objects.pods.size, tc.created);
     });
   }
 

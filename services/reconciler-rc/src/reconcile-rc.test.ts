@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { applyMutations, objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
+import type { ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import { applyMutations, newCluster, podNames } from './cluster.fixture.ts';
-import type { ReplicationController } from './core-v1.ts';
+import { newCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
-import { converge, podWrites, sync, UNSATISFIED, verbs } from './sync.fixture.ts';
+import { convergeRc, podWrites, sync, UNSATISFIED } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';
 const bodyOf = (text: string | null): Record<string, unknown> => JSON.parse(text ?? 'null') as Record<string, unknown>;
@@ -14,7 +16,7 @@ describe('TestSyncReplicaSetDoesNothing', () => {
     const rc = newRc(2, undefined, { status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2 } });
     const c = newCluster([rc], [newPod('pod0', rc), newPod('pod1', rc)]);
     assert.deepEqual(sync(c, KEY), { mutations: [] });
-    assert.equal(converge(c, KEY), 0);
+    assert.equal(convergeRc(c, KEY), 0);
   });
 });
 
@@ -35,7 +37,7 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     const result = sync(newCluster([rc]), KEY);
     const [create, event] = result.mutations;
     assert.deepEqual(verbs(result), { Create: 1, RecordEvent: 1 });
-    assert.deepEqual(result.expectations, { type: 'ExpectCreations', podKeys: [`default/${generatedName('foobar-', create!.id)}`] });
+    assert.deepEqual(result.expectations, { type: 'ExpectCreations', objectKeys: [`default/${generatedName('foobar-', create!.id)}`] });
     assert.deepEqual(create!.target, { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null });
     assert.deepEqual(bodyOf(create!.body), {
       apiVersion: 'v1', kind: 'Pod',
@@ -62,14 +64,14 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     const c = newCluster([rc]);
     const result = sync(c, KEY);
     applyMutations(c, result.mutations, T0);
-    assert.deepEqual(c.events.map((e) => e.message), [`Created pod: ${podNames(c)[0]}`]);
+    assert.deepEqual(c.events.map((e) => e.message), [`Created pod: ${objectNames(c, 'pods')[0]}`]);
   });
 
   it('given no pods, when reconciled until nothing is left to do, then 3 pods exist and the status says so', () => {
     const c = newCluster([rc]);
-    assert.equal(converge(c, KEY), 3);
-    assert.equal(c.pods.size, 3);
-    assert.deepEqual(c.rcs.get(KEY)!.status, { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 0, availableReplicas: 0, observedGeneration: 1 });
+    assert.equal(convergeRc(c, KEY), 3);
+    assert.equal(c.objects.pods.size, 3);
+    assert.deepEqual(c.objects.replicationcontrollers.get(KEY)!.status, { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 0, availableReplicas: 0, observedGeneration: 1 });
   });
 });
 
@@ -80,11 +82,11 @@ describe('reconcileRc: scale down (manageReplicas, getPodsToDelete)', () => {
     const result = sync(c, KEY);
     const deletes = result.mutations.filter((m) => m.verb === 'Delete');
     assert.deepEqual(deletes.map((m) => [m.target.name, m.preconditions.uid]), [['unscheduled', 'uid-unscheduled'], ['pending', 'uid-pending']]);
-    assert.deepEqual(result.expectations, { type: 'ExpectDeletions', podKeys: ['default/unscheduled', 'default/pending'] });
+    assert.deepEqual(result.expectations, { type: 'ExpectDeletions', objectKeys: ['default/unscheduled', 'default/pending'] });
     const events = result.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => `${m.event!.reason} ${m.event!.message}`);
     assert.deepEqual(events, ['SuccessfulDelete Deleted pod: unscheduled', 'SuccessfulDelete Deleted pod: pending']);
-    converge(c, KEY);
-    assert.deepEqual(podNames(c), ['running']);
+    convergeRc(c, KEY);
+    assert.deepEqual(objectNames(c, 'pods'), ['running']);
   });
 });
 
@@ -107,20 +109,20 @@ describe('TestSyncReplicaSetDormancy', () => {
     // Creates a replica and sets expectations.
     const first = sync(c, KEY);
     assert.deepEqual(podWrites(first), { creates: 1, deletes: 0, patches: 0 });
-    assert.deepEqual(first.expectations, { type: 'ExpectCreations', podKeys: [`default/${generatedName('foobar-', first.mutations[0]!.id)}`] });
+    assert.deepEqual(first.expectations, { type: 'ExpectCreations', objectKeys: [`default/${generatedName('foobar-', first.mutations[0]!.id)}`] });
     // Expectations prevent replicas but not an update of the status.
-    c.rcs.set(KEY, newRc(2, undefined, { status: { replicas: 0 } }));
+    c.objects.replicationcontrollers.set(KEY, newRc(2, undefined, { status: { replicas: 0 } }));
     const dormant = sync(c, KEY, { expectations: UNSATISFIED });
     assert.deepEqual(verbs(dormant), { UpdateStatus: 1 });
     // The create failed: its result lowered the expectations; the sync reports it and creates nothing.
-    c.rcs.set(KEY, rc);
-    c.podWriteError = 'fake Error';
+    c.objects.replicationcontrollers.set(KEY, rc);
+    c.writeError = { resource: 'pods', message: 'fake Error' };
     const failures = applyMutations(c, first.mutations, T0).results.filter((r) => r.outcome === 'Failed');
     const failed = sync(c, KEY, { failures });
     assert.deepEqual(podWrites(failed), { creates: 0, deletes: 0, patches: 0 });
     assert.equal(failed.error, 'fake Error');
     // The next sync (rate-limited requeue) tries again.
-    c.podWriteError = undefined;
+    c.writeError = undefined;
     assert.deepEqual(podWrites(sync(c, KEY)), { creates: 1, deletes: 0, patches: 0 });
   });
 });
@@ -130,7 +132,7 @@ describe('TestDeleteControllerAndExpectations', () => {
     const rc = newRc(1);
     const c = newCluster([rc]);
     assert.equal(sync(c, KEY).expectations?.type, 'ExpectCreations');
-    c.rcs.delete(KEY);
+    c.objects.replicationcontrollers.delete(KEY);
     assert.deepEqual(sync(c, KEY), { mutations: [], expectations: { type: 'DeleteExpectations' } });
   });
 });
@@ -140,7 +142,7 @@ describe('TestExpectationsOnRecreate', () => {
     const old = newRc(1);
     const c = newCluster([old], [newPod('old-pod', old)]);
     const recreated: ReplicationController = newRc(1, undefined, { metadata: { uid: 'rc-uid-2', resourceVersion: '40' } });
-    c.rcs.set(KEY, recreated);
+    c.objects.replicationcontrollers.set(KEY, recreated);
     const result = sync(c, KEY);
     assert.deepEqual(podWrites(result), { creates: 1, deletes: 0, patches: 0 });
     const meta = bodyOf(result.mutations[0]!.body)['metadata'] as { ownerReferences: { uid: string }[] };
@@ -153,7 +155,7 @@ describe('TestControllerUpdateRequeue / TestControllerUpdateStatusWithFailure', 
     const rc = newRc(1, undefined, { status: { replicas: 2 } });
     const c = newCluster([rc], [newPod('pod0', rc)]);
     const first = sync(c, KEY);
-    c.rcs.set(KEY, { ...rc, metadata: { ...rc.metadata, resourceVersion: '19' } });
+    c.objects.replicationcontrollers.set(KEY, { ...rc, metadata: { ...rc.metadata, resourceVersion: '19' } });
     const failures = applyMutations(c, first.mutations, T0).results.filter((r) => r.outcome === 'Conflict');
     assert.equal(failures.length, 1);
     const retry = sync(c, KEY, { failures });
@@ -161,6 +163,6 @@ describe('TestControllerUpdateRequeue / TestControllerUpdateStatusWithFailure', 
     assert.equal(retry.mutations[0]!.preconditions.resourceVersion, '19');
     assert.equal(bodyOf(retry.mutations[0]!.body)['status'] !== undefined, true);
     assert.match(retry.error ?? '', /^failed to update status: the object has been modified/);
-    assert.equal(converge(c, KEY), 1);
+    assert.equal(convergeRc(c, KEY), 1);
   });
 });

@@ -1,14 +1,17 @@
+import { getCondition } from '@kcm-bus/k8s/conditions.ts';
+import type { Pod, ReplicationController, ReplicationControllerStatus } from '@kcm-bus/k8s/core-v1.ts';
+import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
+import { type MutationLog, mutationLog, patchDraft, updateStatusDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import { isPodActive } from '@kcm-bus/k8s/pod-util.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { ExpectationsView, Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { claimPods } from './claim-pods.ts';
-import type { Pod, ReplicationController, ReplicationControllerStatus } from './core-v1.ts';
 import { type FailureSummary, summarizeFailures } from './failures.ts';
 import { type ManageError, manageReplicas, type ManageResult, reportFailures } from './manage-replicas.ts';
-import { isPodActive, isTerminating } from './pod-util.ts';
 import { filterPodsByOwner } from './rc-lookup.ts';
-import { type MutationLog, mutationLog, patchPodDraft, updateStatusDraft } from './rc-mutations.ts';
-import { calculateStatus, getCondition, nextAvailabilityCheckMs, REPLICA_FAILURE, statusToWrite } from './rc-status.ts';
+import { calculateStatus, nextAvailabilityCheckMs, REPLICA_FAILURE, statusToWrite } from './rc-status.ts';
+import { CONTROLLER_NAME, PODS, RCS } from './replication-controller.ts';
 
 /** RcConfig is the controller's tunables, named as upstream's (BurstReplicas = 500). */
 export type RcConfig = { readonly burstReplicas: number };
@@ -18,7 +21,7 @@ export const DEFAULT_RC_CONFIG: RcConfig = { burstReplicas: 500 };
 
 /**
  * RcInput is everything one reconcile of an RC reads: the listers (pods indexed by `namespace` and by controller
- * `ownerUID`), the key's expectations, the Failed/Conflict results of this RC's mutations since the last
+ * `controllerUID`), the key's expectations, the Failed/Conflict results of this RC's mutations since the last
  * reconcile, the clock, the config and the input offsets the mutations will name as their cause.
  */
 export type RcInput = {
@@ -52,15 +55,15 @@ export function reconcileRc(key: string, input: RcInput): ReconcileResult {
   const rc = input.rcs.get(key);
   if (rc === undefined) return { mutations: [], expectations: { type: 'DeleteExpectations' } };
   const failures = summarizeFailures(input.failures);
-  const log = mutationLog(key, input.cause, input.now, input.attempt);
+  const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
   if (failures.claim.length > 0) return claimFailed(rc, failures, log);
   const candidates = filterPodsByOwner(input.pods, rc).filter(isPodActive);
   const { claimed, actions } = claimPods(rc, candidates);
-  for (const a of actions) log.push(patchPodDraft(a.pod, a.ops));
+  for (const a of actions) log.push(patchDraft(PODS, a.pod.metadata, a.ops));
   const manage = manageOrReport(rc, claimed, failures, input, log);
   const status = calculateStatus(rc, claimed, manage.error ?? pendingFailure(rc, manage), input.now);
   const write = statusToWrite(rc, status);
-  if (write !== undefined) log.push(updateStatusDraft(rc, write));
+  if (write !== undefined) log.push(updateStatusDraft(RCS, rc, write));
   const statusError = failures.status.length > 0 ? `failed to update status: ${failures.status[0]}` : undefined;
   const error = statusError ?? manage.error?.message;
   const requeueAfterMs = manage.error === undefined ? availabilityRequeue(rc, claimed, status, input.now) : undefined;

@@ -1,10 +1,10 @@
-import assert from 'node:assert/strict';
+import { converge, verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
 import { type ControlleeExpectations, expectationsView, lowerExpectations, recordFor } from '@kcm-bus/runtime/expectations/expectations.ts';
 import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { applyMutations, type Cluster, failuresOf, listers, type PodWatchEvent } from './cluster.fixture.ts';
+import { listers, type PodWatchEvent, type RcCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
 import { CAUSE, T0 } from './rc.fixture.ts';
 import { DEFAULT_RC_CONFIG, reconcileRc } from './reconcile-rc.ts';
@@ -35,7 +35,7 @@ export function nextCause(): readonly MutationCause[] {
 }
 
 /** sync reconciles key against the cluster (upstream's manager.syncReplicaSet), checking every mutation is valid. */
-export function sync(c: Cluster, key: string, o: SyncOptions = {}): ReconcileResult {
+export function sync(c: RcCluster, key: string, o: SyncOptions = {}): ReconcileResult {
   const result = reconcileRc(key, {
     ...listers(c),
     expectations: o.expectations ?? SATISFIED,
@@ -48,13 +48,6 @@ export function sync(c: Cluster, key: string, o: SyncOptions = {}): ReconcileRes
   return result;
 }
 
-/** verbs counts a result's mutations by verb, e.g. { Create: 2, RecordEvent: 2 }. */
-export function verbs(result: ReconcileResult): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const m of result.mutations) counts[m.verb] = (counts[m.verb] ?? 0) + 1;
-  return counts;
-}
-
 /** podWrites counts Create, Delete and Patch mutations: upstream's validateSyncReplicaSet(creates, deletes, patches). */
 export function podWrites(result: ReconcileResult): { creates: number; deletes: number; patches: number } {
   const v = verbs(result);
@@ -62,18 +55,13 @@ export function podWrites(result: ReconcileResult): { creates: number; deletes: 
 }
 
 /**
- * converge is the convergence check: reconcile, apply the mutations, reconcile again (expectations satisfied, the
- * previous round's failures passed on) until a reconcile returns no mutations and no error; fails after maxRounds.
+ * convergeRc is the convergence check (k8s converge) with sync: expectations satisfied, a fresh cause each round.
  * Returns the number of rounds that wrote something.
  */
-export function converge(c: Cluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures'> & { maxRounds?: number } = {}): number {
-  let failures: MutationResult[] = [];
-  for (let round = 0; round < (o.maxRounds ?? 20); round++) {
-    const result = sync(c, key, { ...o, failures, cause: nextCause() });
-    if (result.mutations.length === 0 && result.error === undefined) return round;
-    failures = failuresOf(applyMutations(c, result.mutations, o.now ?? T0).results);
-  }
-  assert.fail(`${key} did not converge in ${o.maxRounds ?? 20} rounds`);
+export function convergeRc(c: RcCluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {}): number {
+  const { maxRounds, ...options } = o;
+  const reconcile = (k: string, failures: readonly MutationResult[]): ReconcileResult => sync(c, k, { ...options, failures, cause: nextCause() });
+  return converge(c, key, reconcile, { now: o.now ?? T0, ...(maxRounds === undefined ? {} : { maxRounds }) });
 }
 
 /**
@@ -119,11 +107,11 @@ export function expectationsModel(): ExpectationsModel {
   };
 }
 
-/** deliver feeds watch events through onPodEvent into the expectations, as the consumer would. */
-export function deliver(c: Cluster, exp: ExpectationsModel, events: readonly PodWatchEvent[]): string[] {
+/** deliver feeds pod watch events through onPodEvent into the expectations, as the consumer would. */
+export function deliver(c: RcCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[]): string[] {
   const enqueued: string[] = [];
   for (const e of events) {
-    const effect = onPodEvent(e.type, e.pod, e.type === 'Deleted' ? undefined : e.old, listers(c).rcs);
+    const effect = onPodEvent(e.type, e.object, e.type === 'Deleted' ? undefined : e.old, listers(c).rcs);
     exp.observe(effect.observed);
     enqueued.push(...effect.enqueue);
   }

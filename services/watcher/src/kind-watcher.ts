@@ -1,6 +1,7 @@
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { WATERMARK_KEY, type KubeObject, type StreamItem, type WatchEvent } from './events.ts';
+import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
 import { Pump, type PumpItem } from './pump.ts';
 import { runReflector, type ReflectorOptions } from './reflector.ts';
@@ -18,7 +19,7 @@ export type KindWatcherOptions = ReflectorOptions & {
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */
 export type KindWatcherPorts = {
   readonly api: ListWatcher;
-  readonly publish: (events: readonly WatchEvent[]) => Promise<void>;
+  readonly publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>;
   readonly state: PublishedState;
   readonly resumeFrom: string | undefined;
   readonly metrics: WatcherMetrics;
@@ -85,6 +86,6 @@ export function withoutManagedFields(object: KubeObject): KubeObject {
   return { ...object, metadata };
 }
 
-function watermark(resourceVersion: string, now: Date): WatchEvent {
+function watermark(resourceVersion: string, now: Date): WatchRecord<KubeObject> {
   return { type: 'Watermark', key: WATERMARK_KEY, resourceVersion, observedAt: now.toISOString(), object: null };
 }

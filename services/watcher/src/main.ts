@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { ensureTopics, compactedTopicConfigs } from '@kcm-bus/runtime/bus/topics.kafka.ts';
+import { compactedTopicConfigs } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
@@ -10,7 +10,7 @@ import { kubeListWatcher } from './api.kube.ts';
 import { WATCHER_FLAGS } from './flags.ts';
 import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import { promWatcherMetrics } from './metrics.prom.ts';
-import { openKindTopic, restoreKind, type KindTopic } from './topic.kafka.ts';
+import { openKindTopic, restoreKind, type KindTopic } from './kind-topic.ts';
 
 await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const kc = new KubeConfig();
@@ -18,7 +18,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
   const kinds = ctx.flags.list('kinds').map(watchedKind);
-  const partitions = await ensureTopics(ctx.kafka, kinds.map((k) => ({
+  const partitions = await ctx.bus.ensureTopics(kinds.map((k) => ({
     topic: watchTopic(k), partitions: ctx.flags.number('partitions'),
     configs: compactedTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000),
   })));
@@ -46,12 +46,12 @@ async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind,
   await serde.schemaId();
   await registry.setCompatibility(`${topicName}-value`, 'BACKWARD');
   const seen = new Set<string>();
-  const topic = await openKindTopic(ctx.kafka, topicName, partitions, serde, (path) => {
+  const topic = await openKindTopic(ctx.bus, topicName, partitions, serde, (path) => {
     metrics.unknownField(kind.kind, path);
     if (!seen.has(path)) log.warn('a field the schema lacks is not published', { path });
     seen.add(path);
   });
-  const restored = await restoreKind(ctx.kafka, topicName, serde);
+  const restored = await restoreKind(ctx.bus, topicName, serde);
   log.info('restored from the topic', { records: restored.records, objects: restored.state.size, resumeFrom: restored.resumeFrom });
   const watcher = startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),

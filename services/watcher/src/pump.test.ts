@@ -1,9 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WatchEvent } from './events.ts';
+import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject } from './events.ts';
 import { Pump } from './pump.ts';
 
-function applied(rv: string): WatchEvent {
+function applied(rv: string): WatchRecord<KubeObject> {
   return { type: 'Applied', key: `ns/p${rv}`, resourceVersion: rv, observedAt: '', object: { metadata: { name: `p${rv}`, namespace: 'ns', resourceVersion: rv } } };
 }
 

@@ -1,7 +1,8 @@
-import type { WatchEvent } from './events.ts';
+import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject } from './events.ts';
 
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
-export type PumpItem = WatchEvent | { readonly type: 'Progress'; readonly resourceVersion: string };
+export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; readonly resourceVersion: string };
 
 /** PumpOptions bound one publication (a transaction) and the queue before producers must wait. */
 export type PumpOptions = { readonly maxBatch: number; readonly highWater: number };
@@ -14,7 +15,7 @@ export type PumpOptions = { readonly maxBatch: number; readonly highWater: numbe
  * a restart resumes from what the topic holds.
  */
 export class Pump {
-  readonly #publish: (events: readonly WatchEvent[]) => Promise<void>;
+  readonly #publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>;
   readonly #opts: PumpOptions;
   readonly #onFatal: (err: unknown) => void;
   readonly #queue: PumpItem[] = [];
@@ -23,7 +24,7 @@ export class Pump {
   #reached: string | undefined;
   #failed = false;
 
-  constructor(publish: (events: readonly WatchEvent[]) => Promise<void>, opts: PumpOptions, onFatal: (err: unknown) => void,
+  constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, onFatal: (err: unknown) => void,
     reached?: string) {
     this.#publish = publish;
     this.#opts = opts;
@@ -61,7 +62,7 @@ export class Pump {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.#opts.maxBatch);
-        const records = batch.filter((i): i is WatchEvent => i.type !== 'Progress');
+        const records = batch.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
         if (records.length > 0) await this.#publish(records);
         this.#reached = batch.at(-1)?.resourceVersion ?? this.#reached;
         if (this.#queue.length <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());

@@ -1,4 +1,5 @@
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 
 /** Known is the last state of one object as published. */
@@ -12,7 +13,7 @@ export class PublishedState {
   readonly #objects = new Map<string, Known>();
 
   /** apply records an Applied or Deleted item as published. */
-  apply(type: 'Applied' | 'Deleted', key: string, object: KubeObject): void {
+  apply(type: ObjectEventType, key: string, object: KubeObject): void {
     if (type === 'Deleted') this.#objects.delete(key);
     else this.#objects.set(key, { resourceVersion: object.metadata?.resourceVersion ?? '', object });
   }

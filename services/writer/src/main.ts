@@ -9,7 +9,7 @@ import { applyMutation } from './apply-mutation.ts';
 import { DEFAULT_RETRY_POLICY } from './backoff.ts';
 import { RequestBudget } from './budget.ts';
 import { EventCorrelator } from './event-correlator.ts';
-import { startWriterLoop } from './loop.kafka.ts';
+import { startWriterLoop } from './writer-loop.ts';
 import { promRestClientMetrics } from './rest-metrics.prom.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
 import { promWriterMetrics } from './writer-metrics.prom.ts';
@@ -32,7 +32,7 @@ await serviceMain('writer', [
     random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
   };
   const loop = await startWriterLoop({
-    kafka: ctx.kafka, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
+    bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
     concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
     log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal,
   });

@@ -1,7 +1,12 @@
-import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { deleteTopics, ensureTopics, partitionCount, partitionOffsets } from './admin.kafka.ts';
+import type { Bus } from './bus.ts';
+import { joinKafkaGroup } from './group.kafka.ts';
+import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
+import { readToEnd } from './read-to-end.ts';
 
-/** KafkaOptions says where the bus is and who is talking to it. */
-export type KafkaOptions = {
+/** KafkaBusOptions say where the bus is and who is talking to it. */
+export type KafkaBusOptions = {
   readonly brokers: readonly string[];
   readonly clientId: string;
   /** Receives kafkajs's log entries (warnings and errors); silent when absent. */
@@ -19,19 +24,12 @@ function levelOf(entry: LogEntry): 'error' | 'warn' | 'info' | 'debug' {
 }
 
 /**
- * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
- * means a member killed with -9 holds its partitions for 30 s before the group rebalances to its replacement
- * (S7 measured 24-30 s); 10 s is inside the broker's group.min.session.timeout.ms (6 s) and upstream
- * kube-controller-manager's 15 s lease, with three heartbeats per session as Kafka advises.
+ * kafkaBus is the Bus on kafkajs, and the one place that constructs kafkajs: every service, tool and test reaches
+ * Kafka through it, so client settings (retries, logging, group timeouts, producer guarantees) are the same
+ * everywhere. It holds no connection: each call connects the client it needs and a publisher or member until closed.
  */
-export const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
-
-/**
- * kafkaClient is the one place that constructs kafkajs: every service, tool and test reaches Kafka
- * through it, so client settings (retries, logging) are the same everywhere.
- */
-export function kafkaClient(opts: KafkaOptions): Kafka {
-  const config: KafkaConfig = {
+export function kafkaBus(opts: KafkaBusOptions): Bus {
+  const kafka = new Kafka({
     brokers: [...opts.brokers],
     clientId: opts.clientId,
     logLevel: opts.log ? logLevel.WARN : logLevel.NOTHING,
@@ -40,8 +38,18 @@ export function kafkaClient(opts: KafkaOptions): Kafka {
       const { message, ...extra } = entry.log;
       opts.log?.(levelOf(entry), `${entry.namespace}: ${message}`, extra);
     },
+  });
+  const bus: Bus = {
+    ensureTopics: (specs) => ensureTopics(kafka, specs),
+    partitionCount: (topic) => partitionCount(kafka, topic),
+    offsets: (topic) => partitionOffsets(kafka, [topic]),
+    deleteTopics: (topics) => deleteTopics(kafka, topics),
+    publisher: () => kafkaPublisher(kafka),
+    transactionalPublisher: (transactionalId) => kafkaTransactionalPublisher(kafka, transactionalId),
+    joinGroup: (options) => joinKafkaGroup(kafka, options),
+    readToEnd: (topic, onRecord) => readToEnd(bus, topic, onRecord),
   };
-  return new Kafka(config);
+  return bus;
 }
 
 /** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller. */
@@ -57,6 +65,3 @@ export async function brokerReady(brokers: readonly string[]): Promise<boolean> 
     await admin.disconnect().catch(() => undefined);
   }
 }
-
-/** Kafka is kafkajs's client type, re-exported so that other modules need not import kafkajs. */
-export type { Kafka, KafkaMessage, Producer, Consumer } from 'kafkajs';

@@ -4,7 +4,7 @@ import type { Codec } from './codec.ts';
 /**
  * avscOptions are the avsc options of every kcm-bus codec. Unions are unwrapped (`wrapUnions: 'never'`): a value
  * of `["null","string"]` is `null` or the string itself, never `{"string": …}`, so Kubernetes JSON and Avro values
- * share one shape (see schemas/generator/avro-value.ts); the generator only emits unions whose branches JS tells
+ * share one shape (see avro-value.ts); the generator only emits unions whose branches JS tells
  * apart. A fresh object on each call, because avsc keeps its registry of named types in the options it is given
  * (a shared one would make a second version of a schema a "duplicate type name").
  */

@@ -1,5 +1,5 @@
-import { fromAvroValue } from '@kcm-bus/schemas/generator/from-avro-value.ts';
-import { toAvroValue } from '@kcm-bus/schemas/generator/to-avro-value.ts';
+import { fromAvroValue } from './from-avro-value.ts';
+import { toAvroValue } from './to-avro-value.ts';
 import type { AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Codec } from './codec.ts';

@@ -1,5 +1,4 @@
-/** TopicPartition names one partition of one topic. */
-export type TopicPartition = { readonly topic: string; readonly partition: number };
+import type { TopicPartition } from '../bus/bus.ts';
 
 /** Offset is a Kafka offset as kafkajs gives it (a decimal string) or as a number or bigint. */
 export type Offset = string | number | bigint;
@@ -45,6 +44,11 @@ export class CacheSync {
     const partitions = this.#targets.get(tp.topic);
     partitions?.delete(tp.partition);
     if (partitions?.size === 0) this.#targets.delete(tp.topic);
+  }
+
+  /** assignedPartitions lists every partition being tracked. */
+  assignedPartitions(): readonly TopicPartition[] {
+    return [...this.#targets].flatMap(([topic, partitions]) => [...partitions.keys()].map((partition) => ({ topic, partition })));
   }
 
   /** synced tells whether an assigned partition has caught up; a partition not assigned is not synced. */

@@ -18,7 +18,7 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
 
   it('given 2 expected creations, then only the second observed creation satisfies the key', async () => {
     const store = await fresh();
-    await store.set(rc, { type: 'ExpectCreations', podKeys: ['ns/b', 'ns/a'] });
+    await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/b', 'ns/a'] });
     assert.deepEqual(await store.view(rc), { satisfied: false, pendingCreates: ['ns/a', 'ns/b'], pendingDeletes: [] });
     await store.lower(rc, ['ns/a'], []);
     assert.equal((await store.view(rc)).satisfied, false);
@@ -28,7 +28,7 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
 
   it('given an expected creation, when it is observed twice (a replay) or an untracked pod appears, then it counts once', async () => {
     const store = await fresh();
-    await store.set(rc, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
+    await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
     await store.lower(rc, ['ns/a', 'ns/a', 'ns/other'], []);
     await store.lower(rc, ['ns/a'], []);
     assert.deepEqual(await store.view(rc), { satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] });
@@ -36,7 +36,7 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
 
   it('given expected deletions, when a pod is seen terminating and then deleted, then it counts once (TestDeletionTimestamp)', async () => {
     const store = await fresh();
-    await store.set(rc, { type: 'ExpectDeletions', podKeys: ['ns/b', 'ns/a', 'ns/a'] });
+    await store.set(rc, { type: 'ExpectDeletions', objectKeys: ['ns/b', 'ns/a', 'ns/a'] });
     assert.deepEqual(await store.view(rc), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a', 'ns/b'] });
     await store.lower(rc, [], ['ns/a']);
     await store.lower(rc, [], ['ns/a', 'ns/other']);
@@ -47,10 +47,10 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
 
   it('given a record, when expectations are set again, then the new record replaces it, keys included', async () => {
     const store = await fresh();
-    await store.set(rc, { type: 'ExpectDeletions', podKeys: ['ns/a'] });
-    await store.set(rc, { type: 'ExpectCreations', podKeys: ['ns/c'] });
+    await store.set(rc, { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
+    await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/c'] });
     assert.deepEqual(await store.view(rc), { satisfied: false, pendingCreates: ['ns/c'], pendingDeletes: [] });
-    await store.set(rc, { type: 'ExpectDeletions', podKeys: ['ns/b'] });
+    await store.set(rc, { type: 'ExpectDeletions', objectKeys: ['ns/b'] });
     await store.lower(rc, [], ['ns/b']);
     assert.deepEqual(await store.view(rc), idle);
   });
@@ -59,26 +59,26 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
     const store = await fresh();
     await store.lower(rc, ['ns/c'], ['ns/a']);
     assert.deepEqual(await store.view(rc), idle);
-    await store.set(rc, { type: 'ExpectCreations', podKeys: ['ns/c'] });
+    await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/c'] });
     assert.equal((await store.view(rc)).satisfied, false);
   });
 
   it('given a record, when it is deleted and the controller recreated, then it starts clean (TestExpectationsOnRecreate)', async () => {
     const store = await fresh();
-    await store.set(rc, { type: 'ExpectDeletions', podKeys: ['ns/a'] });
+    await store.set(rc, { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     await store.delete(rc);
     assert.deepEqual(await store.view(rc), idle);
-    await store.set(rc, { type: 'ExpectDeletions', podKeys: ['ns/a'] });
+    await store.set(rc, { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     await store.set(rc, { type: 'DeleteExpectations' });
     await store.lower(rc, [], ['ns/a']);
-    await store.set(rc, { type: 'ExpectCreations', podKeys: ['ns/c'] });
+    await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/c'] });
     assert.deepEqual(await store.view(rc), { satisfied: false, pendingCreates: ['ns/c'], pendingDeletes: [] });
   });
 
   it('given two controller keys, then their records are independent', async () => {
     const store = await fresh();
-    await store.set('ns/one', { type: 'ExpectCreations', podKeys: ['ns/a'] });
-    await store.set('ns/two', { type: 'ExpectDeletions', podKeys: ['ns/a'] });
+    await store.set('ns/one', { type: 'ExpectCreations', objectKeys: ['ns/a'] });
+    await store.set('ns/two', { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     await store.lower('ns/two', ['ns/a'], []);
     await store.lower('ns/one', [], ['ns/a']);
     assert.equal((await store.view('ns/one')).satisfied, false);

@@ -35,7 +35,7 @@ type Scripts = { readonly kcmExpSet: Script; readonly kcmExpLower: Script; reado
 
 /** RedisExpectationsOptions: whose expectations (a key namespace per controller), their TTL, and the key prefix. */
 export type RedisExpectationsOptions = {
-  /** controller names the queue the keys belong to (e.g. "replicationmanager"), so controllers never collide. */
+  /** controller is the controller's name (e.g. "replicationcontroller-controller"): a key namespace of its own. */
   readonly controller: string;
   /** ttlMs is --expectations-ttl-seconds in ms: a record expires and is dropped by Redis this long after it is set. */
   readonly ttlMs: number;

@@ -10,7 +10,7 @@ const TTL = 600_000;
 describe('expectations (pure rules)', () => {
   it('given ExpectCreations of 2 names at t=5, then the record expects those creations, no deletes, stamped 5', () => {
     assert.deepEqual(expectCreations(['ns/a', 'ns/b'], 5), { createKeys: ['ns/a', 'ns/b'], deleteKeys: [], timestamp: 5 });
-    assert.deepEqual(recordFor({ type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] }, 5), expectCreations(['ns/a', 'ns/b'], 5));
+    assert.deepEqual(recordFor({ type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] }, 5), expectCreations(['ns/a', 'ns/b'], 5));
   });
 
   it('given ExpectDeletions with a repeated key, then the key is tracked once', () => {

@@ -33,13 +33,13 @@ export const EXPECTATIONS_FLAGS: readonly FlagSpec[] = [
 ];
 
 /** expectCreations is the record of a sync about to create these objects. Mirrors ControllerExpectations.ExpectCreations. */
-export function expectCreations(podKeys: readonly string[], now: number): ControlleeExpectations {
-  return { createKeys: [...new Set(podKeys)], deleteKeys: [], timestamp: now };
+export function expectCreations(objectKeys: readonly string[], now: number): ControlleeExpectations {
+  return { createKeys: [...new Set(objectKeys)], deleteKeys: [], timestamp: now };
 }
 
 /** expectDeletions is the record of a sync about to delete these pods. Mirrors UIDTrackingControllerExpectations.ExpectDeletions. */
-export function expectDeletions(podKeys: readonly string[], now: number): ControlleeExpectations {
-  return { createKeys: [], deleteKeys: [...new Set(podKeys)], timestamp: now };
+export function expectDeletions(objectKeys: readonly string[], now: number): ControlleeExpectations {
+  return { createKeys: [], deleteKeys: [...new Set(objectKeys)], timestamp: now };
 }
 
 /**
@@ -48,8 +48,8 @@ export function expectDeletions(podKeys: readonly string[], now: number): Contro
  */
 export function recordFor(change: ExpectationChange, now: number): ControlleeExpectations | undefined {
   switch (change.type) {
-    case 'ExpectCreations': return expectCreations(change.podKeys, now);
-    case 'ExpectDeletions': return expectDeletions(change.podKeys, now);
+    case 'ExpectCreations': return expectCreations(change.objectKeys, now);
+    case 'ExpectDeletions': return expectDeletions(change.objectKeys, now);
     case 'DeleteExpectations': return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { ExpectationsStore } from '../expectations/expectations.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
@@ -11,15 +12,18 @@ import type { ExpectationsView, ReconcileResult } from './reconciler.ts';
  */
 export type InputEvent = {
   readonly cause: MutationCause;
-  readonly type: 'Applied' | 'Deleted';
+  readonly type: ObjectEventType;
   readonly key: string;
   readonly object: unknown;
   readonly resourceVersion: string;
   readonly live: boolean;
 };
 
-/** Observation is what an event tells expectations (upstream's CreationObserved / DeletionObserved) of key's podKey. */
-export type Observation = { readonly kind: 'creation' | 'deletion'; readonly key: string; readonly podKey: string };
+/**
+ * Observation is what an event tells the expectations of controller key `key`: the creation or deletion of the
+ * object `objectKey` was seen (upstream's CreationObserved / DeletionObserved).
+ */
+export type Observation = { readonly kind: 'creation' | 'deletion'; readonly key: string; readonly objectKey: string };
 
 /** ObservedKeys are the pending creations and deletions a controller's stores show done. */
 export type ObservedKeys = { readonly creates: readonly string[]; readonly deletes: readonly string[] };
@@ -29,8 +33,8 @@ export type HandlerOutput = {
   readonly enqueue: readonly string[];
   readonly enqueueAfter?: readonly { readonly key: string; readonly ms: number }[];
   readonly observed?: readonly Observation[];
-  /** forget: keys whose expectations are void (the owner was deleted or recreated); applied for live records only. */
-  readonly forget?: readonly string[];
+  /** deleteExpectations: keys whose expectations are void (the owner was deleted or recreated); live records only. */
+  readonly deleteExpectations?: readonly string[];
 };
 
 /**
@@ -46,27 +50,30 @@ export type ReconcileInput = {
   readonly attempt: number;
 };
 
-/** ControllerSpec is a controller's pure part: how events map to keys, and the reconcile of one key. */
-export type ControllerSpec = {
+/**
+ * ControllerHooks is what the Controller runs: a record applied to the stores and handled (the runtime's Informers
+ * with the controller's handlers), the reconcile of one key, and, for a controller that keeps expectations, which
+ * pending creations and deletions its stores already show done (ControllerLogic.observedInStores).
+ */
+export type ControllerHooks = {
   readonly name: string;
-  /** onEvent applies the event to the controller's stores and says what to reconcile (upstream's event handlers). */
   readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
-  /**
-   * observedInStores says which of a key's pending creations and deletions its stores already show done: the
-   * objects created exist, the objects deleted are gone or terminating. A sync lowers those before it reads its
-   * expectations, which covers observations no live event made: records replayed after a restart or a rebalance.
-   */
-  readonly observedInStores: (key: string, pending: ExpectationsView) => ObservedKeys;
+  readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
 };
 
-/** ControllerPorts are the controller's I/O: expectations, publishing mutations, the cache-sync gate, the queue. */
+/**
+ * ControllerPorts are the controller's I/O: expectations (undefined: the controller keeps none, and every sync reads
+ * them satisfied), publishing mutations, the partition gates, the queue.
+ */
 export type ControllerPorts = {
-  readonly expectations: ExpectationsStore;
+  readonly expectations: ExpectationsStore | undefined;
   readonly publish: (mutations: readonly Mutation[]) => Promise<void>;
   /** partitionOf is the partition number of a key in every co-partitioned input topic. */
   readonly partitionOf: (key: string) => number;
-  /** partitionSynced: the partition caught up with its history (the cache-sync gate). */
+  /** partitionOwned: this member is assigned the partition (keys of other partitions are someone else's). */
+  readonly partitionOwned: (partition: number) => boolean;
+  /** partitionSynced: the partition and every global input caught up with their history (the cache-sync gate). */
   readonly partitionSynced: (partition: number) => boolean;
   readonly queue: Workqueue<string>;
   readonly log: Logger;

@@ -7,7 +7,7 @@ import { aMutation } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { Controller, type ControllerSpec, type ObservedKeys, type ReconcileInput } from './controller.ts';
+import { Controller, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
 const KEY = 'ns/rc';
@@ -23,15 +23,20 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * harness runs a Controller with one worker over a scripted spec on a fake clock: `answer` decides each reconcile,
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
-function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] }) {
+function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
+  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
+  const owned = o.owned ?? (() => true);
+  const keys: string[] = [];
   const inputs: ReconcileInput[] = [];
+  const synced: string[] = [];
   const published: Mutation[] = [];
-  const spec: ControllerSpec = {
+  const spec: ControllerHooks = {
     name: 'replicationcontroller-controller',
     onEvent: (_topic, event) => ({ enqueue: [event.key] }),
-    reconcile: (_key, input) => {
+    reconcile: (key, input) => {
+      synced.push(key);
       inputs.push(input);
       return answer(input);
     },
@@ -39,7 +44,9 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
-    expectations, queue, partitionOf: () => 0, partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    expectations: o.withoutExpectations ? undefined : expectations, queue,
+    partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
+    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
     publish: (mutations) => Promise.resolve(void published.push(...mutations)),
   });
   const worker = controller.run(1);
@@ -48,7 +55,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     queue.shutDown();
     await worker;
   };
-  return { controller, expectations, inputs, published, queue, clock, syncs, stop };
+  return { controller, expectations, inputs, synced, published, queue, clock, syncs, stop };
 }
 
 const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed'): MutationResult => ({
@@ -59,7 +66,7 @@ const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed
 describe('Controller: expectations a replay or a rebalance left behind', () => {
   it('given pending creations the stores already hold (replayed records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
-    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
     await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: false });
     await h.syncs(1);
     await h.stop();
@@ -68,7 +75,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
 
   it('given pending creations the stores do not hold yet, when the key syncs, then it waits for them', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a'], deletes: [] });
-    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a', 'ns/b'] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
     await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
     await h.syncs(1);
     await h.stop();
@@ -77,7 +84,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
 
   it('given a replayed failed create, then its expectation is lowered but the failure is not reported again', async () => {
     const h = harness(() => ({ mutations: [] }));
-    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a'), cause(9), false);
     h.clock.advance(1000);
     await h.stop();
@@ -87,7 +94,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
 
   it('given a live failed create, then its expectation is lowered and the next sync gets the failure', async () => {
     const h = harness(() => ({ mutations: [] }));
-    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     h.clock.advance(1000);
     await h.syncs(1);
@@ -97,7 +104,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
 
   it('given a create that met AlreadyExists, then it stays expected until the store holds the pod', async () => {
     const h = harness(() => ({ mutations: [] }));
-    await h.expectations.set(KEY, { type: 'ExpectCreations', podKeys: ['ns/a'] });
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a', 'AlreadyDone'), cause(9), true);
     await h.stop();
     assert.deepEqual(await h.expectations.view(KEY), { satisfied: false, pendingCreates: ['ns/a'], pendingDeletes: [] });
@@ -140,5 +147,45 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(4, '12'));
     await h.syncs(2);
     await h.stop();
+  });
+});
+
+describe('Controller: ownership, ticks and controllers without expectations', () => {
+  const event = (key: string, offset = 1) => ({ cause: cause(offset), type: 'Applied' as const, key, object: {}, resourceVersion: '1', live: true });
+
+  it('given an event naming a key of a partition another member owns (a global input\'s event), then that key is never synced here', async () => {
+    const h = harness(() => ({ mutations: [] }), undefined, { owned: (key) => key !== 'other/rc' });
+    await h.controller.onEvent('kcm.watch.nodes', event('other/rc'));
+    await h.controller.onEvent('kcm.watch.nodes', event(KEY, 2));
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.synced, [KEY]);
+  });
+
+  it('given a tick, then its keys sync with the tick as their cause, so each tick\'s mutations get ids of their own', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    h.controller.tick([KEY], new Date(5000));
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]]);
+  });
+
+  it('given a controller without expectations, then every sync reads them satisfied, and a failed result needs no store', async () => {
+    const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true });
+    await h.controller.onResult(failedCreate('a'), cause(9), true);
+    h.clock.advance(1000);
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length]), [[true, 1]]);
+  });
+
+  it('given a controller without expectations whose reconcile sets some, then the sync fails loudly instead of pretending', async () => {
+    const h = harness(() => ({ mutations: [], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { withoutExpectations: true });
+    await h.controller.onEvent('kcm.watch.pods', event(KEY));
+    await h.syncs(1);
+    h.clock.advance(10);
+    await h.syncs(2);
+    await h.stop();
+    assert.equal(h.published.length, 0);
   });
 });

@@ -1,13 +1,19 @@
 import { objectKey, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { ControllerPorts, ControllerSpec, InputEvent, Observation } from './controller-types.ts';
+import type { ExpectationsStore } from '../expectations/expectations.ts';
+import type { ControllerPorts, ControllerHooks, InputEvent, Observation } from './controller-types.ts';
 import { ReadYourWrites } from './read-your-writes.ts';
-import type { ExpectationsView } from './reconciler.ts';
+import type { ExpectationChange, ExpectationsView } from './reconciler.ts';
 
-export type { ControllerPorts, ControllerSpec, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
+export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
 
 const NOT_SYNCED_RETRY_MS = 250;
+
+/** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
+export const TICK_TOPIC = '~tick';
+
+const SATISFIED: ExpectationsView = { satisfied: true, pendingCreates: [], pendingDeletes: [] };
 
 /** HELD_RETRY_MS: a key held for its own writes is enqueued again by their results and watch records; this is the fallback. */
 const HELD_RETRY_MS = 1000;
@@ -21,14 +27,14 @@ const HELD_RETRY_MS = 1000;
  * next reconcile as failures.
  */
 export class Controller {
-  readonly #spec: ControllerSpec;
+  readonly #spec: ControllerHooks;
   readonly #ports: ControllerPorts;
   /** #causes: per key, the input record that last enqueued it and how many syncs ran since (the attempt). */
   readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
 
-  constructor(spec: ControllerSpec, ports: ControllerPorts) {
+  constructor(spec: ControllerHooks, ports: ControllerPorts) {
     this.#spec = spec;
     this.#ports = ports;
   }
@@ -41,10 +47,21 @@ export class Controller {
   async onEvent(topic: string, event: InputEvent): Promise<void> {
     this.#writes.observed(topic, event.cause.partition, event.resourceVersion);
     const out = this.#spec.onEvent(topic, event);
-    if (event.live) for (const o of out.observed ?? []) await this.#observe(o);
-    if (event.live) for (const key of out.forget ?? []) await this.#ports.expectations.delete(key);
+    const expectations = this.#ports.expectations;
+    if (event.live && expectations) {
+      for (const o of out.observed ?? []) await this.#observe(expectations, o);
+      for (const key of out.deleteExpectations ?? []) await expectations.delete(key);
+    }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
-    for (const { key, ms } of out.enqueueAfter ?? []) this.#ports.queue.addAfter(key, ms);
+    for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
+  }
+
+  /**
+   * tick enqueues keys for a periodic sync (upstream's wait.Until loops); the tick's time is its cause, so each
+   * tick's mutations get ids of their own.
+   */
+  tick(keys: readonly string[], at: Date): void {
+    for (const key of keys) this.#enqueue(key, { topic: TICK_TOPIC, partition: 0, offset: at.getTime() });
   }
 
   /**
@@ -59,14 +76,21 @@ export class Controller {
     if (result.controller !== this.#spec.name || key == null) return;
     if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
-    const target = objectKey({ namespace: result.target.namespace, name: result.name ?? result.target.name });
-    // A create that met AlreadyExists stays expected until the store holds the object, so no sync runs without it.
-    if (result.verb === 'Create' && result.outcome !== 'AlreadyDone') await this.#ports.expectations.lower(key, [target], []);
-    if (result.verb === 'Delete') await this.#ports.expectations.lower(key, [], [target]);
+    await this.#lowerFailed(key, result);
     if (result.outcome === 'AlreadyDone' || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
     this.#ports.queue.addRateLimited(key);
+  }
+
+  /** #lowerFailed: a create or delete that did not happen is no longer expected. */
+  async #lowerFailed(key: string, result: MutationResult): Promise<void> {
+    const expectations = this.#ports.expectations;
+    if (!expectations) return;
+    const target = objectKey({ namespace: result.target.namespace, name: result.name ?? result.target.name });
+    // A create that met AlreadyExists stays expected until the store holds the object, so no sync runs without it.
+    if (result.verb === 'Create' && result.outcome !== 'AlreadyDone') await expectations.lower(key, [target], []);
+    if (result.verb === 'Delete') await expectations.lower(key, [], [target]);
   }
 
   /** run starts the workers; each returns when the queue shuts down. */
@@ -78,7 +102,8 @@ export class Controller {
     for (let key = await this.#ports.queue.get(); key !== undefined; key = await this.#ports.queue.get()) {
       try {
         const partition = this.#ports.partitionOf(key);
-        if (this.#ports.partitionSynced(partition)) await this.#sync(key, partition);
+        if (!this.#ports.partitionOwned(partition)) this.#ports.queue.forget(key);
+        else if (this.#ports.partitionSynced(partition)) await this.#sync(key, partition);
         else this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
       } catch (err) {
         this.#ports.log.error('sync failed', { key, err });
@@ -101,8 +126,7 @@ export class Controller {
     const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
     this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
-    if (result.expectations?.type === 'DeleteExpectations') await this.#ports.expectations.delete(key);
-    else if (result.expectations) await this.#ports.expectations.set(key, result.expectations);
+    if (result.expectations) await this.#record(key, result.expectations);
     await this.#publish(key, result.mutations);
     if (result.error) {
       this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
@@ -113,6 +137,14 @@ export class Controller {
       this.#ports.queue.forget(key);
     }
     if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
+  }
+
+  /** #record sets or deletes the key's expectations before its mutations are published. */
+  async #record(key: string, change: ExpectationChange): Promise<void> {
+    const store = this.#ports.expectations;
+    if (!store) throw new Error(`${this.#spec.name} keeps no expectations, yet its reconcile of ${key} set some`);
+    if (change.type === 'DeleteExpectations') await store.delete(key);
+    else await store.set(key, change);
   }
 
   /** #publish sends the sync's mutations; the key waits for the results of its writes (ReadYourWrites). */
@@ -129,31 +161,39 @@ export class Controller {
 
   /** #expectations reads the key's expectations after lowering what its stores already show done. */
   async #expectations(key: string): Promise<ExpectationsView> {
-    const view = await this.#ports.expectations.view(key);
-    if (view.satisfied) return view;
+    const expectations = this.#ports.expectations;
+    if (!expectations) return SATISFIED;
+    const view = await expectations.view(key);
+    if (view.satisfied || !this.#spec.observedInStores) return view;
     const seen = this.#spec.observedInStores(key, view);
     if (seen.creates.length + seen.deletes.length === 0) return view;
-    await this.#ports.expectations.lower(key, seen.creates, seen.deletes);
-    return this.#ports.expectations.view(key);
+    await expectations.lower(key, seen.creates, seen.deletes);
+    return expectations.view(key);
   }
 
-  #observe(o: Observation): Promise<void> {
-    return o.kind === 'creation' ? this.#ports.expectations.lower(o.key, [o.podKey], []) : this.#ports.expectations.lower(o.key, [], [o.podKey]);
+  #observe(expectations: ExpectationsStore, o: Observation): Promise<void> {
+    return o.kind === 'creation' ? expectations.lower(o.key, [o.objectKey], []) : expectations.lower(o.key, [], [o.objectKey]);
   }
 
+  /** #enqueue adds a key of an owned partition (a global input's event may name keys other members own). */
   #enqueue(key: string, cause: MutationCause): void {
+    if (!this.#owned(key)) return;
     this.#setCause(key, cause);
     this.#ports.queue.add(key);
+  }
+
+  #owned(key: string): boolean {
+    return this.#ports.partitionOwned(this.#ports.partitionOf(key));
   }
 
   #setCause(key: string, cause: MutationCause): void {
     this.#causes.set(key, { cause: [cause], attempt: 0 });
   }
 
-  /** forget drops the state of keys whose partitions this member lost. */
-  forget(pred: (key: string) => boolean): void {
+  /** dropWhere drops the state of keys whose partitions this member lost. */
+  dropWhere(pred: (key: string) => boolean): void {
     for (const map of [this.#failures, this.#causes]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
-    this.#writes.forget(pred);
+    this.#writes.dropWhere(pred);
     this.#ports.queue.dropWhere(pred);
     this.#ports.queue.forgetWhere(pred);
   }

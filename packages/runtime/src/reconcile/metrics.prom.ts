@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ControllerSpec } from './controller-types.ts';
+import type { ControllerHooks } from './controller-types.ts';
 
 /** ControllerProbes read what a controller member holds: objects in its stores by kind, and its partitions' sync state. */
 export type ControllerProbes = {
@@ -8,13 +8,13 @@ export type ControllerProbes = {
 };
 
 /**
- * countedControllerSpec registers a controller member's series and returns the spec with its reconciles counted:
+ * countedControllerHooks registers a controller member's series and returns the hooks with their reconciles counted:
  * controller_runtime_reconcile_total{controller} (controller-runtime's name: reconciles run, keys deferred while
  * their partition replays or held for their own writes excluded, which workqueue_work_duration_seconds_count
  * includes), kcm_bus_cached_objects{controller,kind} (the informer caches' sizes) and
  * kcm_bus_partitions{controller,state} (partition numbers owned: `synced` with their history, or `syncing`).
  */
-export function countedControllerSpec(registry: Registry, controller: string, spec: ControllerSpec, probes: ControllerProbes): ControllerSpec {
+export function countedControllerHooks(registry: Registry, controller: string, spec: ControllerHooks, probes: ControllerProbes): ControllerHooks {
   const registers = [registry];
   new Gauge({
     name: 'kcm_bus_cached_objects', help: 'Objects in the controller\'s stores (its informer caches), by kind.', labelNames: ['controller', 'kind'], registers,

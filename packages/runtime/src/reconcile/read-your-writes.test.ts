@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareResourceVersion, HOLD_LIMIT_MS, ReadYourWrites } from './read-your-writes.ts';
+import { HOLD_LIMIT_MS, ReadYourWrites } from './read-your-writes.ts';
 
 const KEY = 'ns/rc';
 const PODS = 'kcm.watch.pods';
 
 describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)', () => {
-  it('compares resource versions as decimal integers, and nothing else (CompareResourceVersion)', () => {
-    assert.deepEqual([compareResourceVersion('10', '9'), compareResourceVersion('9', '10'), compareResourceVersion('7', '7')], [1, -1, 0]);
-    assert.equal(compareResourceVersion('abc', '9'), undefined);
-  });
-
   it('given writes in flight, then the key waits until the last result comes, which asks for a sync', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a', 'b'], 0);
@@ -56,7 +51,7 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     rw.unpublished(KEY, ['a']);
     assert.equal(rw.ready(KEY, 0, 1), true);
     rw.published('ns/other', ['b'], 0);
-    rw.forget((key) => key === 'ns/other');
+    rw.dropWhere((key) => key === 'ns/other');
     assert.equal(rw.ready('ns/other', 0, 1), true);
     assert.equal(rw.resulted(KEY, 'zzz'), false);
   });

@@ -1,3 +1,5 @@
+import { compareResourceVersion } from '@kcm-bus/schemas/watch-record.ts';
+
 /**
  * HOLD_LIMIT_MS bounds how long a key waits for its own writes: a result that never comes (the writer gone for good)
  * must not stall the key forever. Past it the sync runs on what the stores show, as without this gate (its status
@@ -6,16 +8,6 @@
 export const HOLD_LIMIT_MS = 120_000;
 
 type Pending = { readonly ids: Set<string>; readonly since: number };
-
-/**
- * compareResourceVersion mirrors apimachinery's resourceversion.CompareResourceVersion: resource versions are
- * opaque, but the apiserver's are decimal integers, and only those compare (undefined: not comparable).
- */
-export function compareResourceVersion(a: string, b: string): number | undefined {
-  if (!/^[0-9]+$/.test(a) || !/^[0-9]+$/.test(b)) return undefined;
-  const [x, y] = [BigInt(a), BigInt(b)];
-  return x === y ? 0 : x > y ? 1 : -1;
-}
 
 /**
  * ReadYourWrites holds a key's next sync until the controller can read its own last writes, so a sync never acts
@@ -58,6 +50,7 @@ export class ReadYourWrites {
   observed(topic: string, partition: number, rv: string): void {
     const at = `${topic}:${partition}`;
     const last = this.#read.get(at);
+    // A version that does not compare is taken as the newer one.
     if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) this.#read.set(at, rv);
   }
 
@@ -71,20 +64,22 @@ export class ReadYourWrites {
     this.#pending.delete(key);
     for (const [topic, wrote] of this.#wrote.get(key) ?? []) {
       const read = this.#read.get(`${topic}:${partition}`);
+      // Versions that do not compare hold nothing, as upstream.
       if (read !== undefined && (compareResourceVersion(wrote, read) ?? 0) > 0) return false;
     }
     this.#wrote.delete(key);
     return true;
   }
 
-  /** forget drops the records of keys (deleted, or their partition revoked). */
-  forget(pred: (key: string) => boolean): void {
+  /** dropWhere drops the records of the matching keys (their partition was revoked). */
+  dropWhere(pred: (key: string) => boolean): void {
     for (const map of [this.#pending, this.#wrote]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
   }
 
   #wroteAt(key: string, topic: string, rv: string): void {
     const wrote = this.#wrote.get(key) ?? new Map<string, string>();
     const last = wrote.get(topic);
+    // A version that does not compare is taken as the newer one.
     if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) wrote.set(topic, rv);
     this.#wrote.set(key, wrote);
   }

@@ -28,8 +28,8 @@ export type ExpectationsView = {
  * ExpectDeletions of these object keys, replacing the key's record as upstream's SetExpectations does.
  */
 export type ExpectationChange =
-  | { readonly type: 'ExpectCreations'; readonly podKeys: readonly string[] }
-  | { readonly type: 'ExpectDeletions'; readonly podKeys: readonly string[] }
+  | { readonly type: 'ExpectCreations'; readonly objectKeys: readonly string[] }
+  | { readonly type: 'ExpectDeletions'; readonly objectKeys: readonly string[] }
   | { readonly type: 'DeleteExpectations' };
 
 /**

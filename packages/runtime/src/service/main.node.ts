@@ -1,18 +1,18 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { kafkaClient } from '../bus/bus.kafka.ts';
+import type { Bus } from '../bus/bus.ts';
+import { kafkaBus } from '../bus/bus.kafka.ts';
 import { COMMON_FLAGS } from './common.ts';
 import { flagReader, FlagError, parseFlags, type FlagReader, type FlagSpec } from './flags.ts';
 import { runUntilSignal, type Running } from './lifecycle.ts';
 import { jsonLogger, type Level, type Logger } from './log.ts';
 import { boundAddress, serveHttp, type Probes } from './serve.http.ts';
-import type { Kafka } from '../bus/bus.kafka.ts';
 
-/** ServiceContext is what every service's main gets: its flags, logger, metrics registry and Kafka client. */
+/** ServiceContext is what every service's main gets: its flags, logger, metrics registry and the bus. */
 export type ServiceContext = {
   readonly flags: FlagReader;
   readonly log: Logger;
   readonly registry: Registry;
-  readonly kafka: Kafka;
+  readonly bus: Bus;
   /** fatal logs an error the service cannot go on after and stops it gracefully with exit status 1. */
   readonly fatal: (what: string, err: unknown) => void;
 };
@@ -33,14 +33,14 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
   const log = jsonLogger(name, { level: flags.string('log-level') as Level });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const kafka = kafkaClient({ brokers: flags.list('kafka-brokers'), clientId: `kcm-bus-${name}`, log: (level, msg, extra) => log[level](msg, extra) });
+  const bus = kafkaBus({ brokers: flags.list('kafka-brokers'), clientId: `kcm-bus-${name}`, log: (level, msg, extra) => log[level](msg, extra) });
   await runUntilSignal(log, async () => {
     const fatal = (what: string, err: unknown): void => {
       log.error(what, { err });
       process.exitCode = 1;
       process.kill(process.pid, 'SIGTERM');
     };
-    const service = await start({ flags, log, registry, kafka, fatal });
+    const service = await start({ flags, log, registry, bus, fatal });
     const server = await serveHttp(flags.string('metrics-bind-address'), registry, service.probes);
     log.info('started', { metrics: `http://${boundAddress(server)}/metrics` });
     return { stop: async () => {

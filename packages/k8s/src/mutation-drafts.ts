@@ -1,0 +1,90 @@
+import { mutationId } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import type { EventType, Mutation, MutationCause, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import type { ObjectMeta } from './core-v1.ts';
+import type { JsonPatchOp } from './json-patch.ts';
+
+/** MutationDraft is a mutation before it has its id, controller, cause and time: what the builders below return. */
+export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' | 'body' | 'patch' | 'patchType' | 'event'>;
+
+/**
+ * MutationLog collects one reconcile's mutations in order and gives each its deterministic id
+ * (mutationId(controller, key, cause, attempt, seq = position)), so a replay of the same input names the same
+ * objects, and its reconcileKey, so the results come back to this key (and its expectations).
+ */
+export type MutationLog = {
+  readonly push: (draft: MutationDraft) => Mutation;
+  readonly mutations: () => readonly Mutation[];
+};
+
+/** mutationLog starts an empty MutationLog for `controller`'s attempt-th sync of `key` from `cause` at `now` (createdAt). */
+export function mutationLog(controller: string, key: string, cause: readonly MutationCause[], now: Date, attempt = 0): MutationLog {
+  const out: Mutation[] = [];
+  const createdAt = now.toISOString();
+  const push = (draft: MutationDraft): Mutation => {
+    const id = mutationId({ controller, key, cause, attempt, seq: out.length });
+    const m: Mutation = { ...draft, id, controller, fieldManager: null, cause, createdAt, reconcileKey: key };
+    out.push(m);
+    return m;
+  };
+  return { push, mutations: () => [...out] };
+}
+
+/** TargetKind is the kind a draft writes: its apiVersion, kind and REST resource (plural), as WATCHED_KINDS names them. */
+export type TargetKind = Pick<WatchedKind, 'apiVersion' | 'kind' | 'plural'>;
+
+/** InvolvedObject is what an event is about: an object with its kind (upstream takes it from the scheme). */
+export type InvolvedObject = Pick<TargetKind, 'apiVersion' | 'kind'> & { readonly metadata: ObjectMeta };
+
+type TargetMeta = { readonly namespace?: string | undefined; readonly name: string };
+
+const NO_PRECONDITIONS = { uid: null, resourceVersion: null };
+const NO_PAYLOAD = { body: null, patch: null, patchType: null, event: null };
+
+function targetOf(kind: TargetKind, { namespace, name }: TargetMeta): MutationTarget {
+  return { apiVersion: kind.apiVersion, kind: kind.kind, namespace: namespace ?? null, name, resource: kind.plural, subresource: null };
+}
+
+/**
+ * createDraft is the typed client's Create (RealPodControl.CreatePods for pods) of an object whose metadata has
+ * only a generateName: the target's name is empty and the writer names the object from the mutation id.
+ */
+export function createDraft(kind: TargetKind, namespace: string | undefined, body: object): MutationDraft {
+  const target = targetOf(kind, { namespace, name: '' });
+  return { ...NO_PAYLOAD, verb: 'Create', target, preconditions: NO_PRECONDITIONS, body: JSON.stringify(body) };
+}
+
+/** deleteDraft is the typed client's Delete (RealPodControl.DeletePod), with the UID as precondition so a recreated namesake survives. */
+export function deleteDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid'>): MutationDraft {
+  return { ...NO_PAYLOAD, verb: 'Delete', target: targetOf(kind, meta), preconditions: { uid: meta.uid, resourceVersion: null } };
+}
+
+/** patchDraft is the typed client's Patch (RealPodControl.PatchPod) as a json patch whose first test (added by the writer) is the UID. */
+export function patchDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid'>, ops: readonly JsonPatchOp[]): MutationDraft {
+  const preconditions = { uid: meta.uid, resourceVersion: null };
+  return { ...NO_PAYLOAD, verb: 'Patch', target: targetOf(kind, meta), preconditions, patch: JSON.stringify(ops), patchType: 'json' };
+}
+
+/**
+ * recordEventDraft is record.EventRecorder's Eventf(object, type, reason, message) of a recorder whose
+ * EventSource component is `source`: the event goes to the involved object's namespace.
+ */
+export function recordEventDraft(source: string, involved: InvolvedObject, type: EventType, reason: string, message: string): MutationDraft {
+  const { namespace = null, name, uid, resourceVersion = null } = involved.metadata;
+  const involvedObject = { apiVersion: involved.apiVersion, kind: involved.kind, namespace, name, uid, resourceVersion, fieldPath: null };
+  const target: MutationTarget = { apiVersion: 'v1', kind: 'Event', namespace, name, resource: 'events', subresource: null };
+  const event = { involvedObject, type, reason, message, source: { component: source, host: null } };
+  return { ...NO_PAYLOAD, verb: 'RecordEvent', target, preconditions: NO_PRECONDITIONS, event };
+}
+
+/**
+ * updateStatusDraft is the typed client's UpdateStatus (updateReplicaSetStatus's for an RC): a PUT of the object
+ * as the lister holds it with the new status, guarded by its uid and resourceVersion (upstream's PUT carries the
+ * cached resourceVersion too). The whole object goes, not a bare status: the status subresource resets spec but
+ * would apply metadata changes.
+ */
+export function updateStatusDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }, status: unknown): MutationDraft {
+  const { uid, resourceVersion = null } = object.metadata;
+  const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind, status });
+  return { ...NO_PAYLOAD, verb: 'UpdateStatus', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
+}

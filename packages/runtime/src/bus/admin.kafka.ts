@@ -1,0 +1,73 @@
+import type { Admin, Kafka } from 'kafkajs';
+import type { PartitionOffsets, TopicSpec } from './bus.ts';
+
+/** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
+async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * ensureTopics creates the topics that are missing, with their partition count and configs, and returns
+ * each topic's actual partition count (an existing topic keeps the count it has).
+ */
+export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise<Map<string, number>> {
+  return withAdmin(kafka, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.topic, numPartitions: s.partitions, replicationFactor: -1,
+          configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
+        })),
+      }).catch((err: unknown) => {
+        if (!String(err).includes('already exists')) throw err;
+      });
+    }
+    const metadata = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
+    return new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
+  });
+}
+
+/** partitionCount is an existing topic's partition count; it fails naming the topic when the topic does not exist. */
+export function partitionCount(kafka: Kafka, topic: string): Promise<number> {
+  return withAdmin(kafka, async (admin) => {
+    const exists = (await admin.listTopics()).includes(topic);
+    const n = exists ? (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions.length ?? 0 : 0;
+    if (n === 0) throw new Error(`topic ${topic} does not exist`);
+    return n;
+  });
+}
+
+/**
+ * partitionOffsets are the low and high-water marks of every partition of the topics, read with one admin client
+ * (read_committed: the high mark is the last stable offset).
+ */
+export function partitionOffsets(kafka: Kafka, topics: readonly string[]): Promise<PartitionOffsets[]> {
+  return withAdmin(kafka, async (admin) => {
+    const offsets: PartitionOffsets[] = [];
+    for (const topic of topics) {
+      for (const p of await admin.fetchTopicOffsets(topic)) offsets.push({ topic, partition: p.partition, low: p.low, high: p.high });
+    }
+    return offsets;
+  });
+}
+
+/** deleteTopics deletes topics. */
+export function deleteTopics(kafka: Kafka, topics: readonly string[]): Promise<void> {
+  return withAdmin(kafka, (admin) => admin.deleteTopics({ topics: [...topics] }));
+}
+
+/** deleteGroup deletes an ephemeral consumer group once its member left; a failure only leaves it to expire. */
+export function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
+  return withAdmin(kafka, async (admin) => {
+    await admin.deleteGroups([groupId]);
+  }).catch(() => undefined);
+}

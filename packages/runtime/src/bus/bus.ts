@@ -1,0 +1,117 @@
+/*
+ * The bus port: everything kcm-bus asks of Kafka, in its own words. Services, tools and the runtime's controller
+ * group program against these types; only the adapter (bus/*.kafka.ts) knows the client library, so a move to
+ * another client (one that speaks Kafka 4) touches that folder alone.
+ */
+
+/** TopicPartition names one partition of one topic. */
+export type TopicPartition = { readonly topic: string; readonly partition: number };
+
+/** PartitionOffsets are a partition's low-water mark (first offset still in the log) and high-water mark (next offset). */
+export type PartitionOffsets = TopicPartition & { readonly low: string; readonly high: string };
+
+/** BusRecord is one consumed record: key and value as bytes (null value: a tombstone), offset as a decimal string. */
+export type BusRecord = {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly offset: string;
+  /** timestamp is the record's Kafka timestamp in epoch milliseconds, as a decimal string. */
+  readonly timestamp: string;
+  readonly headers: Readonly<Record<string, string>>;
+};
+
+/** BusBatch is consecutive records of one partition; lastOffset also covers trailing transaction markers. */
+export type BusBatch = TopicPartition & { readonly records: readonly BusRecord[]; readonly lastOffset: string };
+
+/** OutgoingRecord is a record to produce: without a partition it is placed by the namespace partitioner. */
+export type OutgoingRecord = {
+  readonly key: string;
+  readonly value: Buffer | null;
+  readonly partition?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+};
+
+/** Publisher produces records with acks=all; send resolves once every record is acknowledged. */
+export interface Publisher {
+  send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
+  /** sendTopics produces to several topics in one request. */
+  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * TransactionalPublisher produces each send as one Kafka transaction under a fixed transactional id: opening it
+ * fences any older publisher of the same id, whose next send then fails.
+ */
+export interface TransactionalPublisher {
+  send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * GroupOptions join a consumer group. Offsets are committed only by commit(); a partition without a committed offset
+ * is read from the beginning when fromBeginning, else from its end.
+ */
+export type GroupOptions = {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  readonly fromBeginning: boolean;
+  /**
+   * ephemeral: the group is this member's alone (groupId must be unique, e.g. with a random suffix): it reads every
+   * partition and is deleted from the cluster when the member stops, so throwaway groups do not pile up.
+   */
+  readonly ephemeral?: boolean;
+  /**
+   * coPartitioned: assign the same partition number of every topic to the same member (the co-partitioning
+   * assigner); unequal partition counts fail the rebalance. Absent: Kafka's default assignment.
+   */
+  readonly coPartitioned?: boolean;
+  /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
+  readonly concurrency?: number;
+  /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
+  readonly onAssigned?: (assignment: readonly PartitionOffsets[]) => Promise<void> | void;
+  /**
+   * onBatch handles one batch, never before joinGroup resolved (so it may commit through the member); heartbeat
+   * keeps the membership alive during a long batch.
+   */
+  readonly onBatch: (batch: BusBatch, heartbeat: () => Promise<void>) => Promise<void>;
+  /** onProgress is told the last offset of every batch processed, including batches of transaction markers only. */
+  readonly onProgress?: (tp: TopicPartition, lastOffset: string) => void;
+  /** onCrash: the consumer failed; restart false means it stopped for good. */
+  readonly onCrash: (err: unknown, restart: boolean) => void;
+};
+
+/** GroupMember is a running consumer-group member. */
+export interface GroupMember {
+  /** joined tells whether the member has joined the group at least once. */
+  joined(): boolean;
+  /** commit commits the next offset to read of each partition (the last processed offset + 1). */
+  commit(offsets: readonly (TopicPartition & { readonly offset: string })[]): Promise<void>;
+  /** stop leaves the group (its partitions move to the other members at once) and disconnects. */
+  stop(): Promise<void>;
+}
+
+/** TopicSpec is a topic kcm-bus creates when it is missing. */
+export type TopicSpec = { readonly topic: string; readonly partitions: number; readonly configs: Readonly<Record<string, string>> };
+
+/** compactedTopicConfigs keeps recent history whole for replay (the audit window) and compacts older history to state. */
+export function compactedTopicConfigs(auditWindowMs: number): Record<string, string> {
+  return { 'cleanup.policy': 'compact', 'min.compaction.lag.ms': String(auditWindowMs) };
+}
+
+/** Bus is the Kafka cluster as kcm-bus uses it. */
+export interface Bus {
+  /** ensureTopics creates the missing topics and returns every topic's actual partition count. */
+  ensureTopics(specs: readonly TopicSpec[]): Promise<Map<string, number>>;
+  /** partitionCount is an existing topic's partition count; it fails naming the topic when the topic does not exist. */
+  partitionCount(topic: string): Promise<number>;
+  /** offsets are the low and high-water marks of every partition of a topic (read_committed). */
+  offsets(topic: string): Promise<readonly PartitionOffsets[]>;
+  /** deleteTopics deletes topics kcm-bus made for a while only (a benchmark's throwaway mutations topic). */
+  deleteTopics(topics: readonly string[]): Promise<void>;
+  publisher(): Promise<Publisher>;
+  transactionalPublisher(transactionalId: string): Promise<TransactionalPublisher>;
+  joinGroup(options: GroupOptions): Promise<GroupMember>;
+  /** readToEnd reads every committed record of a topic up to the end it has now, in order per partition. */
+  readToEnd(topic: string, onRecord: (record: BusRecord, partition: number) => Promise<void> | void): Promise<void>;
+}

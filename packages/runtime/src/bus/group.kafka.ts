@@ -1,0 +1,89 @@
+import type { Batch, Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import { deleteGroup, partitionOffsets } from './admin.kafka.ts';
+import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
+import { coPartitionAssigner } from './co-partition.kafka.ts';
+
+/**
+ * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
+ * means a member killed with -9 holds its partitions for 30 s before the group rebalances to its replacement
+ * (S7 measured 24-30 s); 10 s is inside the broker's group.min.session.timeout.ms (6 s) and upstream
+ * kube-controller-manager's 15 s lease, with three heartbeats per session as Kafka advises.
+ */
+const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
+
+/**
+ * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
+ * waits until joinKafkaGroup returned and until o.onAssigned finished with the assignment the batch belongs to.
+ * An ephemeral group is deleted when its member stops (or fails to start).
+ */
+export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
+  const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...(o.coPartitioned ? { partitionAssigners: [coPartitionAssigner] } : {}) });
+  const leave = async (): Promise<void> => {
+    try {
+      await consumer.disconnect();
+    } finally {
+      if (o.ephemeral) await deleteGroup(kafka, o.groupId);
+    }
+  };
+  const { promise: started, resolve: start } = Promise.withResolvers<void>();
+  const membership = followGroup(kafka, o, consumer);
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...o.topics], fromBeginning: o.fromBeginning });
+    await consumer.run({
+      autoCommit: false, partitionsConsumedConcurrently: o.concurrency ?? 1,
+      eachBatch: async ({ batch, heartbeat }) => {
+        await started;
+        await membership.assignment;
+        await o.onBatch(busBatch(batch), heartbeat);
+      },
+    });
+  } catch (err) {
+    await leave().catch(() => undefined);
+    throw err;
+  }
+  start();
+  return { joined: () => membership.joined, commit: (offsets) => consumer.commitOffsets([...offsets]), stop: leave };
+}
+
+/** Membership is what a member's events said: whether it joined, and the onAssigned work of its latest join. */
+type Membership = { joined: boolean; assignment: Promise<void> };
+
+/**
+ * followGroup turns the consumer's events into the options' callbacks: a join fetches the assignment's offsets for
+ * onAssigned, END_BATCH_PROCESS (also emitted for batches of transaction markers only, which never reach eachBatch)
+ * is onProgress, and CRASH is onCrash.
+ */
+function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Membership {
+  const membership: Membership = { joined: false, assignment: Promise.resolve() };
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    membership.joined = true;
+    membership.assignment = assigned(kafka, o, e.payload.memberAssignment);
+    // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
+    membership.assignment.catch(() => undefined);
+  });
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => o.onProgress?.({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
+  consumer.on(consumer.events.CRASH, (e) => o.onCrash(e.payload.error, e.payload.restart));
+  return membership;
+}
+
+/** assigned tells onAssigned the low and high-water marks of every partition of a new assignment. */
+async function assigned(kafka: Kafka, o: GroupOptions, assignment: Readonly<Record<string, readonly number[]>>): Promise<void> {
+  if (!o.onAssigned) return;
+  const offsets = await partitionOffsets(kafka, Object.keys(assignment));
+  await o.onAssigned(offsets.filter((p) => assignment[p.topic]?.includes(p.partition)));
+}
+
+/** busBatch is a kafkajs batch in the port's terms (lastOffset also covers trailing transaction markers). */
+export function busBatch(batch: Pick<Batch, 'topic' | 'partition' | 'messages' | 'lastOffset'>): BusBatch {
+  return { topic: batch.topic, partition: batch.partition, records: batch.messages.map(busRecord), lastOffset: batch.lastOffset() };
+}
+
+function busRecord(m: KafkaMessage): BusRecord {
+  return { key: m.key ?? null, value: m.value, offset: m.offset, timestamp: m.timestamp, headers: headersOf(m.headers) };
+}
+
+/** headersOf reads header values as UTF-8 text (a repeated header's values joined by commas). */
+function headersOf(headers: IHeaders | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+}

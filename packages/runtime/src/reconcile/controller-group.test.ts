@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Bus, GroupOptions, PartitionOffsets } from '../bus/bus.ts';
+import { jsonLogger } from '../service/log.ts';
+import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
+import type { InputEvent } from './controller-types.ts';
+import { ControllerGroup, lockTopic, type ControllerGroupOptions } from './controller-group.ts';
+
+const PODS = 'kcm.watch.pods';
+const NODES = 'kcm.watch.nodes';
+const RESULTS = 'kcm.mutation-results';
+
+/** scriptedBus is a Bus whose groups the test drives: it keeps each joinGroup's options and the topics ensured. */
+function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[] } {
+  const groups: GroupOptions[] = [];
+  const ensured: string[] = [];
+  const member = { joined: () => true, commit: async () => undefined, stop: async () => undefined };
+  const bus = {
+    ensureTopics: async (specs: readonly { topic: string }[]) => new Map(specs.map((s) => (ensured.push(s.topic), [s.topic, 1]))),
+    partitionCount: async () => partitions,
+    publisher: async () => ({ send: async () => undefined, sendTopics: async () => undefined, close: async () => undefined }),
+    joinGroup: async (o: GroupOptions) => (groups.push(o), member),
+  } as unknown as Bus;
+  return { bus, groups, ensured };
+}
+
+/** harness starts a group over the scripted bus with a controller that records what it is fed. */
+async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number } = {}) {
+  const { bus, groups, ensured } = scriptedBus(o.partitions);
+  const events: InputEvent[] = [];
+  const dropped: string[] = [];
+  const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
+  const group = new ControllerGroup({
+    bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
+    serdes: new Map([PODS, NODES, RESULTS].map((t) => [t, json])), mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
+    dropWhere: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
+  });
+  await group.start({
+    onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined,
+    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
+  });
+  return { group, groups, ensured, events, dropped };
+}
+
+const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
+const record = (key: string, offset: number): { key: Buffer; value: Buffer; offset: string; timestamp: string; headers: {} } =>
+  ({ key: Buffer.from(key), value: Buffer.from(JSON.stringify({ type: 'Applied', object: { metadata: { name: key } }, resourceVersion: '5' })), offset: String(offset), timestamp: '0', headers: {} });
+const heartbeat = async (): Promise<void> => undefined;
+const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
+
+describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownership and global inputs', () => {
+  it('given an assigned partition, then its records are replayed (not live) until the high-water mark, and its keys sync only then', async () => {
+    const h = await harness();
+    const p = partitionOfNs('ns-a');
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 2), offsets(RESULTS, p, 0)]);
+    assert.deepEqual([h.group.partitionOwned(p), h.group.partitionSynced(p), h.group.ready()], [true, false, false]);
+    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), record('ns-a/y', 1)], lastOffset: '1' }, heartbeat);
+    assert.deepEqual(h.events.map((e) => e.live), [false, false]);
+    assert.deepEqual([h.group.partitionSynced(p), h.group.ready()], [true, true]);
+    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/z', 2)], lastOffset: '2' }, heartbeat);
+    assert.equal(h.events.at(-1)?.live, true);
+  });
+
+  it('given a global input, then no partition syncs before the global input caught up, and the global group is ephemeral', async () => {
+    const h = await harness({ global: [NODES] });
+    const [globalGroup, partitionedGroup] = h.groups;
+    assert.equal(globalGroup!.ephemeral, true);
+    assert.deepEqual(partitionedGroup!.topics, [PODS, RESULTS]);
+    await partitionedGroup!.onAssigned!([offsets(PODS, 0, 0), offsets(RESULTS, 0, 0)]);
+    assert.equal(h.group.partitionSynced(0), false, 'the global input has not even been assigned');
+    await globalGroup!.onAssigned!([offsets(NODES, 0, 1)]);
+    assert.equal(h.group.partitionSynced(0), false);
+    globalGroup!.onProgress!({ topic: NODES, partition: 0 }, '0');
+    assert.equal(h.group.partitionSynced(0), true);
+  });
+
+  it('given a rebalance that takes a partition away, then its keys are dropped and it is no longer owned or tracked', async () => {
+    const h = await harness();
+    const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
+    assert.notEqual(a, b, 'the two namespaces land on different partitions');
+    await h.groups[0]!.onAssigned!([offsets(PODS, a, 0), offsets(PODS, b, 0)]);
+    await h.groups[0]!.onAssigned!([offsets(PODS, b, 0)]);
+    assert.deepEqual([h.group.partitionOwned(a), h.group.partitionOwned(b)], [false, true]);
+    assert.deepEqual(h.dropped, ['ns-a/x']);
+    assert.deepEqual(h.group.ownedPartitions(), [{ partition: b, synced: true }]);
+  });
+
+  it('given a singleton, then its group holds only a one-partition lock topic, every key is on partition 0, and results are read whole', async () => {
+    const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
+    assert.deepEqual(h.ensured, [lockTopic('g')]);
+    const [globalGroup, lockGroup] = h.groups;
+    assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, RESULTS], [lockTopic('g')]]);
+    assert.equal(h.group.partitionOf('any/key'), 0);
+    assert.equal(h.group.partitionOwned(0), false, 'a standby owns nothing');
+    await globalGroup!.onAssigned!([offsets(NODES, 0, 0), offsets(RESULTS, 0, 0)]);
+    await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
+    assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
+  });
+
+  it('given a singleton declared with a partitioned input, then it refuses to start', () => {
+    assert.throws(() => new ControllerGroup({ singleton: true, partitioned: [PODS] } as unknown as ControllerGroupOptions), /global inputs only/);
+  });
+});

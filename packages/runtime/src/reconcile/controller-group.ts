@@ -1,0 +1,191 @@
+import type { Bus, BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
+import type { Serde } from '../codec/serde.ts';
+import { CacheSync } from '../consumer/cache-sync.ts';
+import { objectNameOf } from '../mutation/mutation-id.ts';
+import type { MutationResult } from '../mutation/mutation-result.ts';
+import type { Mutation } from '../mutation/mutation.ts';
+import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
+import type { Logger } from '../service/log.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { Controller } from './controller.ts';
+
+const PARTITIONS_AT_ONCE = 16;
+
+/** ControllerGroupOptions wire a Controller to its input topics, the results topic and the mutations topic. */
+export type ControllerGroupOptions = {
+  readonly bus: Bus;
+  readonly groupId: string;
+  readonly partitioned: readonly string[];
+  readonly global: readonly string[];
+  /** singleton: the group's only assigned partition is one lock topic's, so one member is active at a time. */
+  readonly singleton: boolean;
+  /** serdes are the reader serdes of every input topic and of the results topic. */
+  readonly serdes: ReadonlyMap<string, Pick<Serde, 'decode'>>;
+  readonly resultsTopic: string;
+  readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
+  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
+  readonly dropWhere: (pred: (key: string) => boolean) => void;
+  readonly log: Logger;
+  /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
+  readonly fatal: (what: string, err: unknown) => void;
+};
+
+/** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
+export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'dropWhere'>;
+
+/** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
+export function lockTopic(groupId: string): string {
+  return `kcm.active.${groupId}`;
+}
+
+/**
+ * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
+ * in the group with the co-partitioning assigner, every assigned partition replayed from the beginning (no offsets
+ * are committed: state is rebuilt from the topics); global inputs are read whole by an ephemeral group of this
+ * member's own. A key is owned when its partition is assigned here, and synced once that partition and every global
+ * input caught up with the high-water marks seen on assignment (the Kafka form of WaitForCacheSync).
+ */
+export class ControllerGroup {
+  readonly #o: ControllerGroupOptions;
+  readonly #partitionedSync = new CacheSync();
+  readonly #globalSync = new CacheSync();
+  readonly #members: GroupMember[] = [];
+  #publisher: Publisher | undefined;
+  #controller: GroupController | undefined;
+  #owned: ReadonlySet<number> = new Set();
+  #globalAssigned = false;
+  #partitions = 1;
+
+  constructor(o: ControllerGroupOptions) {
+    if (o.singleton && o.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${o.partitioned.join(', ')}`);
+    this.#o = o;
+  }
+
+  /** start connects the publisher, joins the groups and begins feeding the controller. */
+  async start(controller: GroupController): Promise<void> {
+    const o = this.#o;
+    this.#controller = controller;
+    if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
+    else this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.resultsTopic);
+    this.#publisher = await o.bus.publisher();
+    const globalTopics = o.singleton ? [...o.global, o.resultsTopic] : o.global;
+    if (globalTopics.length > 0) this.#members.push(await this.#joinGlobal(globalTopics));
+    this.#members.push(await this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...o.partitioned, o.resultsTopic]));
+  }
+
+  /** partitionOf is a key's partition number: by namespace with Kafka's murmur2; always 0 in a singleton group. */
+  partitionOf(key: string): number {
+    return this.#o.singleton ? 0 : partitionFor(namespacePartitionKey(key), this.#partitions);
+  }
+
+  /** partitionOwned: the partition number is assigned to this member. */
+  partitionOwned(n: number): boolean {
+    return this.#owned.has(n);
+  }
+
+  /** partitionSynced: the partition is owned, caught up, and every global input caught up too. */
+  partitionSynced(n: number): boolean {
+    return this.#owned.has(n) && this.#partitionedSync.partitionSynced(n) && this.#globalSynced();
+  }
+
+  /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
+  ownedPartitions(): readonly { readonly partition: number; readonly synced: boolean }[] {
+    return [...this.#owned].map((partition) => ({ partition, synced: this.partitionSynced(partition) }));
+  }
+
+  /** ready: joined, and every assigned partition and every global input caught up (/readyz). */
+  ready(): boolean {
+    return this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
+  }
+
+  /** publish sends mutations keyed by their target object (acks=all). */
+  async publish(mutations: readonly Mutation[]): Promise<void> {
+    if (mutations.length === 0 || !this.#publisher) return;
+    const { topic, serde } = this.#o.mutations;
+    const records = await Promise.all(mutations.map(async (m) => ({ key: recordKey(m), value: (await serde.encode(m)).bytes })));
+    await this.#publisher.send(topic, records);
+  }
+
+  /** stop leaves the groups (partitions move at once) and disconnects. */
+  async stop(): Promise<void> {
+    for (const m of this.#members.splice(0)) await m.stop();
+    await this.#publisher?.close();
+  }
+
+  #globalSynced(): boolean {
+    return this.#o.global.length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#globalSync.allSynced();
+  }
+
+  #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
+    return this.#o.bus.joinGroup({
+      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE,
+      onAssigned: (assignment) => this.#assigned(assignment),
+      onBatch: (batch, heartbeat) => this.#consume(this.#partitionedSync, batch, heartbeat),
+      onProgress: (tp, offset) => this.#progress(this.#partitionedSync, tp, offset),
+      onCrash: (err, restart) => this.#crashed(err, restart),
+    });
+  }
+
+  #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
+    return this.#o.bus.joinGroup({
+      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
+      onAssigned: (assignment) => {
+        for (const p of assignment) this.#globalSync.assigned(p, p.high, p.low);
+        this.#globalAssigned = true;
+      },
+      onBatch: (batch, heartbeat) => this.#consume(this.#globalSync, batch, heartbeat),
+      onProgress: (tp, offset) => this.#progress(this.#globalSync, tp, offset),
+      onCrash: (err, restart) => this.#crashed(err, restart),
+    });
+  }
+
+  /**
+   * #assigned sets up a new assignment: lost partitions are revoked and their keys' state dropped; every assigned
+   * partition replays from the beginning, so its stores start empty (a delete whose tombstone was compacted away
+   * cannot survive as a ghost) and it must catch up again before its keys sync.
+   */
+  #assigned(assignment: readonly PartitionOffsets[]): void {
+    const numbers = new Set(assignment.map((p) => p.partition));
+    for (const tp of this.#partitionedSync.assignedPartitions()) if (!numbers.has(tp.partition)) this.#partitionedSync.revoked(tp);
+    this.#owned = numbers;
+    this.#o.dropWhere(() => true);
+    this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
+    for (const p of assignment) this.#partitionedSync.assigned(p, p.high, p.low);
+    this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
+  }
+
+  async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
+    for (const record of batch.records) {
+      await this.#dispatch(batch.topic, batch.partition, record, sync.synced(batch));
+      this.#progress(sync, batch, record.offset);
+      await heartbeat();
+    }
+  }
+
+  #progress(sync: CacheSync, tp: TopicPartition, offset: string): void {
+    if (sync.consumed(tp, offset)) this.#o.log.info('partition caught up with its history', { ...tp, offset });
+  }
+
+  async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {
+    const key = record.key?.toString() ?? '';
+    const cause = { topic, partition, offset: Number(record.offset) };
+    const serde = this.#o.serdes.get(topic);
+    const controller = this.#controller;
+    if (record.value === null || isWatermarkKey(key) || !serde || !controller) return;
+    const value = (await serde.decode(record.value)).value;
+    if (topic === this.#o.resultsTopic) return controller.onResult(value as MutationResult, cause, live);
+    const event = value as WatchRecord<unknown>;
+    if (event.type === 'Watermark') return;
+    await controller.onEvent(topic, { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live });
+  }
+
+  #crashed(err: unknown, restart: boolean): void {
+    if (!restart) this.#o.fatal('the consumer crashed and will not restart', err);
+  }
+}
+
+/** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */
+export function recordKey(m: Mutation): string {
+  return objectKey({ namespace: m.target.namespace, name: objectNameOf(m) });
+}

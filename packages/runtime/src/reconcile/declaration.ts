@@ -1,0 +1,101 @@
+import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
+import type { FlagReader, FlagSpec } from '../service/flags.ts';
+import type { Indexers } from '../store/indices.ts';
+import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
+import type { ExpectationsView, Lister, ReconcileResult } from './reconciler.ts';
+
+/**
+ * InputScope says how the members of a controller's group share an input topic: `partitioned` inputs are
+ * co-partitioned by namespace and each member reads the partitions the group assigns it; a `global` input is read
+ * whole by every member, outside the group's assignment (Kafka Streams' GlobalKTable: small, cluster-scoped state
+ * every key may read, such as nodes and leases).
+ */
+export type InputScope = 'partitioned' | 'global';
+
+/**
+ * Input declares one watch topic a controller reads: its scope, the indexes its listers need (client-go's
+ * Indexers), and an optional projection that keeps only the fields the controller reads (applied to every object
+ * before it is stored, like an informer's transform).
+ */
+export type Input<T> = {
+  readonly topic: string;
+  readonly scope: InputScope;
+  readonly indexers?: Indexers<T>;
+  readonly project?: (object: unknown) => T;
+};
+
+/** partitioned declares a co-partitioned input of objects of type T. */
+export function partitioned<T>(topic: string, options: Omit<Input<T>, 'topic' | 'scope'> = {}): Input<T> {
+  return { ...options, topic, scope: 'partitioned' };
+}
+
+/** global declares an input every member reads whole. */
+export function global<T>(topic: string, options: Omit<Input<T>, 'topic' | 'scope'> = {}): Input<T> {
+  return { ...options, topic, scope: 'global' };
+}
+
+/**
+ * ObjectEvent is what an event handler gets once the runtime applied a record to the input's store: the object's
+ * new state (Applied) or last known state (Deleted), the state the store held before (undefined: an add), and
+ * whether the record is live or replayed history. Mirrors the arguments of client-go's ResourceEventHandler funcs.
+ */
+export type ObjectEvent<T> = {
+  readonly type: ObjectEventType;
+  readonly key: string;
+  readonly object: T;
+  readonly old: T | undefined;
+  readonly live: boolean;
+};
+
+/** Inputs maps each input's name to the type of its objects (e.g. `{ pods: Pod; rcs: ReplicationController }`). */
+export type Inputs = Readonly<Record<string, unknown>>;
+
+/** Listers are the read-only views of a controller's stores, by input name. */
+export type Listers<L extends Inputs> = { readonly [K in keyof L]: Lister<L[K]> };
+
+/** Handlers are a controller's event handlers, one per input (upstream's AddFunc/UpdateFunc/DeleteFunc in one). */
+export type Handlers<L extends Inputs> = { readonly [K in keyof L]: (event: ObjectEvent<L[K]>) => HandlerOutput };
+
+/**
+ * ControllerSpec is a controller's pure part: its handlers say which keys an event touches, reconcile decides
+ * one key from the listers it was built on, and, for a controller that keeps expectations, observedInStores says
+ * which pending creations and deletions its stores already show done (objects created exist, objects deleted are
+ * gone or terminating): a sync lowers those first, which covers observations replayed after a restart.
+ */
+export type ControllerSpec<L extends Inputs> = {
+  readonly handlers: Handlers<L>;
+  readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
+  readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
+};
+
+/** WorkersFlag is the flag that sets how many keys sync at once (upstream's --concurrent-<kind>-syncs). */
+export type WorkersFlag = { readonly name: string; readonly default: number; readonly help: string };
+
+/**
+ * Tick asks for `keys` to be enqueued every period (upstream's wait.Until loops, e.g. node lifecycle's
+ * monitorNodeHealth every --node-monitor-period); the flag gives the period in seconds.
+ */
+export type Tick = { readonly flag: string; readonly defaultSeconds: number; readonly help: string; readonly keys: readonly string[] };
+
+/**
+ * ControllerDeclaration is all a controller says about itself; the runtime builds the stores, applies records,
+ * gates keys on cache sync, drops lost partitions' state, reports cache sizes and probes, and starts and stops
+ * everything (runController).
+ */
+export type ControllerDeclaration<L extends Inputs> = {
+  /** service is the deployable's name (`reconciler-rc`): logs, metrics port, consumer group `kcm-bus-<service>`. */
+  readonly service: string;
+  /** name is upstream's controller name (`--controllers`), the `controller` of every mutation it publishes. */
+  readonly name: string;
+  /** workqueue is upstream's workqueue name (the `name` label of the workqueue_* metrics). */
+  readonly workqueue: string;
+  readonly inputs: { readonly [K in keyof L]: Input<L[K]> };
+  readonly workers: WorkersFlag;
+  readonly flags?: readonly FlagSpec[];
+  /** expectations: the controller keeps expectations in Redis (and must give observedInStores). */
+  readonly expectations?: boolean;
+  /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
+  readonly singleton?: boolean;
+  readonly tick?: Tick;
+  readonly spec: (listers: Listers<L>, flags: FlagReader) => ControllerSpec<L>;
+};

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { HandlerOutput, InputEvent } from './controller-types.ts';
+import { global, partitioned, type ObjectEvent } from './declaration.ts';
+import { Informers } from './informers.ts';
+
+type Thing = { readonly metadata: { readonly name: string; readonly namespace?: string }; readonly spec?: { readonly size?: number } };
+type Inputs = { readonly things: Thing; readonly nodes: Thing };
+
+const thing = (namespace: string, name: string, size = 1): Thing => ({ metadata: { name, namespace }, spec: { size } });
+const record = (type: 'Applied' | 'Deleted', key: string, object: unknown, live = true): InputEvent =>
+  ({ cause: { topic: 't', partition: 0, offset: 0 }, type, key, object, resourceVersion: '1', live });
+
+function informers(): { informers: Informers<Inputs>; seen: ObjectEvent<Thing>[] } {
+  const seen: ObjectEvent<Thing>[] = [];
+  const informers = new Informers<Inputs>({
+    things: partitioned<Thing>('kcm.watch.things', { indexers: { namespace: (t) => [t.metadata.namespace ?? ''] } }),
+    nodes: global<Thing>('kcm.watch.nodes', { project: (o) => ({ metadata: (o as Thing).metadata }) }),
+  });
+  return { informers, seen };
+}
+
+const handlers = (seen: ObjectEvent<Thing>[]): { things: (e: ObjectEvent<Thing>) => HandlerOutput; nodes: (e: ObjectEvent<Thing>) => HandlerOutput } => ({
+  things: (e) => (seen.push(e), { enqueue: [e.key] }),
+  nodes: (e) => (seen.push(e), { enqueue: [] }),
+});
+
+describe('Informers: the runtime applies records to the declared stores and hands each change to its handler', () => {
+  it('given an add then an update, then the handler gets the new object and the old one, and the lister serves it by index', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 1)));
+    const out = i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 2)));
+    assert.deepEqual(out.enqueue, ['ns/a']);
+    assert.deepEqual(seen.map((e) => [e.type, e.old?.spec?.size, e.object.spec?.size]), [['Applied', undefined, 1], ['Applied', 1, 2]]);
+    assert.deepEqual(i.listers().things.byIndex('namespace', 'ns').map((t) => t.metadata.name), ['a']);
+  });
+
+  it('given a delete of a known key, then the handler gets the last known state; of an unknown key, then no handler runs', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
+    i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/a', null));
+    const out = i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/b', null));
+    assert.deepEqual(seen.map((e) => [e.type, e.object.metadata.name]), [['Applied', 'a'], ['Deleted', 'a']]);
+    assert.deepEqual(out.enqueue, []);
+    assert.equal(i.listers().things.get('ns/a'), undefined);
+  });
+
+  it('given an input with a projection, then the store keeps only the projected fields', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.nodes', record('Applied', 'n1', thing('', 'n1', 9)));
+    assert.deepEqual(i.listers().nodes.get('n1'), { metadata: { name: 'n1', namespace: '' } });
+  });
+
+  it('given lost partitions, then only the partitioned inputs drop their keys; the global input keeps everything', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
+    i.apply(handlers(seen), 'kcm.watch.nodes', record('Applied', 'n1', thing('', 'n1')));
+    i.dropPartitioned(() => true);
+    assert.deepEqual(i.sizes(), { things: 0, nodes: 1 });
+    assert.deepEqual([i.topics('partitioned'), i.topics('global')], [['kcm.watch.things'], ['kcm.watch.nodes']]);
+  });
+
+  it('given a record of a topic no input declares, then nothing is stored or handled', () => {
+    const { informers: i, seen } = informers();
+    assert.deepEqual(i.apply(handlers(seen), 'kcm.watch.other', record('Applied', 'ns/x', thing('ns', 'x'))), { enqueue: [] });
+    assert.equal(seen.length, 0);
+  });
+});

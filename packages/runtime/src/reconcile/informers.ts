@@ -1,0 +1,74 @@
+import { Store } from '../store/store.ts';
+import type { ControllerHooks, HandlerOutput, InputEvent } from './controller-types.ts';
+import type { ControllerSpec, Input, Inputs, InputScope, Listers } from './declaration.ts';
+
+type Informer = { readonly name: string; readonly input: Input<unknown>; readonly store: Store<unknown> };
+
+const NOTHING: HandlerOutput = { enqueue: [] };
+
+/**
+ * Informers are a controller's stores, one per declared input, fed by the records of its topics (client-go's
+ * shared informers: a store plus the controller's handlers). The runtime alone applies records; the controller's
+ * pure code reads the listers and gets each change through its handler.
+ */
+export class Informers<L extends Inputs> {
+  readonly #byTopic = new Map<string, Informer>();
+  readonly #listers: Record<string, unknown> = {};
+
+  constructor(inputs: { readonly [K in keyof L]: Input<L[K]> }) {
+    for (const [name, input] of Object.entries(inputs) as [string, Input<unknown>][]) {
+      const store = new Store<unknown>(input.indexers ?? {});
+      this.#byTopic.set(input.topic, { name, input, store });
+      this.#listers[name] = store.lister();
+    }
+  }
+
+  /** listers are the read-only views the controller's spec is built on. */
+  listers(): Listers<L> {
+    return this.#listers as Listers<L>;
+  }
+
+  /** topics lists the input topics of one scope. */
+  topics(scope: InputScope): readonly string[] {
+    return [...this.#byTopic.values()].filter((i) => i.input.scope === scope).map((i) => i.input.topic);
+  }
+
+  /**
+   * apply stores a record of an input topic (projected when the input says so) and hands the change to the input's
+   * handler. A delete of a key the store never held tells the handler nothing (there is no object to speak of).
+   */
+  apply(handlers: ControllerSpec<L>['handlers'], topic: string, event: InputEvent): HandlerOutput {
+    const informer = this.#byTopic.get(topic);
+    if (informer === undefined) return NOTHING;
+    const project = informer.input.project;
+    const given = event.object === null || event.object === undefined ? undefined : project ? project(event.object) : event.object;
+    if (event.type === 'Applied' && given === undefined) return NOTHING;
+    const old = event.type === 'Applied'
+      ? informer.store.apply({ type: 'Applied', key: event.key, object: given })
+      : informer.store.apply({ type: 'Deleted', key: event.key });
+    const object = given ?? old;
+    if (object === undefined) return NOTHING;
+    const handler = handlers[informer.name] as (e: unknown) => HandlerOutput;
+    return handler({ type: event.type, key: event.key, object, old, live: event.live });
+  }
+
+  /** dropPartitioned forgets the partitioned inputs' objects whose keys match (partitions this member lost). */
+  dropPartitioned(pred: (key: string) => boolean): void {
+    for (const { input, store } of this.#byTopic.values()) if (input.scope === 'partitioned') store.dropWhere(pred);
+  }
+
+  /** sizes are the objects held per input topic (kcm_bus_cached_objects). */
+  sizes(): Readonly<Record<string, number>> {
+    return Object.fromEntries([...this.#byTopic.values()].map((i) => [i.input.topic.replace(/^kcm\.watch\./, ''), i.store.size]));
+  }
+}
+
+/** controllerHooks joins a controller's spec to its informers: the hooks the Controller runs. */
+export function controllerHooks<L extends Inputs>(name: string, informers: Informers<L>, spec: ControllerSpec<L>): ControllerHooks {
+  return {
+    name,
+    onEvent: (topic, event) => informers.apply(spec.handlers, topic, event),
+    reconcile: spec.reconcile,
+    ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
+  };
+}

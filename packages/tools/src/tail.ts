@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import type { TailOptions } from './tail-options.ts';
+
+/**
+ * tail prints a kcm-bus topic as JSON lines ({topic, partition, offset, timestamp, key, value}), values
+ * decoded with the schema each record names in the registry; a tombstone prints value null. It reads in an
+ * ephemeral consumer group, deleted when it ends, so tails leave no groups behind.
+ */
+export async function tail(opts: TailOptions, print: (line: string) => void): Promise<void> {
+  const bus = kafkaBus({ brokers: opts.brokers, clientId: 'kcm-bus-tail' });
+  const serde = new Serde(httpSchemaRegistry(opts.registry), opts.topic, undefined, (s) => new AvroCodec(s));
+  const show = async (record: BusRecord, partition: number): Promise<void> => {
+    const key = record.key?.toString() ?? null;
+    if (opts.key !== undefined && key !== opts.key) return;
+    if (opts.since !== undefined && Number(record.timestamp) < opts.since) return;
+    const value = record.value === null ? null : (await serde.decode(record.value)).value;
+    print(JSON.stringify({ topic: opts.topic, partition, offset: record.offset, timestamp: new Date(Number(record.timestamp)).toISOString(), key, value }));
+  };
+  if (!opts.follow) return bus.readToEnd(opts.topic, show);
+  const { promise: ended, resolve, reject } = Promise.withResolvers<void>();
+  const member = await bus.joinGroup({
+    groupId: `kcm-bus-tail-${randomUUID()}`, topics: [opts.topic], fromBeginning: opts.fromBeginning, ephemeral: true,
+    onBatch: async (batch) => {
+      for (const record of batch.records) await show(record, batch.partition);
+    },
+    onCrash: (err, restart) => {
+      if (!restart) reject(err);
+    },
+  });
+  process.once('SIGINT', resolve);
+  process.once('SIGTERM', resolve);
+  try {
+    await ended;
+  } finally {
+    await member.stop();
+  }
+}

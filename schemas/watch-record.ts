@@ -1,0 +1,48 @@
+/**
+ * The watch-record contract: what a `kcm.watch.<plural>` topic holds, defined once for the watcher that writes it and
+ * the runtime that reads it. Its Avro form is generator/watch-event-schema.ts (`io.kcmbus.v1.<Kind>WatchEvent`).
+ */
+
+/** WATCH_RECORD_TYPES are the symbols of the record's `type` enum, in schema order (adding one breaks old readers). */
+export const WATCH_RECORD_TYPES = ['Applied', 'Deleted', 'Watermark'] as const;
+
+/**
+ * WatchRecordType is a record's type: an object was Applied (added or changed) or Deleted (the record carries its
+ * last known state; synthetic deletes after a relist too, client-go's DeletedFinalStateUnknown), or a Watermark says
+ * which resourceVersion the watcher had reached.
+ */
+export type WatchRecordType = (typeof WATCH_RECORD_TYPES)[number];
+
+/** ObjectEventType is the type of a record that carries an object (kube-rs' watcher events, in the past tense). */
+export type ObjectEventType = Exclude<WatchRecordType, 'Watermark'>;
+
+/** WATERMARK_KEY is the record key of watermarks: no Kubernetes name can contain `~`. */
+export const WATERMARK_KEY = '~watermark';
+
+/** isWatermarkKey tells a watermark's record key from an object's (`namespace/name` or `name`). */
+export function isWatermarkKey(key: string): key is typeof WATERMARK_KEY {
+  return key === WATERMARK_KEY;
+}
+
+/**
+ * WatchRecord is a record's value with its object as T: `key` is the record key, `resourceVersion` the object's (or,
+ * for a Watermark, the one reached), `observedAt` the watcher's clock as RFC 3339. A Watermark has no object and is
+ * published to every partition of the topic.
+ */
+export type WatchRecord<T> =
+  | { readonly type: ObjectEventType; readonly key: string; readonly resourceVersion: string; readonly observedAt: string; readonly object: T }
+  | { readonly type: 'Watermark'; readonly key: typeof WATERMARK_KEY; readonly resourceVersion: string; readonly observedAt: string; readonly object: null };
+
+const WELL_FORMED = /^[1-9][0-9]*$/;
+
+/**
+ * compareResourceVersion mirrors apimachinery's resourceversion.CompareResourceVersion (KEP-5504): resourceVersions
+ * are opaque, but a well-formed one (a decimal integer without leading zeros, as the apiserver's etcd revisions) orders
+ * as that integer, of any size. It returns -1, 0 or 1; undefined where upstream returns InvalidResourceVersion, so
+ * each caller decides what a version it cannot order means.
+ */
+export function compareResourceVersion(a: string, b: string): -1 | 0 | 1 | undefined {
+  if (!WELL_FORMED.test(a) || !WELL_FORMED.test(b)) return undefined;
+  if (a.length !== b.length) return a.length > b.length ? 1 : -1;
+  return a === b ? 0 : a > b ? 1 : -1;
+}

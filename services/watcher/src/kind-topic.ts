@@ -1,0 +1,67 @@
+import type { Bus, OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { compareResourceVersion, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject } from './events.ts';
+import { PublishedState } from './store.ts';
+
+/** KindTopic is one kind's topic as the watcher writes it: fenced transactions, and the state it holds. */
+export type KindTopic = {
+  readonly publish: (events: readonly WatchRecord<KubeObject>[]) => Promise<void>;
+  readonly close: () => Promise<void>;
+};
+
+/**
+ * openKindTopic opens the kind's transactional publisher. Its transactional id is fixed per kind, so opening it
+ * fences any older watcher of the kind: a zombie's next transaction is rejected.
+ * Every batch is one transaction: a Deleted record is followed by the key's tombstone; a watermark goes
+ * to every partition.
+ */
+export async function openKindTopic(bus: Bus, topic: string, partitions: number, serde: Serde,
+  onUnknown: (path: string) => void): Promise<KindTopic> {
+  const publisher = await bus.transactionalPublisher(`kcm-bus-watcher-${topic}`);
+  const encode = async (event: WatchRecord<KubeObject>): Promise<Buffer> => {
+    const { bytes, unknownPaths } = await serde.encode(event);
+    for (const path of unknownPaths) onUnknown(path.replace(/^object\./, ''));
+    return bytes;
+  };
+  return {
+    async publish(events) {
+      const records: OutgoingRecord[] = [];
+      for (const event of events) {
+        const value = await encode(event);
+        if (event.type === 'Watermark') for (let p = 0; p < partitions; p++) records.push({ key: event.key, value, partition: p });
+        else records.push({ key: event.key, value }, ...(event.type === 'Deleted' ? [{ key: event.key, value: null }] : []));
+      }
+      await publisher.send(topic, records);
+    },
+    close: () => publisher.close(),
+  };
+}
+
+/** Restored is what a kind's topic says was published: live objects, and the resourceVersion to resume from. */
+export type Restored = { readonly state: PublishedState; readonly resumeFrom: string | undefined; readonly records: number };
+
+/** restoreKind reads a kind's topic from the beginning to rebuild what was published (after a restart). */
+export async function restoreKind(bus: Bus, topic: string, serde: Serde): Promise<Restored> {
+  const state = new PublishedState();
+  let resumeFrom: string | undefined;
+  let records = 0;
+  await bus.readToEnd(topic, async (record) => {
+    records++;
+    const key = record.key?.toString() ?? '';
+    if (record.value === null) return state.apply('Deleted', key, {});
+    const event = (await serde.decode(record.value)).value as WatchRecord<KubeObject>;
+    if (resumeFrom === undefined || laterVersion(event.resourceVersion, resumeFrom)) resumeFrom = event.resourceVersion;
+    if (event.type !== 'Watermark') state.apply(event.type, key, event.object as KubeObject);
+  });
+  return { state, resumeFrom, records };
+}
+
+/**
+ * laterVersion tells whether resourceVersion a is later than b. The API says resourceVersions are opaque; the
+ * apiserver's are etcd revisions (integers), and only a watcher resuming across restarts compares them: one it
+ * cannot order (not an integer) that differs is taken as the later, so the watcher resumes from the last it read.
+ */
+function laterVersion(a: string, b: string): boolean {
+  return (compareResourceVersion(a, b) ?? (a === b ? 0 : 1)) > 0;
+}

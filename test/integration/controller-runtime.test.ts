@@ -1,0 +1,76 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+const kube = rawKube();
+const bus = busFlags(stack);
+const PARTITIONS = 3;
+const PROBE = join(import.meta.dirname, '../support/probe-controller.ts');
+
+/** probe starts a member of the probe controller's group (see test/support/probe-controller.ts). */
+function probe(group: string, mode: 'global' | 'singleton'): Promise<ServiceProcess> {
+  return startService('probe-controller', [...bus, '--consumer-group', group, '--mutations-topic', `${group}.mutations`],
+    { script: PROBE, env: { KCM_BUS_PROBE_MODE: mode } });
+}
+
+const cached = (member: ServiceProcess, kind: string): Promise<number> => metricValue(member, 'kcm_bus_cached_objects', { controller: 'probe-controller', kind });
+const reconciles = (member: ServiceProcess): Promise<number> => metricValue(member, 'controller_runtime_reconcile_total', { controller: 'probe-controller' });
+const items = async (path: string): Promise<number> => ((await kube('GET', path))['items'] as unknown[]).length;
+
+/** namespacesOnEveryPartition picks one new namespace name per partition number. */
+function namespacesOnEveryPartition(): string[] {
+  const byPartition = new Map<number, string>();
+  while (byPartition.size < PARTITIONS) {
+    const ns = uniqueName('rt');
+    byPartition.set(partitionFor(namespacePartitionKey(`${ns}/x`), PARTITIONS), ns);
+  }
+  return [...byPartition.values()];
+}
+
+describe('the controller runtime on the real stack: global inputs and a single active member', () => {
+  before(async () => {
+    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', String(PARTITIONS)]);
+    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', String(PARTITIONS)]);
+  });
+  after(stopAllServices);
+
+  it('given two members, then each holds every node (a global input) and only its own partitions\' pods, together all of them', async () => {
+    for (let i = 0; i < 3; i++) await kube('POST', '/api/v1/nodes', { metadata: { name: uniqueName('rt-node') } });
+    for (const ns of namespacesOnEveryPartition()) {
+      await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+      await kube('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    }
+    const group = uniqueName('kcm-bus-probe');
+    const [a, b] = [await probe(group, 'global'), await probe(group, 'global')];
+    const nodes = await items('/api/v1/nodes');
+    const pods = await items('/api/v1/pods');
+    const seen = await waitFor('both members hold every node and the pods add up', async () => {
+      const figures = [await cached(a, 'nodes'), await cached(b, 'nodes'), await cached(a, 'pods'), await cached(b, 'pods')];
+      return figures[0] === nodes && figures[1] === nodes && figures[2]! + figures[3]! === pods ? figures : undefined;
+    }, { timeoutMs: 120_000, intervalMs: 500 });
+    assert.ok(seen[2]! > 0 && seen[3]! > 0, `each member holds some pods, none holds all (${seen[2]} + ${seen[3]} of ${pods})`);
+  });
+
+  it('given a singleton group of two, then one member is active; when it is killed (-9), the other takes over', async () => {
+    const group = uniqueName('kcm-bus-probe-single');
+    const members = [await probe(group, 'singleton'), await probe(group, 'singleton')];
+    const active = await waitFor('exactly one member ticking', async () => {
+      const before = await Promise.all(members.map(reconciles));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const grew = (await Promise.all(members.map(reconciles))).map((n, i) => n > before[i]!);
+      return grew.filter(Boolean).length === 1 ? members[grew.indexOf(true)] : undefined;
+    }, { timeoutMs: 120_000 });
+    const standby = members.find((m) => m !== active)!;
+    const idle = await reconciles(standby);
+    active.process.kill('SIGKILL');
+    await active.exited;
+    const killedAt = Date.now();
+    await waitFor('the standby ticking', async () => (await reconciles(standby)) > idle + 1, { timeoutMs: 90_000, intervalMs: 200 });
+    console.log(`singleton takeover after kill -9: ${((Date.now() - killedAt) / 1000).toFixed(1)} s`);
+  });
+});
