@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
 import { type ControlleeExpectations, type ExpectationsStore, expectationsView, recordFor } from './expectations.ts';
+import { TransientError } from '../faults/record-fault.ts';
 
 /** NOW_MS is the Redis server's clock in ms as an exact string: every replica stamps and expires by one clock. */
 const NOW_MS = `local t = redis.call('TIME')
@@ -68,7 +69,7 @@ export class RedisExpectations implements ExpectationsStore {
 
   /** view reads the key's record by the server's clock. */
   async view(key: string): Promise<ExpectationsView> {
-    const { now, record } = parseView(await this.#scripts.kcmExpView(...this.#keys(key)));
+    const { now, record } = parseView(await reachRedis(this.#scripts.kcmExpView(...this.#keys(key))));
     return expectationsView(record, now, this.#options.ttlMs);
   }
 
@@ -77,22 +78,34 @@ export class RedisExpectations implements ExpectationsStore {
     const record = recordFor(change, 0);
     if (!record) return this.delete(key);
     const { createKeys, deleteKeys } = record;
-    await this.#scripts.kcmExpSet(...this.#keys(key), Math.ceil(this.#options.ttlMs), createKeys.length, ...createKeys, ...deleteKeys);
+    await reachRedis(this.#scripts.kcmExpSet(...this.#keys(key), Math.ceil(this.#options.ttlMs), createKeys.length, ...createKeys, ...deleteKeys));
   }
 
   /** lower untracks the given creations and deletions atomically, if the key has a record. */
   async lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void> {
-    if (creates.length + deletes.length > 0) await this.#scripts.kcmExpLower(...this.#keys(key), creates.length, ...creates, ...deletes);
+    if (creates.length + deletes.length > 0) await reachRedis(this.#scripts.kcmExpLower(...this.#keys(key), creates.length, ...creates, ...deletes));
   }
 
   /** delete removes the record and its delete keys. */
   async delete(key: string): Promise<void> {
-    await this.#redis.del(...this.#keys(key));
+    await reachRedis(this.#redis.del(...this.#keys(key)));
   }
 
   #keys(key: string): [hash: string, creates: string, deletes: string] {
     const hash = `${this.#options.prefix ?? 'kcm-bus:exp'}:{${this.#options.controller}:${key}}`;
     return [hash, `${hash}:creates`, `${hash}:deletes`];
+  }
+}
+
+/**
+ * reachRedis marks a failed call as transient: Redis down, a command timeout or the client's retries exhausted all
+ * pass, so the record or sync that needed it is retried, never dead-lettered.
+ */
+async function reachRedis<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

@@ -11,35 +11,39 @@ const NODES = 'kcm.watch.nodes';
 const RESULTS = 'kcm.mutation-results';
 
 /** scriptedBus is a Bus whose groups the test drives: it keeps each joinGroup's options and the topics ensured. */
-function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[] } {
+function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[]; sent: { topic: string; headers: unknown }[] } {
   const groups: GroupOptions[] = [];
   const ensured: string[] = [];
+  const sent: { topic: string; headers: unknown }[] = [];
   const member = { joined: () => true, commit: async () => undefined, stop: async () => undefined };
   const bus = {
     ensureTopics: async (specs: readonly { topic: string }[]) => new Map(specs.map((s) => (ensured.push(s.topic), [s.topic, 1]))),
     partitionCount: async () => partitions,
-    publisher: async () => ({ send: async () => undefined, sendTopics: async () => undefined, close: async () => undefined }),
+    publisher: async () => ({
+      send: async (topic: string, records: readonly { headers?: unknown }[]) => void sent.push(...records.map((r) => ({ topic, headers: r.headers }))),
+      sendTopics: async () => undefined, close: async () => undefined,
+    }),
     joinGroup: async (o: GroupOptions) => (groups.push(o), member),
   } as unknown as Bus;
-  return { bus, groups, ensured };
+  return { bus, groups, ensured, sent };
 }
 
 /** harness starts a group over the scripted bus with a controller that records what it is fed. */
 async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number } = {}) {
-  const { bus, groups, ensured } = scriptedBus(o.partitions);
+  const { bus, groups, ensured, sent } = scriptedBus(o.partitions);
   const events: InputEvent[] = [];
   const dropped: string[] = [];
   const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
   const group = new ControllerGroup({
     bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
     serdes: new Map([PODS, NODES, RESULTS].map((t) => [t, json])), mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-    dropWhere: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
+    dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
   });
   await group.start({
     onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined,
     dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
   });
-  return { group, groups, ensured, events, dropped };
+  return { group, groups, ensured, sent, events, dropped };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
@@ -87,7 +91,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
 
   it('given a singleton, then its group holds only a one-partition lock topic, every key is on partition 0, and results are read whole', async () => {
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
-    assert.deepEqual(h.ensured, [lockTopic('g')]);
+    assert.deepEqual(h.ensured.at(-1), lockTopic('g'));
     const [globalGroup, lockGroup] = h.groups;
     assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, RESULTS], [lockTopic('g')]]);
     assert.equal(h.group.partitionOf('any/key'), 0);
@@ -99,5 +103,18 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
 
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {
     assert.throws(() => new ControllerGroup({ singleton: true, partitioned: [PODS] } as unknown as ControllerGroupOptions), /global inputs only/);
+  });
+
+  it('given a record that cannot be decoded, then it goes to its topic\'s dead-letter topic and the next record is handled', async () => {
+    const h = await harness();
+    const p = partitionOfNs('ns-a');
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 3)]);
+    const garbage = { ...record('ns-a/bad', 1), value: Buffer.from('not json') };
+    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), garbage, record('ns-a/y', 2)], lastOffset: '2' }, heartbeat);
+    assert.deepEqual(h.events.map((e) => e.key), ['ns-a/x', 'ns-a/y']);
+    assert.deepEqual(h.sent.map((s) => s.topic), ['kcm.watch.pods.dlq']);
+    assert.match(JSON.stringify(h.sent[0]?.headers), /kcm\.watch\.pods\/\d\/1/);
+    assert.equal(h.group.partitionSynced(p), true);
+    assert.ok(h.ensured.includes('kcm.watch.pods.dlq'), 'dead-letter topics are created at start');
   });
 });

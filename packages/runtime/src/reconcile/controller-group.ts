@@ -1,14 +1,13 @@
 import type { Bus, BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
 import type { Serde } from '../codec/serde.ts';
 import { CacheSync } from '../consumer/cache-sync.ts';
-import { objectNameOf } from '../mutation/mutation-id.ts';
-import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import type { Logger } from '../service/log.ts';
-import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';
+import { RecordGuard, type RecordSource } from '../faults/record-guard.ts';
 import type { Controller } from './controller.ts';
+import { recordKey, routeRecord } from './record-route.ts';
 
 const PARTITIONS_AT_ONCE = 16;
 
@@ -26,6 +25,8 @@ export type ControllerGroupOptions = {
   readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
   /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
   readonly dropWhere: (pred: (key: string) => boolean) => void;
+  /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */
+  readonly onDeadLetter: (topic: string) => void;
   readonly log: Logger;
   /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
   readonly fatal: (what: string, err: unknown) => void;
@@ -56,16 +57,23 @@ export class ControllerGroup {
   #owned: ReadonlySet<number> = new Set();
   #globalAssigned = false;
   #partitions = 1;
+  readonly #guard: RecordGuard;
 
   constructor(o: ControllerGroupOptions) {
     if (o.singleton && o.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${o.partitioned.join(', ')}`);
     this.#o = o;
+    this.#guard = new RecordGuard({
+      deadLetter: (source, record, reason) => this.#deadLetter(source, record, reason),
+      counted: (source) => o.onDeadLetter(source.topic), log: o.log, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
   }
 
   /** start connects the publisher, joins the groups and begins feeding the controller. */
   async start(controller: GroupController): Promise<void> {
     const o = this.#o;
     this.#controller = controller;
+    const inputs = [...o.partitioned, ...o.global, o.resultsTopic];
+    await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
     else this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.resultsTopic);
     this.#publisher = await o.bus.publisher();
@@ -94,7 +102,14 @@ export class ControllerGroup {
     return [...this.#owned].map((partition) => ({ partition, synced: this.partitionSynced(partition) }));
   }
 
-  /** ready: joined, and every assigned partition and every global input caught up (/readyz). */
+  /** notReady says why the member is not ready (/readyz): a transient fault being retried, joining, or catching up. */
+  notReady(): string | undefined {
+    const fault = this.#guard.fault();
+    if (fault !== undefined) return `retrying a record: ${fault}`;
+    return this.ready() ? undefined : 'joining the group or catching up with the inputs\' history';
+  }
+
+  /** ready: joined, and every assigned partition and every global input caught up. */
   ready(): boolean {
     return this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
   }
@@ -109,6 +124,7 @@ export class ControllerGroup {
 
   /** stop leaves the groups (partitions move at once) and disconnects. */
   async stop(): Promise<void> {
+    this.#guard.stop();
     for (const m of this.#members.splice(0)) await m.stop();
     await this.#publisher?.close();
   }
@@ -157,7 +173,9 @@ export class ControllerGroup {
 
   async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
     for (const record of batch.records) {
-      await this.#dispatch(batch.topic, batch.partition, record, sync.synced(batch));
+      const live = sync.synced(batch);
+      const source = { topic: batch.topic, partition: batch.partition, offset: record.offset };
+      await this.#guard.handle(source, record, () => this.#dispatch(batch.topic, batch.partition, record, live), heartbeat);
       this.#progress(sync, batch, record.offset);
       await heartbeat();
     }
@@ -168,24 +186,17 @@ export class ControllerGroup {
   }
 
   async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {
-    const key = record.key?.toString() ?? '';
-    const cause = { topic, partition, offset: Number(record.offset) };
-    const serde = this.#o.serdes.get(topic);
-    const controller = this.#controller;
-    if (record.value === null || isWatermarkKey(key) || !serde || !controller) return;
-    const value = (await serde.decode(record.value)).value;
-    if (topic === this.#o.resultsTopic) return controller.onResult(value as MutationResult, cause, live);
-    const event = value as WatchRecord<unknown>;
-    if (event.type === 'Watermark') return;
-    await controller.onEvent(topic, { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live });
+    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic, topic, partition, record, live);
+    if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
+    if (routed.kind === 'event') await this.#controller?.onEvent(topic, routed.event);
+  }
+
+  async #deadLetter(source: RecordSource, record: BusRecord, reason: string): Promise<void> {
+    const headers = deadLetterHeaders(source, reason, this.#o.groupId);
+    await this.#publisher?.send(deadLetterTopic(source.topic), [{ key: record.key?.toString() ?? '', value: record.value, headers }]);
   }
 
   #crashed(err: unknown, restart: boolean): void {
     if (!restart) this.#o.fatal('the consumer crashed and will not restart', err);
   }
-}
-
-/** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */
-export function recordKey(m: Mutation): string {
-  return objectKey({ namespace: m.target.namespace, name: objectNameOf(m) });
 }

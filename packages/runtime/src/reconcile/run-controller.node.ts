@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
 import { AvroCodec } from '../codec/codec.avro.ts';
 import { Serde } from '../codec/serde.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
@@ -48,12 +49,12 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
       partitioned: informers.topics('partitioned'), global: informers.topics('global'),
       serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
       mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
-      dropWhere: (pred) => informers.dropPartitioned(pred), log: ctx.log, fatal: ctx.fatal,
+      dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: deadLetterCounter(ctx.registry), log: ctx.log, fatal: ctx.fatal,
     });
     const hooks = countedControllerHooks(ctx.registry, d.name, controllerHooks(d.name, informers, d.spec(informers.listers(), ctx.flags)), {
       cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
     });
-    const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3 }) : undefined;
+    const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
     const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: new PromWorkqueueMetricsProvider(ctx.registry) });
     const controller = new Controller(hooks, {
       expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
@@ -67,7 +68,7 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
     const tick = d.tick;
     const ticker = tick && setInterval(() => controller.tick(tick.keys, new Date()), ctx.flags.number(tick.flag) * 1000);
     return {
-      probes: { healthy: () => working, ready: () => group.ready() },
+      probes: { healthy: () => working, ready: () => group.notReady() === undefined, notReadyReason: () => group.notReady() },
       stop: async () => {
         clearInterval(ticker);
         await queue.shutDownWithDrain();
@@ -77,6 +78,15 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
       },
     };
   });
+}
+
+/** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */
+const REDIS_COMMAND_TIMEOUT_MS = 5000;
+
+/** deadLetterCounter registers kcm_bus_dead_letters_total{topic} and returns its increment. */
+function deadLetterCounter(registry: ServiceContext['registry']): (topic: string) => void {
+  const counter = new Counter({ name: 'kcm_bus_dead_letters_total', help: 'Records sent to their topic\'s dead-letter topic, by source topic.', labelNames: ['topic'], registers: [registry] });
+  return (topic) => counter.inc({ topic });
 }
 
 function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Serde> {

@@ -1,8 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 
-/** Probes say whether the service lives and whether it is ready (e.g. caught up, connected). */
-export type Probes = { readonly healthy: () => boolean; readonly ready: () => boolean };
+/**
+ * Probes say whether the service lives and whether it is ready (e.g. caught up, connected); notReadyReason, when
+ * given, says why it is not (the body of a 503 /readyz).
+ */
+export type Probes = { readonly healthy: () => boolean; readonly ready: () => boolean; readonly notReadyReason?: () => string | undefined };
 
 /**
  * serveHttp answers /healthz, /readyz (200 "ok" or 503 with the reason) and /metrics (Prometheus text
@@ -15,7 +18,8 @@ export async function serveHttp(addr: string, registry: Registry, probes: Probes
     const probe = path === '/healthz' ? probes.healthy : path === '/readyz' ? probes.ready : undefined;
     if (probe) {
       const ok = probe();
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
+      const why = path === '/readyz' ? probes.notReadyReason?.() : undefined;
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : why ?? (path === '/readyz' ? 'not ready' : 'unhealthy'));
     } else if (path === '/metrics') {
       registry.metrics().then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
         (err: unknown) => res.writeHead(500).end(String(err)));

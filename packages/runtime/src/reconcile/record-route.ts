@@ -1,0 +1,43 @@
+import type { BusRecord } from '../bus/bus.ts';
+import type { Serde } from '../codec/serde.ts';
+import { objectNameOf } from '../mutation/mutation-id.ts';
+import type { MutationResult } from '../mutation/mutation-result.ts';
+import type { Mutation } from '../mutation/mutation.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { InputEvent } from './controller-types.ts';
+
+/** Routed is what a consumed record is for a controller: a watch event, one of its results, or nothing to act on. */
+export type Routed =
+  | { readonly kind: 'event'; readonly event: InputEvent }
+  | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: InputEvent['cause'] }
+  | { readonly kind: 'skip' };
+
+/** MalformedRecordError: the record decodes but is not what its topic promises (a poison record). */
+export class MalformedRecordError extends Error {}
+
+const SKIP: Routed = { kind: 'skip' };
+
+/**
+ * routeRecord decodes one record of an input or the results topic. Tombstones and watermarks carry nothing to act
+ * on; a watch record whose object is not the one its key names is refused (MalformedRecordError), so a store is never
+ * keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
+ */
+export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, isResults: boolean, topic: string, partition: number,
+  record: BusRecord, live: boolean): Promise<Routed> {
+  const key = record.key?.toString() ?? '';
+  const cause = { topic, partition, offset: Number(record.offset) };
+  if (record.value === null || isWatermarkKey(key) || serde === undefined) return SKIP;
+  const value = (await serde.decode(record.value)).value;
+  if (isResults) return { kind: 'result', result: value as MutationResult, cause };
+  const event = value as WatchRecord<{ readonly metadata?: { readonly namespace?: string | null; readonly name?: string } } | null>;
+  if (event.type === 'Watermark') return SKIP;
+  const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
+  if (event.type === 'Applied' && named !== key) throw new MalformedRecordError(`record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`);
+  return { kind: 'event', event: { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live } };
+}
+
+/** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */
+export function recordKey(m: Mutation): string {
+  return objectKey({ namespace: m.target.namespace, name: objectNameOf(m) });
+}
