@@ -39,9 +39,28 @@ export function watchedKind(name: string): WatchedKind {
   return found;
 }
 
-/** watchTopic is the topic of a watched kind. */
+/**
+ * watchTopic is a watched kind's history topic: every record of the audit window, in order (replay, trace, audit,
+ * `tail`).
+ */
 export function watchTopic(kind: Pick<WatchedKind, 'plural'>): string {
   return `kcm.watch.${kind.plural}`;
+}
+
+/**
+ * stateTopic is a watched kind's state topic: the same records in the same transactions, compacted eagerly to about
+ * one per live key, which is what a restarting or newly assigned member replays (its cost follows the live objects,
+ * not the audit window).
+ */
+export function stateTopic(kind: Pick<WatchedKind, 'plural'>): string {
+  return `kcm.state.${kind.plural}`;
+}
+
+/** kindOfTopic is the watched kind of a history or state topic. */
+export function kindOfTopic(topic: string): WatchedKind {
+  const plural = /^kcm\.(?:watch|state)\.(.+)$/.exec(topic)?.[1];
+  if (plural === undefined) throw new Error(`${topic} is not a watch or state topic`);
+  return watchedKind(plural);
 }
 
 /** objectKey is the record key of an object: `namespace/name`, or `name` for cluster-scoped kinds. */

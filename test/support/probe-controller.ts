@@ -16,13 +16,13 @@ const nothing = { mutations: [] };
 
 const withPods: ControllerDeclaration<{ readonly pods: unknown; readonly nodes: unknown }> = {
   ...common,
-  inputs: { pods: partitioned<unknown>('kcm.watch.pods'), nodes: global<unknown>('kcm.watch.nodes') },
+  inputs: { pods: partitioned<unknown>('kcm.state.pods'), nodes: global<unknown>('kcm.state.nodes') },
   spec: () => ({ handlers: { pods: (e) => ({ enqueue: [e.key] }), nodes: () => ({ enqueue: [] }) }, reconcile: () => nothing }),
 };
 
 const alone: ControllerDeclaration<{ readonly nodes: unknown }> = {
   ...common,
-  inputs: { nodes: global<unknown>('kcm.watch.nodes') },
+  inputs: { nodes: global<unknown>('kcm.state.nodes') },
   singleton: true,
   tick: { flag: 'probe-period', defaultSeconds: 1, help: 'Seconds between ticks.', keys: ['probe'] },
   spec: () => ({ handlers: { nodes: () => ({ enqueue: [] }) }, reconcile: () => nothing }),

@@ -39,10 +39,18 @@ export function rcClient(kube: RawKube, ns: string): RcClient {
     create: async (manifest) => (await kube('POST', rcs, manifest)) as unknown as Rc,
     get: async (name) => (await kube('GET', `${rcs}/${name}`)) as unknown as Rc,
     owned: async (app, uid) => (await pods(app)).filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === uid && r.controller)),
-    scale: async (name, replicas) => {
+    // As kubectl scale: read, write with the read resourceVersion, and read again when the controller's status
+    // write got in between (409).
+    scale: (name, replicas) => waitFor(`${name} scaled to ${replicas}`, async () => {
       const current = await kube('GET', `${rcs}/${name}`);
-      await kube('PUT', `${rcs}/${name}`, { ...current, spec: { ...current['spec'] as object, replicas } });
-    },
+      try {
+        await kube('PUT', `${rcs}/${name}`, { ...current, spec: { ...current['spec'] as object, replicas } });
+        return true;
+      } catch (err) {
+        if (String(err).includes(': 409 ')) return false;
+        throw err;
+      }
+    }, { timeoutMs: 60_000, intervalMs: 50 }).then(() => undefined),
     running: (app, n) => waitFor(`${n} running pods of ${app}`, async () => {
       const list = await pods(app);
       return list.length === n && list.every((p) => p.status?.phase === 'Running') ? list : undefined;

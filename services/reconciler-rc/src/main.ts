@@ -1,6 +1,6 @@
 import { partitioned } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { runController } from '@kcm-bus/runtime/reconcile/run-controller.node.ts';
-import { watchTopic } from '@kcm-bus/schemas/kinds.ts';
+import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
 import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { rcControllerSpec } from './controller-spec.ts';
 import { POD_INDEXERS, RC_INDEXERS } from './rc-lookup.ts';
@@ -12,8 +12,8 @@ await runController({
   name: CONTROLLER_NAME,
   workqueue: 'replicationmanager',
   inputs: {
-    pods: partitioned<Pod>(watchTopic(PODS), { indexers: POD_INDEXERS }),
-    rcs: partitioned<ReplicationController>(watchTopic(RCS), { indexers: RC_INDEXERS }),
+    pods: partitioned<Pod>(stateTopic(PODS), { indexers: POD_INDEXERS }),
+    rcs: partitioned<ReplicationController>(stateTopic(RCS), { indexers: RC_INDEXERS }),
   },
   workers: { name: 'concurrent-rc-syncs', default: 5, help: 'RCs synced at once (kube-controller-manager\'s flag).' },
   expectations: true,

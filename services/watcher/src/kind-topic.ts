@@ -4,7 +4,10 @@ import { compareResourceVersion, type WatchRecord } from '@kcm-bus/schemas/watch
 import type { KubeObject } from './events.ts';
 import { PublishedState } from './store.ts';
 
-/** KindTopic is one kind's topic as the watcher writes it: fenced transactions, and the state it holds. */
+/** KindTopics are one kind's history and state topics. */
+export type KindTopics = { readonly history: string; readonly state: string };
+
+/** KindTopic is one kind's topics as the watcher writes them: fenced transactions to both at once. */
 export type KindTopic = {
   readonly publish: (events: readonly WatchRecord<KubeObject>[]) => Promise<void>;
   readonly close: () => Promise<void>;
@@ -13,12 +16,13 @@ export type KindTopic = {
 /**
  * openKindTopic opens the kind's transactional publisher. Its transactional id is fixed per kind, so opening it
  * fences any older watcher of the kind: a zombie's next transaction is rejected.
- * Every batch is one transaction: a Deleted record is followed by the key's tombstone; a watermark goes
- * to every partition.
+ * Every batch is one transaction that writes the same records to the history topic and to the state topic: a
+ * Deleted record is followed by the key's tombstone; a watermark goes to every partition. The history is the audit
+ * trail; the state topic, compacted, is what a restarting member replays.
  */
-export async function openKindTopic(bus: Bus, topic: string, partitions: number, serde: Serde,
+export async function openKindTopic(bus: Bus, topics: KindTopics, partitions: number, serde: Serde,
   onUnknown: (path: string) => void): Promise<KindTopic> {
-  const publisher = await bus.transactionalPublisher(`kcm-bus-watcher-${topic}`);
+  const publisher = await bus.transactionalPublisher(`kcm-bus-watcher-${topics.history}`);
   const encode = async (event: WatchRecord<KubeObject>): Promise<Buffer> => {
     const { bytes, unknownPaths } = await serde.encode(event);
     for (const path of unknownPaths) onUnknown(path.replace(/^object\./, ''));
@@ -32,7 +36,7 @@ export async function openKindTopic(bus: Bus, topic: string, partitions: number,
         if (event.type === 'Watermark') for (let p = 0; p < partitions; p++) records.push({ key: event.key, value, partition: p });
         else records.push({ key: event.key, value }, ...(event.type === 'Deleted' ? [{ key: event.key, value: null }] : []));
       }
-      await publisher.send(topic, records);
+      await publisher.sendTopics([{ topic: topics.history, records }, { topic: topics.state, records }]);
     },
     close: () => publisher.close(),
   };
@@ -41,7 +45,10 @@ export async function openKindTopic(bus: Bus, topic: string, partitions: number,
 /** Restored is what a kind's topic says was published: live objects, and the resourceVersion to resume from. */
 export type Restored = { readonly state: PublishedState; readonly resumeFrom: string | undefined; readonly records: number };
 
-/** restoreKind reads a kind's topic from the beginning to rebuild what was published (after a restart). */
+/**
+ * restoreKind reads a kind's state topic from the beginning to rebuild what was published (after a restart): about
+ * one record per live object, whatever the length of the history.
+ */
 export async function restoreKind(bus: Bus, topic: string, serde: Serde): Promise<Restored> {
   const state = new PublishedState();
   let resumeFrom: string | undefined;

@@ -1,10 +1,10 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { compactedTopicConfigs } from '@kcm-bus/runtime/bus/bus.ts';
+import { historyTopicConfigs, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
-import { watchedKind, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { stateTopic, watchedKind, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { kubeListWatcher } from './api.kube.ts';
 import { WATCHER_FLAGS } from './flags.ts';
@@ -18,10 +18,11 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
   const kinds = ctx.flags.list('kinds').map(watchedKind);
-  const partitions = await ctx.bus.ensureTopics(kinds.map((k) => ({
-    topic: watchTopic(k), partitions: ctx.flags.number('partitions'),
-    configs: compactedTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000),
-  })));
+  const history = historyTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000);
+  const partitions = await ctx.bus.ensureTopics(kinds.flatMap((k) => [
+    { topic: watchTopic(k), partitions: ctx.flags.number('partitions'), configs: history },
+    { topic: stateTopic(k), partitions: ctx.flags.number('partitions'), configs: STATE_TOPIC_CONFIGS },
+  ]));
   const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
@@ -45,13 +46,16 @@ async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind,
   const serde = new Serde(registry, topicName, loadWatchSchema(kind), (s) => new AvroCodec(s));
   await serde.schemaId();
   await registry.setCompatibility(`${topicName}-value`, 'BACKWARD');
+  const state = new Serde(registry, stateTopic(kind), loadWatchSchema(kind), (s) => new AvroCodec(s));
+  await state.schemaId();
+  await registry.setCompatibility(`${stateTopic(kind)}-value`, 'BACKWARD');
   const seen = new Set<string>();
-  const topic = await openKindTopic(ctx.bus, topicName, partitions, serde, (path) => {
+  const topic = await openKindTopic(ctx.bus, { history: topicName, state: stateTopic(kind) }, partitions, serde, (path) => {
     metrics.unknownField(kind.kind, path);
     if (!seen.has(path)) log.warn('a field the schema lacks is not published', { path });
     seen.add(path);
   });
-  const restored = await restoreKind(ctx.bus, topicName, serde);
+  const restored = await restoreKind(ctx.bus, stateTopic(kind), state);
   log.info('restored from the topic', { records: restored.records, objects: restored.state.size, resumeFrom: restored.resumeFrom });
   const watcher = startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),

@@ -1,4 +1,7 @@
-import type { Admin, Kafka } from 'kafkajs';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+
+/** TOPIC is kafkajs's ConfigResourceTypes.TOPIC, read from the default export: Node sees no such named export of the CommonJS module. */
+const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
 import type { PartitionOffsets, TopicSpec } from './bus.ts';
 
 /** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
@@ -13,8 +16,9 @@ async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Pro
 }
 
 /**
- * ensureTopics creates the topics that are missing, with their partition count and configs, and returns
- * each topic's actual partition count (an existing topic keeps the count it has).
+ * ensureTopics creates the topics that are missing, with their partition count and configs, sets the configs of
+ * those that exist (alterConfigs: the spec's configs become the topic's own), and returns each topic's actual
+ * partition count (an existing topic keeps the count it has).
  */
 export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise<Map<string, number>> {
   return withAdmin(kafka, async (admin) => {
@@ -31,8 +35,22 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
         if (!String(err).includes('already exists')) throw err;
       });
     }
+    const present = specs.filter((s) => existing.has(s.topic) && Object.keys(s.configs).length > 0);
+    if (present.length > 0) {
+      await admin.alterConfigs({ validateOnly: false, resources: present.map((s) => ({
+        type: TOPIC, name: s.topic, configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
+      })) });
+    }
     const metadata = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
     return new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
+  });
+}
+
+/** topicConfigs describes a topic's configs (every entry, defaults included). */
+export function topicConfigs(kafka: Kafka, topic: string): Promise<Record<string, string>> {
+  return withAdmin(kafka, async (admin) => {
+    const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: topic }] });
+    return Object.fromEntries((described.resources[0]?.configEntries ?? []).map((e) => [e.configName, e.configValue]));
   });
 }
 

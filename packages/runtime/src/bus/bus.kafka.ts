@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
-import { deleteTopics, ensureTopics, partitionCount, partitionOffsets } from './admin.kafka.ts';
+import { deleteTopics, ensureTopics, partitionCount, partitionOffsets, topicConfigs } from './admin.kafka.ts';
 import type { Bus } from './bus.ts';
 import { joinKafkaGroup } from './group.kafka.ts';
 import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
@@ -41,6 +41,7 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
   });
   const bus: Bus = {
     ensureTopics: (specs) => ensureTopics(kafka, specs),
+    topicConfigs: (topic) => topicConfigs(kafka, topic),
     partitionCount: (topic) => partitionCount(kafka, topic),
     offsets: (topic) => partitionOffsets(kafka, [topic]),
     deleteTopics: (topics) => deleteTopics(kafka, topics),

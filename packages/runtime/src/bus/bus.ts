@@ -45,6 +45,8 @@ export interface Publisher {
  */
 export interface TransactionalPublisher {
   send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
+  /** sendTopics produces to several topics in one transaction: all of it is visible to read_committed readers, or none. */
+  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,18 +93,38 @@ export interface GroupMember {
   stop(): Promise<void>;
 }
 
-/** TopicSpec is a topic kcm-bus creates when it is missing. */
+/** TopicSpec is a topic kcm-bus creates when it is missing, and whose configs it keeps as given. */
 export type TopicSpec = { readonly topic: string; readonly partitions: number; readonly configs: Readonly<Record<string, string>> };
 
-/** compactedTopicConfigs keeps recent history whole for replay (the audit window) and compacts older history to state. */
-export function compactedTopicConfigs(auditWindowMs: number): Record<string, string> {
-  return { 'cleanup.policy': 'compact', 'min.compaction.lag.ms': String(auditWindowMs) };
+/**
+ * historyTopicConfigs keep every record of the audit window, in order, for replay, trace and audit, and delete what
+ * is older: a history topic is never compacted, so no version of an object inside the window is lost.
+ */
+export function historyTopicConfigs(auditWindowMs: number): Record<string, string> {
+  return { 'cleanup.policy': 'delete', 'retention.ms': String(auditWindowMs) };
 }
+
+/**
+ * STATE_TOPIC_CONFIGS compact a state topic eagerly, so a member that replays it reads about one record per live key
+ * plus a short tail, whatever the traffic (Kafka Streams' changelog topics): segments roll every minute (the active
+ * segment is never compacted), any dirt is cleanable at once, and a dirty segment is compacted within five minutes
+ * at the latest. Tombstones stay a day (delete.retention.ms): a member that started replaying within a day of a delete
+ * reads it, so a compacted-away delete cannot resurrect an object.
+ */
+export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
+  'cleanup.policy': 'compact', 'segment.ms': '60000', 'min.cleanable.dirty.ratio': '0.1', 'min.compaction.lag.ms': '0',
+  'max.compaction.lag.ms': '300000', 'delete.retention.ms': '86400000',
+};
 
 /** Bus is the Kafka cluster as kcm-bus uses it. */
 export interface Bus {
-  /** ensureTopics creates the missing topics and returns every topic's actual partition count. */
+  /**
+   * ensureTopics creates the missing topics, sets the given configs on existing ones (a topic made by an older
+   * version gets today's policy), and returns every topic's actual partition count.
+   */
   ensureTopics(specs: readonly TopicSpec[]): Promise<Map<string, number>>;
+  /** topicConfigs are a topic's configs as the broker reports them (defaults included). */
+  topicConfigs(topic: string): Promise<Readonly<Record<string, string>>>;
   /** partitionCount is an existing topic's partition count; it fails naming the topic when the topic does not exist. */
   partitionCount(topic: string): Promise<number>;
   /** offsets are the low and high-water marks of every partition of a topic (read_committed). */

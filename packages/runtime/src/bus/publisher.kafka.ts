@@ -38,17 +38,15 @@ export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId:
   });
   await producer.connect();
   await (await producer.transaction()).abort();
-  return {
-    async send(topic, records) {
-      const txn = await producer.transaction();
-      try {
-        await txn.send({ topic, acks: -1, messages: records.map(messageOf) });
-        await txn.commit();
-      } catch (err) {
-        await txn.abort().catch(() => undefined);
-        throw err;
-      }
-    },
-    close: () => producer.disconnect(),
+  const sendTopics: TransactionalPublisher['sendTopics'] = async (batches) => {
+    const txn = await producer.transaction();
+    try {
+      await txn.sendBatch({ acks: -1, topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.records.map(messageOf) })) });
+      await txn.commit();
+    } catch (err) {
+      await txn.abort().catch(() => undefined);
+      throw err;
+    }
   };
+  return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: () => producer.disconnect() };
 }

@@ -1,4 +1,4 @@
-import { objectKey, watchTopic } from '@kcm-bus/schemas/kinds.ts';
+import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ExpectationsStore } from '../expectations/expectations.ts';
@@ -45,7 +45,7 @@ export class Controller {
    * not in the store yet when they were replayed, without a Redis call per replayed record.
    */
   async onEvent(topic: string, event: InputEvent): Promise<void> {
-    this.#writes.observed(topic, event.cause.partition, event.resourceVersion);
+    this.#writes.observed(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion);
     const out = this.#spec.onEvent(topic, event);
     const expectations = this.#ports.expectations;
     if (event.live && expectations) {
@@ -199,8 +199,11 @@ export class Controller {
   }
 }
 
-/** written is the watch topic and version a result's write left its object at (undefined: nothing to read back). */
+/**
+ * written is the kind (by plural, whichever of its topics the controller reads) and version a result's write left its
+ * object at (undefined: nothing to read back).
+ */
 function written(result: MutationResult): { topic: string; resourceVersion: string } | undefined {
   const rv = result.resourceVersion;
-  return rv == null || result.outcome !== 'Applied' ? undefined : { topic: watchTopic({ plural: result.target.resource }), resourceVersion: rv };
+  return rv == null || result.outcome !== 'Applied' ? undefined : { topic: result.target.resource, resourceVersion: rv };
 }

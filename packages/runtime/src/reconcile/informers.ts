@@ -59,7 +59,7 @@ export class Informers<L extends Inputs> {
 
   /** sizes are the objects held per input topic (kcm_bus_cached_objects). */
   sizes(): Readonly<Record<string, number>> {
-    return Object.fromEntries([...this.#byTopic.values()].map((i) => [i.input.topic.replace(/^kcm\.watch\./, ''), i.store.size]));
+    return Object.fromEntries([...this.#byTopic.values()].map((i) => [i.input.topic.replace(/^kcm\.(watch|state)\./, ''), i.store.size]));
   }
 }
 

@@ -10,7 +10,7 @@ import { serviceMain, type ServiceContext } from '../service/main.node.ts';
 import { PromWorkqueueMetricsProvider } from '../workqueue/metrics.prom.ts';
 import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { ControllerGroup } from './controller-group.ts';
@@ -92,7 +92,7 @@ function deadLetterCounter(registry: ServiceContext['registry']): (topic: string
 function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Serde> {
   const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
   const codec = (s: object): AvroCodec => new AvroCodec(s);
-  const inputs = topics.map((t) => [t, new Serde(registry, t, loadWatchSchema(watchedKind(t.replace(/^kcm\.watch\./, ''))), codec)] as const);
+  const inputs = topics.map((t) => [t, new Serde(registry, t, loadWatchSchema(kindOfTopic(t)), codec)] as const);
   return new Map([...inputs, [MUTATION_TOPICS.results, new Serde(registry, MUTATION_TOPICS.results, loadMutationSchemas().result, codec)]]);
 }
 
