@@ -43,18 +43,32 @@ export type PodCondition = {
 /** ContainerStatus is the part of core/v1 ContainerStatus the deletion ranking reads. */
 export type ContainerStatus = { readonly name: string; readonly restartCount: number };
 
-/** Container is the part of core/v1 Container the ranking reads: sidecars are init containers restarting Always. */
-export type Container = { readonly name: string; readonly restartPolicy?: string };
+/** ContainerPort is core/v1 ContainerPort: a named port a Service's string targetPort resolves to (protocol defaults to TCP). */
+export type ContainerPort = { readonly name?: string; readonly containerPort: number; readonly protocol?: string };
+
+/**
+ * Container is the part of core/v1 Container the controllers read: sidecars are init containers restarting Always;
+ * ports resolve a Service's named targetPort.
+ */
+export type Container = { readonly name: string; readonly restartPolicy?: string; readonly ports?: readonly ContainerPort[] };
 
 /** PodSpec is core/v1 PodSpec as far as the controllers look at it; a template's spec is copied whole. */
 export type PodSpec = {
   readonly nodeName?: string;
+  readonly hostname?: string;
+  readonly subdomain?: string;
+  readonly containers?: readonly Container[];
   readonly initContainers?: readonly Container[];
 };
+
+/** PodIP is core/v1 PodIP: one of the pod's addresses (podIPs[0] is podIP). */
+export type PodIP = { readonly ip: string };
 
 /** PodStatus is core/v1 PodStatus: phase Pending | Running | Succeeded | Failed | Unknown. */
 export type PodStatus = {
   readonly phase?: string;
+  readonly podIP?: string;
+  readonly podIPs?: readonly PodIP[];
   readonly conditions?: readonly PodCondition[];
   readonly containerStatuses?: readonly ContainerStatus[];
   readonly initContainerStatuses?: readonly ContainerStatus[];
@@ -109,4 +123,76 @@ export type ReplicationController = {
   readonly metadata: ObjectMeta;
   readonly spec: ReplicationControllerSpec;
   readonly status?: ReplicationControllerStatus;
+};
+
+/**
+ * ServicePort is core/v1 ServicePort: targetPort is a number or a container port's name (IntOrString); protocol is
+ * defaulted to TCP by the apiserver.
+ */
+export type ServicePort = {
+  readonly name?: string;
+  readonly protocol?: string;
+  readonly appProtocol?: string;
+  readonly port: number;
+  readonly targetPort?: number | string;
+};
+
+/** ServiceSpec is the part of core/v1 ServiceSpec the endpoints controller reads; an absent selector is nil. */
+export type ServiceSpec = {
+  readonly type?: string;
+  readonly selector?: Readonly<Record<string, string>>;
+  readonly ports?: readonly ServicePort[];
+  readonly clusterIP?: string;
+  readonly ipFamilies?: readonly string[];
+  readonly publishNotReadyAddresses?: boolean;
+};
+
+/** Service is core/v1 Service. */
+export type Service = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly spec?: ServiceSpec;
+};
+
+/** ObjectReference is core/v1 ObjectReference as an endpoint address's targetRef carries it (kind Pod, no resourceVersion). */
+export type ObjectReference = {
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly uid?: string;
+  readonly apiVersion?: string;
+  readonly resourceVersion?: string;
+  readonly fieldPath?: string;
+};
+
+/** EndpointAddress is core/v1 EndpointAddress; nodeName is a pointer upstream, so "" and absent differ. */
+export type EndpointAddress = {
+  readonly ip: string;
+  readonly hostname?: string;
+  readonly nodeName?: string;
+  readonly targetRef?: ObjectReference;
+};
+
+/** EndpointPort is core/v1 EndpointPort (port is the resolved container port). */
+export type EndpointPort = {
+  readonly name?: string;
+  readonly port: number;
+  readonly protocol?: string;
+  readonly appProtocol?: string;
+};
+
+/** EndpointSubset is core/v1 EndpointSubset: addresses sharing the same ports; absent lists are empty. */
+export type EndpointSubset = {
+  readonly addresses?: readonly EndpointAddress[];
+  readonly notReadyAddresses?: readonly EndpointAddress[];
+  readonly ports?: readonly EndpointPort[];
+};
+
+/** Endpoints is core/v1 Endpoints; absent subsets are none. */
+export type Endpoints = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly subsets?: readonly EndpointSubset[];
 };

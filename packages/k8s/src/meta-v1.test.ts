@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OwnerReference } from './core-v1.ts';
-import { controllerOf, isTerminating, rfc3339, timeMs } from './meta-v1.ts';
+import { controllerOf, isTerminating, rfc3339, rfc3339Nano, timeMs } from './meta-v1.ts';
 
 const ref = (uid: string, controller?: boolean): OwnerReference => ({ apiVersion: 'v1', kind: 'ReplicationController', name: uid, uid, ...(controller === undefined ? {} : { controller }) });
 
@@ -26,5 +26,13 @@ describe('timeMs and rfc3339 (metav1.Time)', () => {
   });
   it('given a time with milliseconds, then it marshals with whole seconds, as the apiserver serves it', () => {
     assert.equal(rfc3339(new Date('2026-03-01T12:00:04.300Z')), '2026-03-01T12:00:04Z');
+  });
+});
+
+describe('rfc3339Nano', () => {
+  it('given whole seconds or a fraction, then the fraction is trimmed as Go\'s RFC3339Nano does', () => {
+    assert.equal(rfc3339Nano(new Date('2026-11-23T10:00:00.000Z')), '2026-11-23T10:00:00Z');
+    assert.equal(rfc3339Nano(new Date('2026-11-23T10:00:00.500Z')), '2026-11-23T10:00:00.5Z');
+    assert.equal(rfc3339Nano(new Date('2026-11-23T10:00:00.123Z')), '2026-11-23T10:00:00.123Z');
   });
 });

@@ -24,3 +24,11 @@ export function timeMs(time: string | null | undefined): number | undefined {
 export function rfc3339(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z');
 }
+
+/**
+ * rfc3339Nano is Go's time.Format(time.RFC3339Nano) of a UTC time: the fraction without trailing zeros, none when
+ * whole seconds (`2026-11-23T10:00:00Z`, `2026-11-23T10:00:00.5Z`).
+ */
+export function rfc3339Nano(time: Date): string {
+  return time.toISOString().replace(/\.(\d*?)0*Z$/, (_all, digits: string) => (digits === '' ? 'Z' : `.${digits}Z`));
+}

@@ -5,7 +5,7 @@ import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { isMutationError, validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { ReplicationController } from './core-v1.ts';
-import { createDraft, deleteDraft, type MutationDraft, mutationLog, patchDraft, recordEventDraft, updateStatusDraft } from './mutation-drafts.ts';
+import { createDraft, deleteDraft, type MutationDraft, mutationLog, patchDraft, recordEventDraft, updateDraft, updateStatusDraft } from './mutation-drafts.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const CAUSE = [{ topic: 'kcm.watch.pods', partition: 0, offset: 7 }];
@@ -34,6 +34,15 @@ describe('object drafts', () => {
   it('given a generateName body, when created, then the target names the namespace and no name (the writer derives it)', () => {
     const m = valid(createDraft(PODS, 'default', { metadata: { generateName: 'web-' } }));
     assert.deepEqual([m.verb, m.target.resource, m.target.namespace, m.target.name, m.body], ['Create', 'pods', 'default', '', '{"metadata":{"generateName":"web-"}}']);
+  });
+  it('given a named body, when created, then the target names it (its later writes share its record key)', () => {
+    const m = valid(createDraft(watchedKind('endpoints'), 'default', { metadata: { name: 'web' } }));
+    assert.deepEqual([m.verb, m.target.resource, m.target.name], ['Create', 'endpoints', 'web']);
+  });
+  it('given an object as the lister holds it, when updated, then the whole object goes with its kind, guarded by uid and resourceVersion', () => {
+    const m = valid(updateDraft(watchedKind('ReplicationController'), rc));
+    assert.deepEqual([m.verb, m.target.name, m.preconditions], ['Update', 'web', { uid: 'rc-uid', resourceVersion: '41' }]);
+    assert.deepEqual(JSON.parse(m.body!), { ...rc, apiVersion: 'v1', kind: 'ReplicationController' });
   });
   it('given an object, when deleted or patched, then its UID is the precondition', () => {
     const del = valid(deleteDraft(PODS, podMeta));

@@ -46,11 +46,13 @@ function targetOf(kind: TargetKind, { namespace, name }: TargetMeta): MutationTa
 }
 
 /**
- * createDraft is the typed client's Create (RealPodControl.CreatePods for pods) of an object whose metadata has
- * only a generateName: the target's name is empty and the writer names the object from the mutation id.
+ * createDraft is the typed client's Create (RealPodControl.CreatePods for pods, Endpoints(ns).Create): the target
+ * names the body's metadata.name; a body with only a generateName leaves it empty and the writer names the object
+ * from the mutation id.
  */
 export function createDraft(kind: TargetKind, namespace: string | undefined, body: object): MutationDraft {
-  const target = targetOf(kind, { namespace, name: '' });
+  const name = (body as { readonly metadata?: { readonly name?: unknown } }).metadata?.name;
+  const target = targetOf(kind, { namespace, name: typeof name === 'string' ? name : '' });
   return { ...NO_PAYLOAD, verb: 'Create', target, preconditions: NO_PRECONDITIONS, body: JSON.stringify(body) };
 }
 
@@ -87,4 +89,14 @@ export function updateStatusDraft(kind: TargetKind, object: { readonly metadata:
   const { uid, resourceVersion = null } = object.metadata;
   const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind, status });
   return { ...NO_PAYLOAD, verb: 'UpdateStatus', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
+}
+
+/**
+ * updateDraft is the typed client's Update (a PUT of the whole object, e.g. Endpoints(ns).Update), guarded by the
+ * uid and the resourceVersion the lister holds: a write based on a stale read meets 409 Conflict.
+ */
+export function updateDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }): MutationDraft {
+  const { uid, resourceVersion = null } = object.metadata;
+  const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind });
+  return { ...NO_PAYLOAD, verb: 'Update', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
 }

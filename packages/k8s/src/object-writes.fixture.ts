@@ -31,8 +31,8 @@ export type CreateContext = {
 };
 
 /**
- * createObject stores the Create's body under its name (a generateName is already resolved by the caller), with a
- * uid, a resourceVersion and a creationTimestamp; a quota of createLimit objects of the resource refuses it (403).
+ * createObject stores the Create's body under its name (a generateName is already resolved by the caller), in the
+ * target's namespace, with a uid, a resourceVersion and a creationTimestamp; a quota of createLimit objects of the resource refuses it (403).
  */
 export function createObject(objects: Map<string, KubeObject>, m: Mutation, ctx: CreateContext): Verdict {
   const { name, writeError, createLimit } = ctx;
@@ -41,7 +41,8 @@ export function createObject(objects: Map<string, KubeObject>, m: Mutation, ctx:
     return { outcome: 'Failed', status: 403, message: `${m.target.resource} "${name}" is forbidden: exceeded quota: ${m.target.resource}`, name };
   }
   const body = JSON.parse(m.body!) as KubeObject;
-  const metadata = { ...body.metadata, name, uid: `uid-${name}`, resourceVersion: ctx.rv(), creationTimestamp: ctx.now.toISOString() };
+  const namespace = m.target.namespace === null ? {} : { namespace: m.target.namespace };
+  const metadata = { ...body.metadata, ...namespace, name, uid: `uid-${name}`, resourceVersion: ctx.rv(), creationTimestamp: ctx.now.toISOString() };
   const object = { ...body, metadata };
   objects.set(objectKey({ namespace: m.target.namespace, name }), object);
   return { outcome: 'Applied', status: 201, name, event: { type: 'Applied', object, old: undefined } };

@@ -22,6 +22,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     service('watcher', 'watcher', ['--kubeconfig', e.kubeconfigs.watcher]),
     service('writer', 'writer', ['--kubeconfig', e.kubeconfigs.writer]),
     service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
+    service('reconciler-endpoint', 'reconcilerEndpoint', []),
   ];
 }
 

@@ -1,0 +1,39 @@
+import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
+import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
+import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { getPodUpdateProjectionKey, getServicesToUpdate, isLeftoverCandidate } from './handlers.ts';
+import { syncService } from './sync-service.ts';
+import { TriggerTimeTracker } from './trigger-time-tracker.ts';
+
+/** EndpointsInputs are the objects reconciler-endpoint reads, co-partitioned by namespace; a key is a Service's. */
+export type EndpointsInputs = { readonly services: Service; readonly pods: Pod; readonly endpoints: Endpoints };
+
+/** EndpointsConfig is the controller's tuning: endpointUpdatesBatchPeriod in ms (0: pod changes sync at once). */
+export type EndpointsConfig = { readonly endpointUpdatesBatchPeriodMs: number };
+
+/**
+ * endpointsControllerSpec joins the pure pieces into upstream's endpoints controller: Service events enqueue the
+ * Service (onServiceUpdate/onServiceDelete); pod events enqueue the Services whose membership they change, after
+ * the batch period (onPodUpdate, syncPod); Endpoints deletes and the replayed Endpoints enqueue their Service
+ * (onEndpointsDelete, checkLeftoverEndpoints); syncService decides. The trigger-time tracker is this member's
+ * memory, as upstream's is the process's.
+ */
+export function endpointsControllerSpec(listers: Listers<EndpointsInputs>, config: EndpointsConfig): ControllerSpec<EndpointsInputs> {
+  const tracker = new TriggerTimeTracker();
+  return {
+    handlers: {
+      services: (event) => ({ enqueue: [event.key] }),
+      pods: (event) => podEvent(event, listers.services, config.endpointUpdatesBatchPeriodMs),
+      endpoints: (event) => ({ enqueue: isLeftoverCandidate(event) ? [event.key] : [] }),
+    },
+    reconcile: (key, input) => syncService(key, { ...input, ...listers, tracker }),
+  };
+}
+
+/** podEvent: queue.AddAfter(service, batchPeriod) for each Service the change touches; AddAfter(0) is Add. */
+function podEvent(event: ObjectEvent<Pod>, services: Lister<Service>, batchMs: number): HandlerOutput {
+  const projection = getPodUpdateProjectionKey(event);
+  const keys = projection === undefined ? [] : getServicesToUpdate(services, projection);
+  return batchMs <= 0 ? { enqueue: keys } : { enqueue: [], enqueueAfter: keys.map((key) => ({ key, ms: batchMs })) };
+}

@@ -1,0 +1,29 @@
+import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
+
+/*
+ * Who this controller is, as upstream's pkg/controller/endpoint/endpoints_controller.go names it, and the labels
+ * and annotations it writes (k8s.io/api/core/v1 well-known names).
+ */
+
+/** CONTROLLER_NAME is the controller's name in kube-controller-manager (--controllers), and our mutations' controller. */
+export const CONTROLLER_NAME = 'endpoints-controller';
+/** EVENT_SOURCE is upstream's ControllerName: its event source and the value of the managed-by label. */
+export const EVENT_SOURCE = 'endpoint-controller';
+/** LABEL_MANAGED_BY is LabelManagedBy: set on every Endpoints the controller writes. */
+export const LABEL_MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
+/** LABEL_HEADLESS is v1.IsHeadlessService: set (empty) when the Service has no cluster IP. */
+export const LABEL_HEADLESS = 'service.kubernetes.io/headless';
+/** ANNOTATION_TRIGGER_TIME is v1.EndpointsLastChangeTriggerTime. */
+export const ANNOTATION_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
+/** ANNOTATION_OVER_CAPACITY is v1.EndpointsOverCapacity, set to "truncated" past maxCapacity. */
+export const ANNOTATION_OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
+/** ANNOTATION_LEADER is resourcelock.LeaderElectionRecordAnnotationKey: Endpoints carrying it are no leftovers. */
+export const ANNOTATION_LEADER = 'control-plane.alpha.kubernetes.io/leader';
+/** MAX_CAPACITY is maxCapacity: the most addresses (ready and not) one Endpoints object holds. */
+export const MAX_CAPACITY = 1000;
+/** SERVICES, PODS and ENDPOINTS are the kinds the controller reads; it writes Endpoints. */
+export const SERVICES = watchedKind('services');
+/** PODS: see SERVICES. */
+export const PODS = watchedKind('pods');
+/** ENDPOINTS: see SERVICES. */
+export const ENDPOINTS = watchedKind('endpoints');

@@ -1,0 +1,24 @@
+import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
+import { partitioned } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { runController } from '@kcm-bus/runtime/reconcile/run-controller.node.ts';
+import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
+import { endpointsControllerSpec } from './controller-spec.ts';
+import { CONTROLLER_NAME, ENDPOINTS, PODS, SERVICES } from './endpoints-controller.ts';
+import { parseGoDuration } from './go-duration.ts';
+
+const BY_NAMESPACE = { [NAMESPACE_INDEX]: byNamespace };
+
+await runController({
+  service: 'reconciler-endpoint',
+  name: CONTROLLER_NAME,
+  workqueue: 'endpoint',
+  inputs: {
+    services: partitioned<Service>(stateTopic(SERVICES), { indexers: BY_NAMESPACE }),
+    pods: partitioned<Pod>(stateTopic(PODS), { indexers: BY_NAMESPACE }),
+    endpoints: partitioned<Endpoints>(stateTopic(ENDPOINTS)),
+  },
+  workers: { name: 'concurrent-endpoint-syncs', default: 5, help: 'Services synced at once (kube-controller-manager\'s flag).' },
+  flags: [{ name: 'endpoint-updates-batch-period', type: 'string', default: '0s', help: 'Delay of pod-triggered syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' }],
+  spec: (listers, flags) => endpointsControllerSpec(listers, { endpointUpdatesBatchPeriodMs: parseGoDuration(flags.string('endpoint-updates-batch-period')) }),
+});

@@ -1,0 +1,35 @@
+import type { Endpoints } from '@kcm-bus/k8s/core-v1.ts';
+import { type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { ENDPOINTS, EVENT_SOURCE } from './endpoints-controller.ts';
+
+/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as the reason. */
+const NAMESPACE_TERMINATING = 'NamespaceTerminating';
+
+/**
+ * recordWriteFailures records the Warning events syncService records when its write fails: FailedToCreateEndpoint
+ * or FailedToUpdateEndpoint with the apiserver's message, about the Endpoints. A create refused because the
+ * namespace is terminating is dropped silently, as upstream; a failed delete records nothing (upstream returns the
+ * error only). The writes are retried by the sync itself, after the runtime's backoff.
+ */
+export function recordWriteFailures(log: MutationLog, failures: readonly MutationResult[], endpoints: Lister<Endpoints>): void {
+  for (const r of failures) {
+    if (r.target.resource !== ENDPOINTS.plural || r.outcome === 'Applied' || r.outcome === 'AlreadyDone') continue;
+    const ref = `${r.target.namespace}/${r.target.name}`;
+    if (r.verb === 'Create' && r.reason !== NAMESPACE_TERMINATING) {
+      const message = `Failed to create endpoint for service ${ref}: ${r.message}`;
+      log.push(recordEventDraft(EVENT_SOURCE, involved(r, undefined), 'Warning', 'FailedToCreateEndpoint', message));
+    }
+    if (r.verb === 'Update') {
+      const message = `Failed to update endpoint ${ref}: ${r.message}`;
+      log.push(recordEventDraft(EVENT_SOURCE, involved(r, endpoints.get(objectKey(r.target))), 'Warning', 'FailedToUpdateEndpoint', message));
+    }
+  }
+}
+
+function involved(r: MutationResult, current: Endpoints | undefined): { apiVersion: string; kind: string; metadata: Endpoints['metadata'] } {
+  const metadata = current?.metadata ?? { namespace: r.target.namespace ?? '', name: r.target.name, uid: '' };
+  return { apiVersion: ENDPOINTS.apiVersion, kind: ENDPOINTS.kind, metadata };
+}
