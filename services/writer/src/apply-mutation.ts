@@ -1,8 +1,8 @@
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { Scheduler, TimerHandle } from '@kcm-bus/runtime/workqueue/clock.ts';
+import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { type Allowlist, allows, resourceOf } from './allowlist.ts';
-import type { RetryPolicy } from './backoff.ts';
+import { abortableSleep, type RetryPolicy } from './backoff.ts';
 import type { EventCorrelator } from './event-correlator.ts';
 import { eventCreateRequest, eventRequest } from './event-request.ts';
 import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
@@ -77,23 +77,6 @@ async function send(request: KubeRequest, deps: WriterDeps): Promise<{ readonly 
     await deps.budget.acquire();
     const step = nextStep(classify(request, await deps.api.send(request)), attempts, deps.policy, deps.random);
     if (step.type === 'Final') return { verdict: step, attempts };
-    await sleep(step.delayMs, deps.scheduler, deps.signal);
+    await abortableSleep(step.delayMs, deps.scheduler, deps.signal);
   }
-}
-
-/** sleep waits on the injected scheduler, cut short (rejecting) when the signal aborts. */
-function sleep(ms: number, scheduler: Scheduler, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    let timer: TimerHandle;
-    const onAbort = (): void => {
-      scheduler.clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    timer = scheduler.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-  });
 }

@@ -1,3 +1,5 @@
+import type { Scheduler, TimerHandle } from '@kcm-bus/runtime/workqueue/clock.ts';
+
 /**
  * RetryPolicy bounds the writer's retries of 429, 5xx and unanswered requests: delays grow from baseMs by a factor
  * of 2 up to capMs, each stretched by up to `jitter` times itself, and after maxAttempts requests the mutation is
@@ -35,4 +37,24 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 export function retryAfterMs(header: string | null): number | null {
   if (header === null || !/^\s*\d+\s*$/.test(header)) return null;
   return Number(header.trim()) * 1000;
+}
+
+/**
+ * abortableSleep waits ms on the injected scheduler, cut short (rejecting with the signal's reason) when the signal
+ * aborts, so a stopping writer abandons its retries at once instead of waiting them out.
+ */
+export function abortableSleep(ms: number, scheduler: Scheduler, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let timer: TimerHandle;
+    const onAbort = (): void => {
+      scheduler.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    timer = scheduler.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+  });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EventType, MutationEvent, ObjectReference } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { metaTime, unixNanos } from './event-time.ts';
+import { MAX_EVENT_MESSAGE_LENGTH, truncateMessage } from './truncate-message.ts';
 
 /**
  * CoreEvent is the core/v1 Event the writer creates or patches, with the fields client-go's recorder fills
@@ -22,14 +23,16 @@ export type CoreEvent = {
 
 /**
  * makeEvent turns a recorded event and its time (the mutation's createdAt) into a new Event: count 1, first and
- * last timestamp = that time, namespace = the involved object's or `default`, name `<object>.<hex unix nanos>`.
+ * last timestamp = that time, namespace = the involved object's or `default`, name `<object>.<hex unix nanos>`,
+ * message cut to MAX_EVENT_MESSAGE_LENGTH (which also bounds the correlator's cache keys).
  * Mirrors client-go recorderImpl.makeEvent; using the recorder's time rather than the writer's makes the name the
  * same when a mutation is replayed, so the replay meets AlreadyExists.
  */
 export function makeEvent(recorded: MutationEvent, time: string): CoreEvent {
   const nanos = unixNanos(time);
   const ref = recorded.involvedObject;
-  const { type, reason, message, source } = recorded;
+  const { type, reason, source } = recorded;
+  const message = truncateMessage(recorded.message, MAX_EVENT_MESSAGE_LENGTH);
   const at = metaTime(nanos);
   const namespace = ref.namespace === null || ref.namespace === '' ? 'default' : ref.namespace;
   return { name: generateEventName(ref.name, nanos), namespace, involvedObject: ref, type, reason, message, source, count: 1, firstTimestamp: at, lastTimestamp: at, resourceVersion: null };

@@ -27,6 +27,11 @@ export class EventAggregator {
     this.#clock = clock;
   }
 
+  /** size is the number of aggregate records held (at most lruCacheSize). */
+  get size(): number {
+    return this.#cache.size;
+  }
+
   /** eventAggregate returns the event to record (the same or the aggregate) and its cache key for the logger. */
   eventAggregate(event: CoreEvent): { readonly event: CoreEvent; readonly key: string } {
     const now = this.#clock.now();

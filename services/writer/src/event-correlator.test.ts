@@ -106,3 +106,16 @@ describe('EventCorrelator: spam filter (EventSourceObjectSpamFilter)', () => {
     assert.equal(correlator.correlate({ ...anEvent, type: 'Warning', reason: 'FailedCreate' }, T0).type, 'Create');
   });
 });
+
+describe('EventCorrelator: memory stays bounded whatever producers send', () => {
+  it('given events about 10000 distinct objects with 100 kB messages, then each cache holds at most 4096 entries and messages are cut to 1024', () => {
+    const { correlator } = given();
+    let last: EventWrite = { type: 'Drop' };
+    for (let i = 0; i < 10_000; i++) {
+      last = correlator.correlate({ ...withMessage(`m${i} ${'x'.repeat(100_000)}`), involvedObject: { ...anEvent.involvedObject, name: `rc-${i}` } }, T0);
+    }
+    assert.equal(last.type === 'Create' && last.event.message.length, 1024);
+    assert.ok(last.type === 'Create' && last.event.message.endsWith(' ...'));
+    assert.deepEqual(correlator.cacheSizes(), { aggregator: 4096, spamFilter: 4096, logs: 4096 });
+  });
+});

@@ -71,6 +71,11 @@ export class EventCorrelator {
     this.#logs.add(getEventKey(event), { count: event.count, firstTimestamp: event.firstTimestamp, name: event.name, resourceVersion: event.resourceVersion });
   }
 
+  /** cacheSizes are the entries of the three LRU caches, each bounded by lruCacheSize (the writer's memory under event floods). */
+  cacheSizes(): { readonly aggregator: number; readonly spamFilter: number; readonly logs: number } {
+    return { aggregator: this.#aggregator.size, spamFilter: this.#spamFilter.size, logs: this.#logs.size };
+  }
+
   /** eventObserve counts an event up on the last observation under key, or starts one. Mirrors eventLogger.eventObserve. */
   #eventObserve(event: CoreEvent, key: string): { readonly event: CoreEvent; readonly patch: EventPatch | null } {
     const last = this.#logs.get(key);

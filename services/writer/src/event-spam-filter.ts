@@ -20,6 +20,11 @@ export class EventSourceObjectSpamFilter {
     this.#clock = clock;
   }
 
+  /** size is the number of token buckets held (at most lruCacheSize). */
+  get size(): number {
+    return this.#cache.size;
+  }
+
   /** filter is true when the event must be dropped: its source and object have no token left. */
   filter(event: CoreEvent): boolean {
     const key = getSpamKey(event);

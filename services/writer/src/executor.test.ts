@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Executor } from './executor.ts';
+import { AbandonedError, Executor } from './executor.ts';
 import { InflightScheduler } from './inflight.ts';
 
 type R = { partition: number; offset: number; key: string };
-const rec = (offset: number, key: string): R => ({ partition: 0, offset, key });
+const rec = (offset: number, key: string, partition = 0): R => ({ partition, offset, key });
 
 describe('Executor', () => {
   it('given records of two targets, then each target runs in offset order while the targets run side by side', async () => {
@@ -33,5 +33,37 @@ describe('Executor', () => {
     release();
     await closing;
     await assert.rejects(run, /stopping/);
+  });
+
+  it('given close, then a later batch is refused at once instead of waiting forever', async () => {
+    const executor = new Executor(new InflightScheduler<R>(1), () => Promise.resolve());
+    await executor.close();
+    await assert.rejects(executor.run([rec(0, 'a')]), AbandonedError);
+    assert.equal(executor.pending(), 0);
+  });
+
+  it('given a partition revoked while its records wait, then they are not applied and their run fails; other partitions go on', async () => {
+    const applied: string[] = [];
+    let release: () => void = () => undefined;
+    const executor = new Executor(new InflightScheduler<R>(1), (r) => {
+      applied.push(`${r.partition}@${r.offset}`);
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    const kept = executor.run([rec(0, 'a', 1)]);
+    const lost = executor.run([rec(0, 'b', 0), rec(1, 'c', 0)]);
+    executor.revoke(0);
+    await assert.rejects(lost, /partition 0 was revoked/);
+    release();
+    await kept;
+    assert.deepEqual(applied, ['1@0']);
+    assert.equal(executor.pending(), 0, 'no waiter is left behind');
+  });
+
+  it('given a handler that fails, then its key is free for the next record of that target', async () => {
+    let calls = 0;
+    const executor = new Executor(new InflightScheduler<R>(1), () => (calls++ === 0 ? Promise.reject(new Error('boom')) : Promise.resolve()));
+    await assert.rejects(executor.run([rec(0, 'a')]), /boom/);
+    await executor.run([rec(1, 'a')]);
+    assert.equal(calls, 2);
   });
 });

@@ -1,15 +1,23 @@
 import type { InflightRecord, InflightScheduler } from './inflight.ts';
 
 /**
+ * AbandonedError fails the run of records the writer gave up on without a result, because it is stopping or their
+ * partition was revoked: they stay uncommitted, and whoever owns their partition next applies them.
+ */
+export class AbandonedError extends Error {}
+
+type Waiter = { readonly resolve: () => void; readonly reject: (err: unknown) => void };
+
+/**
  * Executor runs consumed records through the InflightScheduler: every record that may run now is started,
  * and each completion starts what it unblocked. run resolves when all of the given records are done (their
  * results published), which is when their batch's offsets may be committed; a handler failure (a result
- * that could not be published) rejects it, so nothing past that record is committed.
+ * that could not be published, or an abandoned record) rejects it, so nothing past that record is committed.
  */
 export class Executor<T extends InflightRecord> {
   readonly #scheduler: InflightScheduler<T>;
   readonly #handle: (record: T) => Promise<void>;
-  readonly #waiters = new Map<T, { resolve: () => void; reject: (err: unknown) => void }>();
+  readonly #waiters = new Map<T, Waiter>();
   readonly #running = new Set<Promise<void>>();
   #closed = false;
 
@@ -18,12 +26,18 @@ export class Executor<T extends InflightRecord> {
     this.#handle = handle;
   }
 
-  /** run schedules records and resolves when every one of them is done. */
+  /** run schedules records and resolves when every one of them is done; after close it rejects at once. */
   run(records: readonly T[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new AbandonedError('the writer is stopping'));
     const done = records.map((record) => new Promise<void>((resolve, reject) => this.#waiters.set(record, { resolve, reject })));
     for (const record of records) this.#scheduler.add(record);
     this.#pump();
     return Promise.all(done).then(() => undefined);
+  }
+
+  /** revoke drops the queued records of a partition lost in a rebalance: they are not applied, their runs fail. */
+  revoke(partition: number): void {
+    for (const record of this.#scheduler.revoke(partition)) this.#settle(record, new AbandonedError(`partition ${partition} was revoked`));
   }
 
   /**
@@ -33,10 +47,19 @@ export class Executor<T extends InflightRecord> {
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
-    for (const [record, waiter] of this.#waiters) {
-      waiter.reject(new Error('the writer is stopping'));
-      this.#waiters.delete(record);
-    }
+    for (const record of [...this.#waiters.keys()]) this.#settle(record, new AbandonedError('the writer is stopping'));
+  }
+
+  /** pending counts records run and not yet settled (what the writer holds of its batches). */
+  pending(): number {
+    return this.#waiters.size;
+  }
+
+  #settle(record: T, err?: unknown): void {
+    const waiter = this.#waiters.get(record);
+    this.#waiters.delete(record);
+    if (err === undefined) waiter?.resolve();
+    else waiter?.reject(err);
   }
 
   #pump(): void {
@@ -44,9 +67,11 @@ export class Executor<T extends InflightRecord> {
     for (const record of this.#scheduler.take()) {
       const running: Promise<void> = this.#handle(record).then(() => {
         this.#scheduler.done(record);
-        this.#waiters.get(record)?.resolve();
-      }, (err: unknown) => this.#waiters.get(record)?.reject(err)).finally(() => {
-        this.#waiters.delete(record);
+        this.#settle(record);
+      }, (err: unknown) => {
+        this.#scheduler.abandon(record);
+        this.#settle(record, err);
+      }).finally(() => {
         this.#running.delete(running);
         this.#pump();
       });

@@ -93,10 +93,28 @@ describe('OffsetLog', () => {
     assert.deepEqual([log.committable(), log.pending()], [10, 0]);
   });
 
-  it('given an offset going backwards, then it is refused', () => {
+  it('given a batch redelivered after a failed commit, then its offsets are accepted and the commit waits for them again', () => {
     const log = new OffsetLog();
-    log.add(5);
-    assert.throws(() => log.add(4), /must increase/);
+    for (const o of [4, 5, 6]) log.add(o);
+    for (const o of [4, 5, 6]) log.complete(o);
+    for (const o of [4, 5, 6]) log.add(o);
+    assert.deepEqual([log.committable(), log.pending()], [4, 3]);
+    for (const o of [4, 5, 6]) log.complete(o);
+    assert.deepEqual([log.committable(), log.pending()], [7, 0]);
+  });
+
+  it('given an offset redelivered while still outstanding, then it counts once and a second completion is ignored', () => {
+    const log = new OffsetLog();
+    for (const o of [1, 2, 3]) log.add(o);
+    log.add(2);
+    assert.equal(log.pending(), 3);
+    log.complete(2);
+    log.complete(1);
+    log.complete(2);
+    log.complete(1);
+    assert.deepEqual([log.committable(), log.pending()], [3, 1]);
+    log.complete(3);
+    assert.deepEqual([log.committable(), log.pending()], [4, 0]);
   });
 
   it('given a long run of done offsets, then the log stays small and correct', () => {

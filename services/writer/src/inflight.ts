@@ -25,7 +25,7 @@ export class InflightScheduler<T extends InflightRecord> {
     this.#concurrency = concurrency;
   }
 
-  /** add queues a consumed record behind earlier ones of its key; offsets of a partition must increase. */
+  /** add queues a consumed record behind earlier ones of its key (a redelivered offset too: see OffsetLog). */
   add(record: T): void {
     this.#logFor(record.partition).add(record.offset);
     const queue = this.#queues.get(record.key);
@@ -55,12 +55,13 @@ export class InflightScheduler<T extends InflightRecord> {
    * the commit, unless its partition was revoked while it ran.
    */
   done(record: T): void {
-    const epoch = this.#running.get(record);
-    if (epoch === undefined) throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
-    this.#running.delete(record);
-    this.#busy.delete(record.key);
-    if (this.#queues.has(record.key)) this.#ready.add(record.key);
+    const epoch = this.#release(record);
     if (epoch === (this.#epochs.get(record.partition) ?? 0)) this.#logs.get(record.partition)?.complete(record.offset);
+  }
+
+  /** abandon gives up a taken record without a result: its key may run its next record, its offset stays undone. */
+  abandon(record: T): void {
+    this.#release(record);
   }
 
   /** committable is the next offset of the partition to commit (last done + 1), undefined if none was added. */
@@ -69,21 +70,24 @@ export class InflightScheduler<T extends InflightRecord> {
   }
 
   /**
-   * revoke forgets a partition lost in a rebalance: its queued records are dropped (the next owner re-reads them)
-   * and its commit position forgotten; records of it still in flight keep their keys busy until done, so a
-   * re-assigned partition cannot run a key twice at once.
+   * revoke forgets a partition lost in a rebalance: its queued records are dropped and returned (the next owner
+   * re-reads them) and its commit position forgotten; records of it still in flight keep their keys busy until
+   * done, so a re-assigned partition cannot run a key twice at once.
    */
-  revoke(partition: number): void {
+  revoke(partition: number): T[] {
     this.#epochs.set(partition, (this.#epochs.get(partition) ?? 0) + 1);
     this.#logs.delete(partition);
+    const dropped: T[] = [];
     for (const [key, queue] of this.#queues) {
       const kept = queue.filter((r) => r.partition !== partition);
+      dropped.push(...queue.filter((r) => r.partition === partition));
       if (kept.length > 0) this.#queues.set(key, kept);
       else {
         this.#queues.delete(key);
         this.#ready.delete(key);
       }
     }
+    return dropped;
   }
 
   /** inFlight counts records taken and not yet done (what a graceful shutdown waits for). */
@@ -96,6 +100,15 @@ export class InflightScheduler<T extends InflightRecord> {
     let n = 0;
     for (const queue of this.#queues.values()) n += queue.length;
     return n;
+  }
+
+  #release(record: T): number {
+    const epoch = this.#running.get(record);
+    if (epoch === undefined) throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
+    this.#running.delete(record);
+    this.#busy.delete(record.key);
+    if (this.#queues.has(record.key)) this.#ready.add(record.key);
+    return epoch;
   }
 
   #logFor(partition: number): OffsetLog {

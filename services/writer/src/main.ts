@@ -9,6 +9,7 @@ import { applyMutation } from './apply-mutation.ts';
 import { DEFAULT_RETRY_POLICY } from './backoff.ts';
 import { RequestBudget } from './budget.ts';
 import { EventCorrelator } from './event-correlator.ts';
+import { AbandonedError } from './executor.ts';
 import { startWriterLoop } from './writer-loop.ts';
 import { promRestClientMetrics } from './rest-metrics.prom.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
@@ -25,22 +26,24 @@ await serviceMain('writer', [
   else kc.loadFromDefault();
   const allowlist = config.allowlistPath ? parseAllowlist(readFileSync(config.allowlistPath, 'utf8'), config.allowlistPath) : DEFAULT_ALLOWLIST;
   const stopping = new AbortController();
+  const now = (): string => new Date().toISOString();
   const deps = {
     api: await kubeApi(kc, promRestClientMetrics(ctx.registry), config.concurrency),
     budget: new RequestBudget(config.budget, realClock, realScheduler), allowlist,
-    correlator: new EventCorrelator(realClock), scheduler: realScheduler, now: () => new Date().toISOString(),
+    correlator: new EventCorrelator(realClock), scheduler: realScheduler, now,
     random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
   };
   const loop = await startWriterLoop({
     bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
     concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
-    log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal,
+    log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal, signal: stopping.signal, scheduler: realScheduler, now,
   });
   return {
-    probes: { healthy: () => true, ready: loop.ready },
+    probes: { healthy: loop.healthy, ready: () => loop.notReady() === undefined, notReadyReason: loop.notReady },
+    // Retries are abandoned first (their records stay uncommitted for the next writer), then requests in flight finish.
     stop: async () => {
+      stopping.abort(new AbandonedError('the writer is stopping'));
       await loop.stop();
-      stopping.abort();
     },
   };
 });

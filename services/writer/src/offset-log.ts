@@ -1,8 +1,9 @@
 /**
  * OffsetLog tracks one partition's records from consumption until their results are published, and answers the
  * offset that may be committed: the smallest one not yet done, or one past the last record when all are done.
- * Offsets must arrive in increasing order (as a consumer reads them); gaps (compacted or transaction-marker offsets)
- * are fine.
+ * Offsets normally arrive in increasing order (as a consumer reads them; gaps of compacted or transaction-marker
+ * offsets are fine), but a redelivery (a failed commit, a rejoin) brings earlier offsets again: an offset still
+ * outstanding is the same record and counts once; one already done is outstanding again until done again.
  */
 export class OffsetLog {
   readonly #outstanding: number[] = [];
@@ -10,17 +11,20 @@ export class OffsetLog {
   #head = 0;
   #next: number | undefined;
 
-  /** add registers a consumed offset; it throws when offsets go backwards (a seek must start a new OffsetLog). */
+  /** add registers a consumed offset, a redelivered one included. */
   add(offset: number): void {
-    if (this.#next !== undefined && offset < this.#next) {
-      throw new RangeError(`offset ${offset} arrived after ${this.#next - 1}: offsets of a partition must increase`);
+    if (this.#next === undefined || offset >= this.#next) {
+      this.#outstanding.push(offset);
+      this.#next = offset + 1;
+      return;
     }
-    this.#outstanding.push(offset);
-    this.#next = offset + 1;
+    const at = this.#indexOf(offset);
+    if (this.#outstanding[at] !== offset) this.#outstanding.splice(at, 0, offset);
   }
 
-  /** complete marks an offset's result published and drops the done prefix. */
+  /** complete marks an outstanding offset's result published and drops the done prefix; others are ignored. */
   complete(offset: number): void {
+    if (this.#outstanding[this.#indexOf(offset)] !== offset) return;
     this.#done.add(offset);
     while (this.#head < this.#outstanding.length && this.#done.delete(this.#outstanding[this.#head]!)) this.#head++;
     if (this.#head > 1024 && this.#head * 2 > this.#outstanding.length) {
@@ -37,5 +41,16 @@ export class OffsetLog {
   /** pending counts offsets added and not yet complete. */
   pending(): number {
     return this.#outstanding.length - this.#head;
+  }
+
+  /** #indexOf is where offset is, or would go, among the outstanding offsets (a binary search: they are sorted). */
+  #indexOf(offset: number): number {
+    let [lo, hi] = [this.#head, this.#outstanding.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#outstanding[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

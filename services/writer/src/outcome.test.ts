@@ -130,4 +130,10 @@ describe('resultOf and refusedResult', () => {
   it('given a refused event, then there is no name (the correlator names events)', () => {
     assert.equal(refusedResult(aMutation({ verb: 'RecordEvent' }), 'EventSpamFiltered', 'no', '2026-11-22T14:00:01Z').name, null);
   });
+
+  it('given an apiserver message of 1 MB, then the result carries its first 4096 characters', () => {
+    const verdict = { type: 'Final', outcome: 'Failed', status: 422, reason: 'Invalid', message: 'y'.repeat(1_000_000), uid: null, resourceVersion: null } as const;
+    const message = resultOf(aMutation(), 'web-1', verdict, 1, '2026-11-22T14:00:01Z').message;
+    assert.deepEqual([message.length, message.endsWith(' ...')], [4096, true]);
+  });
 });

@@ -1,6 +1,9 @@
+import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { isMutationError, validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import { AbandonedError } from './executor.ts';
+import { failedResult } from './result.ts';
 
 /** ConsumedMutation is one record of kcm.mutations as the writer schedules it. */
 export type ConsumedMutation = {
@@ -8,31 +11,59 @@ export type ConsumedMutation = {
   readonly offset: number;
   /** The scheduling key: the record key (the target object), or the offset itself for a record without one. */
   readonly key: string;
-  readonly value: Buffer | null;
-};
-
-/** RecordPorts are what handling one record needs: decoding, applying and the two ways out. */
-export type RecordPorts = {
-  readonly decode: (bytes: Buffer) => Promise<unknown>;
-  readonly apply: (m: Mutation) => Promise<MutationResult>;
-  readonly publishResult: (record: ConsumedMutation, result: MutationResult) => Promise<void>;
-  readonly deadLetter: (record: ConsumedMutation, reason: string) => Promise<void>;
+  /** record is the record as consumed, for its dead letter. */
+  readonly record: BusRecord;
 };
 
 /**
- * processRecord carries one record to its way out: a record that cannot be decoded, or is not a complete
- * mutation, goes to the dead-letter topic with the reason; every mutation gets a result, whatever its outcome.
- * Only a failure to publish rejects (the record then stays uncommitted and is retried).
+ * RecordPorts are what handling one record needs. guarded runs a step under the runtime's RecordGuard: a transient
+ * fault (the registry unreachable) is retried with backoff, a poison one sends the record to the dead-letter topic
+ * (and guarded answers undefined). The other ports decode, apply, encode a result (checked to fit the broker's
+ * limit) and publish it; now is the wall clock (RFC 3339).
+ */
+export type RecordPorts = {
+  readonly guarded: <T>(record: ConsumedMutation, step: () => Promise<T>) => Promise<T | undefined>;
+  readonly decode: (bytes: Buffer) => Promise<unknown>;
+  readonly apply: (m: Mutation) => Promise<MutationResult>;
+  readonly encodeResult: (record: ConsumedMutation, result: MutationResult) => Promise<Buffer>;
+  readonly publishResult: (record: ConsumedMutation, result: MutationResult, bytes: Buffer) => Promise<void>;
+  readonly now: () => string;
+};
+
+/** InvalidRecordError says why a record is not a mutation (a tombstone, a missing or wrong part): a poison fault. */
+export class InvalidRecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidRecordError';
+  }
+}
+
+/**
+ * processRecord carries one record to its way out, and nothing a record holds can make it throw: a record that is
+ * not a decodable, valid mutation goes to the dead-letter topic with the reason; every mutation gets a result,
+ * whatever its outcome (an unexpected failure while applying is a Failed result). It rejects only when the record
+ * is abandoned (the writer stops, its partition was revoked) or a publish fails: the record then stays uncommitted.
  */
 export async function processRecord(record: ConsumedMutation, ports: RecordPorts): Promise<void> {
-  if (record.value === null) return ports.deadLetter(record, 'a tombstone is not a mutation');
-  let value: unknown;
+  const mutation = await ports.guarded(record, () => decodeMutation(record.record.value, ports.decode));
+  if (mutation === undefined) return;
+  const result = await applied(mutation, ports);
+  const bytes = await ports.guarded(record, () => ports.encodeResult(record, result));
+  if (bytes !== undefined) await ports.publishResult(record, result, bytes);
+}
+
+async function decodeMutation(value: Buffer | null, decode: RecordPorts['decode']): Promise<Mutation> {
+  if (value === null) throw new InvalidRecordError('a tombstone is not a mutation');
+  const mutation = validateMutation(await decode(value));
+  if (isMutationError(mutation)) throw new InvalidRecordError(`not a mutation: ${mutation.error}`);
+  return mutation;
+}
+
+async function applied(m: Mutation, ports: RecordPorts): Promise<MutationResult> {
   try {
-    value = await ports.decode(record.value);
+    return await ports.apply(m);
   } catch (err) {
-    return ports.deadLetter(record, `undecodable: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof AbandonedError) throw err;
+    return failedResult(m, `the writer failed applying it: ${err instanceof Error ? err.message : String(err)}`, ports.now());
   }
-  const mutation = validateMutation(value);
-  if (isMutationError(mutation)) return ports.deadLetter(record, `not a mutation: ${mutation.error}`);
-  await ports.publishResult(record, await ports.apply(mutation));
 }

@@ -39,7 +39,7 @@ export function deadLetterTopic(topic: string): string {
 export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = { 'cleanup.policy': 'delete', 'retention.ms': String(7 * 86_400_000) };
 
 /** DEAD_LETTER_HEADERS name the headers a dead letter carries: why, where it came from, and who gave up on it. */
-export const DEAD_LETTER_HEADERS = { reason: 'kcm-bus.reason', source: 'kcm-bus.source', consumer: 'kcm-bus.consumer' } as const;
+export const DEAD_LETTER_HEADERS = { reason: 'kcm-bus.reason', source: 'kcm-bus.source', consumer: 'kcm-bus.consumer', truncated: 'kcm-bus.truncated' } as const;
 
 /** deadLetterHeaders are a dead letter's headers for a record of topic/partition/offset that `consumer` could not handle. */
 export function deadLetterHeaders(source: { readonly topic: string; readonly partition: number; readonly offset: string | number }, reason: string, consumer: string): Record<string, string> {

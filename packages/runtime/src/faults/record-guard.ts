@@ -30,16 +30,19 @@ export class GuardStoppedError extends Error {}
 export class RecordGuard {
   readonly #ports: RecordGuardPorts;
   readonly #logged = new Set<string>();
-  #fault: string | undefined;
+  /** #retrying: the transient fault of every record being retried now, by source (records are handled side by side). */
+  readonly #retrying = new Map<string, string>();
   #stopped = false;
 
   constructor(ports: RecordGuardPorts) {
     this.#ports = ports;
   }
 
-  /** fault is the transient fault being retried now, if any (for /readyz). */
+  /** fault names a transient fault being retried now, if any (for /readyz), and how many records wait on one. */
   fault(): string | undefined {
-    return this.#fault;
+    const first = this.#retrying.values().next();
+    if (first.done) return undefined;
+    return this.#retrying.size === 1 ? first.value : `${first.value} (and ${this.#retrying.size - 1} more records retrying)`;
   }
 
   /** stop ends every retry loop at its next wait. */
@@ -49,24 +52,26 @@ export class RecordGuard {
 
   /** handle runs `work` for one record until it succeeds, is dead-lettered, or the guard stops. */
   async handle(source: RecordSource, record: BusRecord, work: () => Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
-    for (let delay: number = RETRY_MS.initial; ; delay = Math.min(delay * 2, RETRY_MS.max)) {
-      try {
-        await work();
-        this.#fault = undefined;
-        return;
-      } catch (err) {
-        if (classifyFault(err) === 'poison') return this.#poison(source, record, err);
-        this.#fault = `${source.topic}: ${describe(err)}`;
-        this.#logOnce(`transient:${source.topic}:${kindOf(err)}`, 'warn', 'transient fault; retrying the record', source, err);
+    const id = `${source.topic}/${source.partition}/${source.offset}`;
+    try {
+      for (let delay: number = RETRY_MS.initial; ; delay = Math.min(delay * 2, RETRY_MS.max)) {
+        try {
+          return await work();
+        } catch (err) {
+          if (classifyFault(err) === 'poison') return await this.#poison(source, record, err);
+          this.#retrying.set(id, `${source.topic}: ${describe(err)}`);
+          this.#logOnce(`transient:${source.topic}:${kindOf(err)}`, 'warn', 'transient fault; retrying the record', source, err);
+        }
+        if (this.#stopped) throw new GuardStoppedError('stopped while retrying a record');
+        await this.#ports.sleep(delay);
+        await heartbeat();
       }
-      if (this.#stopped) throw new GuardStoppedError('stopped while retrying a record');
-      await this.#ports.sleep(delay);
-      await heartbeat();
+    } finally {
+      this.#retrying.delete(id);
     }
   }
 
   async #poison(source: RecordSource, record: BusRecord, err: unknown): Promise<void> {
-    this.#fault = undefined;
     const reason = describe(err);
     this.#logOnce(`poison:${source.topic}:${kindOf(err)}`, 'error', 'record sent to the dead-letter topic', source, err);
     await this.#ports.deadLetter(source, record, reason);
@@ -84,6 +89,7 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
+/** kindOf is an error's class (WireFormatError, RegistryError, …: their `name` is often just "Error"). */
 function kindOf(err: unknown): string {
-  return err instanceof Error ? err.name : typeof err;
+  return err instanceof Error ? err.constructor.name : typeof err;
 }

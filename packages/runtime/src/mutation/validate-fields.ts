@@ -16,20 +16,32 @@ export function record(value: unknown, path: string): Fields {
   return value as Fields;
 }
 
-/** requiredString reads a string that must be present; nonEmpty also refuses ''. */
-export function requiredString(fields: Fields, key: string, path: string, nonEmpty = true): string {
+/**
+ * MAX_FIELD_LENGTH bounds every name-like string of a record (ids, names, reasons): Kubernetes names stop at 253
+ * characters, and a bound keeps what the writer holds per record (keys, caches, results) small whatever a producer
+ * sends. JSON text (a body, a patch) and an event message are bounded by the record's size instead.
+ */
+export const MAX_FIELD_LENGTH = 1024;
+
+/** requiredString reads a string that must be present; nonEmpty also refuses ''; longer than maxLength is refused. */
+export function requiredString(fields: Fields, key: string, path: string, nonEmpty = true, maxLength = MAX_FIELD_LENGTH): string {
   const value = fields[key];
   if (value === undefined || value === null) invalid(`${path}${key}`, 'missing');
   if (typeof value !== 'string') invalid(`${path}${key}`, `not a string (${typeof value})`);
   if (nonEmpty && value === '') invalid(`${path}${key}`, 'empty');
-  return value;
+  return withinLength(value, `${path}${key}`, maxLength);
 }
 
-/** nullableString reads an optional string: absent and null are both null. */
-export function nullableString(fields: Fields, key: string, path: string): string | null {
+/** nullableString reads an optional string: absent and null are both null; longer than maxLength is refused. */
+export function nullableString(fields: Fields, key: string, path: string, maxLength = MAX_FIELD_LENGTH): string | null {
   const value = fields[key];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') invalid(`${path}${key}`, `not a string or null (${typeof value})`);
+  return withinLength(value, `${path}${key}`, maxLength);
+}
+
+function withinLength(value: string, path: string, maxLength: number): string {
+  if (value.length > maxLength) invalid(path, `too long (${value.length} characters, at most ${maxLength})`);
   return value;
 }
 

@@ -87,3 +87,37 @@ describe('validateMutation: per verb', () => {
     assert.match(errorOf(bad), /^event\.type: "Error" is not one of Normal, Warning/);
   });
 });
+
+describe('validateMutation: nothing that passes can make a later step throw', () => {
+  it('given a Delete or a Patch whose body is not a JSON object, then body is named', () => {
+    assert.match(errorOf(aMutation({ body: 'not json' })), /^body: not JSON/);
+    assert.match(errorOf(aMutation({ body: 'null' })), /^body: missing/);
+    assert.match(errorOf(aMutation({ body: '[1]' })), /^body: not a record/);
+    assert.match(errorOf(aMutation({ verb: 'Patch', patch: '{}', patchType: 'merge', body: '{' })), /^body: not JSON/);
+  });
+
+  it('given a Delete with DeleteOptions as its body, then it is valid', () => {
+    assert.equal(isMutationError(validateMutation(aMutation({ body: JSON.stringify({ gracePeriodSeconds: 0 }) }))), false);
+  });
+
+  it('given a name-like string longer than 1024 characters, then it is refused naming its length', () => {
+    assert.equal(errorOf(aMutation({ controller: 'c'.repeat(5000) })), 'controller: too long (5000 characters, at most 1024)');
+    assert.match(errorOf(aMutation({ target: { ...podTarget, namespace: 'n'.repeat(2000) } })), /^target\.namespace: too long/);
+  });
+
+  it('given a long body or event message, then only the record size bounds them', () => {
+    const body = JSON.stringify({ gracePeriodSeconds: 0, pad: 'x'.repeat(100_000) });
+    assert.equal(isMutationError(validateMutation(aMutation({ body }))), false);
+    const event = { ...aRecordEvent().event!, message: 'm'.repeat(100_000) };
+    assert.equal(isMutationError(validateMutation(aRecordEvent(event))), false);
+  });
+
+  it('given a target name or namespace that is not a REST path segment, then it is refused', () => {
+    assert.match(errorOf(aMutation({ target: { ...podTarget, name: '..' } })), /^target\.name: "\.\." may not be a name/);
+    assert.match(errorOf(aMutation({ target: { ...podTarget, namespace: 'a/b' } })), /^target\.namespace: "a\/b" may not contain/);
+  });
+
+  it('given an empty target, then its first part is named', () => {
+    assert.equal(errorOf({ ...aMutation(), target: {} }), 'target.name: missing');
+  });
+});

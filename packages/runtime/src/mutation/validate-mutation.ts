@@ -31,8 +31,9 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d
  * validateMutation checks a decoded `kcm.mutations` value and returns it typed, or the first missing or wrong part
  * by its path. Beyond the shape it enforces the idempotency contract per verb: a Create has a body with
  * metadata.name or metadata.generateName; Update/UpdateStatus carry a resourceVersion; a Delete carries the UID
- * precondition; a Patch has patch text and a patchType; a RecordEvent has its event. The writer sends what fails
- * here to the dead-letter topic with the error as the reason.
+ * precondition; a Patch has patch text and a patchType; a RecordEvent has its event. What passes cannot make a later
+ * step throw: a body is a JSON object, a patch is JSON of its type, names are REST path segments, name-like strings
+ * are at most MAX_FIELD_LENGTH. The writer sends what fails here to the dead-letter topic with the error as the reason.
  */
 export function validateMutation(value: unknown): Mutation | MutationError {
   try {
@@ -60,8 +61,8 @@ function readMutation(f: Fields): Mutation {
     verb: oneOf(f, 'verb', '', MUTATION_VERBS),
     target: readTarget(record(f['target'], 'target')),
     preconditions: readPreconditions(record(f['preconditions'], 'preconditions')),
-    body: nullableString(f, 'body', ''),
-    patch: nullableString(f, 'patch', ''),
+    body: nullableString(f, 'body', '', Infinity),
+    patch: nullableString(f, 'patch', '', Infinity),
     patchType,
     fieldManager: nullableString(f, 'fieldManager', ''),
     cause: readCause(f['cause']),
@@ -72,14 +73,24 @@ function readMutation(f: Fields): Mutation {
 }
 
 function readTarget(f: Fields): MutationTarget {
+  const namespace = nullableString(f, 'namespace', 'target.');
+  const name = requiredString(f, 'name', 'target.', false);
+  if (namespace !== null) pathSegmentName(namespace, 'target.namespace');
+  if (name !== '') pathSegmentName(name, 'target.name');
   return {
     apiVersion: requiredString(f, 'apiVersion', 'target.'),
     kind: requiredString(f, 'kind', 'target.'),
-    namespace: nullableString(f, 'namespace', 'target.'),
-    name: requiredString(f, 'name', 'target.', false),
+    namespace,
+    name,
     resource: requiredString(f, 'resource', 'target.'),
     subresource: nullableString(f, 'subresource', 'target.'),
   };
+}
+
+/** pathSegmentName refuses what cannot be one segment of a REST path. Mirrors apimachinery path.IsValidPathSegmentName. */
+function pathSegmentName(name: string, path: string): void {
+  if (name === '.' || name === '..') invalid(path, `${JSON.stringify(name)} may not be a name`);
+  if (/[/%]/.test(name)) invalid(path, `${JSON.stringify(name)} may not contain '/' or '%'`);
 }
 
 function readPreconditions(f: Fields): MutationPreconditions {
@@ -101,7 +112,7 @@ function readEvent(f: Fields): MutationEvent {
     involvedObject: readReference(record(f['involvedObject'], 'event.involvedObject')),
     type: oneOf<EventType>(f, 'type', 'event.', ['Normal', 'Warning']),
     reason: requiredString(f, 'reason', 'event.'),
-    message: requiredString(f, 'message', 'event.', false),
+    message: requiredString(f, 'message', 'event.', false, Infinity),
     source: { component: requiredString(source, 'component', 'event.source.'), host: nullableString(source, 'host', 'event.source.') },
   };
 }
@@ -119,8 +130,12 @@ function readReference(f: Fields): ObjectReference {
   };
 }
 
-/** checkVerb enforces what each verb needs beyond the record's shape (the idempotency contract above). */
+/**
+ * checkVerb enforces what each verb needs beyond the record's shape (the idempotency contract above); a body, of
+ * any verb, must be a JSON object, so that no later step (the request, a refused result's name) can fail on it.
+ */
 function checkVerb(m: Mutation): void {
+  if (m.body !== null) record(jsonText(m.body, 'body'), 'body');
   if (m.verb !== 'Create' && m.verb !== 'RecordEvent' && m.target.name === '') invalid('target.name', `missing (a ${m.verb} names its object)`);
   switch (m.verb) {
     case 'Create': return checkCreate(m);

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import { Counter } from 'prom-client';
 import { AvroCodec } from '../codec/codec.avro.ts';
 import { Serde } from '../codec/serde.ts';
+import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
 import { RedisExpectations } from '../expectations/expectations.redis.ts';
 import { httpSchemaRegistry } from '../registry/registry.http.ts';
@@ -82,12 +82,6 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
 
 /** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */
 const REDIS_COMMAND_TIMEOUT_MS = 5000;
-
-/** deadLetterCounter registers kcm_bus_dead_letters_total{topic} and returns its increment. */
-function deadLetterCounter(registry: ServiceContext['registry']): (topic: string) => void {
-  const counter = new Counter({ name: 'kcm_bus_dead_letters_total', help: 'Records sent to their topic\'s dead-letter topic, by source topic.', labelNames: ['topic'], registers: [registry] });
-  return (topic) => counter.inc({ topic });
-}
 
 function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Serde> {
   const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));

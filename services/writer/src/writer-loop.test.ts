@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Bus, BusBatch, GroupOptions } from '@kcm-bus/runtime/bus/bus.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { SchemaRegistry } from '@kcm-bus/runtime/registry/registry.ts';
+import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
+import { realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
+import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
+import { abortableSleep } from './backoff.ts';
+import { AbandonedError } from './executor.ts';
+import { resultOf } from './result.ts';
+import { startWriterLoop, type WriterLoop } from './writer-loop.ts';
+
+const schemas = loadMutationSchemas();
+/** registry knows the two schemas of the writer's topics: id 1 for mutations, 2 for results. */
+const registry: SchemaRegistry = {
+  register: async (subject) => (subject === `${MUTATION_TOPICS.mutations}-value` ? 1 : 2),
+  schemaById: async (id) => (id === 1 ? schemas.mutation : schemas.result),
+  setCompatibility: async () => undefined,
+};
+const encode = async (m: Mutation): Promise<Buffer> => (await new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, (s) => new AvroCodec(s)).encode(m)).bytes;
+const applied = (m: Mutation): MutationResult => resultOf(m, m.target.name, { type: 'Final', outcome: 'Applied', status: 200, reason: null, message: '', uid: 'u', resourceVersion: '1' }, 1, 'now');
+
+/** Harness is a writer loop on a fake bus: the group options it joined with, its commits, what it applied, fatal calls. */
+type Harness = { loop: WriterLoop; group: GroupOptions; commits: string[]; applied: string[]; fatal: string[]; stopping: AbortController };
+
+async function given(apply: (m: Mutation, signal: AbortSignal) => Promise<MutationResult> = async (m) => applied(m)): Promise<Harness> {
+  const h = { commits: [] as string[], applied: [] as string[], fatal: [] as string[], stopping: new AbortController() };
+  let group: GroupOptions | undefined;
+  const bus = {
+    ensureTopics: async () => new Map(),
+    publisher: async () => ({ send: async () => undefined, sendTopics: async () => undefined, close: async () => undefined }),
+    joinGroup: async (o: GroupOptions) => {
+      group = o;
+      return { joined: () => true, commit: async (c: readonly { partition: number; offset: string }[]) => void h.commits.push(...c.map((x) => `${x.partition}@${x.offset}`)), stop: async () => undefined };
+    },
+  } as unknown as Bus;
+  const loop = await startWriterLoop({
+    bus, registry, concurrency: 1, partitions: 2, retentionMs: 1000, log: jsonLogger('test', { sink: () => undefined }),
+    metrics: { result: () => undefined, deadLetter: () => undefined }, fatal: (what) => void h.fatal.push(what),
+    signal: h.stopping.signal, scheduler: realScheduler, now: () => 'now',
+    apply: (m) => (h.applied.push(m.target.name), apply(m, h.stopping.signal)),
+  });
+  return { ...h, loop, group: group! };
+}
+
+async function batchOf(partition: number, offset: number, ...names: string[]): Promise<BusBatch> {
+  const records = await Promise.all(names.map(async (name, i) => ({ key: Buffer.from(name), value: await encode(aMutation({ id: name, target: { ...aMutation().target, name } })), offset: String(offset + i), timestamp: '0', headers: {} })));
+  return { topic: MUTATION_TOPICS.mutations, partition, records, lastOffset: String(offset + names.length - 1) };
+}
+const assignment = (...partitions: number[]) => partitions.map((partition) => ({ topic: MUTATION_TOPICS.mutations, partition, low: '0', high: '0' }));
+const noHeartbeat = async (): Promise<void> => undefined;
+
+describe('writer loop: probes tell the truth', () => {
+  it('given a member, then ready only once assigned, not ready again after a crash until the next join, unhealthy once dead for good', async () => {
+    const h = await given();
+    assert.equal(h.loop.notReady(), 'joining the kcm-bus-writer group');
+    await h.group.onAssigned?.(assignment(0, 1));
+    assert.equal(h.loop.notReady(), undefined);
+    h.group.onCrash(new Error('broker gone'), true);
+    assert.equal(h.loop.notReady(), 'joining the kcm-bus-writer group');
+    assert.equal(h.loop.healthy(), true);
+    h.group.onCrash(new Error('broker gone'), false);
+    assert.deepEqual([h.loop.healthy(), h.fatal], [false, ['the consumer crashed and will not restart']]);
+  });
+});
+
+describe('writer loop: at-least-once without holes', () => {
+  it('given a batch redelivered after its commit failed, then it is applied again and committed', async () => {
+    const h = await given();
+    await h.group.onAssigned?.(assignment(0));
+    const batch = await batchOf(0, 5, 'a', 'b');
+    await h.group.onBatch(batch, noHeartbeat);
+    await h.group.onBatch(batch, noHeartbeat);
+    assert.deepEqual([h.applied, h.commits, h.fatal], [['a', 'b', 'a', 'b'], ['0@7', '0@7'], []]);
+  });
+
+  it('given a partition lost in a rebalance, then its queued records are not applied and its batch not committed', async () => {
+    let release: () => void = () => undefined;
+    const h = await given((m) => new Promise((resolve) => (release = () => resolve(applied(m)))));
+    await h.group.onAssigned?.(assignment(0, 1));
+    const kept = h.group.onBatch(await batchOf(1, 0, 'k'), noHeartbeat);
+    const lost = h.group.onBatch(await batchOf(0, 0, 'l1', 'l2'), noHeartbeat);
+    await new Promise((r) => setImmediate(r));
+    await h.group.onAssigned?.(assignment(1));
+    await lost;
+    release();
+    await kept;
+    assert.deepEqual([h.applied, h.commits, h.fatal], [['k'], ['1@1'], []]);
+  });
+});
+
+describe('writer loop: SIGTERM is prompt', () => {
+  it('given a record waiting to retry, then stop abandons it at once: no commit, no fatal', async () => {
+    const h = await given(async (_m, signal) => {
+      await abortableSleep(60_000, realScheduler, signal);
+      return assert.fail('the retry should have been abandoned');
+    });
+    await h.group.onAssigned?.(assignment(0));
+    const batch = h.group.onBatch(await batchOf(0, 0, 'a'), noHeartbeat);
+    await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    h.stopping.abort(new AbandonedError('the writer is stopping'));
+    await h.loop.stop();
+    await batch;
+    assert.ok(Date.now() - started < 1000);
+    assert.deepEqual([h.commits, h.fatal, h.loop.notReady()], [[], [], 'stopping']);
+  });
+});
