@@ -2,12 +2,16 @@ import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 
-/** Known is the last state of one object as published. */
-export type Known = { readonly resourceVersion: string; readonly object: KubeObject };
+/**
+ * Known is what the watcher keeps of a published object: its metadata, whose resourceVersion tells a relist whether
+ * the object changed, and which is what a synthetic delete carries (client-go's DeletedFinalStateUnknown carries the
+ * last known object; consumers' stores hold the rest, and the runtime hands their last state to the handlers).
+ */
+type Known = { readonly metadata: NonNullable<KubeObject['metadata']> };
 
 /**
- * PublishedState is what the watcher has published for one kind: the last state of every live object. It
- * is rebuilt from the kind's own topic after a restart, so a relist can tell what vanished meanwhile.
+ * PublishedState is what the watcher has published for one kind: every live object's metadata. It is rebuilt from
+ * the kind's state topic after a restart, so a relist can tell what changed and what vanished meanwhile.
  */
 export class PublishedState {
   readonly #objects = new Map<string, Known>();
@@ -15,12 +19,7 @@ export class PublishedState {
   /** apply records an Applied or Deleted item as published. */
   apply(type: ObjectEventType, key: string, object: KubeObject): void {
     if (type === 'Deleted') this.#objects.delete(key);
-    else this.#objects.set(key, { resourceVersion: object.metadata?.resourceVersion ?? '', object });
-  }
-
-  /** get is the last published state of a key. */
-  get(key: string): Known | undefined {
-    return this.#objects.get(key);
+    else this.#objects.set(key, { metadata: object.metadata ?? {} });
   }
 
   /** size is how many live objects were published. */
@@ -30,7 +29,7 @@ export class PublishedState {
 
   /**
    * relist turns a full list into the items that bring the topic to it: Applied for every object that is new
-   * or changed since it was published, then a (synthetic) Deleted with the last known state for every
+   * or changed since it was published, then a (synthetic) Deleted with the last known metadata for every
    * published object that is no longer there. Unchanged objects are not published again.
    * Mirrors what client-go's DeltaFIFO.Replace emits, minus the no-op Sync deltas.
    */
@@ -40,10 +39,10 @@ export class PublishedState {
     for (const object of listed) {
       const key = objectKey(object.metadata ?? {});
       seen.add(key);
-      if (this.#objects.get(key)?.resourceVersion !== object.metadata?.resourceVersion) items.push({ type: 'Applied', object });
+      if (this.#objects.get(key)?.metadata.resourceVersion !== object.metadata?.resourceVersion) items.push({ type: 'Applied', object });
     }
     for (const [key, known] of this.#objects) {
-      if (!seen.has(key)) items.push({ type: 'Deleted', object: known.object });
+      if (!seen.has(key)) items.push({ type: 'Deleted', object: { metadata: known.metadata } });
     }
     return items;
   }

@@ -45,6 +45,13 @@ describe('Informers: the runtime applies records to the declared stores and hand
     assert.equal(i.listers().things.get('ns/a'), undefined);
   });
 
+  it('given a synthetic delete carrying only metadata, then the handler gets the store\'s last full state', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 3)));
+    i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/a', { metadata: { name: 'a', namespace: 'ns' } }));
+    assert.equal(seen.at(-1)?.object.spec?.size, 3);
+  });
+
   it('given an input with a projection, then the store keeps only the projected fields', () => {
     const { informers: i, seen } = informers();
     i.apply(handlers(seen), 'kcm.watch.nodes', record('Applied', 'n1', thing('', 'n1', 9)));

@@ -35,7 +35,9 @@ export class Informers<L extends Inputs> {
 
   /**
    * apply stores a record of an input topic (projected when the input says so) and hands the change to the input's
-   * handler. A delete of a key the store never held tells the handler nothing (there is no object to speak of).
+   * handler. A delete hands over the store's last state of the object when it had one (a synthetic delete after a
+   * relist carries only metadata, like client-go's DeletedFinalStateUnknown whose object is the informer's own); a
+   * delete of a key the store never held tells the handler nothing.
    */
   apply(handlers: ControllerSpec<L>['handlers'], topic: string, event: InputEvent): HandlerOutput {
     const informer = this.#byTopic.get(topic);
@@ -46,7 +48,7 @@ export class Informers<L extends Inputs> {
     const old = event.type === 'Applied'
       ? informer.store.apply({ type: 'Applied', key: event.key, object: given })
       : informer.store.apply({ type: 'Deleted', key: event.key });
-    const object = given ?? old;
+    const object = event.type === 'Deleted' ? old ?? given : given;
     if (object === undefined) return NOTHING;
     const handler = handlers[informer.name] as (e: unknown) => HandlerOutput;
     return handler({ type: event.type, key: event.key, object, old, live: event.live });
