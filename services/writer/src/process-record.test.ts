@@ -10,7 +10,7 @@ import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
 import { realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { abortableSleep } from './backoff.ts';
 import { AbandonedError } from './executor.ts';
-import { OversizedRecordError } from './outbox.ts';
+import { OversizedRecordError } from '@kcm-bus/runtime/bus/produce-limits.ts';
 import { processRecord, type ConsumedMutation, type RecordPorts } from './process-record.ts';
 import { guardedBy } from './record-ports.ts';
 import { resultOf } from './result.ts';

@@ -1,6 +1,7 @@
 import type { Kafka, Message } from 'kafkajs';
 import type { OutgoingRecord, Publisher, TransactionalPublisher } from './bus.ts';
 import { namespacePartitioner } from './partitioner.kafka.ts';
+import { requestsUnderLimit, type TopicRecords } from './produce-limits.ts';
 
 /** ENDLESS_RETRIES retry a send until it succeeds, backing off up to 10 s: an idempotent producer loses nothing by waiting. */
 const ENDLESS_RETRIES = { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 } as const;
@@ -10,18 +11,22 @@ function messageOf(r: OutgoingRecord): Message {
   return { key: r.key, value: r.value, ...(r.partition === undefined ? {} : { partition: r.partition }), ...(r.headers ? { headers: { ...r.headers } } : {}) };
 }
 
+/** topicMessages is one produce request in kafkajs's terms. */
+function topicMessages(request: readonly TopicRecords[]): { topic: string; messages: Message[] }[] {
+  return request.map((b) => ({ topic: b.topic, messages: b.records.map(messageOf) }));
+}
+
 /**
  * kafkaPublisher is an idempotent producer with one request in flight (so retries keep the order) and endless
- * retries; every send waits for acks from all in-sync replicas.
+ * retries; every send waits for acks from all in-sync replicas, split into requests under the broker's limit.
  */
 export async function kafkaPublisher(kafka: Kafka): Promise<Publisher> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, retry: ENDLESS_RETRIES });
   await producer.connect();
-  return {
-    send: async (topic, records) => void await producer.send({ topic, acks: -1, messages: records.map(messageOf) }),
-    sendTopics: async (batches) => void await producer.sendBatch({ acks: -1, topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.records.map(messageOf) })) }),
-    close: () => producer.disconnect(),
+  const sendTopics: Publisher['sendTopics'] = async (batches) => {
+    for (const request of requestsUnderLimit(batches)) await producer.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
   };
+  return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: () => producer.disconnect() };
 }
 
 /**
@@ -41,7 +46,7 @@ export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId:
   const sendTopics: TransactionalPublisher['sendTopics'] = async (batches) => {
     const txn = await producer.transaction();
     try {
-      await txn.sendBatch({ acks: -1, topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.records.map(messageOf) })) });
+      for (const request of requestsUnderLimit(batches)) await txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
       await txn.commit();
     } catch (err) {
       await txn.abort().catch(() => undefined);

@@ -1,0 +1,56 @@
+import type { OutgoingRecord } from './bus.ts';
+
+/**
+ * MAX_REQUEST_BYTES is what one produce request carries at most: the broker refuses a record batch over its
+ * message.max.bytes (1048588 by default, not retriable), so publishers stay under it with room for the batch's own
+ * framing, and refuse a single larger record before the broker would.
+ */
+export const MAX_REQUEST_BYTES = 1_000_000;
+
+/** Kafka's v2 record framing (varint lengths, attributes, deltas) costs at most this per record and per header. */
+const RECORD_OVERHEAD = 32;
+const HEADER_OVERHEAD = 10;
+
+/** OversizedRecordError refuses a record larger than MAX_REQUEST_BYTES before the broker does (a poison fault). */
+export class OversizedRecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OversizedRecordError';
+  }
+}
+
+/** recordBytes is the size a record takes in a produce request, framing included (an upper bound). */
+export function recordBytes(r: OutgoingRecord): number {
+  let bytes = Buffer.byteLength(r.key) + (r.value?.length ?? 0) + RECORD_OVERHEAD;
+  for (const [k, v] of Object.entries(r.headers ?? {})) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + HEADER_OVERHEAD;
+  return bytes;
+}
+
+/** TopicRecords are records for one topic, as a publisher sends them. */
+export type TopicRecords = { readonly topic: string; readonly records: readonly OutgoingRecord[] };
+
+/**
+ * requestsUnderLimit splits what one send asks for into produce requests of at most MAX_REQUEST_BYTES each, in
+ * order (records of one partition stay in order, the requests being sent one after the other), and refuses a single
+ * record over the limit with an OversizedRecordError naming its topic and size.
+ */
+export function requestsUnderLimit(batches: readonly TopicRecords[]): TopicRecords[][] {
+  const requests: TopicRecords[][] = [];
+  let size = Infinity;
+  for (const { topic, records } of batches) {
+    for (const record of records) {
+      const bytes = recordBytes(record);
+      if (bytes > MAX_REQUEST_BYTES) throw new OversizedRecordError(`a record of ${bytes} bytes for ${topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`);
+      if (size + bytes > MAX_REQUEST_BYTES) {
+        requests.push([]);
+        size = 0;
+      }
+      const request = requests.at(-1)!;
+      const last = request.at(-1);
+      if (last?.topic === topic) (last.records as OutgoingRecord[]).push(record);
+      else request.push({ topic, records: [record] });
+      size += bytes;
+    }
+  }
+  return requests;
+}
