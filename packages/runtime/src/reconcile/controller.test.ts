@@ -24,7 +24,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean } = {}) {
+  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -47,7 +47,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     expectations: o.withoutExpectations ? undefined : expectations, queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
-    publish: (mutations) => Promise.resolve(void published.push(...mutations)),
+    publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
   });
   const worker = controller.run(1);
   const syncs = (n: number): Promise<void> => until(`${n} reconciles`, () => inputs.length >= n);
@@ -187,5 +187,14 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(2);
     await h.stop();
     assert.equal(h.published.length, 0);
+  });
+
+  it('given a sync whose publish is refused after it set expectations, then they are voided (the key does not wait out the TTL)', async () => {
+    const create = aMutation({ id: 'c-1', verb: 'Create', reconcileKey: KEY });
+    const h = harness(() => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { publishFails: true });
+    await h.controller.onEvent('kcm.watch.pods', event(KEY));
+    await h.syncs(1);
+    await h.stop();
+    assert.equal((await h.expectations.view(KEY)).satisfied, true);
   });
 });

@@ -1,10 +1,9 @@
-import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { ExpectationsStore } from '../expectations/expectations.ts';
-import type { ControllerPorts, ControllerHooks, InputEvent, Observation } from './controller-types.ts';
+import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
+import { KeyExpectations } from './key-expectations.ts';
 import { ReadYourWrites } from './read-your-writes.ts';
-import type { ExpectationChange, ExpectationsView } from './reconciler.ts';
 
 export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
 
@@ -13,7 +12,6 @@ const NOT_SYNCED_RETRY_MS = 250;
 /** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
 export const TICK_TOPIC = '~tick';
 
-const SATISFIED: ExpectationsView = { satisfied: true, pendingCreates: [], pendingDeletes: [] };
 
 /** HELD_RETRY_MS: a key held for its own writes is enqueued again by their results and watch records; this is the fallback. */
 const HELD_RETRY_MS = 1000;
@@ -33,10 +31,12 @@ export class Controller {
   readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
+  readonly #expectations: KeyExpectations;
 
   constructor(spec: ControllerHooks, ports: ControllerPorts) {
     this.#spec = spec;
     this.#ports = ports;
+    this.#expectations = new KeyExpectations(spec.name, ports.expectations, spec.observedInStores);
   }
 
   /**
@@ -47,10 +47,9 @@ export class Controller {
   async onEvent(topic: string, event: InputEvent): Promise<void> {
     this.#writes.observed(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion);
     const out = this.#spec.onEvent(topic, event);
-    const expectations = this.#ports.expectations;
-    if (event.live && expectations) {
-      for (const o of out.observed ?? []) await this.#observe(expectations, o);
-      for (const key of out.deleteExpectations ?? []) await expectations.delete(key);
+    if (event.live) {
+      for (const o of out.observed ?? []) await this.#expectations.observe(o);
+      for (const key of out.deleteExpectations ?? []) await this.#expectations.delete(key);
     }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
     for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
@@ -76,21 +75,11 @@ export class Controller {
     if (result.controller !== this.#spec.name || key == null) return;
     if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
-    await this.#lowerFailed(key, result);
+    await this.#expectations.failed(key, result);
     if (result.outcome === 'AlreadyDone' || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
     this.#ports.queue.addRateLimited(key);
-  }
-
-  /** #lowerFailed: a create or delete that did not happen is no longer expected. */
-  async #lowerFailed(key: string, result: MutationResult): Promise<void> {
-    const expectations = this.#ports.expectations;
-    if (!expectations) return;
-    const target = objectKey({ namespace: result.target.namespace, name: result.name ?? result.target.name });
-    // A create that met AlreadyExists stays expected until the store holds the object, so no sync runs without it.
-    if (result.verb === 'Create' && result.outcome !== 'AlreadyDone') await expectations.lower(key, [target], []);
-    if (result.verb === 'Delete') await expectations.lower(key, [], [target]);
   }
 
   /** run starts the workers; each returns when the queue shuts down. */
@@ -119,15 +108,15 @@ export class Controller {
       this.#ports.queue.addAfter(key, HELD_RETRY_MS);
       return;
     }
-    const expectations = await this.#expectations(key);
+    const expectations = await this.#expectations.read(key);
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
     const failures = this.#failures.get(key) ?? [];
     this.#failures.delete(key);
     const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
     this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
-    if (result.expectations) await this.#record(key, result.expectations);
-    await this.#publish(key, result.mutations);
+    if (result.expectations) await this.#expectations.record(key, result.expectations);
+    await this.#publish(key, result.mutations, result.expectations !== undefined);
     if (result.error) {
       this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
       this.#ports.queue.addRateLimited(key);
@@ -139,40 +128,21 @@ export class Controller {
     if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
   }
 
-  /** #record sets or deletes the key's expectations before its mutations are published. */
-  async #record(key: string, change: ExpectationChange): Promise<void> {
-    const store = this.#ports.expectations;
-    if (!store) throw new Error(`${this.#spec.name} keeps no expectations, yet its reconcile of ${key} set some`);
-    if (change.type === 'DeleteExpectations') await store.delete(key);
-    else await store.set(key, change);
-  }
-
-  /** #publish sends the sync's mutations; the key waits for the results of its writes (ReadYourWrites). */
-  async #publish(key: string, mutations: readonly Mutation[]): Promise<void> {
+  /**
+   * #publish sends the sync's mutations; the key waits for the results of its writes (ReadYourWrites). A publish that
+   * fails (the producer retries what is retriable, so this is a refused request: nothing of it was written) voids the
+   * expectations the sync just set, as upstream lowers them for creates that failed; else the key would wait out the TTL.
+   */
+  async #publish(key: string, mutations: readonly Mutation[], expected: boolean): Promise<void> {
     const writes = mutations.filter((m) => m.verb !== 'RecordEvent').map((m) => m.id);
     this.#writes.published(key, writes, this.#ports.now().getTime());
     try {
       await this.#ports.publish(mutations);
     } catch (err) {
       this.#writes.unpublished(key, writes);
+      if (expected) await this.#expectations.delete(key);
       throw err;
     }
-  }
-
-  /** #expectations reads the key's expectations after lowering what its stores already show done. */
-  async #expectations(key: string): Promise<ExpectationsView> {
-    const expectations = this.#ports.expectations;
-    if (!expectations) return SATISFIED;
-    const view = await expectations.view(key);
-    if (view.satisfied || !this.#spec.observedInStores) return view;
-    const seen = this.#spec.observedInStores(key, view);
-    if (seen.creates.length + seen.deletes.length === 0) return view;
-    await expectations.lower(key, seen.creates, seen.deletes);
-    return expectations.view(key);
-  }
-
-  #observe(expectations: ExpectationsStore, o: Observation): Promise<void> {
-    return o.kind === 'creation' ? expectations.lower(o.key, [o.objectKey], []) : expectations.lower(o.key, [], [o.objectKey]);
   }
 
   /** #enqueue adds a key of an owned partition (a global input's event may name keys other members own). */
