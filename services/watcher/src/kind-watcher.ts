@@ -28,8 +28,11 @@ export type KindWatcherPorts = {
   readonly onFatal: (err: unknown) => void;
 };
 
-/** KindWatcher is a running pipeline: API list/watch → ordered queue → transactions on the kind's topic. */
-export type KindWatcher = { readonly synced: () => boolean; readonly stop: () => Promise<void> };
+/**
+ * KindWatcher is a running pipeline: API list/watch → ordered queue → transactions on the kind's topics. alive is
+ * false once its list/watch loop ended other than by stop (/healthz).
+ */
+export type KindWatcher = { readonly synced: () => boolean; readonly alive: () => boolean; readonly stop: () => Promise<void> };
 
 /**
  * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
@@ -56,7 +59,8 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
       signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
     }),
   };
-  const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal);
+  let running = true;
+  const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
   const ticker = setInterval(() => {
     const rv = pump.reached;
     ports.metrics.reached(kind.kind, rv, pump.depth);
@@ -64,6 +68,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   }, opts.watermarkIntervalMs);
   return {
     synced: () => synced,
+    alive: () => running || stopping.signal.aborted,
     stop: async () => {
       clearInterval(ticker);
       stopping.abort();

@@ -28,7 +28,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
   const started = await Promise.all(kinds.map((k) => startKind(ctx, kc, k, partitions.get(watchTopic(k)) ?? 1, registry, metrics, fatal)));
   return {
-    probes: { healthy: () => true, ready: () => started.every((s) => s.watcher.synced()) },
+    probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced()) },
     stop: async () => {
       await Promise.all(started.map(async (s) => {
         await s.watcher.stop();

@@ -53,12 +53,23 @@ describe('Pump', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const pump = new Pump(async () => gate, { maxBatch: 1, highWater: 2 }, (err) => assert.fail(String(err)));
     let done = false;
-    const pushing = pump.push([applied('1'), applied('2'), applied('3'), applied('4')]).then(() => (done = true));
+    for (const rv of ['1', '2', '3']) await pump.push([applied(rv)]);
+    const pushing = pump.push([applied('4')]).then(() => (done = true));
     await Promise.resolve();
-    assert.equal(done, false);
+    assert.equal(done, false, 'three records wait behind the one in flight: over the high-water mark of 2');
     release();
     await pushing;
     await pump.flush();
     assert.equal(pump.reached, '4');
+  });
+
+  it('given a relist larger than a batch, then it is published whole in one transaction, never split where a crash could land', async () => {
+    const batches: string[][] = [];
+    const pump = new Pump(async (events) => void batches.push(events.map((e) => e.resourceVersion)), { maxBatch: 2, highWater: 100 }, (err) => assert.fail(String(err)));
+    await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }]);
+    await pump.push([applied('10')]);
+    await pump.flush();
+    assert.deepEqual(batches[0], ['1', '2', '3']);
+    assert.equal(pump.reached, '10', 'a push right after a drain ended is published too');
   });
 });
