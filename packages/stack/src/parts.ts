@@ -54,9 +54,11 @@ export function dataParts(c: StackConfig, b: Binaries): readonly Part[] {
       ready: () => httpOk(`http://${c.host}:${c.ports.registry}/apis/ccompat/v7/subjects`),
     },
     {
+      // The expectations outlive a Redis restart as a user should run it: with the append-only file, synced every
+      // second (a restart loses at most the last second of expectation writes, not all of them).
       name: 'redis', ports: ['redis'], readyTimeoutMs: 30_000,
       launch: { name: 'redis', command: b.redisServer, args: [
-        '--port', String(c.ports.redis), '--bind', c.host, '--save', '', '--appendonly', 'no', '--dir', c.dir,
+        '--port', String(c.ports.redis), '--bind', c.host, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', c.dir,
       ] },
       ready: () => redisPing(c.ports.redis),
     },
