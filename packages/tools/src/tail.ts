@@ -3,6 +3,7 @@ import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import type { TailOptions } from './tail-options.ts';
 
@@ -18,8 +19,14 @@ export async function tail(opts: TailOptions, print: (line: string) => void): Pr
     const key = record.key?.toString() ?? null;
     if (opts.key !== undefined && key !== opts.key) return;
     if (opts.since !== undefined && Number(record.timestamp) < opts.since) return;
-    const value = record.value === null ? null : (await serde.decode(record.value)).value;
-    print(JSON.stringify({ topic: opts.topic, partition, offset: record.offset, timestamp: new Date(Number(record.timestamp)).toISOString(), key, value }));
+    const at = { topic: opts.topic, partition, offset: record.offset, timestamp: new Date(Number(record.timestamp)).toISOString(), key };
+    try {
+      print(JSON.stringify({ ...at, value: record.value === null ? null : (await serde.decode(record.value)).value }));
+    } catch (err) {
+      // A record that is not ours (or is damaged) is shown as such, with its bytes, and the tail goes on.
+      if (classifyFault(err) === 'transient') throw err;
+      print(JSON.stringify({ ...at, undecodable: err instanceof Error ? err.message : String(err), base64: record.value?.toString('base64') }));
+    }
   };
   if (!opts.follow) return bus.readToEnd(opts.topic, show);
   const { promise: ended, resolve, reject } = Promise.withResolvers<void>();

@@ -1,5 +1,6 @@
 import type { Bus, OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
 import { compareResourceVersion, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import { PublishedState } from './store.ts';
@@ -43,25 +44,36 @@ export async function openKindTopic(bus: Bus, topics: KindTopics, partitions: nu
 }
 
 /** Restored is what a kind's topic says was published: live objects, and the resourceVersion to resume from. */
-export type Restored = { readonly state: PublishedState; readonly resumeFrom: string | undefined; readonly records: number };
+export type Restored = { readonly state: PublishedState; readonly resumeFrom: string | undefined; readonly records: number; readonly skipped: number };
 
 /**
  * restoreKind reads a kind's state topic from the beginning to rebuild what was published (after a restart): about
- * one record per live object, whatever the length of the history.
+ * one record per live object, whatever the length of the history. A record that cannot be decoded (not written by a
+ * watcher: the topic is open to anyone who can produce) is skipped and reported, never the end of the watcher; a
+ * transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
  */
-export async function restoreKind(bus: Bus, topic: string, serde: Serde): Promise<Restored> {
+export async function restoreKind(bus: Bus, topic: string, serde: Serde, onPoison: (offset: string, err: unknown) => void): Promise<Restored> {
   const state = new PublishedState();
   let resumeFrom: string | undefined;
   let records = 0;
+  let skipped = 0;
   await bus.readToEnd(topic, async (record) => {
     records++;
     const key = record.key?.toString() ?? '';
     if (record.value === null) return state.apply('Deleted', key, {});
-    const event = (await serde.decode(record.value)).value as WatchRecord<KubeObject>;
+    const event = await decodeRecord(serde, record.value).catch((err: unknown) => {
+      if (classifyFault(err) === 'transient') throw err;
+      if (skipped++ === 0) onPoison(record.offset, err);
+    });
+    if (event === undefined) return;
     if (resumeFrom === undefined || laterVersion(event.resourceVersion, resumeFrom)) resumeFrom = event.resourceVersion;
     if (event.type !== 'Watermark') state.apply(event.type, key, event.object as KubeObject);
   });
-  return { state, resumeFrom, records };
+  return { state, resumeFrom, records, skipped };
+}
+
+async function decodeRecord(serde: Serde, value: Buffer): Promise<WatchRecord<KubeObject>> {
+  return (await serde.decode(value)).value as WatchRecord<KubeObject>;
 }
 
 /**

@@ -55,8 +55,8 @@ async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind,
     if (!seen.has(path)) log.warn('a field the schema lacks is not published', { path });
     seen.add(path);
   });
-  const restored = await restoreKind(ctx.bus, stateTopic(kind), state);
-  log.info('restored from the topic', { records: restored.records, objects: restored.state.size, resumeFrom: restored.resumeFrom });
+  const restored = await restoreKind(ctx.bus, stateTopic(kind), state, (offset, err) => log.error('a record of the state topic cannot be decoded: skipped (the first of them; the count follows)', { offset, err }));
+  log.info('restored from the state topic', { records: restored.records, skipped: restored.skipped, objects: restored.state.size, resumeFrom: restored.resumeFrom });
   const watcher = startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
     idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000, watermarkIntervalMs: ctx.flags.number('watermark-interval-ms'),

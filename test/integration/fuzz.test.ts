@@ -1,0 +1,106 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { V1Node } from '@kubernetes/client-node';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { deadLetterTopic } from '@kcm-bus/runtime/faults/record-fault.ts';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
+import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
+import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
+import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
+import { readyIPs, type EndpointsObject } from '../support/endpoints.ts';
+import { fuzzRecords, seeded, type FuzzKind } from '../support/fuzz.ts';
+import { mutation, podTarget } from '../support/mutations.ts';
+import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { rcClient, rcManifest } from '../support/rc.ts';
+import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { readRaw } from '../support/topic.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+const kube = rawKube();
+const bus = busFlags(stack);
+const SEED = Number(process.env['KCM_BUS_FUZZ_SEED'] ?? 20261123);
+const PER_TOPIC = 36;
+const WATCH_TOPICS = ['kcm.state.pods', 'kcm.state.replicationcontrollers', 'kcm.state.services', 'kcm.state.endpoints'];
+
+/** serdeOf is the writer serde of a topic: its watch or mutation schema. */
+function serdeOf(topic: string): Serde {
+  const schemas = loadMutationSchemas();
+  const schema = topic === MUTATION_TOPICS.mutations ? schemas.mutation : topic === MUTATION_TOPICS.results ? schemas.result : loadWatchSchema(kindOfTopic(topic));
+  return new Serde(httpSchemaRegistry(stack.registry), topic, schema, (s) => new AvroCodec(s));
+}
+
+/** samples are a valid value of each topic and values that decode but are absurd, all in namespace ns. */
+function samples(topic: string, ns: string): { valid: unknown; absurd: unknown[] } {
+  const meta = { name: 'p', namespace: ns, uid: 'u', resourceVersion: '7' };
+  const record = (object: unknown, key = `${ns}/p`, type = 'Applied') => ({ type, key, resourceVersion: '7', observedAt: new Date().toISOString(), object });
+  if (topic === MUTATION_TOPICS.mutations) {
+    const m = mutation({ verb: 'Create', target: podTarget(ns, ''), body: '{}' });
+    return { valid: m, absurd: [{ ...m, verb: 'Delete', target: podTarget(ns, 'x'), body: '{not json' }, { ...m, verb: 'Explode' }, { ...m, target: podTarget('', '..') }, { ...m, body: 'x'.repeat(5000) }] };
+  }
+  if (topic === MUTATION_TOPICS.results) {
+    const r = { mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Create', target: podTarget(ns, ''), outcome: 'Failed', status: 500, reason: null, message: 'x', name: null, resourceVersion: null, uid: null, attempts: 1, appliedAt: 'yesterday', reconcileKey: `${ns}/none` };
+    return { valid: r, absurd: [{ ...r, outcome: 'Unheard-of' }, { ...r, verb: 'Delete', reconcileKey: null }, { ...r, status: -1, attempts: -5 }] };
+  }
+  return { valid: record({ metadata: meta }), absurd: [record({ metadata: { ...meta, name: 'other' } }), record(null, `${ns}/q`, 'Deleted'), record({ metadata: { ...meta, name: 'p', resourceVersion: 'abc' }, status: { phase: 'Exploding' } })] };
+}
+
+/** deadLetters counts the records of the fuzz namespace a topic's dead-letter topic holds, by consumer. */
+async function deadLetters(topic: string, ns: string): Promise<number> {
+  return (await readRaw(stack, deadLetterTopic(topic)).catch(() => [])).filter((r) => r.key.startsWith(`${ns}/`)).length;
+}
+
+describe('fuzz: no record on any topic stops a consumer, and the system converges afterwards', () => {
+  const fuzzNs = uniqueName('fuzz');
+  const ns = uniqueName('after-fuzz');
+  const node = uniqueName('kwok-fuzz');
+  const services: ServiceProcess[] = [];
+
+  before(async () => {
+    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(node) as V1Node });
+    services.push(await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']));
+    services.push(await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']));
+    services.push(await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]));
+    services.push(await startService('reconciler-endpoint', bus));
+  });
+  after(stopAllServices);
+
+  it(`given ${PER_TOPIC} bad records on each input topic (seed ${SEED}), then every consumer lives, poison is dead-lettered, and an RC and its Service converge`, async () => {
+    const r = seeded(SEED);
+    const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-fuzz' }).publisher();
+    const tried: Record<string, Record<FuzzKind, number>> = {};
+    for (const topic of [...WATCH_TOPICS, MUTATION_TOPICS.mutations, MUTATION_TOPICS.results]) {
+      const serde = serdeOf(topic);
+      const { valid, absurd } = samples(topic, fuzzNs);
+      const records = fuzzRecords(r, PER_TOPIC, (await serde.encode(valid)).bytes, await Promise.all(absurd.map(async (a) => (await serde.encode(a)).bytes)), fuzzNs);
+      for (const { record } of records) await publisher.send(topic, [record]);
+      tried[topic] = Object.fromEntries(['random-bytes', 'wrong-magic', 'unknown-schema', 'truncated', 'huge', 'absurd'].map((k) => [k, records.filter((x) => x.kind === k).length])) as Record<FuzzKind, number>;
+    }
+    await publisher.close();
+    const rc = rcClient(kube, ns);
+    await rc.create(rcManifest('web', 3));
+    await kube('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    await rc.running('web', 3);
+    await waitFor('3 ready addresses', async () => readyIPs(await kube('GET', `/api/v1/namespaces/${ns}/endpoints/web`).catch(() => undefined) as EndpointsObject | undefined).length === 3, { timeoutMs: 180_000 });
+    const exited = services.map((s) => s.process.exitCode !== null || s.process.signalCode !== null);
+    assert.deepEqual(exited, services.map(() => false), 'no service exited');
+    const counts = await Promise.all(Object.keys(tried).map(async (topic) => ({ topic, tried: PER_TOPIC, deadLettered: await deadLetters(topic, fuzzNs) })));
+    console.log(`fuzz (seed ${SEED}):\n${counts.map((c) => `  ${c.topic}: ${c.tried} tried, ${c.deadLettered} dead letters (all consumers), crashes 0`).join('\n')}`);
+    for (const c of counts) assert.ok(c.deadLettered >= PER_TOPIC / 2, `${c.topic}: the undecodable records were dead-lettered (${c.deadLettered})`);
+  });
+
+  it('given the poison still in the state topics, when the watcher and reconciler-rc restart and replay them, then they become ready again', async () => {
+    for (const name of ['watcher', 'reconciler-rc'] as const) {
+      const old = services.find((s) => s.logFile.includes(`kcm-bus-${name}-`));
+      await old?.stop();
+      const args = name === 'watcher' ? [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3'] : [...bus, '--redis-url', stack.redis];
+      services.push(await startService(name, args));
+    }
+    await rcClient(kube, ns).scale('web', 4);
+    await rcClient(kube, ns).running('web', 4);
+  });
+});
