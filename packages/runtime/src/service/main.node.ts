@@ -2,7 +2,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Bus } from '../bus/bus.ts';
 import { kafkaBus } from '../bus/bus.kafka.ts';
 import { COMMON_FLAGS } from './common.ts';
-import { flagReader, FlagError, parseFlags, type FlagReader, type FlagSpec } from './flags.ts';
+import { flagReader, FlagError, parseFlags, usage, type FlagReader, type FlagSpec } from './flags.ts';
 import { runUntilSignal, type Running } from './lifecycle.ts';
 import { jsonLogger, type Level, type Logger } from './log.ts';
 import { boundAddress, serveHttp, type Probes } from './serve.http.ts';
@@ -23,9 +23,14 @@ export type ServiceContext = {
  */
 export async function serviceMain(name: string, specs: readonly FlagSpec[],
   start: (ctx: ServiceContext) => Promise<Running & { readonly probes: Probes }>): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(`${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`);
+    process.exit(0);
+  }
   let flags: FlagReader;
   try {
-    flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], process.argv.slice(2), process.env));
+    flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
   } catch (err) {
     console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
     process.exit(2);
