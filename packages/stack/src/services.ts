@@ -28,5 +28,5 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
 
 /** metricsUrls lists where each service's /metrics is, for the run command's summary. */
 export function metricsUrls(c: StackConfig, parts: readonly Part[]): string[] {
-  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(24)}http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
+  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(23)} http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
 }
