@@ -108,12 +108,14 @@ export function historyTopicConfigs(auditWindowMs: number): Record<string, strin
  * STATE_TOPIC_CONFIGS compact a state topic eagerly, so a member that replays it reads about one record per live key
  * plus a short tail, whatever the traffic (Kafka Streams' changelog topics): segments roll every minute (the active
  * segment is never compacted), any dirt is cleanable at once, and a dirty segment is compacted within five minutes
- * at the latest. Tombstones stay a day (delete.retention.ms): a member that started replaying within a day of a delete
- * reads it, so a compacted-away delete cannot resurrect an object.
+ * at the latest. Tombstones stay an hour (delete.retention.ms): a member that started replaying within an hour of a
+ * delete reads it (a replay of the live state takes seconds), so a compacted-away delete cannot resurrect an object.
+ * The same setting bounds how long the commit markers of the watcher's transactions (one a second per partition, for
+ * the watermarks) stay in the log, which a replay reads too: a day's worth was the larger part of a small topic.
  */
 export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
   'cleanup.policy': 'compact', 'segment.ms': '60000', 'min.cleanable.dirty.ratio': '0.1', 'min.compaction.lag.ms': '0',
-  'max.compaction.lag.ms': '300000', 'delete.retention.ms': '86400000',
+  'max.compaction.lag.ms': '300000', 'delete.retention.ms': '3600000',
 };
 
 /** Bus is the Kafka cluster as kcm-bus uses it. */

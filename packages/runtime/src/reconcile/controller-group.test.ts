@@ -4,7 +4,8 @@ import type { Bus, GroupOptions, PartitionOffsets } from '../bus/bus.ts';
 import { jsonLogger } from '../service/log.ts';
 import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
 import type { InputEvent } from './controller-types.ts';
-import { ControllerGroup, lockTopic, type ControllerGroupOptions } from './controller-group.ts';
+import { lockTopic, type ControllerGroupOptions } from './controller-group-options.ts';
+import { ControllerGroup } from './controller-group.ts';
 
 const PODS = 'kcm.watch.pods';
 const NODES = 'kcm.watch.nodes';

@@ -1,44 +1,13 @@
-import type { Bus, BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
-import type { Serde } from '../codec/serde.ts';
+import type { BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from '../consumer/cache-sync.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
-import type { Logger } from '../service/log.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';
 import { RecordGuard, type RecordSource } from '../faults/record-guard.ts';
-import type { Controller } from './controller.ts';
+import { lockTopic, type ControllerGroupOptions, type GroupController } from './controller-group-options.ts';
 import { recordKey, routeRecord } from './record-route.ts';
 
 const PARTITIONS_AT_ONCE = 16;
-
-/** ControllerGroupOptions wire a Controller to its input topics, the results topic and the mutations topic. */
-export type ControllerGroupOptions = {
-  readonly bus: Bus;
-  readonly groupId: string;
-  readonly partitioned: readonly string[];
-  readonly global: readonly string[];
-  /** singleton: the group's only assigned partition is one lock topic's, so one member is active at a time. */
-  readonly singleton: boolean;
-  /** serdes are the reader serdes of every input topic and of the results topic. */
-  readonly serdes: ReadonlyMap<string, Pick<Serde, 'decode'>>;
-  readonly resultsTopic: string;
-  readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
-  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
-  readonly dropWhere: (pred: (key: string) => boolean) => void;
-  /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */
-  readonly onDeadLetter: (topic: string) => void;
-  readonly log: Logger;
-  /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
-  readonly fatal: (what: string, err: unknown) => void;
-};
-
-/** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
-export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'dropWhere'>;
-
-/** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
-export function lockTopic(groupId: string): string {
-  return `kcm.active.${groupId}`;
-}
 
 /**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
@@ -56,6 +25,8 @@ export class ControllerGroup {
   #controller: GroupController | undefined;
   #owned: ReadonlySet<number> = new Set();
   #globalAssigned = false;
+  /** #partitionedAssigned: the group gave this member an assignment (maybe empty) at least once. */
+  #partitionedAssigned = false;
   #partitions = 1;
   readonly #guard: RecordGuard;
 
@@ -75,11 +46,20 @@ export class ControllerGroup {
     const inputs = [...o.partitioned, ...o.global, o.resultsTopic];
     await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
-    else this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.resultsTopic);
+    else await this.#coPartition(o);
     this.#publisher = await o.bus.publisher();
     const globalTopics = o.singleton ? [...o.global, o.resultsTopic] : o.global;
     if (globalTopics.length > 0) this.#members.push(await this.#joinGlobal(globalTopics));
     this.#members.push(await this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...o.partitioned, o.resultsTopic]));
+  }
+
+  /**
+   * #coPartition reads the partition count of the co-partitioned inputs. The writer creates the results topic; a
+   * reconciler started first creates it with the same count (its configs stay the writer's to set).
+   */
+  async #coPartition(o: ControllerGroupOptions): Promise<void> {
+    this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.resultsTopic);
+    await o.bus.ensureTopics([{ topic: o.resultsTopic, partitions: this.#partitions, configs: {} }]);
   }
 
   /** partitionOf is a key's partition number: by namespace with Kafka's murmur2; always 0 in a singleton group. */
@@ -109,9 +89,9 @@ export class ControllerGroup {
     return this.ready() ? undefined : 'joining the group or catching up with the inputs\' history';
   }
 
-  /** ready: joined, and every assigned partition and every global input caught up. */
+  /** ready: assigned (an empty share counts), and every assigned partition and every global input caught up. */
   ready(): boolean {
-    return this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
+    return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
   }
 
   /** publish sends mutations keyed by their target object (acks=all). */
@@ -165,6 +145,7 @@ export class ControllerGroup {
     const numbers = new Set(assignment.map((p) => p.partition));
     for (const tp of this.#partitionedSync.assignedPartitions()) if (!numbers.has(tp.partition)) this.#partitionedSync.revoked(tp);
     this.#owned = numbers;
+    this.#partitionedAssigned = true;
     this.#o.dropWhere(() => true);
     this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
     for (const p of assignment) this.#partitionedSync.assigned(p, p.high, p.low);
@@ -176,7 +157,7 @@ export class ControllerGroup {
       const live = sync.synced(batch);
       const source = { topic: batch.topic, partition: batch.partition, offset: record.offset };
       await this.#guard.handle(source, record, () => this.#dispatch(batch.topic, batch.partition, record, live), heartbeat);
-      this.#progress(sync, batch, record.offset);
+      this.#progress(sync, { topic: batch.topic, partition: batch.partition }, record.offset);
       await heartbeat();
     }
   }

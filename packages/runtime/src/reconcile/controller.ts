@@ -45,7 +45,7 @@ export class Controller {
    * not in the store yet when they were replayed, without a Redis call per replayed record.
    */
   async onEvent(topic: string, event: InputEvent): Promise<void> {
-    this.#writes.observed(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion);
+    for (const key of this.#writes.observed(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion)) this.#ports.queue.add(key);
     const out = this.#spec.onEvent(topic, event);
     if (event.live) {
       for (const o of out.observed ?? []) await this.#expectations.observe(o);

@@ -16,6 +16,19 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     assert.equal(rw.ready(KEY, 0, 1), true);
   });
 
+  it('given a key held for its own write to come back, then the watch record that brings it releases the key at once', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a'], 0);
+    rw.resulted(KEY, 'a', { topic: PODS, resourceVersion: '20' });
+    rw.observed(PODS, 0, '15');
+    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.deepEqual(rw.observed(PODS, 1, '25'), [], 'another partition releases nothing');
+    assert.deepEqual(rw.observed(PODS, 0, '19'), []);
+    assert.deepEqual(rw.observed(PODS, 0, '20'), [KEY]);
+    assert.deepEqual(rw.observed(PODS, 0, '21'), [], 'released once');
+    assert.equal(rw.ready(KEY, 0, 1), true);
+  });
+
   it('given a write at resourceVersion 20, then the key waits until its partition of that topic was read at 20 or later (EnsureReady)', () => {
     const rw = new ReadYourWrites();
     rw.observed(PODS, 0, '15');

@@ -22,6 +22,8 @@ export class ReadYourWrites {
   readonly #pending = new Map<string, Pending>();
   readonly #wrote = new Map<string, Map<string, string>>();
   readonly #read = new Map<string, string>();
+  /** #held: keys found not ready for want of a watch record, by the partition they wait on. */
+  readonly #held = new Map<string, number>();
 
   /** published: the key's sync published writes with these mutation ids (before they are sent, so no result is missed). */
   published(key: string, ids: readonly string[], now: number): void {
@@ -46,12 +48,24 @@ export class ReadYourWrites {
     return this.#settle(key, [id]);
   }
 
-  /** observed: the consumer read a record of topic's partition at resourceVersion rv (LastStoreSyncResourceVersion). */
-  observed(topic: string, partition: number, rv: string): void {
+  /**
+   * observed: the consumer read a record of topic's partition at resourceVersion rv (LastStoreSyncResourceVersion).
+   * Returns the held keys this record lets through (the caller enqueues them): a key waiting for its own write to
+   * come back syncs as soon as the record arrives, not at its next retry.
+   */
+  observed(topic: string, partition: number, rv: string): readonly string[] {
     const at = `${topic}:${partition}`;
     const last = this.#read.get(at);
     // A version that does not compare is taken as the newer one.
     if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) this.#read.set(at, rv);
+    const released: string[] = [];
+    for (const [key, held] of this.#held) {
+      if (held === partition && this.#readBack(key, partition)) {
+        this.#held.delete(key);
+        released.push(key);
+      }
+    }
+    return released;
   }
 
   /**
@@ -62,18 +76,28 @@ export class ReadYourWrites {
     const pending = this.#pending.get(key);
     if (pending !== undefined && now - pending.since < HOLD_LIMIT_MS) return false;
     this.#pending.delete(key);
+    if (!this.#readBack(key, partition)) {
+      this.#held.set(key, partition);
+      return false;
+    }
+    this.#held.delete(key);
+    this.#wrote.delete(key);
+    return true;
+  }
+
+  /** #readBack: every topic the key wrote to was read, on its partition, at or past the version written. */
+  #readBack(key: string, partition: number): boolean {
     for (const [topic, wrote] of this.#wrote.get(key) ?? []) {
       const read = this.#read.get(`${topic}:${partition}`);
       // Versions that do not compare hold nothing, as upstream.
       if (read !== undefined && (compareResourceVersion(wrote, read) ?? 0) > 0) return false;
     }
-    this.#wrote.delete(key);
     return true;
   }
 
   /** dropWhere drops the records of the matching keys (their partition was revoked). */
   dropWhere(pred: (key: string) => boolean): void {
-    for (const map of [this.#pending, this.#wrote]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
+    for (const map of [this.#pending, this.#wrote, this.#held]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
   }
 
   #wroteAt(key: string, topic: string, rv: string): void {

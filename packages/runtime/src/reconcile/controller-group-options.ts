@@ -1,0 +1,33 @@
+import type { Bus } from '../bus/bus.ts';
+import type { Serde } from '../codec/serde.ts';
+import type { Logger } from '../service/log.ts';
+import type { Controller } from './controller.ts';
+
+/** ControllerGroupOptions wire a Controller to its input topics, the results topic and the mutations topic. */
+export type ControllerGroupOptions = {
+  readonly bus: Bus;
+  readonly groupId: string;
+  readonly partitioned: readonly string[];
+  readonly global: readonly string[];
+  /** singleton: the group's only assigned partition is one lock topic's, so one member is active at a time. */
+  readonly singleton: boolean;
+  /** serdes are the reader serdes of every input topic and of the results topic. */
+  readonly serdes: ReadonlyMap<string, Pick<Serde, 'decode'>>;
+  readonly resultsTopic: string;
+  readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
+  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
+  readonly dropWhere: (pred: (key: string) => boolean) => void;
+  /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */
+  readonly onDeadLetter: (topic: string) => void;
+  readonly log: Logger;
+  /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
+  readonly fatal: (what: string, err: unknown) => void;
+};
+
+/** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
+export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'dropWhere'>;
+
+/** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
+export function lockTopic(groupId: string): string {
+  return `kcm.active.${groupId}`;
+}
