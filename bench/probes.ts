@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { waitFor } from '../test/support/wait.ts';
 
 /** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
@@ -26,12 +27,28 @@ export function childPid(needle: string): number {
   return Number(mine);
 }
 
+/** running tells whether a process exists and has not exited (a zombie, exited but not yet reaped, has). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** terminate sends SIGTERM to a process (one the bench did not start through startService) and waits until it exited. */
+export async function terminate(pid: number): Promise<void> {
+  process.kill(pid, 'SIGTERM');
+  await waitFor(`pid ${pid} to exit after SIGTERM`, () => !running(pid), { timeoutMs: 60_000, intervalMs: 100 });
+}
+
 /** Scraped reads one /metrics page: the sum of a metric's samples whose labels include the given ones (0 when none). */
 export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) => number;
 
-/** scrape fetches a Prometheus text page once. */
+/** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
 export async function scrape(url: string): Promise<Scraped> {
-  const lines = (await (await fetch(url)).text()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = (await httpCall(url, { timeoutMs: 10_000 })).body.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   return (name, labels = {}) => {
     const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
     return lines.filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))

@@ -1,18 +1,15 @@
 import { KubeConfig, Watch } from '@kubernetes/client-node';
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import type { RawKube } from '../test/support/stack.ts';
 import { metricValue, type ServiceProcess } from '../test/support/processes.ts';
 import { waitFor } from '../test/support/wait.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
-import { HOPS, latency, percentile, RC_TOPIC, stepHops, type BusRecords, type Step, type StepHops, type Timed } from './latency-hops.ts';
+import { HOPS, latency, percentile, RC_TOPIC, stepHops, type BusRecords, type Step, type StepHops } from './latency-hops.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
+import { readTimed } from './timed-records.ts';
 
 const STEPS = Number(process.env['BENCH_STEPS'] ?? 100);
 const RC = 's8';
@@ -94,18 +91,6 @@ async function measure(ctx: BenchContext, ns: string): Promise<Step[]> {
     pods.stop();
     await cleanUpNamespace(ctx.kube, ns);
   }
-}
-
-/** readTimed reads a topic's committed records whose key passes `keep`, decoded as written, with their timestamps. */
-async function readTimed<T>(e: StackEndpoints, topic: string, keep: (key: string) => boolean): Promise<Timed<T>[]> {
-  const bus = kafkaBus({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench-s8' });
-  const serde = new Serde(httpSchemaRegistry(e.registry), topic, undefined, (s) => new AvroCodec(s));
-  const out: Timed<T>[] = [];
-  await bus.readToEnd(topic, async (r, partition) => {
-    if (r.value === null || !keep(r.key?.toString() ?? '')) return;
-    out.push({ partition, offset: Number(r.offset), timestamp: Number(r.timestamp), value: (await serde.decode(r.value)).value as T });
-  });
-  return out;
 }
 
 async function busRecords(e: StackEndpoints, ns: string): Promise<BusRecords> {

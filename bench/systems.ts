@@ -1,6 +1,9 @@
+import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { busFlags, type RawKube } from '../test/support/stack.ts';
+import type { BenchContext } from './scenario.ts';
 
 /** Qps is the client rate limit both systems get: --kube-api-qps / --kube-api-burst. */
 export type Qps = { readonly qps: number; readonly burst: number };
@@ -11,6 +14,11 @@ export type KcmBus = { readonly writer: ServiceProcess; readonly reconciler: Ser
 /** writerFlags are the bench writer's: the given QPS, 64 requests in flight. */
 export function writerFlags(e: StackEndpoints, q: Qps): string[] {
   return [...busFlags(e), '--kubeconfig', e.kubeconfigs.writer, `--kube-api-qps=${q.qps}`, `--kube-api-burst=${q.burst}`, '--concurrency=64'];
+}
+
+/** watcherFlags are the bench watcher's: the stack's Kafka and registry, its own kubeconfig (list/watch rights). */
+export function watcherFlags(e: StackEndpoints): string[] {
+  return [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher];
 }
 
 /** reconcilerFlags are the bench reconciler-rc's. */
@@ -29,6 +37,20 @@ export async function startKcmBus(e: StackEndpoints, q: Qps): Promise<KcmBus> {
       await writer.stop();
     },
   };
+}
+
+/**
+ * withThrowawayTopic creates a one-partition topic (a shadow reconciler's --mutations-topic, which no writer reads)
+ * for the duration of fn and deletes it after; a failed delete is logged, not fatal.
+ */
+export async function withThrowawayTopic<T>(ctx: BenchContext, topic: string, fn: (bus: Bus) => Promise<T>): Promise<T> {
+  const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
+  await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
+  try {
+    return await fn(bus);
+  } finally {
+    await bus.deleteTopics([topic]).catch((err: unknown) => ctx.log(`deleting ${topic} failed: ${String(err)}`));
+  }
 }
 
 /**

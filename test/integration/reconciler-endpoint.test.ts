@@ -3,15 +3,11 @@ import assert from 'node:assert/strict';
 import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { type EndpointsObject, readyIPs as ips } from '../support/endpoints.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import type { Pod } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
-
-/** Endpoints: the fields of core/v1 Endpoints these tests read. */
-type Address = { ip: string; hostname?: string; targetRef?: { name?: string } };
-type Endpoints = {
-  metadata: { name: string; labels?: Record<string, string> };
-  subsets?: { addresses?: Address[]; notReadyAddresses?: Address[]; ports?: { port: number; protocol?: string }[] }[];
-};
+import { inParallel } from '../../bench/probes.ts';
 
 const stack = testStack();
 const kube = rawKube();
@@ -25,8 +21,7 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
   const pod = (name: string, labels: Record<string, string>, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
     kube('POST', path('pods'), { metadata: { name, labels, ...meta }, spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'web', containerPort: 8080 }] }], ...spec } });
   const service = (name: string, spec: Record<string, unknown>) => kube('POST', path('services'), { metadata: { name }, spec: { ports: [{ port: 80, targetPort: 'web' }], ...spec } });
-  const endpoints = async (name: string): Promise<Endpoints | undefined> => (await kube('GET', path('endpoints')) as { items: Endpoints[] }).items.find((e) => e.metadata.name === name);
-  const ips = (e: Endpoints | undefined, list: 'addresses' | 'notReadyAddresses' = 'addresses'): string[] => (e?.subsets ?? []).flatMap((s) => (s[list] ?? []).map((a) => a.ip)).sort();
+  const endpoints = async (name: string): Promise<EndpointsObject | undefined> => (await kube('GET', path('endpoints')) as { items: EndpointsObject[] }).items.find((e) => e.metadata.name === name);
   const podIP = async (name: string): Promise<string> => waitFor(`${name} has an IP`, async () => ((await kube('GET', path('pods', name))) as { status?: { podIP?: string } }).status?.podIP);
 
   before(async () => {
@@ -93,5 +88,23 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
     await kube('DELETE', path('services', 'left'));
     reconciler = await startService('reconciler-endpoint', bus);
     await waitFor('left\'s Endpoints deleted after the restart', async () => (await endpoints('left')) === undefined);
+  });
+
+  it('holds 1000 of 1001 ready pods and sets the over-capacity annotation, and clears it at 1000 pods', async () => {
+    await service('big', { selector: { app: 'big' } });
+    await inParallel(Array.from({ length: 1001 }, (_, i) => `big-${i}`), (name) => pod(name, { app: 'big' }), 32);
+    await waitFor('1001 ready pods', async () => ((await kube('GET', `${path('pods')}?labelSelector=app%3Dbig`)) as { items: Pod[] }).items
+      .filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length === 1001, { timeoutMs: 180_000, intervalMs: 2000 });
+    const full = await waitFor('1000 ready addresses and the annotation', async () => {
+      const e = await endpoints('big');
+      return ips(e).length === 1000 && e?.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated' && e;
+    }, { timeoutMs: 180_000, intervalMs: 1000 });
+    assert.deepEqual(ips(full, 'notReadyAddresses'), []);
+    await kube('DELETE', `${path('pods', 'big-0')}?gracePeriodSeconds=0`);
+    await waitFor('the annotation cleared at 1000 pods', async () => {
+      const e = await endpoints('big');
+      return ips(e).length === 1000 && e?.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === undefined;
+    }, { timeoutMs: 60_000, intervalMs: 1000 });
+    await kube('DELETE', `${path('pods')}?labelSelector=app%3Dbig&gracePeriodSeconds=0`);
   });
 });

@@ -20,3 +20,19 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
   throw new Error(`timed out after ${opts.timeoutMs ?? 120_000} ms waiting for ${what}` + (last ? `; last error: ${String(last)}` : ''));
 }
+
+/**
+ * waitForSteady polls a snapshot until `done` holds and three polls in a row (a second apart by default) return
+ * the same JSON, and returns it: the end state of a script, once the controllers stopped changing it.
+ */
+export async function waitForSteady<T>(what: string, snapshot: () => Promise<T>, done: (value: T) => boolean,
+  opts: { readonly timeoutMs?: number; readonly intervalMs?: number } = {}): Promise<T> {
+  let last = '';
+  let same = 0;
+  return waitFor(`${what} steady`, async () => {
+    const value = await snapshot();
+    same = done(value) && JSON.stringify(value) === last ? same + 1 : 0;
+    last = JSON.stringify(value);
+    return same >= 2 ? value : undefined;
+  }, { timeoutMs: opts.timeoutMs ?? 120_000, intervalMs: opts.intervalMs ?? 1000 });
+}
