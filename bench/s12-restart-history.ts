@@ -64,7 +64,7 @@ async function freshReconciler(ctx: BenchContext, topic: string, tag: string, pa
 
 /** restoredPods is the number of kcm.state.pods records a watcher logged it restored from. */
 function restoredPods(logFile: string): number {
-  const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('restored from the topic'));
+  const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('restored from the state topic'));
   const pods = lines.map((l) => JSON.parse(l) as { kind?: string; records?: number }).find((l) => l.kind === 'Pod');
   return pods?.records ?? Number.NaN;
 }
