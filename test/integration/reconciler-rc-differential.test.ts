@@ -6,7 +6,7 @@ import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../suppor
 import { startService, stopAllServices } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, type RcClient, rcManifest } from '../support/rc.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor, waitForSteady } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
@@ -54,19 +54,11 @@ async function snapshot(c: RcClient, ns: string): Promise<Snapshot> {
 }
 
 /** settled waits until every RC reports its replicas available at its generation and three polls agree. */
-async function settled(c: RcClient, ns: string): Promise<Snapshot> {
-  let last = '';
-  let same = 0;
-  return waitFor(`${ns} settled`, async () => {
-    const s = await snapshot(c, ns);
-    const done = RCS.every((name) => {
-      const rc = s.rcs[name] as { replicas: number; generation: number; owned: number; status: Rc['status'] };
-      return rc.owned === rc.replicas && rc.status?.replicas === rc.replicas && rc.status.availableReplicas === rc.replicas && rc.status.observedGeneration === rc.generation;
-    });
-    same = done && JSON.stringify(s) === last ? same + 1 : 0;
-    last = JSON.stringify(s);
-    return same >= 2 ? s : undefined;
-  }, { timeoutMs: 240_000, intervalMs: 1000 });
+function settled(c: RcClient, ns: string): Promise<Snapshot> {
+  return waitForSteady(ns, () => snapshot(c, ns), (s) => RCS.every((name) => {
+    const rc = s.rcs[name] as { replicas: number; generation: number; owned: number; status: Rc['status'] };
+    return rc.owned === rc.replicas && rc.status?.replicas === rc.replicas && rc.status.availableReplicas === rc.replicas && rc.status.observedGeneration === rc.generation;
+  }), { timeoutMs: 240_000 });
 }
 
 describe('differential: the same RC script under upstream kube-controller-manager and under kcm-bus ends in the same state', () => {
@@ -89,5 +81,79 @@ describe('differential: the same RC script under upstream kube-controller-manage
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     const actual = await script(uniqueName('diff-bus'));
     assert.deepEqual(actual, expected);
+  });
+});
+
+const QUOTA = 'resourcequota-controller';
+
+/** QuotaSnapshot is what a user sees of an RC scaled past its namespace's pod quota, names aside. */
+type QuotaSnapshot = {
+  readonly owned: number;
+  readonly status: Record<string, unknown>;
+  readonly conditions: readonly string[];
+  /** reasons are the RC's event reasons (aggregated events counted once each). */
+  readonly reasons: readonly string[];
+};
+
+/** Measured is a snapshot plus the create attempts: the FailedCreate events' counts plus the pods created. */
+type Measured = { readonly snapshot: QuotaSnapshot; readonly createAttempts: number };
+
+type Event = { readonly reason: string; readonly count?: number; readonly involvedObject: { readonly name: string } };
+
+/**
+ * quotaScript is TestSyncReplicaSetCreateFailures on a real cluster: a namespace with a quota of 10 pods and an RC of 20.
+ * Both arms end with 10 pods and the ReplicaFailure condition; the events are recorded for what happened.
+ */
+async function quotaScript(ns: string): Promise<Measured> {
+  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  await kube('POST', `/api/v1/namespaces/${ns}/resourcequotas`, { metadata: { name: 'pods' }, spec: { hard: { pods: '10' } } });
+  await waitFor('the quota counted', async () => ((await kube('GET', `/api/v1/namespaces/${ns}/resourcequotas/pods`))['status'] as { used?: object } | undefined)?.used !== undefined);
+  const c = rcClient(kube, ns);
+  await c.create(rcManifest('web', 20));
+  const snapshot = await quotaSettled(c, ns);
+  const events = await rcEvents(ns);
+  const failed = events.filter((e) => e.reason === 'FailedCreate').reduce((n, e) => n + (e.count ?? 1), 0);
+  // An RC left over its quota would go on failing creates under every later test's reconciler-rc.
+  await kube('DELETE', `/api/v1/namespaces/${ns}/replicationcontrollers/web`);
+  return { snapshot, createAttempts: failed + snapshot.owned };
+}
+
+async function rcEvents(ns: string): Promise<Event[]> {
+  return ((await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as Event[]).filter((e) => e.involvedObject.name === 'web');
+}
+
+async function quotaSnapshot(c: RcClient, ns: string): Promise<QuotaSnapshot> {
+  const rc: Rc = await c.get('web');
+  const { conditions, ...status } = rc.status ?? {};
+  const reasons = [...new Set((await rcEvents(ns)).map((e) => e.reason))].sort();
+  return { owned: (await c.owned('web', rc.metadata.uid)).length, status, conditions: conditions?.map((x) => `${x.type} ${x.reason}`) ?? [], reasons };
+}
+
+/** quotaSettled waits for 10 owned pods, the ReplicaFailure condition and three polls that agree. */
+function quotaSettled(c: RcClient, ns: string): Promise<QuotaSnapshot> {
+  return waitForSteady(ns, () => quotaSnapshot(c, ns), (s) => s.owned === 10 && s.status['replicas'] === 10 && s.conditions.length === 1 && s.reasons.includes('FailedCreate'), { timeoutMs: 240_000 });
+}
+
+describe('differential under a ResourceQuota: scaling past the quota looks the same under upstream and kcm-bus', () => {
+  let upstream: Upstream | undefined;
+  after(async () => {
+    await upstream?.stop();
+    await stopAllServices();
+  });
+
+  it('pods, status, condition and event reasons match; the create attempts are reported', async (t) => {
+    // The stack's kube-controller-manager runs node lifecycle only; each arm brings the resourcequota controller.
+    upstream = startUpstream(stack, { controllers: `replicationcontroller-controller,${QUOTA}` });
+    const expected = await quotaScript(uniqueName('quota-up'));
+    await upstream.stop();
+    upstream = startUpstream(stack, { controllers: QUOTA });
+    const bus = busFlags(stack);
+    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
+    await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    const actual = await quotaScript(uniqueName('quota-bus'));
+    t.diagnostic(`create attempts until settled: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`);
+    assert.deepEqual(actual.snapshot, expected.snapshot);
+    assert.ok(!actual.snapshot.reasons.includes('SuccessfulDelete'));
   });
 });

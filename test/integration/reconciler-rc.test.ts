@@ -30,10 +30,17 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
   it('gives an RC of 3 three Running pods it owns, and reports them in its status', async () => {
     const created = await kube('POST', rcs, rc('web', 3)) as unknown as Rc;
     await running('web', 3);
-    assert.equal((await owned('web', created.metadata.uid)).length, 3);
+    const mine = await owned('web', created.metadata.uid);
+    assert.equal(mine.length, 3);
     await waitFor('status replicas 3, ready 3', async () => {
       const s = ((await kube('GET', `${rcs}/web`)) as unknown as Rc).status;
       return s?.replicas === 3 && s.readyReplicas === 3 && s.availableReplicas === 3;
+    });
+    // The SuccessfulCreate attached to each Create is recorded once that create applied, naming the pod it made.
+    await waitFor('a SuccessfulCreate per pod', async () => {
+      const events = (await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as { reason: string; message: string }[];
+      const named = events.filter((e) => e.reason === 'SuccessfulCreate').map((e) => e.message).sort();
+      return JSON.stringify(named) === JSON.stringify(mine.map((p) => `Created pod: ${p.metadata.name}`).sort());
     });
   });
 
@@ -100,6 +107,7 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
       ((await kube('GET', `/api/v1/namespaces/${limited}/replicationcontrollers/broken`)) as unknown as Rc).status?.conditions?.some((c) => c.type === 'ReplicaFailure' && c.reason === 'FailedCreate'));
     const events = (await kube('GET', `/api/v1/namespaces/${limited}/events`))['items'] as { reason: string; count?: number }[];
     assert.ok(events.some((e) => e.reason === 'FailedCreate'));
+    assert.ok(!events.some((e) => e.reason === 'SuccessfulCreate'), 'a refused create records FailedCreate only, as upstream');
     const attempts = async (): Promise<number> => metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Failed' });
     const before = await waitFor('two failed creates', async () => ((await attempts()) >= 2 ? attempts() : undefined));
     // A measurement window, not a wait for a condition: with the rate-limited requeue the next 5 s hold a few
@@ -108,5 +116,6 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     const during = (await attempts()) - before;
     assert.ok(during <= 6, `failed creates back off (rate-limited requeue), not a hot loop: ${during} in 5 s`);
     assert.equal(reconciler.process.exitCode, null);
+    await kube('DELETE', `/api/v1/namespaces/${limited}/replicationcontrollers/broken`);
   });
 });

@@ -14,6 +14,8 @@ export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' |
  */
 export type MutationLog = {
   readonly push: (draft: MutationDraft) => Mutation;
+  /** nextId is the id the next push gets: a Create's generated name, known before its draft is built. */
+  readonly nextId: () => string;
   readonly mutations: () => readonly Mutation[];
 };
 
@@ -21,13 +23,13 @@ export type MutationLog = {
 export function mutationLog(controller: string, key: string, cause: readonly MutationCause[], now: Date, attempt = 0): MutationLog {
   const out: Mutation[] = [];
   const createdAt = now.toISOString();
+  const nextId = (): string => mutationId({ controller, key, cause, attempt, seq: out.length });
   const push = (draft: MutationDraft): Mutation => {
-    const id = mutationId({ controller, key, cause, attempt, seq: out.length });
-    const m: Mutation = { ...draft, id, controller, fieldManager: null, cause, createdAt, reconcileKey: key };
+    const m: Mutation = { ...draft, id: nextId(), controller, fieldManager: null, cause, createdAt, reconcileKey: key };
     out.push(m);
     return m;
   };
-  return { push, mutations: () => [...out] };
+  return { push, nextId, mutations: () => [...out] };
 }
 
 /** TargetKind is the kind a draft writes: its apiVersion, kind and REST resource (plural), as WATCHED_KINDS names them. */
@@ -77,6 +79,14 @@ export function recordEventDraft(source: string, involved: InvolvedObject, type:
   const target: MutationTarget = { apiVersion: 'v1', kind: 'Event', namespace, name, resource: 'events', subresource: null };
   const event = { involvedObject, type, reason, message, source: { component: source, host: null } };
   return { ...NO_PAYLOAD, verb: 'RecordEvent', target, preconditions: NO_PRECONDITIONS, event };
+}
+
+/**
+ * withOutcomeEvent attaches recordEventDraft's event to a write (a Create or a Delete): the writer records it only
+ * if that write is Applied, as RealPodControl calls Recorder.Eventf only after a call that succeeded.
+ */
+export function withOutcomeEvent(write: MutationDraft, event: MutationDraft): MutationDraft {
+  return { ...write, event: event.event };
 }
 
 /**

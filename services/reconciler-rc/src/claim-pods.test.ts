@@ -16,13 +16,13 @@ const withRefs = (pod: Pod, ownerReferences: readonly OwnerReference[] | undefin
 const refsAfter = (pod: Pod, ops: ReturnType<typeof adoptOps>): readonly OwnerReference[] | null | undefined => applyJsonPatch(pod, ops).metadata.ownerReferences;
 
 describe('claimPods (ClaimObject)', () => {
-  it('given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else\'s pods, then it claims, releases and adopts as upstream', () => {
+  it('given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else\'s pods, then it claims, releases and adopts as upstream, the adoptee not yet counted as owned', () => {
     const pods = [
       newPod('ours', rc), newPod('ours-relabelled', rc, { labels: { foo: 'x' } }), newPod('orphan', rc, { owned: false }),
       newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }), newPod('theirs', rc, { ownerReferences: [other] }),
     ];
     const { claimed, actions } = claimPods(rc, pods);
-    assert.deepEqual(claimed.map((p) => p.metadata.name), ['ours', 'orphan']);
+    assert.deepEqual(claimed.map((p) => p.metadata.name), ['ours']);
     assert.deepEqual(actions.map((a) => [a.type, a.pod.metadata.name]), [['Release', 'ours-relabelled'], ['Adopt', 'orphan']]);
   });
 });

@@ -8,8 +8,8 @@ import { RC_API_VERSION, RC_KIND } from './replication-controller.ts';
 export type ClaimAction = { readonly type: 'Adopt' | 'Release'; readonly pod: Pod; readonly ops: readonly JsonPatchOp[] };
 
 /**
- * ClaimResult is what claiming decided: the pods the RC owns once its patches land (adoptions are counted at once,
- * as upstream counts a pod whose AdoptPod succeeded), and the patches to publish.
+ * ClaimResult is what claiming decided: the pods the RC owns now (an orphan it adopts counts only once its patch
+ * has applied and the pod carries our controllerRef), and the patches to publish.
  */
 export type ClaimResult = { readonly claimed: readonly Pod[]; readonly actions: readonly ClaimAction[] };
 
@@ -31,7 +31,6 @@ export function claimPods(rc: ReplicationController, pods: readonly Pod[]): Clai
       if (match) claimed.push(pod);
       else if (!deleting) actions.push({ type: 'Release', pod, ops: releaseOps(pod, rc) });
     } else if (match && !deleting && !isTerminating(pod.metadata) && pod.metadata.namespace === rc.metadata.namespace) {
-      claimed.push(pod);
       actions.push({ type: 'Adopt', pod, ops: adoptOps(pod, rc) });
     }
   }

@@ -1,4 +1,8 @@
+import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /**
  * FailureSummary sorts the results of this RC's earlier mutations that did not take effect by what upstream did
@@ -21,15 +25,28 @@ const NAMESPACE_TERMINATING = 'NamespaceTerminating';
  * would not send fails every time, so it must back off like any error, not loop) the way upstream reads the errors
  * of the same calls: a create into a terminating namespace counts as success (manageReplicas returns nil, no
  * event); a delete whose UID precondition failed met a recreated namesake, so ours is gone, like NotFound; a patch
- * answered 404 is ignored (ClaimObject ignores NotFound); any other failed patch is a claim error.
+ * answered 404 is ignored (ClaimObject ignores NotFound), and so is a release answered 422 (ReleasePod ignores
+ * IsInvalid: the pod lost our ref or was recreated; crm:251-261); any other failed patch is a claim error.
  */
-export function summarizeFailures(failures: readonly MutationResult[]): FailureSummary {
+export function summarizeFailures(failures: readonly MutationResult[], wasRelease: (r: MutationResult) => boolean = () => false): FailureSummary {
   const failed = failures.filter((r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone');
   const pods = failed.filter((r) => r.target.resource === 'pods');
+  const claimError = (r: MutationResult): boolean => r.verb === 'Patch' && r.status !== 404 && !(r.status === 422 && wasRelease(r));
   return {
-    claim: pods.filter((r) => r.verb === 'Patch' && r.status !== 404).map((r) => `pod ${r.target.namespace}/${r.target.name}: ${r.message}`),
+    claim: pods.filter(claimError).map((r) => `pod ${r.target.namespace}/${r.target.name}: ${r.message}`),
     create: pods.filter((r) => r.verb === 'Create' && r.reason !== NAMESPACE_TERMINATING).map((r) => r.message),
     delete: pods.filter((r) => r.verb === 'Delete' && r.outcome === 'Failed').map((r) => r.message),
     status: failed.filter((r) => r.verb === 'UpdateStatus').map((r) => r.message),
+  };
+}
+
+/**
+ * releasedBy tells which of the RC's pod patches was a ReleasePod: claimPods releases only pods the selector no
+ * longer matches and adopts only pods it matches, so a patched pod that no longer matches (or is gone) was released.
+ */
+export function releasedBy(rc: ReplicationController, pods: Lister<Pod>): (r: MutationResult) => boolean {
+  return (r) => {
+    const pod = pods.get(objectKey({ namespace: r.target.namespace, name: r.target.name }));
+    return pod === undefined || !selectorMatches(rc.spec.selector, pod.metadata.labels);
   };
 }

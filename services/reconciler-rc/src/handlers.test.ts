@@ -86,11 +86,11 @@ describe('TestUpdatePods', () => {
 });
 
 describe('updatePod: NotReady → Ready with minReadySeconds', () => {
-  it('given an owned pod became Ready and the RC has minReadySeconds=10, then the RC is also enqueued after 10 s + 1 s', () => {
+  it('given an owned pod became Ready and the RC has minReadySeconds=10, then the RC is also enqueued after exactly 10 s (v1.37.2: no extra second)', () => {
     const slow = newRc(1, LABELS, { spec: { minReadySeconds: 10 } });
     const old = newPod('p', slow, { ready: false });
     const cur = withMeta(newPod('p', slow, { readySince: at(0) }), { resourceVersion: '2' });
-    assert.deepEqual(onPodEvent('Applied', cur, old, listerOf([slow], RC_INDEXERS)), { enqueue: ['default/foobar'], enqueueAfterMs: { key: 'default/foobar', ms: 11_000 } });
+    assert.deepEqual(onPodEvent('Applied', cur, old, listerOf([slow], RC_INDEXERS)), { enqueue: ['default/foobar'], enqueueAfterMs: { key: 'default/foobar', ms: 10_000 } });
   });
 });
 

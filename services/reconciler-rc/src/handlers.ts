@@ -7,7 +7,6 @@ import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import { getPodControllers, resolveControllerRef } from './rc-lookup.ts';
-import { SKEW_ALLOWANCE_MS } from './reconcile-rc.ts';
 
 /**
  * ExpectationObservation is what a pod event tells the RC's expectations: one of its creations was observed
@@ -59,7 +58,7 @@ function addPod(pod: Pod, rcs: Lister<ReplicationController>): PodEventEffect {
 /**
  * updatePod: the same resourceVersion is a resync (nothing); a deletionTimestamp is a deletion (of the old labels'
  * owner too when the labels changed); a changed controllerRef wakes the old owner; an owned pod wakes its owner,
- * after minReadySeconds + 1 s as well when it just became Ready; an orphan whose labels or ref changed wakes every
+ * after minReadySeconds as well when it just became Ready (v1.37.2 adds no second); an orphan whose labels or ref changed wakes every
  * RC that selects it.
  */
 function updatePod(old: Pod, cur: Pod, rcs: Lister<ReplicationController>): PodEventEffect {
@@ -80,7 +79,7 @@ function ownedPodUpdated(old: Pod, cur: Pod, rc: ReplicationController | undefin
   const key = objectKey(rc.metadata);
   const minReadySeconds = rc.spec.minReadySeconds ?? 0;
   if (isPodReady(old) || !isPodReady(cur) || minReadySeconds <= 0) return { enqueue: [key] };
-  return { enqueue: [key], enqueueAfterMs: { key, ms: minReadySeconds * 1000 + SKEW_ALLOWANCE_MS } };
+  return { enqueue: [key], enqueueAfterMs: { key, ms: minReadySeconds * 1000 } };
 }
 
 /** deletePod: an orphan's deletion concerns no RC; an owned pod's deletion is observed by its RC, which is woken. */

@@ -1,5 +1,5 @@
 import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
-import { createDraft, deleteDraft, type MutationDraft, type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import { createDraft, deleteDraft, type MutationDraft, type MutationLog, recordEventDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { EventType } from '@kcm-bus/runtime/mutation/mutation.ts';
@@ -44,8 +44,9 @@ export function reportFailures(rc: ReplicationController, failures: FailureSumma
 /**
  * manageReplicas mirrors replica_set.go manageReplicas for one reconcile: too few pods → creates (slow start, see
  * slowStartBatchSize) after ExpectCreations of the names the writer will give them; too many → deletes of the pods getPodsToDelete ranks first, after
- * ExpectDeletions of their keys; both capped at burstReplicas. Each write is followed by the event upstream emits
- * after the call succeeds (SuccessfulCreate names the pod the writer will create: generatedName of the Create's id).
+ * ExpectDeletions of their keys; both capped at burstReplicas. Each write carries the event upstream emits after
+ * the call succeeds, which the writer records only if the write is Applied (SuccessfulCreate names the pod the
+ * writer will create: generatedName of the Create's id).
  */
 export function manageReplicas(rc: ReplicationController, claimed: readonly Pod[], ctx: ManageContext): ManageResult {
   const diff = claimed.length - (rc.spec.replicas ?? 1);
@@ -69,9 +70,10 @@ function createPods(rc: ReplicationController, count: number, log: MutationLog):
   const prefix = getPodsPrefix(rc.metadata.name);
   const objectKeys: string[] = [];
   for (let i = 0; i < count; i++) {
-    const name = generatedName(prefix, log.push(createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc))).id);
+    const name = generatedName(prefix, log.nextId());
+    const created = rcEvent(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`);
+    log.push(withOutcomeEvent(createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc)), created));
     objectKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
-    log.push(rcEvent(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`));
   }
   return { expectations: { type: 'ExpectCreations', objectKeys } };
 }
@@ -80,8 +82,7 @@ function deletePods(rc: ReplicationController, claimed: readonly Pod[], count: n
   const related = getIndirectlyRelatedPods(rc, ctx.rcs, ctx.pods);
   const victims = getPodsToDelete(claimed, related, count, ctx.now);
   for (const pod of victims) {
-    ctx.log.push(deleteDraft(PODS, pod.metadata));
-    ctx.log.push(rcEvent(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`));
+    ctx.log.push(withOutcomeEvent(deleteDraft(PODS, pod.metadata), rcEvent(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)));
   }
   return { expectations: { type: 'ExpectDeletions', objectKeys: getPodKeys(victims) } };
 }

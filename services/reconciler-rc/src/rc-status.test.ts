@@ -10,7 +10,7 @@ const KEY = 'default/foobar';
 const statusOf = (body: string | null | undefined): ReplicationControllerStatus => (JSON.parse(body ?? 'null') as { status: ReplicationControllerStatus }).status;
 
 describe('TestReplicaSetAvailabilityCheck', () => {
-  it('given minReadySeconds=5 and pods pending / ready now / 2 s / 4.3 s ago, then ready 3, available 0, and a look again when the first becomes available (+1 s)', () => {
+  it('given minReadySeconds=5 and pods pending / ready now / 2 s / 4.3 s ago, then ready 3, available 0, and a look again exactly when the first becomes available (v1.37.2: no +1 s)', () => {
     const rc = newRc(4, undefined, { spec: { minReadySeconds: 5 } });
     const now = new Date(T0.getTime() + 4300);
     const pods = [
@@ -20,7 +20,18 @@ describe('TestReplicaSetAvailabilityCheck', () => {
     const result = sync(newCluster([rc], pods), KEY, { now });
     const status = statusOf(result.mutations.find((m) => m.verb === 'UpdateStatus')?.body);
     assert.deepEqual([status.readyReplicas, status.availableReplicas], [3, 0]);
-    assert.equal(result.requeueAfterMs, 700 + 1000);
+    assert.equal(result.requeueAfterMs, 700);
+  });
+
+  it('given a ready pod not yet available and the previous status write failed, when reconciled, then it errs and plans no requeue', () => {
+    const rc = newRc(1, undefined, { spec: { minReadySeconds: 5 } });
+    const failure = {
+      mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'UpdateStatus' as const, target: { apiVersion: 'v1', kind: 'ReplicationController', namespace: 'default', name: 'foobar', resource: 'replicationcontrollers', subresource: null },
+      outcome: 'Conflict' as const, status: 409, reason: 'Conflict', message: 'the object has been modified', name: 'foobar', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY,
+    };
+    const result = sync(newCluster([rc], [newPod('p', rc, { readySince: at(0) })]), KEY, { failures: [failure] });
+    assert.equal(result.error, 'failed to update status: the object has been modified');
+    assert.equal(result.requeueAfterMs, undefined);
   });
 
   it('given every ready pod is available, then no availability requeue', () => {

@@ -4,6 +4,7 @@ import { applyMutations, changeObject, failuresOf, objectNames } from '@kcm-bus/
 import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { newCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { convergeRc, podWrites, sync } from './sync.fixture.ts';
@@ -37,15 +38,42 @@ describe('TestPatchPodFails', () => {
   });
 });
 
-describe('TestPatchPodFails: failed creates of the same round', () => {
-  it('given an adoption and a create of one round both failed, when reconciled, then the sync errs on the claim and still records FailedCreate', () => {
+describe('Adoption counts once applied (kcm-bus: the patch outcome arrives one sync later)', () => {
+  it('given an orphan and replicas=3, when reconciled, then only the adoption is sent; once it applied, the orphan counts and 2 pods are created', () => {
     const c = newCluster([newRc(3)], [newPod('pod1', rc, { owned: false })]);
     const first = sync(c, KEY);
-    assert.deepEqual(podWrites(first), { creates: 2, deletes: 0, patches: 1 });
+    assert.deepEqual(verbs(first), { Patch: 1 });
+    assert.equal(first.expectations, undefined);
+    applyMutations(c, first.mutations, T0);
+    assert.deepEqual(podWrites(sync(c, KEY)), { creates: 2, deletes: 0, patches: 0 });
+    convergeRc(c, KEY);
+    assert.equal(c.objects.pods.size, 3);
+  });
+
+  it('given an adoption that failed, when reconciled, then the sync errs on the claim and creates nothing', () => {
+    const c = newCluster([newRc(3)], [newPod('pod1', rc, { owned: false })]);
+    const first = sync(c, KEY);
     c.writeError = { resource: 'pods', message: 'fake Error' };
     const second = sync(c, KEY, { failures: failuresOf(applyMutations(c, first.mutations, T0).results) });
-    assert.deepEqual(second.mutations.map((m) => `${m.verb} ${m.event?.reason}`), ['RecordEvent FailedCreate', 'RecordEvent FailedCreate']);
+    assert.deepEqual(podWrites(second), { creates: 0, deletes: 0, patches: 0 });
     assert.match(second.error ?? '', /^failed to claim pods: pod default\/pod1: fake Error$/);
+  });
+});
+
+describe('ReleasePod ignores IsInvalid (crm:251-261)', () => {
+  const released = (status: number): MutationResult => ({
+    mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Patch', target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod1', resource: 'pods', subresource: null },
+    outcome: 'Conflict', status, reason: 'Invalid', message: 'the pod no longer has our ref', name: 'pod1', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY,
+  });
+
+  it('given a release of a relabelled pod answered 422, when reconciled, then it is not an error', () => {
+    const c = newCluster([newRc(1)], [newPod('pod1', rc, { owned: false, labels: { foo: 'other' } }), newPod('pod2', rc)]);
+    assert.equal(sync(c, KEY, { failures: [released(422)] }).error, undefined);
+  });
+
+  it('given an adoption of a matching pod answered 422, when reconciled, then it is a claim error, as AdoptPod returns it', () => {
+    const c = newCluster([newRc(1)], [newPod('pod1', rc, { owned: false })]);
+    assert.match(sync(c, KEY, { failures: [released(422)] }).error ?? '', /^failed to claim pods: /);
   });
 });
 
@@ -126,11 +154,13 @@ describe('TestPodOrphaningAndAdoptionWhenLabelsChange', () => {
 });
 
 describe('TestExtraPodsAdoptionAndDeletion', () => {
-  it('given 3 matching orphans and replicas=2, when reconciled, then all 3 are adopted and 1 deleted', () => {
+  it('given 3 matching orphans and replicas=2, when reconciled, then all 3 are adopted, and once adopted 1 is deleted', () => {
     const created = { a: '2026-03-01T11:00:00Z', b: '2026-03-01T11:00:00Z', c: '2026-03-01T11:59:59Z' };
     const c = newCluster([rc], (['a', 'b', 'c'] as const).map((n) => newPod(n, rc, { owned: false, created: created[n] })));
     const result = sync(c, KEY);
-    assert.deepEqual(podWrites(result), { creates: 0, deletes: 1, patches: 3 });
+    assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 3 });
+    applyMutations(c, result.mutations, T0);
+    assert.deepEqual(podWrites(sync(c, KEY)), { creates: 0, deletes: 1, patches: 0 });
     convergeRc(c, KEY);
     assert.equal(c.objects.pods.size, 2);
     for (const p of c.objects.pods.values()) assert.deepEqual(refsOf(p), [ours]);

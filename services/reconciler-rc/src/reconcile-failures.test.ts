@@ -89,7 +89,7 @@ describe('manageReplicas errors: namespace terminating, FailedDelete, recovery',
   it('given a create refused because the namespace is terminating, when reconciled, then it is not an error and no event is recorded', () => {
     const result = sync(newCluster([newRc(1)]), KEY, { failures: [failure({ reason: 'NamespaceTerminating' })] });
     assert.equal(result.error, undefined);
-    assert.deepEqual(verbs(result), { Create: 1, RecordEvent: 1 });
+    assert.deepEqual(verbs(result), { Create: 1 });
   });
 
   it('given a create the writer refused (not in its allowlist), when reconciled, then it is a FailedCreate error (backoff, not a loop)', () => {

@@ -35,8 +35,8 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
 
   it('given no pods, when reconciled, then one pod is created from the template (slow start), expected, and announced', () => {
     const result = sync(newCluster([rc]), KEY);
-    const [create, event] = result.mutations;
-    assert.deepEqual(verbs(result), { Create: 1, RecordEvent: 1 });
+    const [create] = result.mutations;
+    assert.deepEqual(verbs(result), { Create: 1 });
     assert.deepEqual(result.expectations, { type: 'ExpectCreations', objectKeys: [`default/${generatedName('foobar-', create!.id)}`] });
     assert.deepEqual(create!.target, { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null });
     assert.deepEqual(bodyOf(create!.body), {
@@ -49,7 +49,7 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     });
     assert.equal(create!.createdAt, T0.toISOString());
     assert.equal(create!.reconcileKey, KEY);
-    assert.deepEqual(event!.event, {
+    assert.deepEqual(create!.event, {
       involvedObject: { apiVersion: 'v1', kind: 'ReplicationController', namespace: 'default', name: 'foobar', uid: 'rc-uid-foobar', resourceVersion: '18', fieldPath: null },
       type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${generatedName('foobar-', create!.id)}`,
       source: { component: 'replication-controller', host: null },
@@ -60,11 +60,12 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     assert.deepEqual(sync(newCluster([rc]), KEY).mutations.map((m) => m.id), sync(newCluster([rc]), KEY).mutations.map((m) => m.id));
   });
 
-  it('given the created pod, when it lands, then the SuccessfulCreate event named it', () => {
+  it('given the created pod, when it lands (Applied), then the SuccessfulCreate event attached to the Create named it', () => {
     const c = newCluster([rc]);
     const result = sync(c, KEY);
-    applyMutations(c, result.mutations, T0);
-    assert.deepEqual(c.events.map((e) => e.message), [`Created pod: ${objectNames(c, 'pods')[0]}`]);
+    const { results } = applyMutations(c, result.mutations, T0);
+    assert.deepEqual(results.map((r) => r.outcome), ['Applied']);
+    assert.equal(result.mutations[0]!.event!.message, `Created pod: ${objectNames(c, 'pods')[0]}`);
   });
 
   it('given no pods, when reconciled until nothing is left to do, then 3 pods exist and the status says so', () => {
@@ -76,14 +77,14 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
 });
 
 describe('reconcileRc: scale down (manageReplicas, getPodsToDelete)', () => {
-  it('given 3 pods and replicas=1, when reconciled, then the 2 least valuable are deleted with UID preconditions, expected and announced', () => {
+  it('given 3 pods and replicas=1, when reconciled, then the 2 least valuable are deleted with UID preconditions, expected, each carrying its SuccessfulDelete', () => {
     const rc = newRc(1);
     const c = newCluster([rc], [newPod('running', rc, { node: 'n1' }), newPod('pending', rc, { phase: 'Pending', node: 'n1' }), newPod('unscheduled', rc, { phase: 'Pending' })]);
     const result = sync(c, KEY);
     const deletes = result.mutations.filter((m) => m.verb === 'Delete');
     assert.deepEqual(deletes.map((m) => [m.target.name, m.preconditions.uid]), [['unscheduled', 'uid-unscheduled'], ['pending', 'uid-pending']]);
     assert.deepEqual(result.expectations, { type: 'ExpectDeletions', objectKeys: ['default/unscheduled', 'default/pending'] });
-    const events = result.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => `${m.event!.reason} ${m.event!.message}`);
+    const events = deletes.map((m) => `${m.event!.reason} ${m.event!.message}`);
     assert.deepEqual(events, ['SuccessfulDelete Deleted pod: unscheduled', 'SuccessfulDelete Deleted pod: pending']);
     convergeRc(c, KEY);
     assert.deepEqual(objectNames(c, 'pods'), ['running']);

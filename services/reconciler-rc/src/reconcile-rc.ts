@@ -7,7 +7,7 @@ import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { ExpectationsView, Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { claimPods } from './claim-pods.ts';
-import { type FailureSummary, summarizeFailures } from './failures.ts';
+import { type FailureSummary, releasedBy, summarizeFailures } from './failures.ts';
 import { type ManageError, manageReplicas, type ManageResult, reportFailures } from './manage-replicas.ts';
 import { filterPodsByOwner } from './rc-lookup.ts';
 import { calculateStatus, nextAvailabilityCheckMs, REPLICA_FAILURE, statusToWrite } from './rc-status.ts';
@@ -37,16 +37,10 @@ export type RcInput = {
 };
 
 /**
- * SKEW_ALLOWANCE_MS is the extra second older upstream added to the NotReady→Ready requeue ("to avoid milliseconds
- * skew in AddAfter"); v1.37.2 dropped it there and FindMinNextPodAvailabilityCheck never had it. Kept for both
- * requeues: availableReplicas then lags by at most a second, and a timer can never fire just before availability.
- */
-export const SKEW_ALLOWANCE_MS = 1000;
-
-/**
  * reconcileRc mirrors replica_set.go syncReplicaSet for one RC key, pure: an RC gone drops its expectations; else
- * claim the active candidate pods (adopt/release patches), manage replicas when expectations are satisfied and the
- * RC is not being deleted, and write the status when it changed. Results of earlier mutations that failed come in
+ * claim the active candidate pods (adopt/release patches; a sync that adopts writes only its patches), manage
+ * replicas when expectations are satisfied and the RC is not being deleted, and write the status when it changed
+ * (no availability requeue after an error). Results of earlier mutations that failed come in
  * as `failures` and stand for the errors upstream's calls returned: a failed claim aborts the sync, a failed
  * create/delete is the manage error (events, ReplicaFailure, no writes this round), a failed status write is
  * retried; any of them makes the result an `error` (rate-limited requeue).
@@ -54,20 +48,31 @@ export const SKEW_ALLOWANCE_MS = 1000;
 export function reconcileRc(key: string, input: RcInput): ReconcileResult {
   const rc = input.rcs.get(key);
   if (rc === undefined) return { mutations: [], expectations: { type: 'DeleteExpectations' } };
-  const failures = summarizeFailures(input.failures);
+  const failures = summarizeFailures(input.failures, releasedBy(rc, input.pods));
   const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
   if (failures.claim.length > 0) return claimFailed(rc, failures, log);
   const candidates = filterPodsByOwner(input.pods, rc).filter(isPodActive);
   const { claimed, actions } = claimPods(rc, candidates);
   for (const a of actions) log.push(patchDraft(PODS, a.pod.metadata, a.ops));
+  if (actions.some((a) => a.type === 'Adopt')) return adopting(rc, failures, log);
   const manage = manageOrReport(rc, claimed, failures, input, log);
   const status = calculateStatus(rc, claimed, manage.error ?? pendingFailure(rc, manage), input.now);
   const write = statusToWrite(rc, status);
   if (write !== undefined) log.push(updateStatusDraft(RCS, rc, write));
   const statusError = failures.status.length > 0 ? `failed to update status: ${failures.status[0]}` : undefined;
   const error = statusError ?? manage.error?.message;
-  const requeueAfterMs = manage.error === undefined ? availabilityRequeue(rc, claimed, status, input.now) : undefined;
+  const requeueAfterMs = error === undefined ? availabilityRequeue(rc, claimed, status, input.now) : undefined;
   return withOptional({ mutations: log.mutations(), expectations: manage.expectations, error, requeueAfterMs });
+}
+
+/**
+ * adopting ends a sync that publishes adoption patches: an adopted pod counts as owned only once its patch has
+ * applied (upstream counts it when AdoptPod returned nil, in the same sync), so manageReplicas and the status wait
+ * for the next sync, which the patched pod's update wakes. Failures of the previous round are still reported.
+ */
+function adopting(rc: ReplicationController, failures: FailureSummary, log: MutationLog): ReconcileResult {
+  const reported = reportFailures(rc, failures, log);
+  return withOptional({ mutations: log.mutations(), error: reported?.message });
 }
 
 /**
@@ -105,14 +110,14 @@ function pendingFailure(rc: ReplicationController, manage: ManageResult): Manage
 }
 
 /**
- * availabilityRequeue mirrors syncReplicaSet's last step: with minReadySeconds, no manage error and some ready pods
- * not yet available, look again when the first becomes available (FindMinNextPodAvailabilityCheck, falling back to
- * minReadySeconds), plus the skew allowance.
+ * availabilityRequeue mirrors syncReplicaSet's last step (reached only without a manage or status-update error):
+ * with minReadySeconds and some ready pods not yet available, look again when the first becomes available
+ * (FindMinNextPodAvailabilityCheck, falling back to minReadySeconds). v1.37.2 adds no skew second here.
  */
 function availabilityRequeue(rc: ReplicationController, pods: readonly Pod[], status: ReplicationControllerStatus, now: Date): number | undefined {
   const minReadySeconds = rc.spec.minReadySeconds ?? 0;
   if (minReadySeconds <= 0 || status.readyReplicas === status.availableReplicas) return undefined;
-  return (nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000) + SKEW_ALLOWANCE_MS;
+  return nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000;
 }
 
 type Optional = { -readonly [K in keyof ReconcileResult]?: ReconcileResult[K] | undefined };

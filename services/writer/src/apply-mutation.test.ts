@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { aCreate, aMutation, aRecordEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
+import { aCreate, aMutation, anEvent, aRecordEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
 import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { FakeClock } from '@kcm-bus/runtime/workqueue/fake-clock.ts';
 import { DEFAULT_ALLOWLIST } from './allowlist.ts';
@@ -96,5 +96,41 @@ describe('applyMutation: RecordEvent', () => {
     const results = [];
     for (let i = 0; i < 26; i++) results.push(await applyMutation(aRecordEvent({ ...aRecordEvent().event!, reason: `R${i}` }), deps));
     assert.deepEqual([results[25]!.outcome, results[25]!.reason, sent.length], ['Refused', 'EventSpamFiltered', 25]);
+  });
+});
+
+describe('applyMutation: an event attached to a write (RealPodControl records it only after the call succeeded)', () => {
+  const created = { ...anEvent, reason: 'SuccessfulCreate' };
+  const deleted = { ...anEvent, reason: 'SuccessfulDelete', message: 'Deleted pod: web-1' };
+  /** recorded lets the event recording, which the result does not wait for, run to its end. */
+  const recorded = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('given a Create with SuccessfulCreate attached that the apiserver accepts, then the pod and then the Event are created', async () => {
+    const { deps, sent } = given(ok(201), ok(201));
+    const result = await applyMutation(aCreate({ event: created }), deps);
+    await recorded();
+    assert.deepEqual(sent.map((r) => `${r.method} ${r.path.split('/').at(-1)}`), ['POST pods', 'POST events']);
+    assert.deepEqual([result.verb, result.outcome, result.name], ['Create', 'Applied', sent[0]!.name]);
+  });
+
+  it('given a Create the apiserver refuses (quota), then no SuccessfulCreate is recorded and the result is Failed', async () => {
+    const { deps, sent } = given(failure(403, 'Forbidden'));
+    const result = await applyMutation(aCreate({ event: created }), deps);
+    await recorded();
+    assert.deepEqual([result.outcome, sent.length], ['Failed', 1]);
+  });
+
+  it('given a Delete answered NotFound (AlreadyDone), then no SuccessfulDelete is recorded, as upstream records nothing', async () => {
+    const { deps, sent } = given(failure(404, 'NotFound'));
+    const result = await applyMutation(aMutation({ event: deleted }), deps);
+    await recorded();
+    assert.deepEqual([result.outcome, sent.length], ['AlreadyDone', 1]);
+  });
+
+  it('given the Event request fails, then the write\'s Applied result stands (events are best effort)', async () => {
+    const { deps, sent } = given(ok(200), failure(403, 'Forbidden'));
+    const result = await applyMutation(aMutation({ event: deleted }), deps);
+    await recorded();
+    assert.deepEqual([result.outcome, sent.length], ['Applied', 2]);
   });
 });

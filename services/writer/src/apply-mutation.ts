@@ -43,7 +43,8 @@ export type WriterDeps = {
 /**
  * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it,
  * otherwise sent (every attempt through the budget), retried per the policy and classified. RecordEvent goes
- * through the correlator (create, patch, or drop, with client-go's fallback from a 404 patch to a create). When
+ * through the correlator (create, patch, or drop, with client-go's fallback from a 404 patch to a create). An
+ * event attached to another verb is recorded only when that write is Applied (recordOutcomeEvent). When
  * the signal aborts during retries it rejects with the signal's reason and publishes nothing: the mutation stays
  * uncommitted and the partition's next owner applies it again (idempotently).
  */
@@ -52,7 +53,23 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const request = toRequest(m);
   const { verdict, attempts } = await send(request, deps);
-  return resultOf(m, request.name, verdict, attempts, deps.now());
+  const result = resultOf(m, request.name, verdict, attempts, deps.now());
+  if (result.outcome === 'Applied' && m.event !== null) void recordOutcomeEvent(m, deps);
+  return result;
+}
+
+/**
+ * recordOutcomeEvent mirrors RealPodControl's Recorder.Eventf after a call that succeeded (SuccessfulCreate,
+ * SuccessfulDelete): the mutation's attached event, stamped now, as a RecordEvent the allowlist must grant too.
+ * Asynchronous and best effort, as client-go's broadcaster: the write's result does not wait for it, its own result
+ * is not published, and a failure (or the writer stopping) is dropped. Its request still takes a budget token.
+ */
+async function recordOutcomeEvent(m: Mutation, deps: WriterDeps): Promise<void> {
+  const { namespace, name } = m.event!.involvedObject;
+  const target = { apiVersion: 'v1', kind: 'Event', namespace, name, resource: 'events', subresource: null };
+  const event: Mutation = { ...m, verb: 'RecordEvent', target, body: null, patch: null, patchType: null, createdAt: deps.now() };
+  if (!allows(deps.allowlist, event)) return;
+  await recordEvent(event, deps).catch(() => undefined);
 }
 
 /** recordEvent mirrors client-go recordToSink/recordEvent for one correlated event. */

@@ -54,7 +54,7 @@ describe('expectations (pure rules)', () => {
     assert.deepEqual(expectationsView(record, TTL + 1, TTL), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
   });
 
-  it('given the flags, then --expectations-ttl-seconds defaults to 600, not upstream\'s 300', () => {
-    assert.deepEqual(EXPECTATIONS_FLAGS.map((f) => [f.name, f.default]), [['expectations-ttl-seconds', 600]]);
+  it('given the flags, then --expectations-ttl-seconds defaults to upstream\'s 300 (ExpectationsTimeout)', () => {
+    assert.deepEqual(EXPECTATIONS_FLAGS.map((f) => [f.name, f.default]), [['expectations-ttl-seconds', 300]]);
   });
 });

@@ -16,19 +16,21 @@ export type ControlleeExpectations = {
 };
 
 /**
- * DEFAULT_EXPECTATIONS_TTL_SECONDS is 10 minutes, twice upstream's ExpectationsTimeout (5 min). Upstream observes
- * its own creates within a watch round trip; here an observation also waits for the writer's QPS budget (500 creates
- * at 20 qps is 25 s), the watcher, Kafka and consumer lag, or a replay after a restart. An expectation that expires
- * before its observation arrives lets a sync act on stale stores and over-create, so the TTL must cover that lag.
+ * DEFAULT_EXPECTATIONS_TTL_SECONDS is upstream's ExpectationsTimeout, 5 minutes. The pipeline's lag from a published
+ * mutation to its observation is the writer's QPS budget (500 creates at 20 qps is 25 s), the watcher and Kafka:
+ * well inside it, as upstream's own rate-limited creates are. Only a writer stopped for longer than the TTL with
+ * creates still queued lets a sync create again; the queued ones then land too and the surplus is deleted, as
+ * upstream after its own timeout. Raise the flag if writers may be down that long.
  */
-export const DEFAULT_EXPECTATIONS_TTL_SECONDS = 600;
+export const DEFAULT_EXPECTATIONS_TTL_SECONDS = 300;
 
 /** EXPECTATIONS_FLAGS are the flags of a reconciler that keeps expectations. */
 export const EXPECTATIONS_FLAGS: readonly FlagSpec[] = [
   {
     name: 'expectations-ttl-seconds', type: 'number', default: DEFAULT_EXPECTATIONS_TTL_SECONDS,
-    help: 'Seconds after which unfulfilled expectations no longer hold a sync back (upstream: 300). It must exceed the '
-      + 'pipeline lag from a published mutation to its observation on the watch topic (writer QPS, Kafka, replay).',
+    help: 'Seconds after which unfulfilled expectations no longer hold a sync back (upstream\'s 300). It must exceed the '
+      + 'pipeline lag from a published mutation to its observation (writer QPS, Kafka; a writer outage: raise it if '
+      + 'writers may be down longer, or a sync creates again while the first creates are still queued).',
   },
 ];
 

@@ -31,9 +31,11 @@ export function mutationId(input: MutationIdInput): string {
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
- * GENERATED_SUFFIX_LENGTH is 10, not the apiserver's 5: our suffix is not random but fixed per mutation, and a
- * collision would be misread as AlreadyDone. 27^10 ≈ 2·10^14 makes one unlikely even among a million pods of one
- * generateName (p ≈ 2.5·10^-3 at 10^6, ≈ 2.5·10^-9 at 1000).
+ * GENERATED_SUFFIX_LENGTH is 10, not the apiserver's 5 (prefix cut at 53, not 58); the alphabet is the same. Our
+ * suffix is fixed per mutation, so a collision is not retried as the apiserver retries generateName: it is misread
+ * as AlreadyDone (no SuccessfulCreate, a pod missing until a later sync) and two Creates of one sync may name the
+ * same expected pod. At 5 characters (27^5 ≈ 1.4·10^7) one RC's 1000 pods collide with p ≈ 3.4%, a 500-pod batch
+ * with p ≈ 0.9%; at 10 (27^10 ≈ 2·10^14) p ≈ 2.5·10^-9 at 1000 pods, ≈ 2.5·10^-3 at a million.
  */
 export const GENERATED_SUFFIX_LENGTH = 10;
 

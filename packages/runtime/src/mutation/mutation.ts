@@ -92,6 +92,7 @@ export type Mutation = {
   readonly fieldManager: string | null;
   readonly cause: readonly MutationCause[];
   readonly createdAt: string;
+  /** event is a RecordEvent's event; on another verb, the event the writer records only if the write is Applied. */
   readonly event: MutationEvent | null;
   /** reconcileKey is the key the controller was reconciling (an RC's `namespace/name`); results carry it back. */
   readonly reconcileKey: string | null;
