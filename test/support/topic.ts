@@ -19,13 +19,18 @@ export type TopicRecord = {
   readonly value: { readonly type: string; readonly key: string; readonly resourceVersion: string; readonly object?: Record<string, unknown> } | null;
 };
 
-/** readTopic reads a whole topic (committed records), decoding values with the schemas the registry holds. */
+/**
+ * readTopic reads a whole topic (committed records), decoding values with the schemas the registry holds.
+ * A value that does not decode is left out, as every consumer of ours leaves it: the fuzz test puts such
+ * records on every input topic of the shared test stack, and a record a service wrote that did not decode
+ * would still fail the test waiting for it.
+ */
 export async function readTopic(stack: StackEndpoints, topic: string): Promise<TopicRecord[]> {
   const serde = new Serde(httpSchemaRegistry(stack.registry), topic, undefined, (s) => new AvroCodec(s));
   const records: TopicRecord[] = [];
   await testBus(stack).readToEnd(topic, async (record, partition) => {
-    const value = record.value === null ? null : (await serde.decode(record.value)).value as TopicRecord['value'];
-    records.push({ partition, offset: record.offset, key: record.key?.toString() ?? '', raw: record.value, value });
+    const value = record.value === null ? null : await serde.decode(record.value).then((d) => d.value as TopicRecord['value'], () => undefined);
+    if (value !== undefined) records.push({ partition, offset: record.offset, key: record.key?.toString() ?? '', raw: record.value, value });
   });
   return records;
 }
