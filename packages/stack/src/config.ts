@@ -17,11 +17,22 @@ export type StackConfig = {
   readonly ports: Readonly<Record<PortName, number>>;
   /** How many kwok nodes `up` registers (tests make their own and pass 0). */
   readonly nodes: number;
-  /** Upstream controllers run by the stack's kube-controller-manager (node lifecycle until kcm-bus has its own). */
+  /** Upstream controllers run by the stack's kube-controller-manager: all but those kcm-bus replaces, by default. */
   readonly kcmControllers: readonly string[];
   /** kube-scheduler's client QPS (burst twice that): benchmarks raise it so binding is never the bottleneck. */
   readonly schedulerQps: number;
 };
+
+/**
+ * KCM_BUS_CONTROLLERS are upstream's controllers kcm-bus replaces. The stack's kube-controller-manager runs every
+ * other one (`--controllers=*,-replicationcontroller-controller,-endpoints-controller`), as a cluster running kcm-bus
+ * beside its own kube-controller-manager does: garbage collection, namespace deletion, node lifecycle and taint
+ * eviction, service accounts and quotas behave as on a real cluster.
+ */
+export const KCM_BUS_CONTROLLERS = ['replicationcontroller-controller', 'endpoints-controller'] as const;
+
+/** BESIDE_KCM_BUS is the `--controllers` list of a kube-controller-manager running beside kcm-bus. */
+export const BESIDE_KCM_BUS = ['*', ...KCM_BUS_CONTROLLERS.map((c) => `-${c}`)].join(',');
 
 /**
  * DEFAULT_PORT_BASE keeps the dev stack (17100-17199) and the test stack (17200-17299) clear of a
@@ -42,7 +53,7 @@ export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.en
     host: '127.0.0.1',
     ports,
     nodes: intFrom(env['KCM_BUS_NODES'], 'KCM_BUS_NODES') ?? (profile === 'dev' ? 2 : 0),
-    kcmControllers: (env['KCM_BUS_KCM_CONTROLLERS'] ?? 'node-lifecycle-controller').split(',').filter(Boolean),
+    kcmControllers: (env['KCM_BUS_KCM_CONTROLLERS'] ?? BESIDE_KCM_BUS).split(',').filter(Boolean),
     schedulerQps: intFrom(env['KCM_BUS_SCHEDULER_QPS'], 'KCM_BUS_SCHEDULER_QPS') ?? 50,
   };
 }

@@ -97,7 +97,7 @@ export function controlParts(c: StackConfig, b: Binaries): readonly Part[] {
       name: 'kube-controller-manager', ports: ['controllerManager'], readyTimeoutMs: 60_000, ready: healthz(c.ports.controllerManager),
       launch: { name: 'kube-controller-manager', command: bin(b, 'kube-controller-manager'), args: [
         ...delegated, '--secure-port', String(c.ports.controllerManager), '--use-service-account-credentials=false',
-        '--controllers', c.kcmControllers.join(','),
+        '--controllers', c.kcmControllers.join(','), '--service-account-private-key-file', pki('sa.key'), '--root-ca-file', pki('ca.crt'),
       ] },
     },
     {
