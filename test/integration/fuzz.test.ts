@@ -91,6 +91,8 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
     const counts = await Promise.all(Object.keys(tried).map(async (topic) => ({ topic, tried: PER_TOPIC, deadLettered: await deadLetters(topic, fuzzNs) })));
     console.log(`fuzz (seed ${SEED}):\n${counts.map((c) => `  ${c.topic}: ${c.tried} tried, ${c.deadLettered} dead letters (all consumers), crashes 0`).join('\n')}`);
     for (const c of counts) assert.ok(c.deadLettered >= PER_TOPIC / 2, `${c.topic}: the undecodable records were dead-lettered (${c.deadLettered})`);
+    const forged = (await readRaw(stack, deadLetterTopic(MUTATION_TOPICS.results))).filter((d) => d.key.startsWith(`${fuzzNs}/`) && d.headers['kcm-bus.reason']?.startsWith('ForgedRecordError: unsigned'));
+    assert.ok(forged.length > 0, 'a result the writer did not sign is refused as forged, however well it decodes');
   });
 
   it('given the poison still in the state topics, when the watcher and reconciler-rc restart and replay them, then they become ready again', async () => {

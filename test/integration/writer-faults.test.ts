@@ -1,12 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { frame } from '@kcm-bus/runtime/codec/wire.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
+import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { locateAll } from '@kcm-bus/stack/obtain-all.ts';
 import { dataParts } from '@kcm-bus/stack/parts.ts';
@@ -14,7 +11,7 @@ import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, outcomeOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { mutation, mutationSerde, outcomeOf, signerOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 import { readFileSync } from 'node:fs';
@@ -39,7 +36,7 @@ function registryPart(): { readonly stop: () => Promise<unknown>; readonly start
 
 describe('the writer under faults: no record stops it, a transient fault is retried, SIGTERM is prompt', () => {
   const ns = uniqueName('wrf');
-  const serde = new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+  const serde = mutationSerde(stack);
   let writer: ServiceProcess;
 
   before(async () => {
@@ -99,7 +96,8 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     try {
       const cold = await startService('writer', writerArgs, { ready: false });
       await waitFor('the cold writer ready (joined, nothing to retry)', async () => (await readyz(cold)).status === 200);
-      await produceMutations(stack, [], [{ key: objectKey(late.target), value: bytes }]);
+      const key = objectKey(late.target);
+      await produceMutations(stack, [], [{ key, value: bytes, headers: signerOf(stack, late.controller).headers(key, bytes) }]);
       const notReady = await waitFor('/readyz 503 while the mutation is retried', async () => {
         const r = await readyz(cold);
         return r.status === 503 ? r : undefined;

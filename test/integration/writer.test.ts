@@ -1,11 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { frame } from '@kcm-bus/runtime/codec/wire.ts';
-import type { MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, outcomeOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { mutation, mutationSerde, outcomeOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -103,6 +105,23 @@ describe('the writer: the one metered, idempotent path from mutations to the API
     });
     assert.ok(dead.every((d) => d.headers['kcm-bus.reason']), 'each carries its reason');
     assert.ok(dead.some((d) => /preconditions\.uid/.test(d.headers['kcm-bus.reason'] ?? '')), 'the incomplete mutation names the missing part');
+  });
+
+  it('obeys only mutations their controller signed: unsigned or signed with another key, they are dead-lettered and counted, nothing applied', async () => {
+    const [unsigned, forged, good] = ['unsigned', 'forged', 'signed'].map((name) => mutation({ verb: 'Create', target: podTarget(ns, name), body: podBody(name) }));
+    const encode = async (m: Mutation): Promise<{ key: string; value: Buffer }> => ({ key: `${ns}/${m.target.name}`, value: (await mutationSerde(stack).encode(m)).bytes });
+    const intruder = signingWith({ name: forged!.controller, privateKey: generateKeyPairSync('ed25519').privateKey, trusted: new Map() });
+    const forgedRecord = await encode(forged!);
+    await produceMutations(stack, [good!], [await encode(unsigned!), { ...forgedRecord, headers: intruder.headers(forgedRecord.key, forgedRecord.value) }]);
+    assert.equal(outcomeOf(await resultsFor(stack, [good!]), good!), 'Applied');
+    const dead = await waitFor('two dead letters', async () => {
+      const mine = (await readRaw(stack, MUTATION_TOPICS.deadLetters)).filter((r) => r.key === `${ns}/unsigned` || r.key === `${ns}/forged`);
+      return mine.length >= 2 ? mine : undefined;
+    });
+    assert.deepEqual(dead.map((d) => d.headers['kcm-bus.reason']?.replace(/:.*/, '')).sort(), ['ForgedRecordError', 'ForgedRecordError']);
+    assert.match(dead.find((d) => d.key === `${ns}/forged`)?.headers['kcm-bus.reason'] ?? '', /bad signature of replicationcontroller-controller/);
+    assert.ok(!(await exists(`${pods}/unsigned`)) && !(await exists(`${pods}/forged`)), 'neither pod was created');
+    assert.ok(await metricValue(writer, 'kcm_bus_dead_letters_total', { topic: MUTATION_TOPICS.mutations }) >= 2);
   });
 
   it('keeps to --kube-api-qps=5 --kube-api-burst=5: 25 creates take at least 4 seconds', async () => {

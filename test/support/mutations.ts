@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
+import { type Signing, UNSIGNED } from '@kcm-bus/runtime/signing/signing.ts';
+import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
@@ -29,12 +33,29 @@ export function podBody(name: string): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
 }
 
-/** produceMutations puts mutations (encoded) and raw values (as they are) on kcm.mutations, keyed by target. */
-export async function produceMutations(stack: StackEndpoints, mutations: readonly Mutation[], raw: readonly { key: string; value: Buffer }[] = []): Promise<void> {
-  const serde = new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+/** mutationSerde encodes mutations for kcm.mutations as a reconciler does. */
+export function mutationSerde(stack: StackEndpoints): Serde {
+  return new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+}
+
+/** signerOf signs as a controller the stack has a key for; another controller's mutations go unsigned. */
+export function signerOf(stack: StackEndpoints, controller: string): Signing {
+  return (LOCAL_SIGNERS as readonly string[]).includes(controller) ? loadSigning(stack.signingDir, controller) : UNSIGNED;
+}
+
+/**
+ * produceMutations puts mutations (encoded and signed by their controller, as a reconciler would) and raw records
+ * (as they are) on kcm.mutations, keyed by target.
+ */
+export async function produceMutations(stack: StackEndpoints, mutations: readonly Mutation[], raw: readonly OutgoingRecord[] = []): Promise<void> {
+  const serde = mutationSerde(stack);
   const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
   try {
-    const records = [...await Promise.all(mutations.map(async (m) => ({ key: objectKey(m.target), value: (await serde.encode(m)).bytes }))), ...raw];
+    const signed = async (m: Mutation): Promise<OutgoingRecord> => {
+      const [key, value] = [objectKey(m.target), (await serde.encode(m)).bytes];
+      return { key, value, headers: signerOf(stack, m.controller).headers(key, value) };
+    };
+    const records = [...await Promise.all(mutations.map(signed)), ...raw];
     await publisher.send(MUTATION_TOPICS.mutations, records);
   } finally {
     await publisher.close();

@@ -2,6 +2,7 @@ import type { StackConfig } from './config.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { apiserverUrl } from './parts.ts';
 import { registryUrl } from './registry-part.ts';
+import { signingDir } from './signing.ts';
 
 /** StackEndpoints says where every part of a running stack is; `up` writes it to endpoints.json. */
 export type StackEndpoints = {
@@ -12,6 +13,8 @@ export type StackEndpoints = {
   readonly registry: string;
   readonly redis: string;
   readonly etcd: string;
+  /** signingDir holds every local signer's Ed25519 key pair: each service's `--signing-dir`. */
+  readonly signingDir: string;
 };
 
 /** stackEndpoints derives the endpoints of a stack from its configuration. */
@@ -24,6 +27,7 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
     registry: registryUrl(c),
     redis: `redis://${c.host}:${c.ports.redis}`,
     etcd: `http://${c.host}:${c.ports.etcd}`,
+    signingDir: signingDir(c.dir),
   };
 }
 

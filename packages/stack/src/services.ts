@@ -8,7 +8,7 @@ const REPO = resolve(import.meta.dirname, '../../..');
 
 /** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
-  const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
+  const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry, '--signing-dir', e.signingDir];
   const service = (name: string, port: PortName, args: readonly string[]): Part => ({
     name, ports: [port], readyTimeoutMs: 120_000,
     launch: {

@@ -4,6 +4,7 @@ import type { StackConfig } from './config.ts';
 import { obtainAll } from './obtain-all.ts';
 import { apiserverUrl, controlParts, dataParts, type Part } from './parts.ts';
 import { ensurePki, tlsClient } from './pki.ts';
+import { ensureSigningKeys } from './signing.ts';
 import { writeKubeconfigs } from './kube-access.ts';
 import { bootstrapRbac, registerNodes } from './bootstrap.ts';
 import { runningPid, stopProcess } from './procs.ts';
@@ -19,6 +20,7 @@ export async function up(c: StackConfig, say: (line: string) => void): Promise<S
   const binaries = await obtainAll(say);
   mkdirSync(c.dir, { recursive: true });
   await ensurePki(c.dir);
+  ensureSigningKeys(c.dir);
   writeKubeconfigs(c.dir, apiserverUrl(c));
   const data = dataParts(c, binaries);
   const [etcd, ...bus] = data;

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
+import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
+import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/signing.ts';
 import { realClock, realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { DEFAULT_ALLOWLIST, parseAllowlist } from './allowlist.ts';
 import { kubeApi } from './api.kube.ts';
@@ -33,10 +35,13 @@ await serviceMain('writer', [
     correlator: new EventCorrelator(realClock), scheduler: realScheduler, now,
     random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
   };
+  const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
+  if (!signing.enabled) ctx.log.warn('no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned');
   const loop = await startWriterLoop({
     bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
     concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
     log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal, signal: stopping.signal, scheduler: realScheduler, now,
+    signing,
   });
   return {
     probes: { healthy: loop.healthy, ready: () => loop.notReady() === undefined, notReadyReason: loop.notReady },

@@ -7,6 +7,7 @@ import { aCreate, aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.t
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { RegistryError } from '@kcm-bus/runtime/registry/registry.ts';
 import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
+import { ForgedRecordError } from '@kcm-bus/runtime/signing/signing.ts';
 import { realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { abortableSleep } from './backoff.ts';
 import { AbandonedError } from './executor.ts';
@@ -23,14 +24,14 @@ const bytes = Buffer.from('x');
 const applied = (m: Mutation): MutationResult => resultOf(m, m.target.name, { type: 'Final', outcome: 'Applied', status: 200, reason: null, message: '', uid: 'u', resourceVersion: '1' }, 1, 'now');
 
 /** given builds ports whose decode answers (or throws) what `decoded` says, under a real RecordGuard. */
-function given(decoded: () => Promise<unknown>, opts: { apply?: (m: Mutation) => Promise<MutationResult>; encode?: () => Promise<Buffer>; signal?: AbortSignal } = {}): { world: World; ports: RecordPorts; guard: RecordGuard } {
+function given(decoded: () => Promise<unknown>, opts: { apply?: (m: Mutation) => Promise<MutationResult>; encode?: () => Promise<Buffer>; signal?: AbortSignal; verify?: RecordPorts['verify'] } = {}): { world: World; ports: RecordPorts; guard: RecordGuard } {
   const world: World = { dead: [], results: [], applied: [], logs: [] };
   const guard = new RecordGuard({
     deadLetter: async (_source, _record, reason) => void world.dead.push(reason), counted: () => undefined,
     log: jsonLogger('test', { sink: (line) => world.logs.push(line) }), sleep: (ms) => abortableSleep(ms > 1 ? 1 : ms, realScheduler, opts.signal),
   });
   const ports: RecordPorts = {
-    guarded: guardedBy(guard), decode: decoded, now: () => 'now',
+    guarded: guardedBy(guard), decode: decoded, verify: opts.verify ?? (() => undefined), now: () => 'now',
     apply: opts.apply ?? (async (m) => (world.applied.push(m), applied(m))),
     encodeResult: opts.encode ?? (async () => Buffer.from('result')),
     publishResult: async (_record, result) => void world.results.push(result),
@@ -44,6 +45,14 @@ describe('processRecord: no record stops the writer', () => {
     await processRecord(recordOf(bytes), ports);
     assert.equal(world.applied.length, 0);
     assert.match(world.dead[0] ?? '', /not a mutation: body: not JSON/);
+  });
+
+  it('given a mutation its controller did not sign, then it is dead-lettered with the reason, never applied and given no result', async () => {
+    const forged = (): never => { throw new ForgedRecordError('unsigned: a record here must be signed by replicationcontroller-controller'); };
+    const { world, ports } = given(async () => aCreate(), { verify: forged });
+    await processRecord(recordOf(bytes), ports);
+    assert.deepEqual([world.applied.length, world.results.length], [0, 0]);
+    assert.match(world.dead[0] ?? '', /^ForgedRecordError: unsigned/);
   });
 
   it('given garbage, a wrong magic byte, an unknown schema id, truncated Avro or a tombstone, then each is one dead letter', async () => {

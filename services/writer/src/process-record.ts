@@ -18,12 +18,14 @@ export type ConsumedMutation = {
 /**
  * RecordPorts are what handling one record needs. guarded runs a step under the runtime's RecordGuard: a transient
  * fault (the registry unreachable) is retried with backoff, a poison one sends the record to the dead-letter topic
- * (and guarded answers undefined). The other ports decode, apply, encode a result (checked to fit the broker's
- * limit) and publish it; now is the wall clock (RFC 3339).
+ * (and guarded answers undefined). The other ports decode, verify the signature, apply, encode a result (checked
+ * to fit the broker's limit) and publish it; now is the wall clock (RFC 3339).
  */
 export type RecordPorts = {
   readonly guarded: <T>(record: ConsumedMutation, step: () => Promise<T>) => Promise<T | undefined>;
   readonly decode: (bytes: Buffer) => Promise<unknown>;
+  /** verify throws (ForgedRecordError) unless the record is signed by the controller the mutation names. */
+  readonly verify: (record: ConsumedMutation, m: Mutation) => void;
   readonly apply: (m: Mutation) => Promise<MutationResult>;
   readonly encodeResult: (record: ConsumedMutation, result: MutationResult) => Promise<Buffer>;
   readonly publishResult: (record: ConsumedMutation, result: MutationResult, bytes: Buffer) => Promise<void>;
@@ -40,22 +42,24 @@ export class InvalidRecordError extends Error {
 
 /**
  * processRecord carries one record to its way out, and nothing a record holds can make it throw: a record that is
- * not a decodable, valid mutation goes to the dead-letter topic with the reason; every mutation gets a result,
+ * not a decodable, valid mutation signed by its controller goes to the dead-letter topic with the reason; every mutation gets a result,
  * whatever its outcome (an unexpected failure while applying is a Failed result). It rejects only when the record
  * is abandoned (the writer stops, its partition was revoked) or a publish fails: the record then stays uncommitted.
  */
 export async function processRecord(record: ConsumedMutation, ports: RecordPorts): Promise<void> {
-  const mutation = await ports.guarded(record, () => decodeMutation(record.record.value, ports.decode));
+  const mutation = await ports.guarded(record, () => decodeMutation(record, ports));
   if (mutation === undefined) return;
   const result = await applied(mutation, ports);
   const bytes = await ports.guarded(record, () => ports.encodeResult(record, result));
   if (bytes !== undefined) await ports.publishResult(record, result, bytes);
 }
 
-async function decodeMutation(value: Buffer | null, decode: RecordPorts['decode']): Promise<Mutation> {
+async function decodeMutation(record: ConsumedMutation, ports: RecordPorts): Promise<Mutation> {
+  const value = record.record.value;
   if (value === null) throw new InvalidRecordError('a tombstone is not a mutation');
-  const mutation = validateMutation(await decode(value));
+  const mutation = validateMutation(await ports.decode(value));
   if (isMutationError(mutation)) throw new InvalidRecordError(`not a mutation: ${mutation.error}`);
+  ports.verify(record, mutation);
   return mutation;
 }
 

@@ -6,6 +6,7 @@ import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.t
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { SchemaRegistry } from '@kcm-bus/runtime/registry/registry.ts';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import type { Signing } from '@kcm-bus/runtime/signing/signing.ts';
 import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { abortableSleep } from './backoff.ts';
@@ -28,6 +29,8 @@ export type RecordPortsOptions = {
   readonly scheduler: Scheduler;
   /** now is the wall clock (RFC 3339) of the results the writer makes itself. */
   readonly now: () => string;
+  /** signing verifies that each mutation's controller signed it, and signs the results as the writer. */
+  readonly signing: Signing;
 };
 
 /** LOGGED_REFUSALS bounds the kinds of refusal (controller, verb, reason) the writer remembers having logged. */
@@ -60,6 +63,7 @@ export function recordPorts(o: RecordPortsOptions, outbox: Outbox, guard: Record
   return {
     guarded: guardedBy(guard),
     decode: async (bytes) => (await mutations.decode(bytes)).value,
+    verify: (record, m) => o.signing.verify(m.controller, { key: record.record.key?.toString() ?? '', value: record.record.value ?? Buffer.alloc(0), headers: record.record.headers }),
     apply: o.apply,
     encodeResult: async (record, result) => {
       const value = (await results.encode(result)).bytes;
@@ -69,7 +73,7 @@ export function recordPorts(o: RecordPortsOptions, outbox: Outbox, guard: Record
     publishResult: async (record, result, value) => {
       o.metrics.result(result);
       if (result.outcome === 'Refused') logRefused(result);
-      await outbox.push({ topic: MUTATION_TOPICS.results, record: { key: record.key, value } });
+      await outbox.push({ topic: MUTATION_TOPICS.results, record: { key: record.key, value, headers: o.signing.headers(record.key, value) } });
     },
     now: o.now,
   };

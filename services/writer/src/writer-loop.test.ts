@@ -12,6 +12,7 @@ import { realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { abortableSleep } from './backoff.ts';
 import { AbandonedError } from './executor.ts';
+import { UNSIGNED } from '@kcm-bus/runtime/signing/signing.ts';
 import { resultOf } from './result.ts';
 import { startWriterLoop, type WriterLoop } from './writer-loop.ts';
 
@@ -42,7 +43,7 @@ async function given(apply: (m: Mutation, signal: AbortSignal) => Promise<Mutati
   const loop = await startWriterLoop({
     bus, registry, concurrency: 1, partitions: 2, retentionMs: 1000, log: jsonLogger('test', { sink: () => undefined }),
     metrics: { result: () => undefined, deadLetter: () => undefined }, fatal: (what) => void h.fatal.push(what),
-    signal: h.stopping.signal, scheduler: realScheduler, now: () => 'now',
+    signal: h.stopping.signal, scheduler: realScheduler, now: () => 'now', signing: UNSIGNED,
     apply: (m) => (h.applied.push(m.target.name), apply(m, h.stopping.signal)),
   });
   return { ...h, loop, group: group! };

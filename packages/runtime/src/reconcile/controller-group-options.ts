@@ -1,6 +1,7 @@
 import type { Bus } from '../bus/bus.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { Logger } from '../service/log.ts';
+import type { Signing } from '../signing/signing.ts';
 import type { Controller } from './controller.ts';
 
 /** ControllerGroupOptions wire a Controller to its input topics, the results topic and the mutations topic. */
@@ -15,6 +16,8 @@ export type ControllerGroupOptions = {
   readonly serdes: ReadonlyMap<string, Pick<Serde, 'decode'>>;
   readonly resultsTopic: string;
   readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
+  /** signing signs the mutations as this controller and verifies that the writer signed each result. */
+  readonly signing: Signing;
   /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
   readonly dropWhere: (pred: (key: string) => boolean) => void;
   /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */

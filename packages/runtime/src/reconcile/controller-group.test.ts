@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Bus, GroupOptions, PartitionOffsets } from '../bus/bus.ts';
+import { aCreate } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
+import { UNSIGNED } from '../signing/signing.ts';
 import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
 import type { InputEvent } from './controller-types.ts';
 import { lockTopic, type ControllerGroupOptions } from './controller-group-options.ts';
@@ -38,7 +40,7 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
   const group = new ControllerGroup({
     bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
     serdes: new Map([PODS, NODES, RESULTS].map((t) => [t, json])), mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-    dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
+    signing: UNSIGNED, dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
   });
   await group.start({
     onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined,
@@ -117,5 +119,12 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.match(JSON.stringify(h.sent[0]?.headers), /kcm\.watch\.pods\/\d\/1/);
     assert.equal(h.group.partitionSynced(p), true);
     assert.ok(h.ensured.includes('kcm.watch.pods.dlq'), 'dead-letter topics are created at start');
+  });
+
+  it('given mutations to publish, then each goes to the mutations topic signed by the controller', async () => {
+    const signing = { enabled: true, headers: (key: string) => ({ 'kcm-bus-signer': 'c', 'kcm-bus-signature': `sig(${key})` }), verify: () => undefined };
+    const h = await harness({ signing });
+    await h.group.publish([aCreate({ target: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns-a', name: 'p', resource: 'pods', subresource: null } })]);
+    assert.deepEqual(h.sent, [{ topic: 'm', headers: { 'kcm-bus-signer': 'c', 'kcm-bus-signature': 'sig(ns-a/p)' } }]);
   });
 });

@@ -94,11 +94,14 @@ export class ControllerGroup {
     return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
   }
 
-  /** publish sends mutations keyed by their target object (acks=all). */
+  /** publish sends mutations keyed by their target object (acks=all), signed as this controller. */
   async publish(mutations: readonly Mutation[]): Promise<void> {
     if (mutations.length === 0 || !this.#publisher) return;
     const { topic, serde } = this.#o.mutations;
-    const records = await Promise.all(mutations.map(async (m) => ({ key: recordKey(m), value: (await serde.encode(m)).bytes })));
+    const records = await Promise.all(mutations.map(async (m) => {
+      const [key, value] = [recordKey(m), (await serde.encode(m)).bytes];
+      return { key, value, headers: this.#o.signing.headers(key, value) };
+    }));
     await this.#publisher.send(topic, records);
   }
 
@@ -167,7 +170,7 @@ export class ControllerGroup {
   }
 
   async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {
-    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic, topic, partition, record, live);
+    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, topic, partition, record, live);
     if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
     if (routed.kind === 'event') await this.#controller?.onEvent(topic, routed.event);
   }

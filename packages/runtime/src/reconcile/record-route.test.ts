@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BusRecord } from '../bus/bus.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { ForgedRecordError, signingWith, WRITER_SIGNER } from '../signing/signing.ts';
 import { MalformedRecordError, routeRecord } from './record-route.ts';
 
 const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
@@ -10,17 +12,29 @@ const pod = (namespace: string, name: string) => ({ type: 'Applied', key: `${nam
 
 describe('routeRecord: what a consumed record is for a controller', () => {
   it('given a watch record, then it is an event with its cause, key, object and version', async () => {
-    const routed = await routeRecord(json, false, 'kcm.watch.pods', 2, record('ns/p', pod('ns', 'p')), true);
+    const routed = await routeRecord(json, undefined, 'kcm.watch.pods', 2, record('ns/p', pod('ns', 'p')), true);
     assert.deepEqual(routed, { kind: 'event', event: { cause: { topic: 'kcm.watch.pods', partition: 2, offset: 3 }, type: 'Applied', key: 'ns/p', object: { metadata: { namespace: 'ns', name: 'p' } }, resourceVersion: '9', live: true } });
   });
 
   it('given a tombstone, a watermark or a topic without a serde, then there is nothing to act on', async () => {
-    assert.equal((await routeRecord(json, false, 't', 0, record('ns/p', null), true)).kind, 'skip');
-    assert.equal((await routeRecord(json, false, 't', 0, record('~watermark', { type: 'Watermark', object: null }), true)).kind, 'skip');
-    assert.equal((await routeRecord(undefined, false, 't', 0, record('ns/p', pod('ns', 'p')), true)).kind, 'skip');
+    assert.equal((await routeRecord(json, undefined, 't', 0, record('ns/p', null), true)).kind, 'skip');
+    assert.equal((await routeRecord(json, undefined, 't', 0, record('~watermark', { type: 'Watermark', object: null }), true)).kind, 'skip');
+    assert.equal((await routeRecord(undefined, undefined, 't', 0, record('ns/p', pod('ns', 'p')), true)).kind, 'skip');
   });
 
   it('given a record whose key names another object than it carries, then it is refused as malformed (poison)', async () => {
-    await assert.rejects(routeRecord(json, false, 'kcm.watch.pods', 0, record('ns/a', pod('ns', 'b')), true), MalformedRecordError);
+    await assert.rejects(routeRecord(json, undefined, 'kcm.watch.pods', 0, record('ns/a', pod('ns', 'b')), true), MalformedRecordError);
+  });
+
+  it('given a result, then it is routed only when the writer signed it: unsigned or forged, it is refused (poison)', async () => {
+    const writer = generateKeyPairSync('ed25519');
+    const trusted = new Map([[WRITER_SIGNER, writer.publicKey]]);
+    const reader = signingWith({ name: 'replicationcontroller-controller', trusted });
+    const result = record('ns/p', { mutationId: 'm1', outcome: 'Applied' });
+    const signed = { ...result, headers: signingWith({ name: WRITER_SIGNER, privateKey: writer.privateKey, trusted }).headers('ns/p', result.value!) };
+    assert.equal((await routeRecord(json, reader, 'kcm.mutation-results', 1, signed, true)).kind, 'result');
+    await assert.rejects(routeRecord(json, reader, 'kcm.mutation-results', 1, result, true), ForgedRecordError);
+    const forger = signingWith({ name: WRITER_SIGNER, privateKey: generateKeyPairSync('ed25519').privateKey, trusted });
+    await assert.rejects(routeRecord(json, reader, 'kcm.mutation-results', 1, { ...result, headers: forger.headers('ns/p', result.value!) }, true), ForgedRecordError);
   });
 });

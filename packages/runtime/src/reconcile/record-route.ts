@@ -3,6 +3,7 @@ import type { Serde } from '../codec/serde.ts';
 import { objectNameOf } from '../mutation/mutation-id.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation } from '../mutation/mutation.ts';
+import { type Signing, WRITER_SIGNER } from '../signing/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { InputEvent } from './controller-types.ts';
@@ -19,17 +20,19 @@ export class MalformedRecordError extends Error {}
 const SKIP: Routed = { kind: 'skip' };
 
 /**
- * routeRecord decodes one record of an input or the results topic. Tombstones and watermarks carry nothing to act
- * on; a watch record whose object is not the one its key names is refused (MalformedRecordError), so a store is never
- * keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
+ * routeRecord decodes one record of an input or the results topic (`results` is then the Signing that verifies it).
+ * Tombstones and watermarks carry nothing to act on; a result the writer did not sign is refused
+ * (ForgedRecordError); a watch record whose object is not the one its key names is refused (MalformedRecordError),
+ * so a store is never keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
  */
-export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, isResults: boolean, topic: string, partition: number,
+export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, results: Signing | undefined, topic: string, partition: number,
   record: BusRecord, live: boolean): Promise<Routed> {
   const key = record.key?.toString() ?? '';
   const cause = { topic, partition, offset: Number(record.offset) };
   if (record.value === null || isWatermarkKey(key) || serde === undefined) return SKIP;
+  results?.verify(WRITER_SIGNER, { key, value: record.value, headers: record.headers });
   const value = (await serde.decode(record.value)).value;
-  if (isResults) return { kind: 'result', result: value as MutationResult, cause };
+  if (results) return { kind: 'result', result: value as MutationResult, cause };
   const event = value as WatchRecord<{ readonly metadata?: { readonly namespace?: string | null; readonly name?: string } } | null>;
   if (event.type === 'Watermark') return SKIP;
   const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);

@@ -7,6 +7,8 @@ import { RedisExpectations } from '../expectations/expectations.redis.ts';
 import { httpSchemaRegistry } from '../registry/registry.http.ts';
 import type { FlagSpec } from '../service/flags.ts';
 import { serviceMain, type ServiceContext } from '../service/main.node.ts';
+import { loadSigning } from '../signing/signing-keys.fs.ts';
+import type { Signing } from '../signing/signing.ts';
 import { PromWorkqueueMetricsProvider } from '../workqueue/metrics.prom.ts';
 import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
@@ -48,7 +50,7 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
       bus: ctx.bus, groupId: ctx.flags.string('consumer-group'), singleton: d.singleton ?? false,
       partitioned: informers.topics('partitioned'), global: informers.topics('global'),
       serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
-      mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
+      mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
       dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: deadLetterCounter(ctx.registry), log: ctx.log, fatal: ctx.fatal,
     });
     const hooks = countedControllerHooks(ctx.registry, d.name, controllerHooks(d.name, informers, d.spec(informers.listers(), ctx.flags)), {
@@ -88,6 +90,13 @@ function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Ser
   const codec = (s: object): AvroCodec => new AvroCodec(s);
   const inputs = topics.map((t) => [t, new Serde(registry, t, loadWatchSchema(kindOfTopic(t)), codec)] as const);
   return new Map([...inputs, [MUTATION_TOPICS.results, new Serde(registry, MUTATION_TOPICS.results, loadMutationSchemas().result, codec)]]);
+}
+
+/** signing loads the controller's keys from --signing-dir; without them it warns that the bus is open. */
+function signing(ctx: ServiceContext, name: string): Signing {
+  const s = loadSigning(ctx.flags.string('signing-dir'), name);
+  if (!s.enabled) ctx.log.warn('no --signing-dir: mutations go unsigned and results are not verified');
+  return s;
 }
 
 function mutationSerde(ctx: ServiceContext): Serde {

@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
+
+/**
+ * LOCAL_SIGNERS are who signs records on the local stack: the writer (results) and each reconciler's controller
+ * (mutations), by the names the records carry.
+ */
+export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller'] as const;
+
+/** signingDir is the stack's signing directory: one key pair per local signer, shared by every service on this disk. */
+export function signingDir(stackDir: string): string {
+  return join(stackDir, 'signing');
+}
+
+/** ensureSigningKeys makes the key pairs the stack's signing directory lacks (kept across `down` and `up`). */
+export function ensureSigningKeys(stackDir: string): void {
+  writeSigningKeys(signingDir(stackDir), LOCAL_SIGNERS);
+}
