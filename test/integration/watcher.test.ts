@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, kafkaFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { waitFor } from '../support/wait.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { compactEtcd } from '../support/etcd.ts';
@@ -23,7 +23,7 @@ const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, ...busFlags(stac
 /** runTail runs `kcm-bus tail` against the test stack and returns its output lines. */
 async function runTail(args: readonly string[]): Promise<string[]> {
   const { stdout } = await run(process.execPath, [resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts'), 'tail', ...args,
-    ...busFlags(stack)], { timeout: 60_000 });
+    ...kafkaFlags(stack)], { timeout: 60_000 });
   return stdout.split('\n').filter(Boolean);
 }
 
