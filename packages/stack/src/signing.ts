@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**
- * LOCAL_SIGNERS are who signs records on the local stack: the writer (results) and each reconciler's controller
- * (mutations), by the names the records carry.
+ * LOCAL_SIGNERS are who signs records on the local stack, by the names the records carry: the writer (results) and
+ * every controller the writer's default allowlist grants anything (mutations), node lifecycle's included.
  */
-export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller'] as const;
+export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller', 'node-lifecycle-controller'] as const;
 
 /** signingDir is the stack's signing directory: one key pair per local signer, shared by every service on this disk. */
 export function signingDir(stackDir: string): string {
