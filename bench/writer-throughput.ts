@@ -5,13 +5,14 @@
  * its own stack (profile "bench", ports 17600+), stopped at the end.
  */
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { metricValue, startService, stopAllServices } from '../test/support/processes.ts';
-import { mutation, podBody, podTarget, produceMutations } from '../test/support/mutations.ts';
-import { busFlags } from '../test/support/stack.ts';
+import { mutation, ownerRc, podBody, podTarget, produceMutations } from '../test/support/mutations.ts';
+import { busFlags, rawKube } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
@@ -32,8 +33,9 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
 }
 
 async function throughWriter(e: StackEndpoints, ns: string, flags: readonly string[]): Promise<number> {
+  const owner = await ownerRc(rawKube(), ns);
   const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, ...busFlags(e), ...flags]);
-  const batch = Array.from({ length: N }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`) }));
+  const batch = Array.from({ length: N }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`, owner) }));
   const started = performance.now();
   await produceMutations(e, batch);
   await waitFor(`${N} applied creates`, async () => (await metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Applied' })) >= N, { timeoutMs: 600_000, intervalMs: 50 });
@@ -45,6 +47,7 @@ async function throughWriter(e: StackEndpoints, ns: string, flags: readonly stri
 async function main(): Promise<void> {
   const log = (line: string): void => console.error(line);
   const endpoints = await up(c, log);
+  process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
   const kc = new KubeConfig();
   kc.loadFromFile(endpoints.kubeconfig);
   const core = kc.makeApiClient(CoreV1Api);

@@ -11,7 +11,7 @@ import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, signerOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { mutation, mutationSerde, outcomeOf, signerOf, ownerRc, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 import { readFileSync } from 'node:fs';
@@ -38,9 +38,11 @@ describe('the writer under faults: no record stops it, a transient fault is retr
   const ns = uniqueName('wrf');
   const serde = mutationSerde(stack);
   let writer: ServiceProcess;
+  let owner: PodOwner;
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+    owner = await ownerRc(kube, ns);
     writer = await startService('writer', writerArgs);
   });
   after(stopAllServices);
@@ -51,10 +53,10 @@ describe('the writer under faults: no record stops it, a transient fault is retr
       mutation({ verb: 'Delete', controller: 'not-a-controller', target: podTarget(ns, 'refused-non-json'), preconditions: { uid: 'u', resourceVersion: null }, body: '{' }),
       mutation({ verb: 'Patch', target: podTarget(ns, 'non-json-patch'), patchType: 'merge', patch: '{"spec":' }),
       mutation({ verb: 'Evict' as Mutation['verb'], target: podTarget(ns, 'unknown-verb') }),
-      mutation({ verb: 'Create', controller: 'c'.repeat(200_000), target: podTarget(ns, 'huge-controller'), body: podBody('huge-controller') }),
+      mutation({ verb: 'Create', controller: 'c'.repeat(200_000), target: podTarget(ns, 'huge-controller'), body: podBody('huge-controller', owner) }),
       mutation({ verb: 'Delete', target: podTarget(ns, ''), preconditions: { uid: 'u', resourceVersion: null } }),
     ];
-    const valid = (await serde.encode(mutation({ verb: 'Create', target: podTarget(ns, 'x'), body: podBody('x') }))).bytes;
+    const valid = (await serde.encode(mutation({ verb: 'Create', target: podTarget(ns, 'x'), body: podBody('x', owner) }))).bytes;
     const raw = [
       { key: `${ns}/wrong-magic`, value: Buffer.from('not avro at all') },
       { key: `${ns}/unknown-schema`, value: frame(987654, Buffer.from([1, 2, 3])) },
@@ -62,7 +64,7 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     ];
     // Just under what a kcm-bus producer sends (MAX_REQUEST_BYTES): its dead letter, with the reason headers, is not.
     const huge = { key: `${ns}/huge`, value: Buffer.alloc(999_900, 0x41) };
-    const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage') });
+    const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage', owner) });
     await produceMutations(stack, absurd, raw);
     await produceMutations(stack, [], [huge]);
     await produceMutations(stack, [good]);
@@ -89,7 +91,7 @@ describe('the writer under faults: no record stops it, a transient fault is retr
 
   it('retries a mutation while the registry is down (not ready meanwhile, SIGTERM exits 0 at once), applies it once the registry is back', async () => {
     const registry = registryPart();
-    const late = mutation({ verb: 'Create', target: podTarget(ns, 'after-outage'), body: podBody('after-outage') });
+    const late = mutation({ verb: 'Create', target: podTarget(ns, 'after-outage'), body: podBody('after-outage', owner) });
     const bytes = (await serde.encode(late)).bytes;
     assert.equal(await writer.stop(), 0, 'an idle writer stops with status 0');
     await registry.stop();

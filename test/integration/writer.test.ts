@@ -7,7 +7,7 @@ import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, podBody, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { mutation, mutationSerde, outcomeOf, ownerRc, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -22,9 +22,11 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   const ns = uniqueName('wr');
   const pods = `/api/v1/namespaces/${ns}/pods`;
   let writer: ServiceProcess;
+  let owner: PodOwner;
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+    owner = await ownerRc(kube, ns);
     writer = await startService('writer', writerArgs);
   });
   after(stopAllServices);
@@ -33,11 +35,11 @@ describe('the writer: the one metered, idempotent path from mutations to the API
     const rc = await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, { metadata: { name: 'web' }, spec: { replicas: 0, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
     const ep = await kube('POST', `/api/v1/namespaces/${ns}/endpoints`, { metadata: { name: 'web' } });
     const node = await kube('POST', '/api/v1/nodes', { metadata: { name: uniqueName('wr-node') } });
-    const victim = await kube('POST', pods, JSON.parse(podBody('victim')));
+    const victim = await kube('POST', pods, JSON.parse(podBody('victim', owner)));
     const rcTarget: MutationTarget = { apiVersion: 'v1', kind: 'ReplicationController', namespace: ns, name: 'web', resource: 'replicationcontrollers', subresource: null };
     const nodeName = (node['metadata'] as { name: string }).name;
     const batch = [
-      mutation({ verb: 'Create', target: podTarget(ns, 'created'), body: podBody('created') }),
+      mutation({ verb: 'Create', target: podTarget(ns, 'created'), body: podBody('created', owner) }),
       mutation({ verb: 'Delete', target: podTarget(ns, 'victim'), preconditions: { uid: uidOf(victim), resourceVersion: null } }),
       mutation({ verb: 'UpdateStatus', target: rcTarget, preconditions: { uid: null, resourceVersion: rvOf(rc) }, body: JSON.stringify({ ...rc, status: { replicas: 0, observedGeneration: 1 } }) }),
       mutation({ verb: 'Update', controller: 'endpoints-controller', target: { apiVersion: 'v1', kind: 'Endpoints', namespace: ns, name: 'web', resource: 'endpoints', subresource: null },
@@ -59,11 +61,11 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   });
 
   it('replays a batch without creating, deleting or updating anything twice', async () => {
-    const created = await kube('POST', pods, JSON.parse(podBody('to-delete')));
+    const created = await kube('POST', pods, JSON.parse(podBody('to-delete', owner)));
     const rc = await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, { metadata: { name: 'replayed' }, spec: { replicas: 0, selector: { app: 'r' }, template: { metadata: { labels: { app: 'r' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
     const batch = [
-      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-a'), body: podBody('replayed-a') }),
-      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-b'), body: podBody('replayed-b') }),
+      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-a'), body: podBody('replayed-a', owner) }),
+      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-b'), body: podBody('replayed-b', owner) }),
       mutation({ verb: 'Delete', target: podTarget(ns, 'to-delete'), preconditions: { uid: uidOf(created), resourceVersion: null }, body: JSON.stringify({ gracePeriodSeconds: 0 }) }),
       mutation({ verb: 'UpdateStatus', target: { apiVersion: 'v1', kind: 'ReplicationController', namespace: ns, name: 'replayed', resource: 'replicationcontrollers', subresource: null },
         preconditions: { uid: null, resourceVersion: rvOf(rc) }, body: JSON.stringify({ ...rc, status: { replicas: 0, observedGeneration: 1 } }) }),
@@ -77,7 +79,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   });
 
   it('answers a stale precondition with Conflict and leaves the object alone', async () => {
-    await kube('POST', pods, JSON.parse(podBody('guarded')));
+    await kube('POST', pods, JSON.parse(podBody('guarded', owner)));
     const stale = mutation({ verb: 'Delete', target: podTarget(ns, 'guarded'), preconditions: { uid: '00000000-0000-0000-0000-000000000000', resourceVersion: null } });
     await produceMutations(stack, [stale]);
     assert.equal(outcomeOf(await resultsFor(stack, [stale]), stale), 'Conflict');
@@ -94,7 +96,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
 
   it('sends malformed records to the dead-letter topic with the reason and applies the next good one', async () => {
     const incomplete = mutation({ verb: 'Delete', target: podTarget(ns, 'x') });
-    const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage') });
+    const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage', owner) });
     const key = `${ns}/dlq-${uniqueName('k')}`;
     await produceMutations(stack, [], [{ key, value: Buffer.from('not avro at all') }, { key, value: frame(987654, Buffer.from([1, 2, 3])) }]);
     await produceMutations(stack, [incomplete, good]);
@@ -108,7 +110,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   });
 
   it('obeys only mutations their controller signed: unsigned or signed with another key, they are dead-lettered and counted, nothing applied', async () => {
-    const [unsigned, forged, good] = ['unsigned', 'forged', 'signed'].map((name) => mutation({ verb: 'Create', target: podTarget(ns, name), body: podBody(name) }));
+    const [unsigned, forged, good] = ['unsigned', 'forged', 'signed'].map((name) => mutation({ verb: 'Create', target: podTarget(ns, name), body: podBody(name, owner) }));
     const encode = async (m: Mutation): Promise<{ key: string; value: Buffer }> => ({ key: `${ns}/${m.target.name}`, value: (await mutationSerde(stack).encode(m)).bytes });
     const intruder = signingWith({ name: forged!.controller, privateKey: generateKeyPairSync('ed25519').privateKey, trusted: new Map() });
     const forgedRecord = await encode(forged!);
@@ -127,7 +129,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   it('keeps to --kube-api-qps=5 --kube-api-burst=5: 25 creates take at least 4 seconds', async () => {
     await writer.stop();
     writer = await startService('writer', [...writerArgs, '--kube-api-qps', '5', '--kube-api-burst', '5']);
-    const batch = Array.from({ length: 25 }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `metered-${i}`), body: podBody(`metered-${i}`) }));
+    const batch = Array.from({ length: 25 }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `metered-${i}`), body: podBody(`metered-${i}`, owner) }));
     const started = Date.now();
     await produceMutations(stack, batch);
     const results = await resultsFor(stack, batch);
@@ -138,7 +140,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   it('after kill -9 mid-batch and a restart, leaves exactly the intended objects', async () => {
     await writer.stop();
     writer = await startService('writer', writerArgs);
-    const batch = Array.from({ length: 60 }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `crash-${i}`), body: podBody(`crash-${i}`) }));
+    const batch = Array.from({ length: 60 }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `crash-${i}`), body: podBody(`crash-${i}`, owner) }));
     await produceMutations(stack, batch);
     await waitFor('a third of the pods', async () => countPods(/^crash-/) .then((n) => n >= 20), { intervalMs: 50 });
     writer.process.kill('SIGKILL');

@@ -12,6 +12,7 @@ import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+import type { RawKube } from './stack.ts';
 import { readTopic } from './topic.ts';
 import { waitFor } from './wait.ts';
 
@@ -28,9 +29,24 @@ export function mutation(parts: Pick<Mutation, 'verb' | 'target'> & Partial<Muta
   };
 }
 
-/** podBody is a minimal pod for a Create. */
-export function podBody(name: string): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
+/** PodOwner is the RC a test pod names as its controller: the writer creates for the RC controller only pods an RC controls. */
+export type PodOwner = { readonly name: string; readonly uid: string };
+
+/**
+ * ownerRc creates RC `owner` in ns, of no replicas and a selector no test pod matches, for test pods to name as their
+ * controller: a real one, so that the garbage collector leaves them alone.
+ */
+export async function ownerRc(kube: RawKube, ns: string): Promise<PodOwner> {
+  const labels = { 'kcm-bus-test': 'owner' };
+  const rc = await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`,
+    { metadata: { name: 'owner' }, spec: { replicas: 0, selector: labels, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+  return { name: 'owner', uid: (rc['metadata'] as { uid: string }).uid };
+}
+
+/** podBody is a minimal pod for a Create, controlled by `owner`. */
+export function podBody(name: string, owner: PodOwner): string {
+  const controllerRef = { apiVersion: 'v1', kind: 'ReplicationController', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true };
+  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, ownerReferences: [controllerRef] }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
 }
 
 /** mutationSerde encodes mutations for kcm.mutations as a reconciler does. */

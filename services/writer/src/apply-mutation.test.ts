@@ -51,6 +51,14 @@ describe('applyMutation', () => {
     assert.equal(sent.length, 0);
   });
 
+  it('given an allowed verb and resource carrying what the controller may not write, then nothing is sent and the result is Refused', async () => {
+    const { deps, sent } = given();
+    const result = await applyMutation(aCreate({ body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' }, spec: { containers: [] } }) }), deps);
+    assert.deepEqual([result.outcome, result.reason], ['Refused', 'ContentNotAllowed']);
+    assert.match(result.message, /may not Create a pod whose controller is not one ReplicationController/);
+    assert.equal(sent.length, 0);
+  });
+
   it('given 429 with Retry-After then 503 then success, then it waits 1 s, then the backoff, and every attempt takes a token', async () => {
     const { deps, waits, tokens } = given(failure(429, 'TooManyRequests', '1'), failure(503, 'ServiceUnavailable'), ok(200));
     const result = await applyMutation(aMutation(), deps);

@@ -7,7 +7,8 @@ import type { EventCorrelator } from './event-correlator.ts';
 import { eventCreateRequest, eventRequest } from './event-request.ts';
 import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
 import { fieldManagerOf, type KubeRequest, toRequest } from './request.ts';
-import { notAllowedMessage, REFUSED_NOT_ALLOWED, REFUSED_SPAM_FILTERED, refusedResult, resultOf } from './result.ts';
+import { contentRefusal } from './content-rules.ts';
+import { notAllowedMessage, REFUSED_CONTENT, REFUSED_NOT_ALLOWED, REFUSED_SPAM_FILTERED, refusedResult, resultOf } from './result.ts';
 
 /**
  * KubeApi is the port `api.kube.ts` implements over HTTPS with the kubeconfig's identity: send
@@ -41,15 +42,17 @@ export type WriterDeps = {
 };
 
 /**
- * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it,
- * otherwise sent (every attempt through the budget), retried per the policy and classified. RecordEvent goes
- * through the correlator (create, patch, or drop, with client-go's fallback from a 404 patch to a create). An
- * event attached to another verb is recorded only when that write is Applied (recordOutcomeEvent). When
- * the signal aborts during retries it rejects with the signal's reason and publishes nothing: the mutation stays
- * uncommitted and the partition's next owner applies it again (idempotently).
+ * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it or a
+ * content rule forbids what it carries (contentRefusal), otherwise sent (every attempt through the budget), retried
+ * per the policy and classified. RecordEvent goes through the correlator (create, patch, or drop, with client-go's
+ * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
+ * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
+ * publishes nothing: the mutation stays uncommitted and the partition's next owner applies it again (idempotently).
  */
 export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<MutationResult> {
   if (!allows(deps.allowlist, m)) return refusedResult(m, REFUSED_NOT_ALLOWED, notAllowedMessage(m, resourceOf(m)), deps.now());
+  const refusal = contentRefusal(m);
+  if (refusal !== undefined) return refusedResult(m, REFUSED_CONTENT, refusal, deps.now());
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const request = toRequest(m);
   const { verdict, attempts } = await send(request, deps);

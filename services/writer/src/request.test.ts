@@ -24,7 +24,8 @@ describe('toRequest: Create', () => {
     assert.equal(req.path, '/api/v1/namespaces/default/pods');
     assert.deepEqual(req.query, { fieldManager: 'replicationcontroller-controller' });
     assert.equal(req.name, generatedName('web-', 'm-7'));
-    assert.deepEqual((bodyOf(req.body) as { metadata: unknown }).metadata, { generateName: 'web-', namespace: 'default', name: req.name });
+    const { ownerReferences: _owner, ...metadata } = (bodyOf(req.body) as { metadata: Record<string, unknown> }).metadata;
+    assert.deepEqual(metadata, { generateName: 'web-', namespace: 'default', name: req.name });
   });
 
   it('given the same mutation replayed, then the request is identical (the second meets AlreadyExists)', () => {

@@ -7,6 +7,9 @@ import { MAX_RESULT_MESSAGE_LENGTH, truncateMessage } from './truncate-message.t
 /** REFUSED_NOT_ALLOWED is the reason of a Refused result for a mutation outside the allowlist. */
 export const REFUSED_NOT_ALLOWED = 'NotAllowed';
 
+/** REFUSED_CONTENT is the reason of a Refused result for an allowed verb and resource carrying what its controller may not write. */
+export const REFUSED_CONTENT = 'ContentNotAllowed';
+
 /** FAILED_INTERNAL is the reason of a Failed result for a mutation the writer could not carry through itself. */
 export const FAILED_INTERNAL = 'InternalError';
 
@@ -33,8 +36,8 @@ export function resultOf(m: Mutation, name: string, verdict: Final, attempts: nu
 }
 
 /**
- * refusedResult is the MutationResult of a mutation the writer did not send (reason REFUSED_NOT_ALLOWED or
- * REFUSED_SPAM_FILTERED): status 0, no request, so a reconciler still learns the write did not happen. name is the
+ * refusedResult is the MutationResult of a mutation the writer did not send (reason REFUSED_NOT_ALLOWED,
+ * REFUSED_CONTENT or REFUSED_SPAM_FILTERED): status 0, no request, so a reconciler still learns the write did not happen. name is the
  * object's the mutation would have written (a refused Create's derived name lowers its owner's expectations);
  * null for an event, whose name the correlator chooses.
  */

@@ -50,9 +50,10 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
   };
 }
 
-/** aCreate is a Create of a pod with only metadata.generateName set, as the RC controller publishes them. */
+/** aCreate is a Create of a pod named by generateName and controlled by RC web, as the RC controller publishes them. */
 export function aCreate(overrides: Partial<Mutation> = {}): Mutation {
-  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default' }, spec: { containers: [] } };
+  const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true, blockOwnerDeletion: true };
+  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default', ownerReferences: [owner] }, spec: { containers: [] } };
   return aMutation({ verb: 'Create', target: { ...podTarget, name: '' }, preconditions: { uid: null, resourceVersion: null }, body: JSON.stringify(body), ...overrides });
 }
 
