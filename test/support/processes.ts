@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from './wait.ts';
@@ -24,7 +25,7 @@ const started = new Set<ServiceProcess>();
  */
 export async function startService(name: string, args: readonly string[],
   opts: { readonly ready?: boolean; readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {}): Promise<ServiceProcess> {
-  const port = 18000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
   const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? join(REPO, `services/${name}/src/main.ts`),
@@ -42,12 +43,23 @@ export async function startService(name: string, args: readonly string[],
   };
   started.add(service);
   if (opts.ready !== false) {
-    const ready = waitFor(`${name} ready (log: ${logFile})`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, { timeoutMs: 120_000 });
+    // Its own "started" line first: another process that holds the port would answer /readyz for it.
+    const ownsPort = (): boolean => readFileSync(logFile, 'utf8').includes(`127.0.0.1:${port}/metrics`);
+    const ready = waitFor(`${name} ready (log: ${logFile})`, async () => ownsPort() && (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, { timeoutMs: 120_000 });
     const died = exited.then((code) => Promise.reject(new Error(`${name} exited with ${code} before it was ready; log: ${logFile}`)));
     await Promise.race([ready, died]);
     died.catch(() => undefined);
   }
   return service;
+}
+
+/** freePort is a port nothing listens on now, from the kernel (the service binds it a moment later). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
 }
 
 /** stopAllServices stops every service the test file started and has not stopped (an after() hook). */
