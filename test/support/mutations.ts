@@ -25,7 +25,7 @@ export function podTarget(namespace: string, name: string): MutationTarget {
 export function mutation(parts: Pick<Mutation, 'verb' | 'target'> & Partial<Mutation>): Mutation {
   return {
     id: randomBytes(16).toString('hex'), controller: 'replicationcontroller-controller', preconditions: { uid: null, resourceVersion: null },
-    body: null, patch: null, patchType: null, fieldManager: null, cause: [], createdAt: new Date().toISOString(), event: null, reconcileKey: null, ...parts,
+    body: null, patch: null, patchType: null, fieldManager: null, cause: [], createdAt: new Date().toISOString(), event: null, reconcileKey: null, slowStart: null, ...parts,
   };
 }
 

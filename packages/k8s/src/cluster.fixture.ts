@@ -1,6 +1,7 @@
 import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { SLOW_START_SKIPPED, slowStartBatchOf } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import { createObject, type KubeObject, patchObject, removeObject, updateObject, type Verdict } from './object-writes.fixture.ts';
@@ -37,17 +38,22 @@ export function newCluster<K extends Kinds>(objects: { readonly [R in keyof K]: 
 
 /**
  * applyMutations plays the writer against the cluster at `now`: each mutation in order, with its preconditions,
- * giving the writer's result for each and the watch events the writes cause.
+ * giving the writer's result for each and the watch events the writes cause. The members of a slow-start run after
+ * a batch with a failure are skipped, as the writer's SlowStartGate skips them.
  */
 export function applyMutations<K extends Kinds>(c: Cluster<K>, mutations: readonly Mutation[], now: Date): { results: MutationResult[]; watch: ClusterWatchEvent<K>[] } {
   const results: MutationResult[] = [];
   const watch: ClusterWatchEvent<K>[] = [];
+  const failedBatch = new Map<string, number>();
   for (const m of mutations) {
-    const v = apply(c, m, now);
+    const batch = m.slowStart === null ? 0 : slowStartBatchOf(m.slowStart.index);
+    const skipped = m.slowStart !== null && (failedBatch.get(m.slowStart.run) ?? Infinity) < batch;
+    const v: Verdict = skipped ? { outcome: 'Refused', status: 0, message: SLOW_START_SKIPPED } : apply(c, m, now);
+    if (m.slowStart !== null && v.outcome !== 'Applied' && v.outcome !== 'AlreadyDone') failedBatch.set(m.slowStart.run, Math.min(batch, failedBatch.get(m.slowStart.run) ?? batch));
     if (v.event !== undefined) watch.push({ resource: m.target.resource, ...v.event } as ClusterWatchEvent<K>);
     results.push({
       mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, outcome: v.outcome, status: v.status,
-      reason: null, message: v.message ?? '', name: v.name ?? m.target.name, resourceVersion: null, uid: null, attempts: 1,
+      reason: skipped ? SLOW_START_SKIPPED : null, message: v.message ?? '', name: v.name ?? m.target.name, resourceVersion: null, uid: null, attempts: 1,
       appliedAt: now.toISOString(), reconcileKey: m.reconcileKey,
     });
   }

@@ -5,7 +5,7 @@ import type { ObjectMeta } from './core-v1.ts';
 import type { JsonPatchOp } from './json-patch.ts';
 
 /** MutationDraft is a mutation before it has its id, controller, cause and time: what the builders below return. */
-export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' | 'body' | 'patch' | 'patchType' | 'event'>;
+export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' | 'body' | 'patch' | 'patchType' | 'event'> & Partial<Pick<Mutation, 'slowStart'>>;
 
 /**
  * MutationLog collects one reconcile's mutations in order and gives each its deterministic id
@@ -25,7 +25,7 @@ export function mutationLog(controller: string, key: string, cause: readonly Mut
   const createdAt = now.toISOString();
   const nextId = (): string => mutationId({ controller, key, cause, attempt, seq: out.length });
   const push = (draft: MutationDraft): Mutation => {
-    const m: Mutation = { ...draft, id: nextId(), controller, fieldManager: null, cause, createdAt, reconcileKey: key };
+    const m: Mutation = { slowStart: null, ...draft, id: nextId(), controller, fieldManager: null, cause, createdAt, reconcileKey: key };
     out.push(m);
     return m;
   };

@@ -42,37 +42,35 @@ export function reportFailures(rc: ReplicationController, failures: FailureSumma
 }
 
 /**
- * manageReplicas mirrors replica_set.go manageReplicas for one reconcile: too few pods → creates (slow start, see
- * slowStartBatchSize) after ExpectCreations of the names the writer will give them; too many → deletes of the pods getPodsToDelete ranks first, after
+ * manageReplicas mirrors replica_set.go manageReplicas for one reconcile: too few pods → creates (one slow-start
+ * run, see createPods) after ExpectCreations of the names the writer will give them; too many → deletes of the pods getPodsToDelete ranks first, after
  * ExpectDeletions of their keys; both capped at burstReplicas. Each write carries the event upstream emits after
  * the call succeeds, which the writer records only if the write is Applied (SuccessfulCreate names the pod the
  * writer will create: generatedName of the Create's id).
  */
 export function manageReplicas(rc: ReplicationController, claimed: readonly Pod[], ctx: ManageContext): ManageResult {
   const diff = claimed.length - (rc.spec.replicas ?? 1);
-  if (diff < 0) return createPods(rc, slowStartBatchSize(-diff, claimed.length, ctx.burstReplicas), ctx.log);
+  if (diff < 0) return createPods(rc, Math.min(-diff, ctx.burstReplicas), ctx.log);
   if (diff > 0) return deletePods(rc, claimed, Math.min(diff, ctx.burstReplicas), ctx);
   return {};
 }
 
 /**
- * slowStartBatchSize is upstream's slowStartBatch spread over reconciles: one reconcile creates at most
- * owned + 1 pods, so from zero the batches are 1, 2, 4, 8 … exactly as SlowStartInitialBatchSize = 1 doubles, and
- * a batch is only attempted once the previous one was observed (expectations). A failed create stops the run
- * (reportFailures); capped by the missing count and burstReplicas.
+ * createPods is manageReplicas's slowStartBatch over CreatePods: the `count` creates go out as one slow-start run
+ * (the run's id is its first create's), which the writer applies in batches of 1, 2, 4 … and stops at the first
+ * batch with a failure, as upstream does within one sync; the skipped ones come back as results that lower the
+ * expectations.
  */
-export function slowStartBatchSize(missing: number, owned: number, burstReplicas: number): number {
-  return Math.max(0, Math.min(missing, burstReplicas, owned + 1));
-}
-
 function createPods(rc: ReplicationController, count: number, log: MutationLog): ManageResult {
   if (!templateHasLabels(rc)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
   const prefix = getPodsPrefix(rc.metadata.name);
   const objectKeys: string[] = [];
+  const run = log.nextId();
   for (let i = 0; i < count; i++) {
     const name = generatedName(prefix, log.nextId());
     const created = rcEvent(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`);
-    log.push(withOutcomeEvent(createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc)), created));
+    const draft = createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc));
+    log.push({ ...withOutcomeEvent(draft, created), slowStart: { run, index: i, size: count } });
     objectKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
   }
   return { expectations: { type: 'ExpectCreations', objectKeys } };

@@ -4,7 +4,6 @@ import { applyMutations, failuresOf } from '@kcm-bus/k8s/cluster.fixture.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { newCluster, type RcCluster } from './cluster.fixture.ts';
-import { slowStartBatchSize } from './manage-replicas.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { REPLICA_FAILURE } from './rc-status.ts';
 import { convergeRc, nextCause, podWrites, sync } from './sync.fixture.ts';
@@ -30,7 +29,8 @@ describe('TestSyncReplicaSetCreateFailures', () => {
     const c = newCluster([newRc(100)]);
     c.createLimit = 10;
     const { calls, failures } = createRounds(c);
-    assert.deepEqual(calls, [1, 2, 4, 8]);
+    assert.deepEqual(calls, [100], 'one sync asks for all of them, as one slow-start run');
+    assert.equal(c.createCalls, 1 + 2 + 4 + 8, 'the batch of 8 had 5 failures, and the run stopped there');
     assert.equal(c.objects.pods.size, 10);
     assert.equal(failures.length, 5);
     const report = sync(c, KEY, { failures });
@@ -56,25 +56,26 @@ describe('TestSyncReplicaSetCreateFailures', () => {
   });
 });
 
-describe('TestSlowStartBatch (as reconcile rounds: each batch is one reconcile, and a failure stops the run)', () => {
+describe('TestSlowStartBatch (one sync publishes the run; the writer applies it in batches and stops at a failure)', () => {
   const cases = [
-    { name: 'callLimit = 0 (all fail)', limit: 0, calls: [1], created: 0 },
-    { name: 'callLimit = count (all succeed)', limit: 10, calls: [1, 2, 4, 3], created: 10 },
-    { name: 'callLimit < count (some succeed)', limit: 5, calls: [1, 2, 4], created: 5 },
+    { name: 'callLimit = 0 (all fail)', limit: 0, calls: 1, created: 0 },
+    { name: 'callLimit = count (all succeed)', limit: 10, calls: 10, created: 10 },
+    { name: 'callLimit < count (some succeed)', limit: 5, calls: 7, created: 5 },
   ];
   for (const tc of cases) {
-    it(`given ${tc.name}, when 10 pods are wanted, then the create calls per round are ${tc.calls.join('+')}`, () => {
+    it(`given ${tc.name}, when 10 pods are wanted, then ${tc.calls} create calls reach the apiserver and ${tc.created} pods exist`, () => {
       const c = newCluster([newRc(10)]);
       c.createLimit = tc.limit;
-      assert.deepEqual(createRounds(c).calls, tc.calls);
+      assert.deepEqual(createRounds(c).calls, [10]);
+      assert.equal(c.createCalls, tc.calls);
       assert.equal(c.objects.pods.size, tc.created);
     });
   }
 
-  it('given the batch size rule, then it doubles from one owned pod, is capped by the missing count and burstReplicas', () => {
-    assert.deepEqual([0, 1, 3, 7, 15].map((owned) => slowStartBatchSize(1000, owned, 500)), [1, 2, 4, 8, 16]);
-    assert.equal(slowStartBatchSize(3, 100, 500), 3);
-    assert.equal(slowStartBatchSize(1000, 900, 500), 500);
+  it('given 1000 missing pods, then one sync publishes burstReplicas (500) creates as one run: its first create\'s id, indexes 0-499', () => {
+    const creates = sync(newCluster([newRc(1000)]), KEY).mutations.filter((m) => m.verb === 'Create');
+    assert.equal(creates.length, 500);
+    assert.deepEqual(creates.map((m) => m.slowStart), creates.map((_, index) => ({ run: creates[0]!.id, index, size: 500 })));
   });
 });
 

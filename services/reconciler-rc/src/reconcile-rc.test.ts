@@ -33,11 +33,12 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
   };
   const rc = newRc(3, undefined, { spec: { template } });
 
-  it('given no pods, when reconciled, then one pod is created from the template (slow start), expected, and announced', () => {
+  it('given no pods, when reconciled, then 3 pods are created from the template as one slow-start run, expected, and announced', () => {
     const result = sync(newCluster([rc]), KEY);
     const [create] = result.mutations;
-    assert.deepEqual(verbs(result), { Create: 1 });
-    assert.deepEqual(result.expectations, { type: 'ExpectCreations', objectKeys: [`default/${generatedName('foobar-', create!.id)}`] });
+    assert.deepEqual(verbs(result), { Create: 3 });
+    assert.deepEqual(result.expectations, { type: 'ExpectCreations', objectKeys: result.mutations.map((m) => `default/${generatedName('foobar-', m.id)}`) });
+    assert.deepEqual(result.mutations.map((m) => m.slowStart), [0, 1, 2].map((index) => ({ run: create!.id, index, size: 3 })));
     assert.deepEqual(create!.target, { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null });
     assert.deepEqual(bodyOf(create!.body), {
       apiVersion: 'v1', kind: 'Pod',
@@ -60,17 +61,17 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
     assert.deepEqual(sync(newCluster([rc]), KEY).mutations.map((m) => m.id), sync(newCluster([rc]), KEY).mutations.map((m) => m.id));
   });
 
-  it('given the created pod, when it lands (Applied), then the SuccessfulCreate event attached to the Create named it', () => {
+  it('given the created pods, when they land (Applied), then the SuccessfulCreate event attached to each Create named its pod', () => {
     const c = newCluster([rc]);
     const result = sync(c, KEY);
     const { results } = applyMutations(c, result.mutations, T0);
-    assert.deepEqual(results.map((r) => r.outcome), ['Applied']);
-    assert.equal(result.mutations[0]!.event!.message, `Created pod: ${objectNames(c, 'pods')[0]}`);
+    assert.deepEqual(results.map((r) => r.outcome), ['Applied', 'Applied', 'Applied']);
+    assert.deepEqual(result.mutations.map((m) => m.event!.message).sort(), objectNames(c, 'pods').map((name) => `Created pod: ${name}`));
   });
 
   it('given no pods, when reconciled until nothing is left to do, then 3 pods exist and the status says so', () => {
     const c = newCluster([rc]);
-    assert.equal(convergeRc(c, KEY), 3);
+    assert.equal(convergeRc(c, KEY), 2, 'the creates, then the status');
     assert.equal(c.objects.pods.size, 3);
     assert.deepEqual(c.objects.replicationcontrollers.get(KEY)!.status, { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 0, availableReplicas: 0, observedGeneration: 1 });
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
 import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/signing.ts';
@@ -12,6 +13,7 @@ import { DEFAULT_RETRY_POLICY } from './backoff.ts';
 import { RequestBudget } from './budget.ts';
 import { EventCorrelator } from './event-correlator.ts';
 import { AbandonedError } from './executor.ts';
+import { withSlowStart } from './slow-start.ts';
 import { startWriterLoop } from './writer-loop.ts';
 import { promRestClientMetrics } from './rest-metrics.prom.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
@@ -38,7 +40,7 @@ await serviceMain('writer', [
   const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
   if (!signing.enabled) ctx.log.warn('no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned');
   const loop = await startWriterLoop({
-    bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: (m) => applyMutation(m, deps),
+    bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: withSlowStart(new SlowStartGate(), (m) => applyMutation(m, deps), now),
     concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
     log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal, signal: stopping.signal, scheduler: realScheduler, now,
     signing,

@@ -46,6 +46,7 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
     createdAt: '2026-11-22T14:00:00.123456789Z',
     event: null,
     reconcileKey: null,
+    slowStart: null,
     ...overrides,
   };
 }

@@ -96,7 +96,12 @@ export type Mutation = {
   readonly event: MutationEvent | null;
   /** reconcileKey is the key the controller was reconciling (an RC's `namespace/name`); results carry it back. */
   readonly reconcileKey: string | null;
+  /** slowStart makes this Create a member of a slow-start run the writer applies as upstream's slowStartBatch. */
+  readonly slowStart: SlowStart | null;
 };
+
+/** SlowStart is a member's place in a slow-start run: the run's id (its first mutation's), its index, the run's size. */
+export type SlowStart = { readonly run: string; readonly index: number; readonly size: number };
 
 /** apiGroup is the group of an apiVersion: `` for the core `v1`, `apps` for `apps/v1`. */
 export function apiGroup(apiVersion: string): string {

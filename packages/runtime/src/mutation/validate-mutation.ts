@@ -8,6 +8,7 @@ import {
   MUTATION_VERBS,
   type ObjectReference,
   PATCH_TYPES,
+  type SlowStart,
 } from './mutation.ts';
 import {
   type Fields,
@@ -69,7 +70,19 @@ function readMutation(f: Fields): Mutation {
     createdAt,
     event: f['event'] === undefined || f['event'] === null ? null : readEvent(record(f['event'], 'event')),
     reconcileKey: nullableString(f, 'reconcileKey', ''),
+    slowStart: f['slowStart'] === undefined || f['slowStart'] === null ? null : readSlowStart(record(f['slowStart'], 'slowStart')),
   };
+}
+
+/** MAX_SLOW_START_SIZE bounds a run: upstream's burstReplicas default is 500; no run need be longer than this. */
+const MAX_SLOW_START_SIZE = 10_000;
+
+function readSlowStart(f: Fields): SlowStart {
+  const size = requiredInt(f, 'size', 'slowStart.');
+  const index = requiredInt(f, 'index', 'slowStart.');
+  if (size === 0 || size > MAX_SLOW_START_SIZE) invalid('slowStart.size', `not between 1 and ${MAX_SLOW_START_SIZE} (${size})`);
+  if (index >= size) invalid('slowStart.index', `${index} is not below the size ${size}`);
+  return { run: requiredString(f, 'run', 'slowStart.'), index, size };
 }
 
 function readTarget(f: Fields): MutationTarget {

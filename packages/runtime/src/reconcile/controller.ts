@@ -4,6 +4,7 @@ import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
 import { ReadYourWrites } from './read-your-writes.ts';
+import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
 
 export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
 
@@ -67,7 +68,8 @@ export class Controller {
    * onResult feeds one of this controller's results. A create or delete that did not happen is no longer expected
    * (upstream: CreationObserved/DeletionObserved after a failed call), replayed or live: lowering by key is
    * idempotent. A failure is reported by the key's next sync after its backoff (AddRateLimited), live ones only: a
-   * restarted member does not report its history again.
+   * restarted member does not report its history again. A create skipped by its slow-start run is no failure of its
+   * own (the failed member of the run reports it), as manageReplicas only lowers expectations for skippedPods.
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
@@ -76,7 +78,7 @@ export class Controller {
     if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);
-    if (result.outcome === 'AlreadyDone' || !live) return;
+    if (result.outcome === 'AlreadyDone' || result.reason === SLOW_START_SKIPPED || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
     this.#ports.queue.addRateLimited(key);

@@ -1,0 +1,40 @@
+import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { SLOW_START_SKIPPED, type SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import { refusedResult } from './result.ts';
+
+/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as a result's reason. */
+const NAMESPACE_TERMINATING = 'NamespaceTerminating';
+
+/**
+ * tookEffect is upstream's slowStartBatch callback returning nil: the create happened, was already done, or met a
+ * terminating namespace (manageReplicas's callback swallows that error).
+ */
+function tookEffect(r: MutationResult): boolean {
+  return r.outcome === 'Applied' || r.outcome === 'AlreadyDone' || r.reason === NAMESPACE_TERMINATING;
+}
+
+/**
+ * withSlowStart applies the members of a slow-start run as upstream's slowStartBatch does, batches of 1, 2, 4 …, the
+ * rest skipped after a batch with a failure (a Refused result, reason SlowStartSkipped: the reconciler lowers its
+ * expectations for it and records no event, as manageReplicas does for skippedPods); other mutations go straight to
+ * apply. A member abandoned mid-way (the writer stopping) fails nothing: the partition's next owner replays it.
+ */
+export function withSlowStart(gate: SlowStartGate, apply: (m: Mutation) => Promise<MutationResult>, now: () => string): (m: Mutation) => Promise<MutationResult> {
+  return async (m) => {
+    const s = m.slowStart;
+    if (s === null) return apply(m);
+    let succeeded = true;
+    try {
+      if (!(await gate.admit(s))) {
+        succeeded = false;
+        return refusedResult(m, SLOW_START_SKIPPED, 'not attempted: a create of an earlier batch of its slow-start run failed', now());
+      }
+      const result = await apply(m);
+      succeeded = tookEffect(result);
+      return result;
+    } finally {
+      gate.finished(s, succeeded);
+    }
+  };
+}
