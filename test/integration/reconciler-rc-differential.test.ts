@@ -142,7 +142,7 @@ describe('differential under a ResourceQuota: scaling past the quota looks the s
   });
 
   it('pods, status, condition and event reasons match; the create attempts are reported', async (t) => {
-    // The stack's kube-controller-manager runs node lifecycle only; each arm brings the resourcequota controller.
+    // Each arm brings the resourcequota controller, so the test does not depend on what the stack's kube-controller-manager runs.
     upstream = startUpstream(stack, { controllers: `replicationcontroller-controller,${QUOTA}` });
     const expected = await quotaScript(uniqueName('quota-up'));
     await upstream.stop();
