@@ -17,9 +17,16 @@ const LEVELS: Readonly<Record<number, 'error' | 'warn' | 'info'>> = {
   [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info',
 };
 
-/** levelOf demotes the connection's per-response errors (e.g. "coordinator is loading"): kafkajs retries them. */
-function levelOf(entry: LogEntry): 'error' | 'warn' | 'info' | 'debug' {
+/**
+ * levelOf is the level of a kafkajs log entry in our logs. Demoted to debug, because kafkajs retries them and an
+ * exhausted retry reaches our code as an error of its own: the connection's per-response errors (e.g. "coordinator
+ * is loading") and any entry of a retry in progress (it carries retryCount), such as a transactional send that met
+ * CONCURRENT_TRANSACTIONS while the previous commit completed, which a watcher under load meets hundreds of times
+ * a minute. An operator alerting on error lines must not be paged by a healthy system.
+ */
+export function levelOf(entry: Pick<LogEntry, 'namespace' | 'level' | 'log'>): 'error' | 'warn' | 'info' | 'debug' {
   if (entry.namespace === 'Connection' && entry.log.message.startsWith('Response')) return 'debug';
+  if ('retryCount' in entry.log) return 'debug';
   return LEVELS[entry.level] ?? 'info';
 }
 
