@@ -11,7 +11,7 @@ import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, signerOf, ownerRc, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { mutation, mutationSerde, outcomeOf, signerOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 import { readFileSync } from 'node:fs';
@@ -41,8 +41,7 @@ describe('the writer under faults: no record stops it, a transient fault is retr
   let owner: PodOwner;
 
   before(async () => {
-    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    owner = await ownerRc(kube, ns);
+    owner = await ownedNamespace(kube, ns);
     writer = await startService('writer', writerArgs);
   });
   after(stopAllServices);

@@ -7,7 +7,7 @@ import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, ownerRc, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
+import { mutation, mutationSerde, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -25,8 +25,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   let owner: PodOwner;
 
   before(async () => {
-    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    owner = await ownerRc(kube, ns);
+    owner = await ownedNamespace(kube, ns);
     writer = await startService('writer', writerArgs);
   });
   after(stopAllServices);

@@ -43,6 +43,12 @@ export async function ownerRc(kube: RawKube, ns: string): Promise<PodOwner> {
   return { name: 'owner', uid: (rc['metadata'] as { uid: string }).uid };
 }
 
+/** ownedNamespace creates namespace ns and its RC `owner` (ownerRc), the setup of every test that sends pod creates. */
+export async function ownedNamespace(kube: RawKube, ns: string): Promise<PodOwner> {
+  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  return ownerRc(kube, ns);
+}
+
 /** podBody is a minimal pod for a Create, controlled by `owner`. */
 export function podBody(name: string, owner: PodOwner): string {
   const controllerRef = { apiVersion: 'v1', kind: 'ReplicationController', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true };
