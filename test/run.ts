@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { join } from 'node:path';
-import { stackConfig } from '@kcm-bus/stack/config.ts';
+import { BESIDE_KCM_BUS, stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { say } from '@kcm-bus/stack/cli.ts';
 import { sh } from '@kcm-bus/stack/sh.ts';
@@ -43,6 +43,13 @@ function unitTests(): Promise<number> {
     { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' });
 }
 
+/**
+ * TEST_KCM_CONTROLLERS is what the test stack's kube-controller-manager runs: every controller beside kcm-bus but
+ * upstream's PodGC. Tests bind pods to a node that does not exist (`nowhere`), so that no scheduler or kubelet acts
+ * on them, and PodGC deletes such pods 40 s after it first misses the node: pods would vanish under a long test.
+ */
+const TEST_KCM_CONTROLLERS = `${BESIDE_KCM_BUS},-pod-garbage-collector`;
+
 async function main(): Promise<number> {
   if (process.argv.includes('--unit')) return unitTests();
   const log = say();
@@ -50,7 +57,7 @@ async function main(): Promise<number> {
   if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
   log('layering rule (dependency-cruiser)');
   if (await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test'])) return 1;
-  const c = stackConfig('test', { ...process.env, KCM_BUS_NODES: '0' });
+  const c = stackConfig('test', { ...process.env, KCM_BUS_NODES: '0', KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? TEST_KCM_CONTROLLERS });
   const stop = (): void => void down(c, { purge: true }).then(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
