@@ -48,7 +48,7 @@ function unitTests(): Promise<number> {
  * upstream's PodGC. Tests bind pods to a node that does not exist (`nowhere`), so that no scheduler or kubelet acts
  * on them, and PodGC deletes such pods 40 s after it first misses the node: pods would vanish under a long test.
  */
-const TEST_KCM_CONTROLLERS = `${BESIDE_KCM_BUS},-pod-garbage-collector`;
+const TEST_KCM_CONTROLLERS = `${BESIDE_KCM_BUS},-pod-garbage-collector-controller`;
 
 async function main(): Promise<number> {
   if (process.argv.includes('--unit')) return unitTests();
