@@ -60,9 +60,18 @@ export function mutationSerde(stack: StackEndpoints): Serde {
   return new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
 }
 
-/** signerOf signs as a controller the stack has a key for; another controller's mutations go unsigned. */
+const signers = new Map<string, Signing>();
+
+/**
+ * signerOf signs as a controller the stack has a key for (its keys read once per run); another controller's mutations
+ * go unsigned.
+ */
 export function signerOf(stack: StackEndpoints, controller: string): Signing {
-  return (LOCAL_SIGNERS as readonly string[]).includes(controller) ? loadSigning(stack.signingDir, controller) : UNSIGNED;
+  if (!(LOCAL_SIGNERS as readonly string[]).includes(controller)) return UNSIGNED;
+  const id = `${stack.signingDir}/${controller}`;
+  const signing = signers.get(id) ?? loadSigning(stack.signingDir, controller);
+  signers.set(id, signing);
+  return signing;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { SLOW_START_SKIPPED, slowStartBatchOf } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import { SLOW_START_SKIPPED, slowStartBatchOf, tookEffect } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import { createObject, type KubeObject, patchObject, removeObject, updateObject, type Verdict } from './object-writes.fixture.ts';
@@ -49,13 +49,15 @@ export function applyMutations<K extends Kinds>(c: Cluster<K>, mutations: readon
     const batch = m.slowStart === null ? 0 : slowStartBatchOf(m.slowStart.index);
     const skipped = m.slowStart !== null && (failedBatch.get(m.slowStart.run) ?? Infinity) < batch;
     const v: Verdict = skipped ? { outcome: 'Refused', status: 0, message: SLOW_START_SKIPPED } : apply(c, m, now);
-    if (m.slowStart !== null && v.outcome !== 'Applied' && v.outcome !== 'AlreadyDone') failedBatch.set(m.slowStart.run, Math.min(batch, failedBatch.get(m.slowStart.run) ?? batch));
     if (v.event !== undefined) watch.push({ resource: m.target.resource, ...v.event } as ClusterWatchEvent<K>);
-    results.push({
+    const result: MutationResult = {
       mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, outcome: v.outcome, status: v.status,
       reason: skipped ? SLOW_START_SKIPPED : null, message: v.message ?? '', name: v.name ?? m.target.name, resourceVersion: null, uid: null, attempts: 1,
       appliedAt: now.toISOString(), reconcileKey: m.reconcileKey,
-    });
+    };
+    results.push(result);
+    // A run's members come in index order, so the first batch to fail is the lowest.
+    if (m.slowStart !== null && !tookEffect(result) && !failedBatch.has(m.slowStart.run)) failedBatch.set(m.slowStart.run, batch);
   }
   return { results, watch };
 }

@@ -1,12 +1,9 @@
 import type { Endpoints } from '@kcm-bus/k8s/core-v1.ts';
 import { type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { ENDPOINTS, EVENT_SOURCE } from './endpoints-controller.ts';
-
-/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as the reason. */
-const NAMESPACE_TERMINATING = 'NamespaceTerminating';
 
 /**
  * recordWriteFailures records the Warning events syncService records when its write fails: FailedToCreateEndpoint

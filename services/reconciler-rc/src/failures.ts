@@ -1,6 +1,6 @@
 import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
@@ -16,9 +16,6 @@ export type FailureSummary = {
   readonly delete: readonly string[];
   readonly status: readonly string[];
 };
-
-/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as the reason. */
-const NAMESPACE_TERMINATING = 'NamespaceTerminating';
 
 /**
  * summarizeFailures reads the results that did not take effect (Failed, Conflict, and Refused: a write the writer

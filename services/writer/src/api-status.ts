@@ -41,13 +41,6 @@ function readStatus(status: Record<string, unknown>): ApiAnswer {
   };
 }
 
-/**
- * NAMESPACE_TERMINATING_CAUSE is v1.NamespaceTerminatingCause, the cause a create into a terminating namespace
- * fails with (403). Upstream's controllers treat it as nothing to do (errors.HasStatusCause), so it is surfaced as
- * the result's reason for reconcilers to do the same.
- */
-export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
-
 /** hasStatusCause mirrors apimachinery errors.HasStatusCause: some cause of the Status has that type. */
 export function hasStatusCause(answer: ApiAnswer, type: string): boolean {
   return answer.causes.some((c) => c.type === type);

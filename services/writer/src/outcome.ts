@@ -1,5 +1,6 @@
 import type { Outcome } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { type ApiAnswer, hasStatusCause, NAMESPACE_TERMINATING_CAUSE, readAnswer } from './api-status.ts';
+import { NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type ApiAnswer, hasStatusCause, readAnswer } from './api-status.ts';
 import { backoffDelay, retryAfterMs, type RetryPolicy } from './backoff.ts';
 import type { KubeRequest } from './request.ts';
 
@@ -66,7 +67,7 @@ function isFailedPrecondition(request: Pick<KubeRequest, 'preconditionTests'>, r
 }
 
 function final(outcome: Outcome, status: number, read: ApiAnswer): Final {
-  const reason = hasStatusCause(read, NAMESPACE_TERMINATING_CAUSE) ? NAMESPACE_TERMINATING_CAUSE : read.reason;
+  const reason = hasStatusCause(read, NAMESPACE_TERMINATING) ? NAMESPACE_TERMINATING : read.reason;
   return { type: 'Final', outcome, status, reason, message: messageOf(status, read), uid: read.uid, resourceVersion: read.resourceVersion };
 }
 

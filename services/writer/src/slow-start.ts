@@ -1,18 +1,7 @@
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { SLOW_START_SKIPPED, type SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import { SLOW_START_SKIPPED, type SlowStartGate, tookEffect } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { refusedResult } from './result.ts';
-
-/** NAMESPACE_TERMINATING is the Status cause (v1.NamespaceTerminatingCause) the writer reports as a result's reason. */
-const NAMESPACE_TERMINATING = 'NamespaceTerminating';
-
-/**
- * tookEffect is upstream's slowStartBatch callback returning nil: the create happened, was already done, or met a
- * terminating namespace (manageReplicas's callback swallows that error).
- */
-function tookEffect(r: MutationResult): boolean {
-  return r.outcome === 'Applied' || r.outcome === 'AlreadyDone' || r.reason === NAMESPACE_TERMINATING;
-}
 
 /**
  * withSlowStart applies the members of a slow-start run as upstream's slowStartBatch does, batches of 1, 2, 4 …, the

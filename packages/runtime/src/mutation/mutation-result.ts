@@ -15,6 +15,13 @@ export const OUTCOMES = ['Applied', 'AlreadyDone', 'Conflict', 'Refused', 'Faile
 export type Outcome = (typeof OUTCOMES)[number];
 
 /**
+ * NAMESPACE_TERMINATING is v1.NamespaceTerminatingCause, the cause a create into a terminating namespace fails with
+ * (403). The writer reports it as the result's reason; upstream's controllers treat it as nothing to do
+ * (errors.HasStatusCause), and so do ours.
+ */
+export const NAMESPACE_TERMINATING = 'NamespaceTerminating';
+
+/**
  * MutationResult is the writer's record of one mutation. Reconcilers read it to lower expectations when a write
  * did not happen (upstream: CreationObserved/DeletionObserved after a failed create/delete), which is why it
  * repeats verb and target. status is the final HTTP status, 0 when no answer came (refused, unreachable); reason is

@@ -1,3 +1,4 @@
+import { type MutationResult, NAMESPACE_TERMINATING } from './mutation-result.ts';
 import type { SlowStart } from './mutation.ts';
 
 /**
@@ -13,6 +14,14 @@ export const SLOW_START_SKIPPED = 'SlowStartSkipped';
  */
 export function slowStartBatchOf(index: number): number {
   return 31 - Math.clz32(index + 1);
+}
+
+/**
+ * tookEffect is upstream's slowStartBatch callback returning nil: the create happened, was already done, or met a
+ * terminating namespace (manageReplicas's callback swallows that error). Any other result fails its batch.
+ */
+export function tookEffect(r: Pick<MutationResult, 'outcome' | 'reason'>): boolean {
+  return r.outcome === 'Applied' || r.outcome === 'AlreadyDone' || r.reason === NAMESPACE_TERMINATING;
 }
 
 type Member = { readonly batch: number; readonly done: Promise<boolean>; readonly finish: (succeeded: boolean) => void };
