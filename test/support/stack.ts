@@ -12,15 +12,8 @@ export function testStack(): StackEndpoints {
   return JSON.parse(readFileSync(file, 'utf8')) as StackEndpoints;
 }
 
-/** kafkaFlags are the Kafka and schema registry flags: what a tool (`kcm-bus tail`) needs to read a stack's topics. */
-export function kafkaFlags(e: StackEndpoints): string[] {
-  return ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
-}
-
-/** busFlags are the Kafka, schema registry and signing flags every kcm-bus service gets to reach a stack. */
-export function busFlags(e: StackEndpoints): string[] {
-  return [...kafkaFlags(e), '--signing-dir', e.signingDir];
-}
+/** busFlags and kafkaFlags are the stack's own (what `npm start` gives its services), for tests to start theirs alike. */
+export { busFlags, kafkaFlags } from '@kcm-bus/stack/endpoints.ts';
 
 /** kubeClients are client-node API clients for one kubeconfig of the test stack. */
 export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {

@@ -31,6 +31,16 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
   };
 }
 
+/** kafkaFlags are the Kafka and schema registry flags: what a tool (`kcm-bus tail`) needs to read a stack's topics. */
+export function kafkaFlags(e: StackEndpoints): string[] {
+  return ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
+}
+
+/** busFlags are the Kafka, schema registry and signing flags every kcm-bus service gets to reach a stack. */
+export function busFlags(e: StackEndpoints): string[] {
+  return [...kafkaFlags(e), '--signing-dir', e.signingDir];
+}
+
 /** formatEndpoints tells the user where everything is, one line a part. */
 export function formatEndpoints(e: StackEndpoints, extra: readonly string[] = []): string {
   return [

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { PortName, StackConfig } from './config.ts';
-import type { StackEndpoints } from './endpoints.ts';
+import { busFlags, type StackEndpoints } from './endpoints.ts';
 import type { Part } from './parts.ts';
 import { httpOk } from './probes.ts';
 
@@ -8,13 +8,12 @@ const REPO = resolve(import.meta.dirname, '../../..');
 
 /** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
-  const common = ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry, '--signing-dir', e.signingDir];
   const service = (name: string, port: PortName, args: readonly string[]): Part => ({
     name, ports: [port], readyTimeoutMs: 120_000,
     launch: {
       name, command: process.execPath,
       args: ['--disable-warning=TimeoutNegativeWarning', resolve(REPO, `services/${name}/src/main.ts`),
-        ...common, '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
+        ...busFlags(e), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });
