@@ -24,7 +24,7 @@ const alone: ControllerDeclaration<{ readonly nodes: unknown }> = {
   ...common,
   inputs: { nodes: global<unknown>('kcm.state.nodes') },
   singleton: true,
-  tick: { flag: 'probe-period', defaultSeconds: 1, help: 'Seconds between ticks.', keys: ['probe'] },
+  tick: { flag: 'probe-period', default: '1s', help: 'Time between ticks.', keys: ['probe'] },
   spec: () => ({ handlers: { nodes: () => ({ enqueue: [] }) }, reconcile: () => nothing }),
 };
 

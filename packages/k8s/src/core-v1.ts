@@ -4,6 +4,7 @@
  * untouched. Times are RFC 3339 strings; absent fields are absent, never null (the watch codec omits null fields,
  * as Go's omitempty does). A controller that reads another kind adds its type here, beside these.
  */
+import type { Toleration } from './node-v1.ts';
 
 /** OwnerReference is metav1.OwnerReference; absent controller and blockOwnerDeletion mean false. */
 export type OwnerReference = {
@@ -59,6 +60,7 @@ export type PodSpec = {
   readonly subdomain?: string;
   readonly containers?: readonly Container[];
   readonly initContainers?: readonly Container[];
+  readonly tolerations?: readonly Toleration[];
 };
 
 /** PodIP is core/v1 PodIP: one of the pod's addresses (podIPs[0] is podIP). */

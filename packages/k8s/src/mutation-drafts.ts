@@ -110,3 +110,15 @@ export function updateDraft(kind: TargetKind, object: { readonly metadata: Objec
   const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind });
   return { ...NO_PAYLOAD, verb: 'Update', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
 }
+
+/**
+ * mergePatchDraft is the typed client's Patch with a strategic merge patch guarded by the object's uid and
+ * resourceVersion (the writer puts both into the patch's metadata): upstream's PatchNodeTaints and the pod status
+ * patches of node lifecycle and taint eviction, which meet 409 Conflict when the object changed since it was read.
+ * `subresource` is `status` for a status patch.
+ */
+export function mergePatchDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }, patch: object, subresource: 'status' | null = null): MutationDraft {
+  const { uid, resourceVersion = null } = object.metadata;
+  const target = { ...targetOf(kind, object.metadata), subresource };
+  return { ...NO_PAYLOAD, verb: 'Patch', target, preconditions: { uid, resourceVersion }, patch: JSON.stringify(patch), patchType: 'strategic-merge' };
+}

@@ -5,7 +5,6 @@ import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs
 import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
 import { endpointsControllerSpec } from './controller-spec.ts';
 import { CONTROLLER_NAME, ENDPOINTS, PODS, SERVICES } from './endpoints-controller.ts';
-import { parseGoDuration } from './go-duration.ts';
 
 const BY_NAMESPACE = { [NAMESPACE_INDEX]: byNamespace };
 
@@ -19,6 +18,6 @@ await runController({
     endpoints: partitioned<Endpoints>(stateTopic(ENDPOINTS)),
   },
   workers: { name: 'concurrent-endpoint-syncs', default: 5, help: 'Services synced at once (kube-controller-manager\'s flag).' },
-  flags: [{ name: 'endpoint-updates-batch-period', type: 'string', default: '0s', help: 'Delay of pod-triggered syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' }],
-  spec: (listers, flags) => endpointsControllerSpec(listers, { endpointUpdatesBatchPeriodMs: parseGoDuration(flags.string('endpoint-updates-batch-period')) }),
+  flags: [{ name: 'endpoint-updates-batch-period', type: 'duration', default: '0s', help: 'Delay of pod-triggered syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' }],
+  spec: (listers, flags) => endpointsControllerSpec(listers, { endpointUpdatesBatchPeriodMs: flags.duration('endpoint-updates-batch-period') }),
 });

@@ -1,5 +1,6 @@
 import type { BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from '../consumer/cache-sync.ts';
+import { Watermarks } from '../consumer/watermarks.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';
@@ -20,6 +21,7 @@ export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
   readonly #partitionedSync = new CacheSync();
   readonly #globalSync = new CacheSync();
+  readonly #watermarks = new Watermarks();
   readonly #members: GroupMember[] = [];
   #publisher: Publisher | undefined;
   #controller: GroupController | undefined;
@@ -75,6 +77,15 @@ export class ControllerGroup {
   /** partitionSynced: the partition is owned, caught up, and every global input caught up too. */
   partitionSynced(n: number): boolean {
     return this.#owned.has(n) && this.#partitionedSync.partitionSynced(n) && this.#globalSynced();
+  }
+
+  /**
+   * observedAt is the watcher's time up to which an input topic is complete here: the oldest newest watermark of
+   * its partitions this member reads (all of a global input's, the owned ones of a partitioned input's).
+   */
+  observedAt(topic: string): Date | undefined {
+    const global = this.#globalSync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
+    return this.#watermarks.observedAt(topic, this.#o.global.includes(topic) ? global : [...this.#owned]);
   }
 
   /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
@@ -173,6 +184,7 @@ export class ControllerGroup {
     const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, topic, partition, record, live);
     if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
     if (routed.kind === 'event') await this.#controller?.onEvent(topic, routed.event);
+    if (routed.kind === 'watermark') this.#watermarks.observe({ topic, partition }, routed.observedAt);
   }
 
   async #deadLetter(source: RecordSource, record: BusRecord, reason: string): Promise<void> {

@@ -68,14 +68,24 @@ export type ControllerSpec<L extends Inputs> = {
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
 };
 
+/**
+ * InputClock says how fresh a controller's view of each input is: observedAt(input) is the watcher's time up to
+ * which the input is known complete here, the oldest of its partitions' newest watermarks (undefined until every
+ * partition brought one). A controller that judges by elapsed time (node lifecycle) compares it with its clock, so
+ * a stalled pipeline is seen as stale input, never as silent objects.
+ */
+export interface InputClock<L extends Inputs> {
+  observedAt(input: keyof L & string): Date | undefined;
+}
+
 /** WorkersFlag is the flag that sets how many keys sync at once (upstream's --concurrent-<kind>-syncs). */
 export type WorkersFlag = { readonly name: string; readonly default: number; readonly help: string };
 
 /**
  * Tick asks for `keys` to be enqueued every period (upstream's wait.Until loops, e.g. node lifecycle's
- * monitorNodeHealth every --node-monitor-period); the flag gives the period in seconds.
+ * monitorNodeHealth every --node-monitor-period); the flag gives the period as a Go duration (`5s`).
  */
-export type Tick = { readonly flag: string; readonly defaultSeconds: number; readonly help: string; readonly keys: readonly string[] };
+export type Tick = { readonly flag: string; readonly default: string; readonly help: string; readonly keys: readonly string[] };
 
 /**
  * ControllerDeclaration is all a controller says about itself; the runtime builds the stores, applies records,
@@ -97,5 +107,5 @@ export type ControllerDeclaration<L extends Inputs> = {
   /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
   readonly singleton?: boolean;
   readonly tick?: Tick;
-  readonly spec: (listers: Listers<L>, flags: FlagReader) => ControllerSpec<L>;
+  readonly spec: (listers: Listers<L>, flags: FlagReader, clock: InputClock<L>) => ControllerSpec<L>;
 };

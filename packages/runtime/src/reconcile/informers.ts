@@ -28,6 +28,13 @@ export class Informers<L extends Inputs> {
     return this.#listers as Listers<L>;
   }
 
+  /** topicOf is the topic of the input of that name. */
+  topicOf(name: string): string {
+    const informer = [...this.#byTopic.values()].find((i) => i.name === name);
+    if (informer === undefined) throw new Error(`no input named ${name}`);
+    return informer.input.topic;
+  }
+
   /** topics lists the input topics of one scope. */
   topics(scope: InputScope): readonly string[] {
     return [...this.#byTopic.values()].filter((i) => i.input.scope === scope).map((i) => i.input.topic);

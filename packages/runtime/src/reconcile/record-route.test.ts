@@ -16,10 +16,21 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     assert.deepEqual(routed, { kind: 'event', event: { cause: { topic: 'kcm.watch.pods', partition: 2, offset: 3 }, type: 'Applied', key: 'ns/p', object: { metadata: { namespace: 'ns', name: 'p' } }, resourceVersion: '9', live: true } });
   });
 
-  it('given a tombstone, a watermark or a topic without a serde, then there is nothing to act on', async () => {
+  it('given a tombstone or a topic without a serde, then there is nothing to act on', async () => {
     assert.equal((await routeRecord(json, undefined, 't', 0, record('ns/p', null), true)).kind, 'skip');
-    assert.equal((await routeRecord(json, undefined, 't', 0, record('~watermark', { type: 'Watermark', object: null }), true)).kind, 'skip');
     assert.equal((await routeRecord(undefined, undefined, 't', 0, record('ns/p', pod('ns', 'p')), true)).kind, 'skip');
+  });
+
+  it('given a watermark, then it is the watcher\'s time its partition is complete up to', async () => {
+    const watermark = { type: 'Watermark', key: '~watermark', resourceVersion: '9', observedAt: '2026-11-23T12:00:00.000Z', object: null };
+    assert.deepEqual(await routeRecord(json, undefined, 't', 0, record('~watermark', watermark), true), { kind: 'watermark', observedAt: new Date('2026-11-23T12:00:00.000Z') });
+  });
+
+  it('given a watermark without a time, or an object under the watermark key, then it is refused as malformed', async () => {
+    const watermark = { type: 'Watermark', key: '~watermark', resourceVersion: '9', observedAt: 'soon', object: null };
+    await assert.rejects(routeRecord(json, undefined, 't', 0, record('~watermark', watermark), true), MalformedRecordError);
+    await assert.rejects(routeRecord(json, undefined, 't', 0, record('~watermark', pod('ns', 'p')), true), MalformedRecordError);
+    await assert.rejects(routeRecord(json, undefined, 't', 0, record('ns/p', { ...watermark, observedAt: '2026-11-23T12:00:00Z' }), true), MalformedRecordError);
   });
 
   it('given a record whose key names another object than it carries, then it is refused as malformed (poison)', async () => {

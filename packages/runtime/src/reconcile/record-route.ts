@@ -12,6 +12,7 @@ import type { InputEvent } from './controller-types.ts';
 export type Routed =
   | { readonly kind: 'event'; readonly event: InputEvent }
   | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: InputEvent['cause'] }
+  | { readonly kind: 'watermark'; readonly observedAt: Date }
   | { readonly kind: 'skip' };
 
 /** MalformedRecordError: the record decodes but is not what its topic promises (a poison record). */
@@ -21,7 +22,8 @@ const SKIP: Routed = { kind: 'skip' };
 
 /**
  * routeRecord decodes one record of an input or the results topic (`results` is then the Signing that verifies it).
- * Tombstones and watermarks carry nothing to act on; a result the writer did not sign is refused
+ * Tombstones carry nothing to act on; a watermark (under its own key) tells the watcher's time its partition is
+ * complete up to (Watermarks), one with a bad time is malformed; a result the writer did not sign is refused
  * (ForgedRecordError); a watch record whose object is not the one its key names is refused (MalformedRecordError),
  * so a store is never keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
  */
@@ -29,15 +31,22 @@ export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, resu
   record: BusRecord, live: boolean): Promise<Routed> {
   const key = record.key?.toString() ?? '';
   const cause = { topic, partition, offset: Number(record.offset) };
-  if (record.value === null || isWatermarkKey(key) || serde === undefined) return SKIP;
+  if (record.value === null || serde === undefined) return SKIP;
   results?.verify(WRITER_SIGNER, { key, value: record.value, headers: record.headers });
   const value = (await serde.decode(record.value)).value;
   if (results) return { kind: 'result', result: value as MutationResult, cause };
   const event = value as WatchRecord<{ readonly metadata?: { readonly namespace?: string | null; readonly name?: string } } | null>;
-  if (event.type === 'Watermark') return SKIP;
+  if (isWatermarkKey(key) || event.type === 'Watermark') return watermarkOf(key, event);
   const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
   if (event.type === 'Applied' && named !== key) throw new MalformedRecordError(`record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`);
   return { kind: 'event', event: { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live } };
+}
+
+function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
+  if (!isWatermarkKey(key) || event.type !== 'Watermark') throw new MalformedRecordError(`a ${event.type} record under key ${JSON.stringify(key)}`);
+  const observedAt = new Date(event.observedAt);
+  if (Number.isNaN(observedAt.getTime())) throw new MalformedRecordError(`watermark time ${JSON.stringify(event.observedAt)} is not a time`);
+  return { kind: 'watermark', observedAt };
 }
 
 /** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */

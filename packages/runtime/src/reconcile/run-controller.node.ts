@@ -19,67 +19,112 @@ import { ControllerGroup } from './controller-group.ts';
 import { Controller } from './controller.ts';
 import type { ControllerDeclaration, Inputs } from './declaration.ts';
 import { controllerHooks, Informers } from './informers.ts';
-import { countedControllerHooks } from './metrics.prom.ts';
+import { ControllerMetrics } from './metrics.prom.ts';
 
-/** controllerFlags are a controller service's flags: the common ones, the group's, expectations', its tick's and its own. */
-export function controllerFlags<L extends Inputs>(d: ControllerDeclaration<L>): readonly FlagSpec[] {
-  const w = d.workers;
-  return [
-    { name: w.name, type: 'number', default: w.default, help: w.help },
-    { name: 'consumer-group', type: 'string', default: `kcm-bus-${d.service}`, help: 'Kafka consumer group of the replicas; another group replays the same inputs without taking partitions from this one.' },
+/**
+ * controllerFlags are a controller service's flags: the common ones, the group's, expectations' when a controller
+ * keeps them, each controller's workers, tick and own flags (a flag two controllers declare is declared once).
+ */
+export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): readonly FlagSpec[] {
+  const service = ds[0]!.service;
+  const flags: FlagSpec[] = [
+    { name: 'consumer-group', type: 'string', default: `kcm-bus-${service}`, help: ds.length === 1
+      ? 'Kafka consumer group of the replicas; another group replays the same inputs without taking partitions from this one.'
+      : `Prefix of the replicas' Kafka consumer groups, one per controller: <prefix>.<workqueue> (${ds.map((d) => d.workqueue).join(', ')}).` },
     { name: 'mutations-topic', type: 'string', default: MUTATION_TOPICS.mutations, help: 'Topic the mutations go to (the writer\'s input); another topic keeps them from the API (a shadow run).' },
-    ...(d.expectations ? [
+    ...(ds.some((d) => d.expectations) ? [
       { name: 'redis-url', type: 'string', default: 'redis://127.0.0.1:17106', help: 'Redis holding the expectations (default: the local dev stack).' },
       { name: 'expectations-prefix', type: 'string', default: 'kcm-bus:exp', help: 'Prefix of the expectations\' Redis keys; every replica of a consumer group must use the same one.' },
       ...EXPECTATIONS_FLAGS,
     ] as const : []),
-    ...(d.tick ? [{ name: d.tick.flag, type: 'number', default: d.tick.defaultSeconds, help: d.tick.help } as const] : []),
-    ...(d.flags ?? []),
+    ...ds.flatMap((d) => [
+      { name: d.workers.name, type: 'number', default: d.workers.default, help: d.workers.help } as const,
+      ...(d.tick ? [{ name: d.tick.flag, type: 'duration', default: d.tick.default, help: d.tick.help } as const] : []),
+      ...(d.flags ?? []),
+    ]),
   ];
+  return flags.filter((f, i) => flags.findIndex((g) => g.name === f.name) === i);
+}
+
+/** runController runs one declared controller as a service (runControllers of one). */
+export async function runController<L extends Inputs>(d: ControllerDeclaration<L>): Promise<void> {
+  await runControllers([d as unknown as ControllerDeclaration<Inputs>]);
 }
 
 /**
- * runController runs a declared controller as a service: its stores fed from its input topics, its workers over a
- * client-go workqueue, expectations in Redis when it keeps them, its tick, /metrics, /healthz (the workers run) and
- * /readyz (every assigned partition and global input caught up), and a graceful stop on SIGTERM.
+ * runControllers runs declared controllers as one service (all of one `service`): each its stores fed from its
+ * input topics in a consumer group of its own, its workers over a client-go workqueue, expectations in Redis when it
+ * keeps them, its tick; the service serves /metrics, /healthz (every controller's workers run) and /readyz (every
+ * assigned partition and global input caught up), and stops gracefully on SIGTERM.
  */
-export async function runController<L extends Inputs>(d: ControllerDeclaration<L>): Promise<void> {
-  await serviceMain(d.service, controllerFlags(d), async (ctx) => {
-    const informers = new Informers<L>(d.inputs);
-    const group = new ControllerGroup({
-      bus: ctx.bus, groupId: ctx.flags.string('consumer-group'), singleton: d.singleton ?? false,
-      partitioned: informers.topics('partitioned'), global: informers.topics('global'),
-      serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
-      mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
-      dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: deadLetterCounter(ctx.registry), log: ctx.log, fatal: ctx.fatal,
-    });
-    const hooks = countedControllerHooks(ctx.registry, d.name, controllerHooks(d.name, informers, d.spec(informers.listers(), ctx.flags)), {
-      cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
-    });
-    const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
-    const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: new PromWorkqueueMetricsProvider(ctx.registry) });
-    const controller = new Controller(hooks, {
-      expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
-      publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key),
-      partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n),
-      queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
-    });
-    await group.start(controller);
-    let working = true;
-    const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
-    const tick = d.tick;
-    const ticker = tick && setInterval(() => controller.tick(tick.keys, new Date()), ctx.flags.number(tick.flag) * 1000);
+export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[]): Promise<void> {
+  await serviceMain(ds[0]!.service, controllerFlags(ds), async (ctx) => {
+    const shared: Shared = { metrics: new ControllerMetrics(ctx.registry), queues: new PromWorkqueueMetricsProvider(ctx.registry), deadLetters: deadLetterCounter(ctx.registry) };
+    const prefix = ctx.flags.string('consumer-group');
+    const members: Member[] = [];
+    for (const d of ds) members.push(await startMember(ctx, d, ds.length === 1 ? prefix : `${prefix}.${d.workqueue}`, shared));
+    const notReady = (): string | undefined => members.map((m) => m.notReady()).find((r) => r !== undefined);
     return {
-      probes: { healthy: () => working, ready: () => group.notReady() === undefined, notReadyReason: () => group.notReady() },
+      probes: { healthy: () => members.every((m) => m.working()), ready: () => notReady() === undefined, notReadyReason: notReady },
       stop: async () => {
-        clearInterval(ticker);
-        await queue.shutDownWithDrain();
-        await workers;
-        await group.stop();
-        redis?.disconnect();
+        for (const m of members) await m.stop();
       },
     };
   });
+}
+
+type Shared = { readonly metrics: ControllerMetrics; readonly queues: PromWorkqueueMetricsProvider; readonly deadLetters: (topic: string) => void };
+type Member = { readonly working: () => boolean; readonly notReady: () => string | undefined; readonly stop: () => Promise<void> };
+
+async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, groupId: string, shared: Shared): Promise<Member> {
+  const informers = new Informers<Inputs>(d.inputs);
+  const group = new ControllerGroup({
+    bus: ctx.bus, groupId, singleton: d.singleton ?? false,
+    partitioned: informers.topics('partitioned'), global: informers.topics('global'),
+    serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
+    mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
+    dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log, fatal: ctx.fatal,
+  });
+  const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
+  const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: shared.queues });
+  const controller = memberController(ctx, d, { informers, group, redis, queue }, shared.metrics);
+  return runMember(ctx, d, { group, redis, queue, controller });
+}
+
+type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly redis: Redis | undefined; readonly queue: Workqueue<string> };
+
+/** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
+function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, redis, queue }: MemberParts, metrics: ControllerMetrics): Controller {
+  const spec = d.spec(informers.listers(), ctx.flags, { observedAt: (input) => group.observedAt(informers.topicOf(input)) });
+  const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
+    cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
+  });
+  return new Controller(hooks, {
+    expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
+    publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key),
+    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n),
+    queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
+  });
+}
+
+/** runMember joins the member's groups, starts its workers and its tick, and says how to stop them. */
+async function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
+  { group, redis, queue, controller }: Omit<MemberParts, 'informers'> & { readonly controller: Controller }): Promise<Member> {
+  await group.start(controller);
+  let working = true;
+  const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
+  const tick = d.tick;
+  const ticker = tick && setInterval(() => controller.tick(tick.keys, new Date()), ctx.flags.duration(tick.flag));
+  return {
+    working: () => working, notReady: () => group.notReady(),
+    stop: async () => {
+      clearInterval(ticker);
+      await queue.shutDownWithDrain();
+      await workers;
+      await group.stop();
+      redis?.disconnect();
+    },
+  };
 }
 
 /** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */

@@ -1,9 +1,13 @@
 import { parseArgs } from 'node:util';
+import { parseGoDuration } from './go-duration.ts';
 
-/** FlagSpec declares one flag: upstream's name where upstream has one, its environment variable and default. */
+/**
+ * FlagSpec declares one flag: upstream's name where upstream has one, its environment variable and default. A
+ * `duration` flag is spelt as Go's (`5s`, `1m0s`, as upstream's duration flags are) and read in milliseconds.
+ */
 export type FlagSpec = {
   readonly name: string;
-  readonly type: 'string' | 'number' | 'boolean' | 'list';
+  readonly type: 'string' | 'number' | 'boolean' | 'list' | 'duration';
   readonly default: string | number | boolean | readonly string[];
   readonly help: string;
 };
@@ -35,9 +39,15 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[], 
 }
 
 function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[string] {
-  if (raw === undefined) return spec.default;
+  if (raw === undefined) return spec.type === 'duration' ? valueOf(spec, String(spec.default)) : spec.default;
   if (typeof raw === 'boolean') return raw;
   switch (spec.type) {
+    case 'duration':
+      try {
+        return parseGoDuration(raw);
+      } catch (err) {
+        throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${(err as Error).message}`);
+      }
     case 'number': {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n)) throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${JSON.stringify(raw)} is not a number`);
@@ -62,6 +72,8 @@ export function usage(specs: readonly FlagSpec[]): string {
 export type FlagReader = {
   readonly string: (name: string) => string;
   readonly number: (name: string) => number;
+  /** duration reads a `duration` flag in milliseconds. */
+  readonly duration: (name: string) => number;
   readonly boolean: (name: string) => boolean;
   readonly list: (name: string) => readonly string[];
 };
@@ -76,6 +88,7 @@ export function flagReader(values: FlagValues): FlagReader {
   return {
     string: (n) => get(n, (v): v is string => typeof v === 'string'),
     number: (n) => get(n, (v): v is number => typeof v === 'number'),
+    duration: (n) => get(n, (v): v is number => typeof v === 'number'),
     boolean: (n) => get(n, (v): v is boolean => typeof v === 'boolean'),
     list: (n) => get(n, (v): v is readonly string[] => Array.isArray(v)),
   };

@@ -1,0 +1,78 @@
+/*
+ * The node-side JSON node lifecycle and taint eviction read and write: core/v1 Node with its conditions and taints,
+ * a pod's tolerations, and coordination/v1 Lease. As in core-v1.ts, only the fields a controller looks at are typed,
+ * times are RFC 3339 strings and absent fields are absent, never null.
+ */
+import type { ConditionStatus, ObjectMeta } from './core-v1.ts';
+
+/** TaintEffect is core/v1 TaintEffect. */
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+/** Taint is core/v1 Taint; timeAdded is set for NoExecute taints only (upstream's SwapNodeControllerTaint stamps it). */
+export type Taint = {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: TaintEffect;
+  readonly timeAdded?: string;
+};
+
+/**
+ * Toleration is core/v1 Toleration: operator Exists or Equal (absent means Equal), an empty key with Exists
+ * tolerates every taint, an absent effect every effect; tolerationSeconds bounds how long a NoExecute taint is
+ * tolerated (absent: forever).
+ */
+export type Toleration = {
+  readonly key?: string;
+  readonly operator?: 'Exists' | 'Equal';
+  readonly value?: string;
+  readonly effect?: TaintEffect;
+  readonly tolerationSeconds?: number;
+};
+
+/** NodeCondition is core/v1 NodeCondition (Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable). */
+export type NodeCondition = {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly lastHeartbeatTime?: string;
+  readonly lastTransitionTime?: string;
+  readonly reason?: string;
+  readonly message?: string;
+};
+
+/** NodeSpec is the part of core/v1 NodeSpec the controllers read. */
+export type NodeSpec = {
+  readonly taints?: readonly Taint[];
+  readonly unschedulable?: boolean;
+};
+
+/** NodeStatus is the part of core/v1 NodeStatus the controllers read; the rest travels untouched when spread. */
+export type NodeStatus = {
+  readonly conditions?: readonly NodeCondition[];
+};
+
+/** Node is core/v1 Node (cluster-scoped: no namespace). */
+export type Node = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly spec?: NodeSpec;
+  readonly status?: NodeStatus;
+};
+
+/** LeaseSpec is the part of coordination/v1 LeaseSpec node lifecycle reads: renewTime, a MicroTime string. */
+export type LeaseSpec = {
+  readonly holderIdentity?: string;
+  readonly leaseDurationSeconds?: number;
+  readonly renewTime?: string;
+};
+
+/** Lease is coordination/v1 Lease; a node's lives in namespace kube-node-lease under the node's name. */
+export type Lease = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly spec?: LeaseSpec;
+};
+
+/** NODE_LEASE_NAMESPACE is where kubelets renew their Leases (v1.NamespaceNodeLease). */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';

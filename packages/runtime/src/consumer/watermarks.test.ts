@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Watermarks } from './watermarks.ts';
+
+const at = (s: number): Date => new Date(Date.UTC(2026, 10, 23, 12, 0, s));
+
+describe('Watermarks', () => {
+  it('given watermarks of every partition, when asked, then the input is complete up to the oldest of them', () => {
+    const w = new Watermarks();
+    w.observe({ topic: 't', partition: 0 }, at(10));
+    w.observe({ topic: 't', partition: 1 }, at(7));
+    assert.deepEqual(w.observedAt('t', [0, 1]), at(7));
+    assert.deepEqual(w.observedAt('t', [0]), at(10));
+  });
+
+  it('given a partition without a watermark, when asked, then the input\'s time is unknown', () => {
+    const w = new Watermarks();
+    w.observe({ topic: 't', partition: 0 }, at(10));
+    assert.equal(w.observedAt('t', [0, 1]), undefined);
+    assert.equal(w.observedAt('other', [0]), undefined);
+    assert.equal(w.observedAt('t', []), undefined);
+  });
+
+  it('given an older watermark read after a newer one, when observed, then time does not go back', () => {
+    const w = new Watermarks();
+    w.observe({ topic: 't', partition: 0 }, at(10));
+    w.observe({ topic: 't', partition: 0 }, at(3));
+    assert.deepEqual(w.observedAt('t', [0]), at(10));
+  });
+});
