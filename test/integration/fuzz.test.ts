@@ -1,6 +1,5 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Node } from '@kubernetes/client-node';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
@@ -9,13 +8,12 @@ import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
-import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { readyIPs, type EndpointsObject } from '../support/endpoints.ts';
 import { fuzzRecords, seeded, type FuzzKind } from '../support/fuzz.ts';
 import { mutation, podTarget } from '../support/mutations.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { rcClient, rcManifest } from '../support/rc.ts';
-import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { readRaw } from '../support/topic.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -61,7 +59,7 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(node) as V1Node });
+    await schedulableKwokNode(node);
     services.push(await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']));
     services.push(await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']));
     services.push(await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]));

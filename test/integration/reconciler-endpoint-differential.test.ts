@@ -1,8 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Node } from '@kubernetes/client-node';
-import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { type EndpointAddress, type EndpointsObject, setPodReady } from '../support/endpoints.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
@@ -98,7 +96,7 @@ function settled(s: Scripted): Promise<Snapshot> {
 describe('differential: the same Endpoints script under upstream kube-controller-manager and under kcm-bus ends in the same Endpoints', () => {
   let upstream: Upstream | undefined;
   before(async () => {
-    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(node) as V1Node });
+    await schedulableKwokNode(node);
   });
   after(async () => {
     await upstream?.stop();

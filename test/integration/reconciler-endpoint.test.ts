@@ -1,8 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Node } from '@kubernetes/client-node';
-import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { type EndpointsObject, readyIPs as ips } from '../support/endpoints.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import type { Pod } from '../support/rc.ts';
@@ -26,7 +24,7 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(node) as V1Node });
+    await schedulableKwokNode(node);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
     reconciler = await startService('reconciler-endpoint', bus);

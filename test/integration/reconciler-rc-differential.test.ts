@@ -1,8 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Node } from '@kubernetes/client-node';
-import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, type RcClient, rcManifest } from '../support/rc.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
@@ -64,7 +62,7 @@ function settled(c: RcClient, ns: string): Promise<Snapshot> {
 describe('differential: the same RC script under upstream kube-controller-manager and under kcm-bus ends in the same state', () => {
   let upstream: Upstream | undefined;
   before(async () => {
-    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(uniqueName('kwok-diff')) as V1Node });
+    await schedulableKwokNode(uniqueName('kwok-diff'));
   });
   after(async () => {
     await upstream?.stop();

@@ -1,8 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Node } from '@kubernetes/client-node';
-import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, rcManifest } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
@@ -20,7 +18,7 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    await kubeClients(stack.kubeconfig).core.createNode({ body: kwokNode(uniqueName('kwok-rc')) as V1Node });
+    await schedulableKwokNode(uniqueName('kwok-rc'));
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     writer = await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
     reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);

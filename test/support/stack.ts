@@ -4,6 +4,8 @@ import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { tlsClient } from '@kcm-bus/stack/pki.ts';
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
+import { waitFor } from './wait.ts';
 
 /** testStack reads where the test run's stack is; integration tests run only under `npm test`. */
 export function testStack(): StackEndpoints {
@@ -40,4 +42,26 @@ export function rawKube(): RawKube {
     if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
     return JSON.parse(answer.body) as Record<string, unknown>;
   };
+}
+
+type NodeJson = { metadata: object; spec?: { taints?: { key: string; effect: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+
+/**
+ * schedulableKwokNode creates a node the stack's kwok runs and, once kwok reports it Ready, takes off the
+ * `node.kubernetes.io/not-ready:NoSchedule` taint the apiserver puts on every new node. The test stack runs no node
+ * lifecycle controller (reconciler-node's tests start theirs, and upstream's would act on their nodes too), so this
+ * does for the other tests what that controller's NoSchedule pass does: lets kube-scheduler place pods there.
+ */
+export async function schedulableKwokNode(name: string): Promise<void> {
+  const kube = rawKube();
+  await kube('POST', '/api/v1/nodes', kwokNode(name));
+  const path = `/api/v1/nodes/${name}`;
+  await waitFor(`kwok reports ${name} Ready and its not-ready taint is off`, async () => {
+    const node = await kube('GET', path) as NodeJson;
+    if (node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return false;
+    const taints = node.spec?.taints ?? [];
+    if (!taints.some((t) => t.key === 'node.kubernetes.io/not-ready')) return true;
+    await kube('PUT', path, { ...node, spec: { ...node.spec, taints: taints.filter((t) => t.key !== 'node.kubernetes.io/not-ready') } });
+    return false;
+  });
 }

@@ -4,8 +4,6 @@
  * untouched. Times are RFC 3339 strings; absent fields are absent, never null (the watch codec omits null fields,
  * as Go's omitempty does). A controller that reads another kind adds its type here, beside these.
  */
-import type { Toleration } from './node-v1.ts';
-
 /** OwnerReference is metav1.OwnerReference; absent controller and blockOwnerDeletion mean false. */
 export type OwnerReference = {
   readonly apiVersion: string;
@@ -52,6 +50,22 @@ export type ContainerPort = { readonly name?: string; readonly containerPort: nu
  * ports resolve a Service's named targetPort.
  */
 export type Container = { readonly name: string; readonly restartPolicy?: string; readonly ports?: readonly ContainerPort[] };
+
+/** TaintEffect is core/v1 TaintEffect. */
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+/**
+ * Toleration is core/v1 Toleration: operator Exists or Equal (absent means Equal), an empty key with Exists
+ * tolerates every taint, an absent effect every effect; tolerationSeconds bounds how long a NoExecute taint is
+ * tolerated (absent: forever).
+ */
+export type Toleration = {
+  readonly key?: string;
+  readonly operator?: 'Exists' | 'Equal';
+  readonly value?: string;
+  readonly effect?: TaintEffect;
+  readonly tolerationSeconds?: number;
+};
 
 /** PodSpec is core/v1 PodSpec as far as the controllers look at it; a template's spec is copied whole. */
 export type PodSpec = {

@@ -1,12 +1,12 @@
 /*
  * The node-side JSON node lifecycle and taint eviction read and write: core/v1 Node with its conditions and taints,
- * a pod's tolerations, and coordination/v1 Lease. As in core-v1.ts, only the fields a controller looks at are typed,
+ * and coordination/v1 Lease (a pod's tolerations are in core-v1.ts). As in core-v1.ts, only the fields a controller looks at are typed,
  * times are RFC 3339 strings and absent fields are absent, never null.
  */
-import type { ConditionStatus, ObjectMeta } from './core-v1.ts';
+import type { ConditionStatus, ObjectMeta, TaintEffect } from './core-v1.ts';
 
-/** TaintEffect is core/v1 TaintEffect. */
-export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+/** Toleration and TaintEffect live with the pod (core-v1.ts); node-side code finds them here too. */
+export type { TaintEffect, Toleration } from './core-v1.ts';
 
 /** Taint is core/v1 Taint; timeAdded is set for NoExecute taints only (upstream's SwapNodeControllerTaint stamps it). */
 export type Taint = {
@@ -14,19 +14,6 @@ export type Taint = {
   readonly value?: string;
   readonly effect: TaintEffect;
   readonly timeAdded?: string;
-};
-
-/**
- * Toleration is core/v1 Toleration: operator Exists or Equal (absent means Equal), an empty key with Exists
- * tolerates every taint, an absent effect every effect; tolerationSeconds bounds how long a NoExecute taint is
- * tolerated (absent: forever).
- */
-export type Toleration = {
-  readonly key?: string;
-  readonly operator?: 'Exists' | 'Equal';
-  readonly value?: string;
-  readonly effect?: TaintEffect;
-  readonly tolerationSeconds?: number;
 };
 
 /** NodeCondition is core/v1 NodeCondition (Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable). */

@@ -2,6 +2,7 @@ import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { FlagReader, FlagSpec } from '../service/flags.ts';
 import type { Indexers } from '../store/indices.ts';
 import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
+import type { MetricsRegistry } from './metrics.prom.ts';
 import type { ExpectationsView, Lister, ReconcileResult } from './reconciler.ts';
 
 /**
@@ -107,5 +108,6 @@ export type ControllerDeclaration<L extends Inputs> = {
   /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
   readonly singleton?: boolean;
   readonly tick?: Tick;
-  readonly spec: (listers: Listers<L>, flags: FlagReader, clock: InputClock<L>) => ControllerSpec<L>;
+  /** spec builds the pure part on the stores; `registry` is for the controller's own series (*.prom.ts code only). */
+  readonly spec: (listers: Listers<L>, flags: FlagReader, clock: InputClock<L>, registry: MetricsRegistry) => ControllerSpec<L>;
 };

@@ -1,6 +1,9 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ControllerHooks } from './controller-types.ts';
 
+/** MetricsRegistry is the service's metrics registry, where a controller's own series (upstream's names) register. */
+export type MetricsRegistry = Registry;
+
 /** ControllerProbes read what a controller member holds: objects in its stores by kind, and its partitions' sync state. */
 export type ControllerProbes = {
   readonly cached: () => Readonly<Record<string, number>>;

@@ -95,7 +95,7 @@ type MemberParts = { readonly informers: Informers<Inputs>; readonly group: Cont
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
 function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, redis, queue }: MemberParts, metrics: ControllerMetrics): Controller {
-  const spec = d.spec(informers.listers(), ctx.flags, { observedAt: (input) => group.observedAt(informers.topicOf(input)) });
+  const spec = d.spec(informers.listers(), ctx.flags, { observedAt: (input) => group.observedAt(informers.topicOf(input)) }, ctx.registry);
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
   });
