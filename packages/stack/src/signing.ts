@@ -3,9 +3,9 @@ import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**
  * LOCAL_SIGNERS are who signs records on the local stack, by the names the records carry: the writer (results) and
- * every controller the writer's default allowlist grants anything (mutations), node lifecycle's included.
+ * every controller the writer's default allowlist grants anything (mutations), node lifecycle's and taint eviction's included.
  */
-export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller', 'node-lifecycle-controller'] as const;
+export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller', 'node-lifecycle-controller', 'taint-eviction-controller'] as const;
 
 /** signingDir is the stack's signing directory: one key pair per local signer, shared by every service on this disk. */
 export function signingDir(stackDir: string): string {

@@ -26,7 +26,8 @@ const entry = (controller: string, resource: string, verbs: readonly MutationVer
  * DEFAULT_ALLOWLIST_ENTRIES grant each controller exactly what upstream's does (and what the stack's
  * `kcm-bus:writer` ClusterRole permits): replication (pods create/delete, RC status, events), endpoints (endpoints
  * create/update/delete, events), node lifecycle (node status, node taints by patch or update, pod status, pod
- * deletion for eviction, events).
+ * deletion for eviction, events) and taint eviction, which upstream runs on node lifecycle's role (pod status for
+ * the DisruptionTarget condition, pod deletion, events).
  */
 export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = [
   entry('replicationcontroller-controller', 'pods', ['Create', 'Delete', 'Patch']),
@@ -39,6 +40,9 @@ export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = [
   entry('node-lifecycle-controller', 'pods/status', ['UpdateStatus', 'Patch']),
   entry('node-lifecycle-controller', 'pods', ['Delete']),
   entry('node-lifecycle-controller', 'events', ['RecordEvent']),
+  entry('taint-eviction-controller', 'pods/status', ['Patch']),
+  entry('taint-eviction-controller', 'pods', ['Delete']),
+  entry('taint-eviction-controller', 'events', ['RecordEvent']),
 ];
 
 /** DEFAULT_ALLOWLIST is DEFAULT_ALLOWLIST_ENTRIES as triples: the writer's table when no --allowlist is given. */

@@ -1,11 +1,11 @@
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { NODE_CONTENT_RULES, type ContentRule } from './node-content-rules.ts';
 
-/**
- * ContentRule checks what a mutation carries, beyond the allowlist's (controller, verb, resource): it answers why
+/*
+ * A ContentRule checks what a mutation carries, beyond the allowlist's (controller, verb, resource): it answers why
  * the writer must refuse it, or undefined. The allowlist says the RC controller may create pods; a rule says which
  * pods. Mutations reach the rules validated: bodies and patches parse as JSON.
  */
-type ContentRule = (m: Mutation) => string | undefined;
 
 type OwnerRef = { readonly apiVersion?: unknown; readonly kind?: unknown; readonly controller?: unknown };
 type JsonOp = { readonly op?: unknown; readonly path?: unknown; readonly value?: unknown };
@@ -46,6 +46,7 @@ const EVENT_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
   [RC, ['ReplicationController']],
   ['endpoints-controller', ['Endpoints']],
   ['node-lifecycle-controller', ['Node', 'Pod']],
+  ['taint-eviction-controller', ['Pod']],
 ]);
 
 /** eventAbout: an event (recorded alone or after a write) is about a kind its controller acts on. */
@@ -59,6 +60,7 @@ function eventAbout(m: Mutation): string | undefined {
 const CONTENT_RULES: ReadonlyMap<string, ContentRule> = new Map([
   [`${RC} Create pods`, rcPodCreate],
   [`${RC} Patch pods`, rcPodPatch],
+  ...NODE_CONTENT_RULES,
 ]);
 
 /** contentRefusal says why the writer refuses a mutation for what it carries, or undefined when it may go. */
