@@ -60,6 +60,8 @@ export type ControllerHooks = {
   readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
+  /** ownsKey: the results of this key are this controller part's (ControllerSpec.ownsKey); absent, all are. */
+  readonly ownsKey?: (key: string) => boolean;
 };
 
 /**

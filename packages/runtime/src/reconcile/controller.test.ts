@@ -24,7 +24,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean } = {}) {
+  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -41,6 +41,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
       return answer(input);
     },
     observedInStores: () => inStores,
+    ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
@@ -177,6 +178,17 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length]), [[true, 1]]);
+  });
+
+  it('given a result of a key another part of the same controller owns (node lifecycle\'s two halves), then this part ignores it', async () => {
+    const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true, ownsKey: (key) => !key.includes('/') });
+    await h.controller.onResult(failedCreate('a'), cause(9), true);
+    h.clock.advance(60_000);
+    await h.controller.onResult({ ...failedCreate('a'), reconcileKey: 'node-1' }, cause(10), true);
+    h.clock.advance(60_000);
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.synced, ['node-1']);
   });
 
   it('given a controller without expectations whose reconcile sets some, then the sync fails loudly instead of pretending', async () => {

@@ -65,7 +65,8 @@ export class Controller {
   }
 
   /**
-   * onResult feeds one of this controller's results. A create or delete that did not happen is no longer expected
+   * onResult feeds one of this controller's results (of a key it owns: another part of the same controller answers
+   * for the others). A create or delete that did not happen is no longer expected
    * (upstream: CreationObserved/DeletionObserved after a failed call), replayed or live: lowering by key is
    * idempotent. A failure is reported by the key's next sync after its backoff (AddRateLimited), live ones only: a
    * restarted member does not report its history again. A create skipped by its slow-start run is no failure of its
@@ -74,7 +75,7 @@ export class Controller {
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
-    if (result.controller !== this.#spec.name || key == null) return;
+    if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
     if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);

@@ -67,6 +67,11 @@ export type ControllerSpec<L extends Inputs> = {
   readonly handlers: Handlers<L>;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
+  /**
+   * ownsKey tells this spec's keys from those of another part of the same controller (node lifecycle's node half
+   * and pod half share its name, so each reads the other's results); absent, every key is its own.
+   */
+  readonly ownsKey?: (key: string) => boolean;
 };
 
 /**

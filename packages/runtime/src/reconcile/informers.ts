@@ -79,5 +79,6 @@ export function controllerHooks<L extends Inputs>(name: string, informers: Infor
     onEvent: (topic, event) => informers.apply(spec.handlers, topic, event),
     reconcile: spec.reconcile,
     ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
+    ...(spec.ownsKey === undefined ? {} : { ownsKey: spec.ownsKey }),
   };
 }
