@@ -75,6 +75,6 @@ export async function stopAllServices(): Promise<void> {
 export async function metricValue(service: ServiceProcess, name: string, labels: Readonly<Record<string, string>>): Promise<number> {
   const text = await (await fetch(service.metricsUrl)).text();
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && want.every((w) => l.includes(w)));
+  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }

@@ -5,8 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** SERVICES are the services built so far; reconciler-node joins with its main.ts (issue 15). */
-const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint'];
+/** SERVICES are the five services. */
+const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'];
 
 type ComposeService = { build?: { context: string; dockerfile: string }; environment?: Record<string, string>; image?: string };
 type Compose = { services: Record<string, ComposeService> };

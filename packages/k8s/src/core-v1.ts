@@ -32,11 +32,15 @@ export type ObjectMeta = {
 /** ConditionStatus is core/v1 ConditionStatus, the status of every condition of every kind. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-/** PodCondition is core/v1 PodCondition (Ready is the one that matters here). */
+/** PodCondition is core/v1 PodCondition (Ready matters to most; taint eviction writes DisruptionTarget). */
 export type PodCondition = {
   readonly type: string;
   readonly status: ConditionStatus;
   readonly lastTransitionTime?: string;
+  readonly lastProbeTime?: string;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly observedGeneration?: number;
 };
 
 /** ContainerStatus is the part of core/v1 ContainerStatus the deletion ranking reads. */

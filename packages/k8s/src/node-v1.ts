@@ -8,7 +8,7 @@ import type { ConditionStatus, ObjectMeta, TaintEffect } from './core-v1.ts';
 /** Toleration and TaintEffect live with the pod (core-v1.ts); node-side code finds them here too. */
 export type { TaintEffect, Toleration } from './core-v1.ts';
 
-/** Taint is core/v1 Taint; timeAdded is set for NoExecute taints only (upstream's SwapNodeControllerTaint stamps it). */
+/** Taint is core/v1 Taint; timeAdded is when it was added (SwapNodeControllerTaint stamps every taint it adds). */
 export type Taint = {
   readonly key: string;
   readonly value?: string;

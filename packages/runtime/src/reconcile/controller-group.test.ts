@@ -94,7 +94,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
 
   it('given a singleton, then its group holds only a one-partition lock topic, every key is on partition 0, and results are read whole', async () => {
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
-    assert.deepEqual(h.ensured.at(-1), lockTopic('g'));
+    assert.ok(h.ensured.includes(lockTopic('g')));
     const [globalGroup, lockGroup] = h.groups;
     assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, RESULTS], [lockTopic('g')]]);
     assert.equal(h.group.partitionOf('any/key'), 0);

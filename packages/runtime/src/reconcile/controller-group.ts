@@ -48,7 +48,7 @@ export class ControllerGroup {
     const inputs = [...o.partitioned, ...o.global, o.resultsTopic];
     await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
-    else await this.#coPartition(o);
+    await this.#coPartition(o);
     this.#publisher = await o.bus.publisher();
     const globalTopics = o.singleton ? [...o.global, o.resultsTopic] : o.global;
     if (globalTopics.length > 0) this.#members.push(await this.#joinGlobal(globalTopics));
@@ -56,17 +56,23 @@ export class ControllerGroup {
   }
 
   /**
-   * #coPartition reads the partition count of the co-partitioned inputs. The writer creates the results topic; a
-   * reconciler started first creates it with the same count (its configs stay the writer's to set).
+   * #coPartition reads the partition count of the watch topics (the co-partitioned inputs', or a singleton's global
+   * ones: the watcher gives every topic the same). The writer creates the results topic; a reconciler started first
+   * creates it with the same count (its configs stay the writer's to set).
    */
   async #coPartition(o: ControllerGroupOptions): Promise<void> {
-    this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.resultsTopic);
+    this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.global[0] ?? o.resultsTopic);
     await o.bus.ensureTopics([{ topic: o.resultsTopic, partitions: this.#partitions, configs: {} }]);
   }
 
   /** partitionOf is a key's partition number: by namespace with Kafka's murmur2; always 0 in a singleton group. */
   partitionOf(key: string): number {
-    return this.#o.singleton ? 0 : partitionFor(namespacePartitionKey(key), this.#partitions);
+    return this.#o.singleton ? 0 : this.watchPartitionOf(key);
+  }
+
+  /** watchPartitionOf is the partition an object's records are on in the watch topics (the watcher's partitioner). */
+  watchPartitionOf(objectKey: string): number {
+    return partitionFor(namespacePartitionKey(objectKey), this.#partitions);
   }
 
   /** partitionOwned: the partition number is assigned to this member. */

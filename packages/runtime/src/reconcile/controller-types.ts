@@ -73,6 +73,8 @@ export type ControllerPorts = {
   readonly publish: (mutations: readonly Mutation[]) => Promise<void>;
   /** partitionOf is the partition number of a key in every co-partitioned input topic. */
   readonly partitionOf: (key: string) => number;
+  /** watchPartitionOf is the partition an object's records are on in every watch topic (by its `namespace/name` or name). */
+  readonly watchPartitionOf: (objectKey: string) => number;
   /** partitionOwned: this member is assigned the partition (keys of other partitions are someone else's). */
   readonly partitionOwned: (partition: number) => boolean;
   /** partitionSynced: the partition and every global input caught up with their history (the cache-sync gate). */

@@ -47,6 +47,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   const controller = new Controller(spec, {
     expectations: o.withoutExpectations ? undefined : expectations, queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
+    watchPartitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
     publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
   });
@@ -141,7 +142,7 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(2, '11'));
     await turns();
     assert.equal(h.inputs.length, 1, 'held while the write is in flight');
-    const applied = { ...failedCreate('rc'), mutationId: 'w-1', verb: 'UpdateStatus' as const, outcome: 'Applied' as const, resourceVersion: '12', target: { ...write.target, resource: 'replicationcontrollers' } };
+    const applied = { ...failedCreate('rc'), mutationId: 'w-1', verb: 'UpdateStatus' as const, outcome: 'Applied' as const, resourceVersion: '12', target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' } };
     await h.controller.onResult(applied, cause(3), true);
     await turns();
     assert.equal(h.inputs.length, 1, 'held until the watch shows version 12');

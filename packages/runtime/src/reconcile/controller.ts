@@ -1,9 +1,9 @@
-import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
+import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
-import { ReadYourWrites } from './read-your-writes.ts';
+import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
 
 export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
@@ -76,7 +76,7 @@ export class Controller {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
-    if (this.#writes.resulted(key, result.mutationId, written(result))) this.#ports.queue.add(key);
+    if (this.#writes.resulted(key, result.mutationId, this.#written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);
     if (result.outcome === 'AlreadyDone' || result.reason === SLOW_START_SKIPPED || !live) return;
@@ -95,7 +95,7 @@ export class Controller {
       try {
         const partition = this.#ports.partitionOf(key);
         if (!this.#ports.partitionOwned(partition)) this.#ports.queue.forget(key);
-        else if (this.#ports.partitionSynced(partition)) await this.#sync(key, partition);
+        else if (this.#ports.partitionSynced(partition)) await this.#sync(key);
         else this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
       } catch (err) {
         this.#ports.log.error('sync failed', { key, err });
@@ -106,8 +106,9 @@ export class Controller {
     }
   }
 
-  async #sync(key: string, partition: number): Promise<void> {
-    if (!this.#writes.ready(key, partition, this.#ports.now().getTime())) {
+  async #sync(key: string): Promise<void> {
+    if (!this.#writes.ready(key, this.#ports.now().getTime())) {
+      this.#ports.log.debug('sync held until its own writes are read back', { key });
       this.#ports.queue.addAfter(key, HELD_RETRY_MS);
       return;
     }
@@ -119,6 +120,7 @@ export class Controller {
     this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
+    this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
     await this.#publish(key, result.mutations, result.expectations !== undefined);
     if (result.error) {
       this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
@@ -155,6 +157,17 @@ export class Controller {
     this.#ports.queue.add(key);
   }
 
+  /**
+   * #written is the kind (by plural, whichever of its topics the controller reads), the partition its object's
+   * records are on and the version a result's write left the object at (undefined: nothing to read back).
+   */
+  #written(result: MutationResult): Written | undefined {
+    const rv = result.resourceVersion;
+    if (rv == null || result.outcome !== 'Applied') return undefined;
+    const partition = this.#ports.watchPartitionOf(objectKey({ namespace: result.target.namespace, name: result.target.name }));
+    return { topic: result.target.resource, partition, resourceVersion: rv };
+  }
+
   #owned(key: string): boolean {
     return this.#ports.partitionOwned(this.#ports.partitionOf(key));
   }
@@ -172,11 +185,3 @@ export class Controller {
   }
 }
 
-/**
- * written is the kind (by plural, whichever of its topics the controller reads) and version a result's write left its
- * object at (undefined: nothing to read back).
- */
-function written(result: MutationResult): { topic: string; resourceVersion: string } | undefined {
-  const rv = result.resourceVersion;
-  return rv == null || result.outcome !== 'Applied' ? undefined : { topic: result.target.resource, resourceVersion: rv };
-}

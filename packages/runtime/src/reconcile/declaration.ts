@@ -1,5 +1,6 @@
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { FlagReader, FlagSpec } from '../service/flags.ts';
+import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
 import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
 import type { MetricsRegistry } from './metrics.prom.ts';
@@ -84,6 +85,17 @@ export interface InputClock<L extends Inputs> {
   observedAt(input: keyof L & string): Date | undefined;
 }
 
+/**
+ * SpecContext is what a controller's spec is built with besides its stores: its flags, the inputs' clock, a logger
+ * for what it must tell the operator, and the service's metrics registry for its own series (*.prom.ts code only).
+ */
+export type SpecContext<L extends Inputs> = {
+  readonly flags: FlagReader;
+  readonly clock: InputClock<L>;
+  readonly log: Logger;
+  readonly registry: MetricsRegistry;
+};
+
 /** WorkersFlag is the flag that sets how many keys sync at once (upstream's --concurrent-<kind>-syncs). */
 export type WorkersFlag = { readonly name: string; readonly default: number; readonly help: string };
 
@@ -113,6 +125,5 @@ export type ControllerDeclaration<L extends Inputs> = {
   /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
   readonly singleton?: boolean;
   readonly tick?: Tick;
-  /** spec builds the pure part on the stores; `registry` is for the controller's own series (*.prom.ts code only). */
-  readonly spec: (listers: Listers<L>, flags: FlagReader, clock: InputClock<L>, registry: MetricsRegistry) => ControllerSpec<L>;
+  readonly spec: (listers: Listers<L>, context: SpecContext<L>) => ControllerSpec<L>;
 };

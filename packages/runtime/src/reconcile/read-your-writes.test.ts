@@ -9,63 +9,74 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
   it('given writes in flight, then the key waits until the last result comes, which asks for a sync', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a', 'b'], 0);
-    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.equal(rw.ready(KEY, 1), false);
     assert.equal(rw.resulted(KEY, 'a'), false);
-    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.equal(rw.ready(KEY, 1), false);
     assert.equal(rw.resulted(KEY, 'b'), true);
-    assert.equal(rw.ready(KEY, 0, 1), true);
+    assert.equal(rw.ready(KEY, 1), true);
   });
 
   it('given a key held for its own write to come back, then the watch record that brings it releases the key at once', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a'], 0);
-    rw.resulted(KEY, 'a', { topic: PODS, resourceVersion: '20' });
+    rw.resulted(KEY, 'a', { topic: PODS, partition: 0, resourceVersion: '20' });
     rw.observed(PODS, 0, '15');
-    assert.equal(rw.ready(KEY, 0, 1), false);
+    assert.equal(rw.ready(KEY, 1), false);
     assert.deepEqual(rw.observed(PODS, 1, '25'), [], 'another partition releases nothing');
     assert.deepEqual(rw.observed(PODS, 0, '19'), []);
     assert.deepEqual(rw.observed(PODS, 0, '20'), [KEY]);
     assert.deepEqual(rw.observed(PODS, 0, '21'), [], 'released once');
-    assert.equal(rw.ready(KEY, 0, 1), true);
+    assert.equal(rw.ready(KEY, 1), true);
   });
 
   it('given a write at resourceVersion 20, then the key waits until its partition of that topic was read at 20 or later (EnsureReady)', () => {
     const rw = new ReadYourWrites();
     rw.observed(PODS, 0, '15');
     rw.published(KEY, ['a'], 0);
-    rw.resulted(KEY, 'a', { topic: PODS, resourceVersion: '20' });
+    rw.resulted(KEY, 'a', { topic: PODS, partition: 0, resourceVersion: '20' });
     rw.observed(PODS, 1, '30');
-    assert.equal(rw.ready(KEY, 0, 1), false, 'another partition read further does not count');
+    assert.equal(rw.ready(KEY, 1), false, 'another partition read further does not count');
     rw.observed(PODS, 0, '20');
-    assert.equal(rw.ready(KEY, 0, 1), true);
+    assert.equal(rw.ready(KEY, 1), true);
     rw.observed(PODS, 0, '5');
-    assert.equal(rw.ready(KEY, 0, 1), true, 'a ready key is cleared, and reads only move forward');
+    assert.equal(rw.ready(KEY, 1), true, 'a ready key is cleared, and reads only move forward');
+  });
+
+  it('given a write to an object on another partition than the key\'s (a singleton writing nodes), then that partition reads it back', () => {
+    const rw = new ReadYourWrites();
+    rw.observed('nodes', 2, '15');
+    rw.published('~monitor', ['a'], 0);
+    rw.resulted('~monitor', 'a', { topic: 'nodes', partition: 2, resourceVersion: '20' });
+    rw.observed('nodes', 0, '30');
+    assert.equal(rw.ready('~monitor', 1), false, 'partition 0 read further does not count');
+    assert.deepEqual(rw.observed('nodes', 2, '20'), ['~monitor']);
+    assert.equal(rw.ready('~monitor', 1), true);
   });
 
   it('given a topic never read or versions that do not compare, then nothing is held (as upstream)', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a', 'b'], 0);
-    rw.resulted(KEY, 'a', { topic: 'kcm.watch.replicationcontrollers', resourceVersion: '20' });
-    rw.resulted(KEY, 'b', { topic: PODS, resourceVersion: 'x1' });
+    rw.resulted(KEY, 'a', { topic: 'kcm.watch.replicationcontrollers', partition: 0, resourceVersion: '20' });
+    rw.resulted(KEY, 'b', { topic: PODS, partition: 0, resourceVersion: 'x1' });
     rw.observed(PODS, 0, '3');
-    assert.equal(rw.ready(KEY, 0, 1), true);
+    assert.equal(rw.ready(KEY, 1), true);
   });
 
   it('given a result that never comes, then the key is held no longer than HOLD_LIMIT_MS', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a'], 1000);
-    assert.equal(rw.ready(KEY, 0, 1000 + HOLD_LIMIT_MS - 1), false);
-    assert.equal(rw.ready(KEY, 0, 1000 + HOLD_LIMIT_MS), true);
+    assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS - 1), false);
+    assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS), true);
   });
 
   it('given writes that were not sent, or a forgotten key, then nothing is held; results of unknown ids change nothing', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a'], 0);
     rw.unpublished(KEY, ['a']);
-    assert.equal(rw.ready(KEY, 0, 1), true);
+    assert.equal(rw.ready(KEY, 1), true);
     rw.published('ns/other', ['b'], 0);
     rw.dropWhere((key) => key === 'ns/other');
-    assert.equal(rw.ready('ns/other', 0, 1), true);
+    assert.equal(rw.ready('ns/other', 1), true);
     assert.equal(rw.resulted(KEY, 'zzz'), false);
   });
 });

@@ -9,6 +9,9 @@ export const HOLD_LIMIT_MS = 120_000;
 
 type Pending = { readonly ids: Set<string>; readonly since: number };
 
+/** Written is what a write changed: the watched topic (by plural), the partition its object's records are on, the version. */
+export type Written = { readonly topic: string; readonly partition: number; readonly resourceVersion: string };
+
 /**
  * ReadYourWrites holds a key's next sync until the controller can read its own last writes, so a sync never acts
  * on a view older than what it wrote (the cause of status updates answered 409 Conflict). It is upstream's
@@ -20,10 +23,11 @@ type Pending = { readonly ids: Set<string>; readonly since: number };
  */
 export class ReadYourWrites {
   readonly #pending = new Map<string, Pending>();
+  /** #wrote: per key, the version each written topic partition must be read at (`topic:partition` → rv). */
   readonly #wrote = new Map<string, Map<string, string>>();
   readonly #read = new Map<string, string>();
-  /** #held: keys found not ready for want of a watch record, by the partition they wait on. */
-  readonly #held = new Map<string, number>();
+  /** #held: keys found not ready for want of a watch record. */
+  readonly #held = new Set<string>();
 
   /** published: the key's sync published writes with these mutation ids (before they are sent, so no result is missed). */
   published(key: string, ids: readonly string[], now: number): void {
@@ -40,11 +44,13 @@ export class ReadYourWrites {
 
   /**
    * resulted: the writer answered the key's mutation id; a write that changed the object at resourceVersion rv
-   * of the watched topic must be read back before the key syncs again (WroteAt). Returns true when the key has no
-   * write left in flight (the caller enqueues it).
+   * must be read back, on the partition of the watched topic that object's records are on, before the key syncs
+   * again (WroteAt). That is the key's own partition for a co-partitioned controller, any partition for one that
+   * writes objects of a global input (node lifecycle's nodes). Returns true when the key has no write left in
+   * flight (the caller enqueues it).
    */
-  resulted(key: string, id: string, written?: { readonly topic: string; readonly resourceVersion: string }): boolean {
-    if (written !== undefined) this.#wroteAt(key, written.topic, written.resourceVersion);
+  resulted(key: string, id: string, written?: Written): boolean {
+    if (written !== undefined) this.#wroteAt(key, `${written.topic}:${written.partition}`, written.resourceVersion);
     return this.#settle(key, [id]);
   }
 
@@ -58,13 +64,8 @@ export class ReadYourWrites {
     const last = this.#read.get(at);
     // A version that does not compare is taken as the newer one.
     if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) this.#read.set(at, rv);
-    const released: string[] = [];
-    for (const [key, held] of this.#held) {
-      if (held === partition && this.#readBack(key, partition)) {
-        this.#held.delete(key);
-        released.push(key);
-      }
-    }
+    const released = [...this.#held].filter((key) => this.#wrote.get(key)?.has(at) && this.#readBack(key));
+    for (const key of released) this.#held.delete(key);
     return released;
   }
 
@@ -72,12 +73,12 @@ export class ReadYourWrites {
    * ready says whether the key may sync (EnsureReady): none of its writes in flight (or held past HOLD_LIMIT_MS),
    * and every partition it wrote to read at or past the version written. A ready key's record is cleared.
    */
-  ready(key: string, partition: number, now: number): boolean {
+  ready(key: string, now: number): boolean {
     const pending = this.#pending.get(key);
     if (pending !== undefined && now - pending.since < HOLD_LIMIT_MS) return false;
     this.#pending.delete(key);
-    if (!this.#readBack(key, partition)) {
-      this.#held.set(key, partition);
+    if (!this.#readBack(key)) {
+      this.#held.add(key);
       return false;
     }
     this.#held.delete(key);
@@ -85,10 +86,10 @@ export class ReadYourWrites {
     return true;
   }
 
-  /** #readBack: every topic the key wrote to was read, on its partition, at or past the version written. */
-  #readBack(key: string, partition: number): boolean {
-    for (const [topic, wrote] of this.#wrote.get(key) ?? []) {
-      const read = this.#read.get(`${topic}:${partition}`);
+  /** #readBack: every topic partition the key wrote to was read at or past the version written. */
+  #readBack(key: string): boolean {
+    for (const [at, wrote] of this.#wrote.get(key) ?? []) {
+      const read = this.#read.get(at);
       // Versions that do not compare hold nothing, as upstream.
       if (read !== undefined && (compareResourceVersion(wrote, read) ?? 0) > 0) return false;
     }
@@ -97,14 +98,15 @@ export class ReadYourWrites {
 
   /** dropWhere drops the records of the matching keys (their partition was revoked). */
   dropWhere(pred: (key: string) => boolean): void {
-    for (const map of [this.#pending, this.#wrote, this.#held]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
+    for (const map of [this.#pending, this.#wrote]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
+    for (const key of [...this.#held]) if (pred(key)) this.#held.delete(key);
   }
 
-  #wroteAt(key: string, topic: string, rv: string): void {
+  #wroteAt(key: string, at: string, rv: string): void {
     const wrote = this.#wrote.get(key) ?? new Map<string, string>();
-    const last = wrote.get(topic);
+    const last = wrote.get(at);
     // A version that does not compare is taken as the newer one.
-    if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) wrote.set(topic, rv);
+    if (last === undefined || (compareResourceVersion(rv, last) ?? 1) > 0) wrote.set(at, rv);
     this.#wrote.set(key, wrote);
   }
 

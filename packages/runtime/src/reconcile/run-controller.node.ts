@@ -83,7 +83,7 @@ async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>
     partitioned: informers.topics('partitioned'), global: informers.topics('global'),
     serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
     mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
-    dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log, fatal: ctx.fatal,
+    dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
   });
   const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
   const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: shared.queues });
@@ -95,13 +95,14 @@ type MemberParts = { readonly informers: Informers<Inputs>; readonly group: Cont
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
 function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, redis, queue }: MemberParts, metrics: ControllerMetrics): Controller {
-  const spec = d.spec(informers.listers(), ctx.flags, { observedAt: (input) => group.observedAt(informers.topicOf(input)) }, ctx.registry);
+  const clock = { observedAt: (input: string) => group.observedAt(informers.topicOf(input)) };
+  const spec = d.spec(informers.listers(), { flags: ctx.flags, clock, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
   });
   return new Controller(hooks, {
     expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
-    publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key),
+    publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
     partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n),
     queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
   });

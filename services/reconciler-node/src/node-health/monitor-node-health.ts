@@ -1,0 +1,96 @@
+import { getZoneKey } from '@kcm-bus/k8s/node-taints.ts';
+import { type Lease, type Node, NODE_LEASE_NAMESPACE, type NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
+import type { Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
+import type { NodeCollectorMetrics } from './metrics.ts';
+import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState } from './node-lifecycle-state.ts';
+import { NodeWrites, recordNodeEvent, recordNodeStatusChange } from './node-writes.ts';
+import { doNoExecuteTaintingPass, markNodeAsReachable, processTaintBaseEviction, type TaintingPass } from './no-execute-tainting.ts';
+import { tryUpdateNodeHealth } from './try-update-node-health.ts';
+
+/** NodeHealthInputs are what the node health half reads, every member whole: all nodes and all Leases. */
+export type NodeHealthInputs = { readonly nodes: Node; readonly leases: Lease };
+
+/** MonitorConfig is the part of NodeLifecycleConfig a monitor pass reads. */
+export type MonitorConfig = ZoneConfig & { readonly nodeMonitorGracePeriodMs: number; readonly nodeStartupGracePeriodMs: number };
+
+/** MonitorPass is one monitor sync's context: the member's state, its listers, config, metrics and clock. */
+export type MonitorPass = {
+  readonly state: NodeLifecycleState;
+  readonly listers: Listers<NodeHealthInputs>;
+  readonly config: MonitorConfig;
+  readonly metrics: NodeCollectorMetrics;
+  readonly now: Date;
+};
+
+/** The label that keeps a node out of zone health (upstream's labelNodeDisruptionExclusion). */
+const LABEL_NODE_DISRUPTION_EXCLUSION = 'node.kubernetes.io/exclude-disruption';
+
+/** isNodeExcludedFromDisruptionChecks mirrors upstream: the exclude-disruption label, whatever its value. */
+export function isNodeExcludedFromDisruptionChecks(node: Node): boolean {
+  return node.metadata.labels?.[LABEL_NODE_DISRUPTION_EXCLUSION] !== undefined;
+}
+
+/**
+ * monitorNodeHealth mirrors Controller.monitorNodeHealth for fresh inputs, without the pods (another half marks
+ * them NotReady): classifyNodes and their events, tryUpdateNodeHealth per node (status written only when Ready
+ * changed), processTaintBaseEviction, handleDisruption, then doNoExecuteTaintingPass on what it queued.
+ * `freshGrace` grants every node a fresh grace period (first pass, or inputs fresh again after stale). Returns the
+ * pass's writes.
+ */
+export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeWrites {
+  const { state, listers, config, metrics, now } = pass;
+  const started = performance.now();
+  const writes = new NodeWrites(now, (name) => inFlight(state, listers.nodes.get(name)));
+  const tainting: TaintingPass = { state, writes, nowMs: now.getTime() };
+  const nodes = listers.nodes.list();
+  classifyNodes(pass, tainting, nodes);
+  const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
+  const clock = { ...config, now, freshGrace };
+  for (const node of nodes) {
+    const nodeStarted = performance.now();
+    const name = node.metadata.name;
+    const update = tryUpdateNodeHealth(node, listers.leases.get(`${NODE_LEASE_NAMESPACE}/${name}`), state.health.get(name), clock);
+    state.health.set(name, update.health);
+    if (update.newStatus !== undefined) writes.updateStatus(node, update.newStatus);
+    if (!isNodeExcludedFromDisruptionChecks(node)) {
+      const zone = getZoneKey(node);
+      zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(update.currentReady);
+    }
+    if (update.currentReady !== undefined) {
+      processTaintBaseEviction(tainting, node, update.currentReady);
+      if (update.currentReady.status !== 'True' && update.observedReady.status === 'True') writes.event(recordNodeStatusChange(node, 'NodeNotReady'));
+    }
+    metrics.updateNodeHealthDuration((performance.now() - nodeStarted) / 1000);
+  }
+  handleDisruption({ ...tainting, config, metrics }, zoneConditions, nodes);
+  doNoExecuteTaintingPass(tainting, listers.nodes, metrics);
+  state.statusInFlight = writes.statusWrites();
+  metrics.updateAllNodesHealthDuration((performance.now() - started) / 1000);
+  return writes;
+}
+
+/**
+ * classifyNodes mirrors Controller.classifyNodes and its use in monitorNodeHealth: zones of known nodes without a
+ * state get an evictor; new nodes get a RegisteredNode event, an evictor for their zone and markNodeAsReachable;
+ * vanished ones a RemovingNode event.
+ */
+function classifyNodes(pass: MonitorPass, tainting: TaintingPass, nodes: readonly Node[]): void {
+  const { state, config, metrics } = pass;
+  const seen = new Set(nodes.map((n) => n.metadata.name));
+  const added = nodes.filter((n) => !state.knownNodes.has(n.metadata.name));
+  for (const node of nodes) {
+    if (state.knownNodes.has(node.metadata.name)) addPodEvictorForNewZone(state, node, config.evictionLimiterQPS, tainting.nowMs, metrics);
+  }
+  for (const node of added) {
+    tainting.writes.event(recordNodeEvent(node, 'RegisteredNode', `Registered Node ${node.metadata.name} in Controller`));
+    state.knownNodes.set(node.metadata.name, node);
+    addPodEvictorForNewZone(state, node, config.evictionLimiterQPS, tainting.nowMs, metrics);
+    markNodeAsReachable(tainting, node);
+  }
+  for (const [name, node] of state.knownNodes) {
+    if (seen.has(name)) continue;
+    tainting.writes.event(recordNodeEvent(node, 'RemovingNode', `Removing Node ${name} from Controller`));
+    state.knownNodes.delete(name);
+  }
+}

@@ -1,0 +1,54 @@
+import type { Node } from '@kcm-bus/k8s/node-v1.ts';
+import { getZoneKey } from '@kcm-bus/k8s/node-taints.ts';
+import type { NodeCollectorMetrics } from './metrics.ts';
+import { EVICTION_RATE_LIMITER_BURST, RateLimitedTimedQueue, tokenBucketRateLimiter } from './rate-limited-queue.ts';
+import type { NodeHealthData } from './try-update-node-health.ts';
+
+/** ZoneState mirrors upstream's ZoneState. */
+export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
+
+/**
+ * NodeLifecycleState is what upstream's Controller keeps in its process, kept here by the active member (it starts
+ * empty on every member, as upstream's does at leader election): knownNodeSet, nodeHealthMap, zoneStates, the zone
+ * tainting queues (zoneNoExecuteTainter); plus kcm-bus's own: the status writes of the last monitor pass not yet
+ * seen in the nodes input (name → resourceVersion they were based on) and whether the inputs were stale (true
+ * until the first fresh pass).
+ */
+export type NodeLifecycleState = {
+  readonly knownNodes: Map<string, Node>;
+  readonly health: Map<string, NodeHealthData>;
+  readonly zoneStates: Map<string, ZoneState>;
+  readonly tainters: Map<string, RateLimitedTimedQueue>;
+  statusInFlight: ReadonlyMap<string, string>;
+  stale: boolean;
+};
+
+/** newNodeLifecycleState is a member's state before its first pass. */
+export function newNodeLifecycleState(): NodeLifecycleState {
+  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), statusInFlight: new Map(), stale: true };
+}
+
+/**
+ * addPodEvictorForNewZone mirrors Controller.addPodEvictorForNewZone: a zone seen for the first time starts
+ * Initial with a tainting queue at evictionLimiterQPS, and its evictions_total series at 0.
+ */
+export function addPodEvictorForNewZone(state: NodeLifecycleState, node: Node, qps: number, nowMs: number, metrics: NodeCollectorMetrics): void {
+  const zone = getZoneKey(node);
+  if (state.zoneStates.has(zone)) return;
+  state.zoneStates.set(zone, 'Initial');
+  state.tainters.set(zone, new RateLimitedTimedQueue(tokenBucketRateLimiter(qps, EVICTION_RATE_LIMITER_BURST, nowMs)));
+  metrics.evictionsTotal(zone, 0);
+}
+
+/** tainterOf is the node's zone's tainting queue (every zone a node is in got one in classifyNodes). */
+export function tainterOf(state: NodeLifecycleState, node: Node): RateLimitedTimedQueue {
+  const zone = getZoneKey(node);
+  const queue = state.tainters.get(zone);
+  if (queue === undefined) throw new Error(`no tainting queue for zone ${JSON.stringify(zone)} of node ${node.metadata.name}`);
+  return queue;
+}
+
+/** inFlight: a status write of the last monitor pass for this node is not yet seen in the nodes input. */
+export function inFlight(state: NodeLifecycleState, node: Node | undefined): boolean {
+  return node !== undefined && state.statusInFlight.get(node.metadata.name) === (node.metadata.resourceVersion ?? '');
+}

@@ -1,0 +1,103 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { FakeKubelet } from '../support/kubelet.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+const kube = rawKube();
+const bus = busFlags(stack);
+
+type Taint = { readonly key: string; readonly effect: string };
+type Condition = { readonly type: string; readonly status: string };
+type NodeView = { readonly spec?: { readonly taints?: readonly Taint[] }; readonly status?: { readonly conditions?: readonly Condition[] } };
+
+/** The test's timing: a 10 s grace period and a 1 s monitor period keep a node's death under a minute. */
+const NODE_FLAGS = ['--node-monitor-period', '1s', '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s', '--max-input-staleness', '5s'];
+
+describe('reconciler-node end to end: fake kubelets → watcher → Kafka → reconciler-node → Kafka → writer → apiserver', () => {
+  const ns = uniqueName('nodes');
+  const zone = uniqueName('zone');
+  const kubelets = [0, 1, 2].map((i) => new FakeKubelet(kube, uniqueName(`fk${i}`), zone));
+  let watcher: ServiceProcess;
+  let reconciler: ServiceProcess;
+  const node = async (name: string): Promise<NodeView> => await kube('GET', `/api/v1/nodes/${name}`) as NodeView;
+  const ready = (n: NodeView): string | undefined => n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  const taints = (n: NodeView): string[] => (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
+  const podPath = (name: string): string => `/api/v1/namespaces/${ns}/pods/${name}`;
+  const pod = (name: string, nodeName: string, tolerations: readonly object[] = []) =>
+    kube('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name }, spec: { nodeName, tolerations, containers: [{ name: 'c', image: 'nginx' }] } });
+
+  before(async () => {
+    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+    for (const k of kubelets) await k.register();
+    watcher = await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS, '--log-level', 'debug']);
+  });
+  after(async () => {
+    await stopAllServices();
+    for (const k of kubelets) await k.remove();
+  });
+
+  it('takes the not-ready NoSchedule taint off nodes that report Ready, and adds the beta os/arch labels', async () => {
+    for (const k of kubelets) {
+      await waitFor(`${k.name} without the not-ready taint`, async () => !taints(await node(k.name)).some((t) => t.startsWith('node.kubernetes.io/not-ready')));
+      const labels = (await kube('GET', `/api/v1/nodes/${k.name}`))['metadata'] as { labels: Record<string, string> };
+      assert.equal(labels.labels['beta.kubernetes.io/os'], 'linux');
+    }
+  });
+
+  it('does not take a stalled pipeline for dead nodes: the watcher stopped for 2.5 grace periods marks nothing Unknown and taints nothing', async () => {
+    const bad = async (): Promise<string | undefined> => {
+      for (const k of kubelets) {
+        const n = await node(k.name);
+        if (ready(n) !== 'True' || taints(n).some((t) => t.startsWith('node.kubernetes.io/unreachable'))) return `${k.name}: Ready ${ready(n)}, taints ${taints(n).join(',')}`;
+      }
+      return undefined;
+    };
+    watcher.process.kill('SIGSTOP');
+    try {
+      await waitFor('the reconciler to see its inputs stale', async () => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 1, { timeoutMs: 30_000 });
+      await observeNothing(bad, 25_000);
+    } finally {
+      watcher.process.kill('SIGCONT');
+    }
+    await waitFor('the reconciler to see its inputs fresh again', async () => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 0, { timeoutMs: 60_000 });
+    await observeNothing(bad, 15_000);
+  });
+
+  it('judges a node whose kubelet died: Unknown after the grace period, unreachable taints, its pods NotReady, a pod tolerating 5 s evicted; back, the taints go', async () => {
+    const [, , dying] = kubelets as [FakeKubelet, FakeKubelet, FakeKubelet];
+    const unreachable5s = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 };
+    await pod('short', dying.name, [unreachable5s]);
+    await pod('patient', dying.name);
+    for (const p of ['short', 'patient']) await dying.podReady(ns, p);
+    dying.die();
+    await waitFor(`${dying.name} Ready Unknown`, async () => ready(await node(dying.name)) === 'Unknown', { timeoutMs: 90_000 });
+    await waitFor(`${dying.name} tainted unreachable`, async () => {
+      const t = taints(await node(dying.name));
+      return t.includes('node.kubernetes.io/unreachable:NoExecute') && t.includes('node.kubernetes.io/unreachable:NoSchedule');
+    }, { timeoutMs: 60_000 });
+    await waitFor('patient NotReady', async () => ((await kube('GET', podPath('patient')))['status'] as { conditions?: Condition[] }).conditions?.find((c) => c.type === 'Ready')?.status === 'False');
+    await waitFor('short evicted', async () => kube('GET', podPath('short')).then((p) => (p['metadata'] as { deletionTimestamp?: string }).deletionTimestamp !== undefined, () => true), { timeoutMs: 60_000 });
+    const patient = await kube('GET', podPath('patient'));
+    assert.equal((patient['metadata'] as { deletionTimestamp?: string }).deletionTimestamp, undefined, 'a pod tolerating 300 s stays');
+    await dying.revive();
+    await waitFor(`${dying.name} Ready and untainted`, async () => {
+      const n = await node(dying.name);
+      return ready(n) === 'True' && !taints(n).some((t) => t.startsWith('node.kubernetes.io/'));
+    }, { timeoutMs: 60_000 });
+  });
+});
+
+/** observeNothing watches for `ms` that the bad condition never shows, failing with what it saw when it does. */
+async function observeNothing(bad: () => Promise<string | undefined>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const seen = await bad();
+    assert.equal(seen, undefined, `seen during the stall: ${seen}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
