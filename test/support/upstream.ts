@@ -17,9 +17,13 @@ export type Upstream = {
 
 /**
  * UpstreamOptions: client QPS, the controllers (default the ReplicationController's), leader election (default off),
- * and whether to serve /metrics (default not: no serving port at all).
+ * whether to serve /metrics (default not: no serving port at all), and any further flags.
  */
-export type UpstreamOptions = { readonly qps?: number; readonly burst?: number; readonly controllers?: string; readonly leaderElect?: boolean; readonly metrics?: boolean };
+export type UpstreamOptions = {
+  readonly qps?: number; readonly burst?: number; readonly controllers?: string; readonly leaderElect?: boolean; readonly metrics?: boolean;
+  /** flags are further kube-controller-manager flags (node lifecycle's periods in the node tests). */
+  readonly flags?: readonly string[];
+};
 
 /** servingFlags serve /metrics without authentication on a free-looking port, its certificate in `dir`; or serve nothing. */
 function servingFlags(metrics: boolean, dir: string): { readonly flags: string[]; readonly metricsUrl: string | undefined } {
@@ -43,7 +47,7 @@ export function startUpstream(e: StackEndpoints, o: UpstreamOptions = {}): Upstr
   const serving = servingFlags(o.metrics ?? false, dir);
   const child = spawn(bin, ['--kubeconfig', e.kubeconfig, `--leader-elect=${o.leaderElect ?? false}`, ...serving.flags,
     '--use-service-account-credentials=false', `--controllers=${o.controllers ?? 'replicationcontroller-controller'}`,
-    `--kube-api-qps=${o.qps ?? 20}`, `--kube-api-burst=${o.burst ?? 30}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    `--kube-api-qps=${o.qps ?? 20}`, `--kube-api-burst=${o.burst ?? 30}`, ...(o.flags ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const out = createWriteStream(logFile);
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);

@@ -166,10 +166,27 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 
   it('given a tick, then its keys sync with the tick as their cause, so each tick\'s mutations get ids of their own', async () => {
     const h = harness(() => ({ mutations: [] }));
-    h.controller.tick([KEY], new Date(5000));
+    void h.controller.tick([KEY], new Date(5000));
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]]);
+  });
+
+  it('given a tick, then it resolves only once its keys were synced, so the next period starts after the pass (wait.Until)', async () => {
+    let tookUp = 0;
+    const h = harness(() => ({ mutations: [] }));
+    const tick = h.controller.tick([KEY], new Date(5000)).then(() => (tookUp = h.inputs.length));
+    await tick;
+    await h.stop();
+    assert.equal(tookUp, 1);
+  });
+
+  it('given a tick whose keys no worker will take up (shutting down), then releaseTicks lets it go', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    await h.stop();
+    const tick = h.controller.tick([KEY], new Date(5000));
+    h.controller.releaseTicks();
+    await tick;
   });
 
   it('given a controller without expectations, then every sync reads them satisfied, and a failed result needs no store', async () => {

@@ -32,6 +32,8 @@ export class Controller {
   readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
+  /** #tickWaiters: per key, the ticks waiting for a worker to take it up. */
+  readonly #tickWaiters = new Map<string, (() => void)[]>();
   readonly #expectations: KeyExpectations;
 
   constructor(spec: ControllerHooks, ports: ControllerPorts) {
@@ -58,10 +60,20 @@ export class Controller {
 
   /**
    * tick enqueues keys for a periodic sync (upstream's wait.Until loops); the tick's time is its cause, so each
-   * tick's mutations get ids of their own.
+   * tick's mutations get ids of their own. It resolves once a worker took up each key (synced, deferred or not
+   * owned here), so the next period can start from there, as wait.Until's sliding period starts after f returned.
    */
-  tick(keys: readonly string[], at: Date): void {
+  tick(keys: readonly string[], at: Date): Promise<void> {
+    const taken = keys.filter((key) => this.#owned(key)).map((key) => new Promise<void>((resolve) => {
+      this.#tickWaiters.set(key, [...this.#tickWaiters.get(key) ?? [], resolve]);
+    }));
     for (const key of keys) this.#enqueue(key, { topic: TICK_TOPIC, partition: 0, offset: at.getTime() });
+    return Promise.all(taken).then(() => undefined);
+  }
+
+  /** releaseTicks lets go of every tick waiting for its keys (the queue is shutting down). */
+  releaseTicks(): void {
+    for (const key of [...this.#tickWaiters.keys()]) this.#tookUp(key);
   }
 
   /**
@@ -102,6 +114,7 @@ export class Controller {
         this.#ports.queue.addRateLimited(key);
       } finally {
         this.#ports.queue.done(key);
+        this.#tookUp(key);
       }
     }
   }
@@ -174,6 +187,11 @@ export class Controller {
 
   #setCause(key: string, cause: MutationCause): void {
     this.#causes.set(key, { cause: [cause], attempt: 0 });
+  }
+
+  #tookUp(key: string): void {
+    for (const resolve of this.#tickWaiters.get(key) ?? []) resolve();
+    this.#tickWaiters.delete(key);
   }
 
   /** dropWhere drops the state of keys whose partitions this member lost. */

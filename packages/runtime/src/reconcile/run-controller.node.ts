@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AvroCodec } from '../codec/codec.avro.ts';
 import { Serde } from '../codec/serde.ts';
@@ -114,18 +115,31 @@ async function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
   await group.start(controller);
   let working = true;
   const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
-  const tick = d.tick;
-  const ticker = tick && setInterval(() => controller.tick(tick.keys, new Date()), ctx.flags.duration(tick.flag));
+  const ticking = new AbortController();
+  const ticker = d.tick && ticks(controller, d.tick.keys, ctx.flags.duration(d.tick.flag), ticking.signal);
   return {
     working: () => working, notReady: () => group.notReady(),
     stop: async () => {
-      clearInterval(ticker);
+      ticking.abort();
+      controller.releaseTicks();
+      await ticker;
       await queue.shutDownWithDrain();
       await workers;
       await group.stop();
       redis?.disconnect();
     },
   };
+}
+
+/**
+ * ticks runs a controller's tick as wait.Until does: the keys are enqueued, and the next period starts once a
+ * worker took them up (a sliding period), so a pass never comes sooner than a period after the previous one.
+ */
+async function ticks(controller: Controller, keys: readonly string[], periodMs: number, stopped: AbortSignal): Promise<void> {
+  while (!stopped.aborted) {
+    await controller.tick(keys, new Date());
+    await sleep(periodMs, undefined, { signal: stopped }).catch(() => undefined);
+  }
 }
 
 /** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */
