@@ -3,7 +3,7 @@ import { type Lease, type Node, NODE_LEASE_NAMESPACE, type NodeCondition } from 
 import type { Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
-import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState } from './node-lifecycle-state.ts';
+import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState, published } from './node-lifecycle-state.ts';
 import { NodeWrites, recordNodeEvent, recordNodeStatusChange } from './node-writes.ts';
 import { doNoExecuteTaintingPass, markNodeAsReachable, processTaintBaseEviction, type TaintingPass } from './no-execute-tainting.ts';
 import { tryUpdateNodeHealth } from './try-update-node-health.ts';
@@ -65,7 +65,7 @@ export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeW
   }
   handleDisruption({ ...tainting, config, metrics }, zoneConditions, nodes);
   doNoExecuteTaintingPass(tainting, listers.nodes, metrics);
-  state.statusInFlight = writes.statusWrites();
+  published(state, writes.written());
   metrics.updateAllNodesHealthDuration((performance.now() - started) / 1000);
   return writes;
 }

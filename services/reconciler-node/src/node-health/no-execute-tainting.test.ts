@@ -28,6 +28,24 @@ describe('NoExecute tainting: TestApplyNoExecuteTaintsToUnreachableNode', () => 
   });
 });
 
+describe('NoExecute tainting: one write of a node at a time', () => {
+  it('given a node gone Unknown whose NoSchedule patch is still in flight, then the NoExecute pass waits without spending its token, and taints once the patch is seen', () => {
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])]);
+    h.run(MONITOR_KEY, at(0));
+    setStatus(h, 'node1', [ready('True', at(51).toISOString(), T0)]);
+    h.run(MONITOR_KEY, at(51));
+    h.enqueued();
+    const noSchedule = h.publish('node0', at(51.01));
+    assert.deepEqual(noSchedule.mutations.map((m) => m.verb), ['Patch']);
+    assert.deepEqual(h.run(NO_EXECUTE_KEY, at(51.02)).mutations, [], 'the second write would meet a conflict');
+    noSchedule.apply();
+    assert.ok(h.enqueued().includes(NO_EXECUTE_KEY));
+    h.run(NO_EXECUTE_KEY, at(51.03));
+    assert.deepEqual(taintKeys(h, 'node0'), ['node.kubernetes.io/unreachable:NoSchedule', UNREACHABLE], 'tainted at once: the token was not spent while waiting');
+    assert.deepEqual(h.cluster.conflicts, []);
+  });
+});
+
 describe('NoExecute tainting: TestSwapUnreachableNotReadyTaints', () => {
   it('given an unreachable node turning NotReady, then the taint is swapped at once', () => {
     const h = newHarness([node('node0', [ready('Unknown', OLD)]), node('node1', [ready('True', T0)])]);

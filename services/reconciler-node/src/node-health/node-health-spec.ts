@@ -4,7 +4,7 @@ import type { ControllerSpec, InputClock, Listers } from '@kcm-bus/runtime/recon
 import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
-import { inFlight, newNodeLifecycleState, type NodeLifecycleState } from './node-lifecycle-state.ts';
+import { inFlight, newNodeLifecycleState, type NodeLifecycleState, published as recordPublished } from './node-lifecycle-state.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { NodeWrites } from './node-writes.ts';
 import { nodeUpdatePass } from './node-update-pass.ts';
@@ -43,8 +43,9 @@ export const NO_EXECUTE_KEY = '~no-execute-tainting';
  * again while a zone queue holds work (the lead's tick should enqueue both keys, so work left waiting for a token
  * by a monitor pass gets its pass); any other key is a node name (doNodeProcessingPassWorker). Node events
  * enqueue the node, and NO_EXECUTE_KEY while a zone queue holds work (so a node waiting for its own status write
- * to be seen is tainted once it is); Lease events enqueue nothing (the monitor pass reads them). The
- * NodeLifecycleState is this member's memory. Failed writes (ReconcileInput.failures) are not read: every pass
+ * to be seen is tainted once it is); Lease events enqueue nothing (the monitor pass reads them). A node with a
+ * write of any of the three in flight gets no other until that one is read back (they are all guarded by the same
+ * resourceVersion; the nodes handler brings the node back). The NodeLifecycleState is this member's memory. Failed writes (ReconcileInput.failures) are not read: every pass
  * decides again from the state its inputs show.
  */
 export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeLifecycleConfig, clock: InputClock<NodeHealthInputs>, metrics: NodeCollectorMetrics): ControllerSpec<NodeHealthInputs> {
@@ -58,7 +59,9 @@ export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeL
     reconcile: (key, input) => {
       if (key === MONITOR_KEY) return monitorSync(state, { listers, config, clock, metrics }, input);
       if (key === NO_EXECUTE_KEY) return noExecuteSync(state, { listers, config, clock, metrics }, input);
-      const draft = nodeUpdatePass(listers.nodes.get(key), input.now);
+      const node = listers.nodes.get(key);
+      const draft = inFlight(state, node) ? undefined : nodeUpdatePass(node, input.now);
+      if (draft !== undefined && node !== undefined) recordPublished(state, new Map([[key, node.metadata.resourceVersion ?? '']]));
       return published(key, input, draft === undefined ? [] : [draft]);
     },
   };
@@ -93,6 +96,7 @@ function noExecuteSync(state: NodeLifecycleState, deps: Deps, input: ReconcileIn
   if (staleness(deps, input.now) !== undefined) return { mutations: [] };
   const writes = new NodeWrites(input.now, (name) => inFlight(state, deps.listers.nodes.get(name)));
   const next = doNoExecuteTaintingPass({ state, writes, nowMs: input.now.getTime() }, deps.listers.nodes, deps.metrics);
+  recordPublished(state, writes.written());
   return published(NO_EXECUTE_KEY, input, writes.drafts(), next);
 }
 

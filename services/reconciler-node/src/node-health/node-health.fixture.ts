@@ -22,6 +22,8 @@ export type Harness = {
   observedAt: Date | null | undefined;
   /** run reconciles `key` at `now`, applies its mutations to the cluster and returns the result; node events it causes are handled. */
   run: (key: string, now: Date) => ReconcileResult;
+  /** publish reconciles `key` at `now` without applying its mutations yet (the writer has not got to them); apply does. */
+  publish: (key: string, now: Date) => ReconcileResult & { readonly apply: () => void };
   /** enqueued collects the keys the handlers asked for since the last call. */
   enqueued: () => string[];
 };
@@ -47,6 +49,10 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
       const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0 });
       for (const m of result.mutations) queue.push(...applyNodeMutation(cluster, m, spec));
       return result;
+    },
+    publish: (key, now) => {
+      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0 });
+      return { ...result, apply: () => void result.mutations.forEach((m) => queue.push(...applyNodeMutation(cluster, m, spec))) };
     },
     enqueued: () => {
       const out = queue;

@@ -10,22 +10,23 @@ export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisrup
 /**
  * NodeLifecycleState is what upstream's Controller keeps in its process, kept here by the active member (it starts
  * empty on every member, as upstream's does at leader election): knownNodeSet, nodeHealthMap, zoneStates, the zone
- * tainting queues (zoneNoExecuteTainter); plus kcm-bus's own: the status writes of the last monitor pass not yet
- * seen in the nodes input (name → resourceVersion they were based on) and whether the inputs were stale (true
- * until the first fresh pass).
+ * tainting queues (zoneNoExecuteTainter); plus kcm-bus's own: the node writes published and not yet seen in the
+ * nodes input (name → the resourceVersion the write was based on), so no second write of a node (status, NoSchedule
+ * or NoExecute taints, all guarded by that version) goes out to meet a conflict before the first is read back, and
+ * whether the inputs were stale (true until the first fresh pass).
  */
 export type NodeLifecycleState = {
   readonly knownNodes: Map<string, Node>;
   readonly health: Map<string, NodeHealthData>;
   readonly zoneStates: Map<string, ZoneState>;
   readonly tainters: Map<string, RateLimitedTimedQueue>;
-  statusInFlight: ReadonlyMap<string, string>;
+  readonly writesInFlight: Map<string, string>;
   stale: boolean;
 };
 
 /** newNodeLifecycleState is a member's state before its first pass. */
 export function newNodeLifecycleState(): NodeLifecycleState {
-  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), statusInFlight: new Map(), stale: true };
+  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), writesInFlight: new Map(), stale: true };
 }
 
 /**
@@ -48,7 +49,17 @@ export function tainterOf(state: NodeLifecycleState, node: Node): RateLimitedTim
   return queue;
 }
 
-/** inFlight: a status write of the last monitor pass for this node is not yet seen in the nodes input. */
+/** inFlight: a write of this node is published and the nodes input does not show it yet (nor any later change). */
 export function inFlight(state: NodeLifecycleState, node: Node | undefined): boolean {
-  return node !== undefined && state.statusInFlight.get(node.metadata.name) === (node.metadata.resourceVersion ?? '');
+  if (node === undefined) return false;
+  const base = state.writesInFlight.get(node.metadata.name);
+  if (base === undefined) return false;
+  if (base === (node.metadata.resourceVersion ?? '')) return true;
+  state.writesInFlight.delete(node.metadata.name);
+  return false;
+}
+
+/** published records the nodes a sync writes, each with the resourceVersion its write was based on. */
+export function published(state: NodeLifecycleState, written: ReadonlyMap<string, string>): void {
+  for (const [name, rv] of written) state.writesInFlight.set(name, rv);
 }

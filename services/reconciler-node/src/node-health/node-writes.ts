@@ -68,9 +68,10 @@ export class NodeWrites {
     return true;
   }
 
-  /** statusWrites names the nodes whose status this sync writes, with the resourceVersion each write is based on. */
-  statusWrites(): ReadonlyMap<string, string> {
-    return new Map([...this.#status].map(([name, { node }]) => [name, node.metadata.resourceVersion ?? '']));
+  /** written names the nodes this sync writes (status or taints), with the resourceVersion each write is based on. */
+  written(): ReadonlyMap<string, string> {
+    const taints = [...this.#taints.values()].filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? [])).map(({ node }) => node);
+    return new Map([...[...this.#status.values()].map(({ node }) => node), ...taints].map((node) => [node.metadata.name, node.metadata.resourceVersion ?? '']));
   }
 
   /**
