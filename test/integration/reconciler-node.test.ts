@@ -34,7 +34,7 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
     for (const k of kubelets) await k.register();
     watcher = await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
-    reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS, '--log-level', 'debug']);
+    reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS]);
   });
   after(async () => {
     await stopAllServices();

@@ -22,10 +22,12 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     service('writer', 'writer', ['--kubeconfig', e.kubeconfigs.writer]),
     service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
     service('reconciler-endpoint', 'reconcilerEndpoint', []),
+    service('reconciler-node', 'reconcilerNode', []),
   ];
 }
 
 /** metricsUrls lists where each service's /metrics is, for the run command's summary. */
 export function metricsUrls(c: StackConfig, parts: readonly Part[]): string[] {
-  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(23)} http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
+  const width = Math.max(23, ...parts.map((p) => p.name.length + ' /metrics'.length));
+  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(width)} http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
 }
