@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startService, stopAllServices } from '../test/support/processes.ts';
-import { busFlags, rawKube } from '../test/support/stack.ts';
+import { busFlags, rawKube, untaintWhenReady } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { formatTable } from './table.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
@@ -30,11 +30,12 @@ async function scenarios(only: readonly string[]): Promise<Scenario[]> {
 }
 
 /**
- * BENCH_BACKGROUND_CONTROLLERS is what the bench stack's own kube-controller-manager runs under both arms: node
- * lifecycle only (new kwok nodes lose their not-ready taint), so that no other controller's work (the garbage
- * collector's graph over 10,000 pods) shares the two cores with the arms being measured.
+ * BENCH_BACKGROUND_CONTROLLERS is what the bench stack's own kube-controller-manager runs under both arms: nothing
+ * (no process), so that no controller's work (the garbage collector's graph over 10,000 pods) shares the two cores
+ * with the arms being measured, and no node lifecycle controller acts beside the one S5 measures; the bench makes
+ * its kwok nodes schedulable itself (untaintWhenReady).
  */
-const BENCH_BACKGROUND_CONTROLLERS = 'node-lifecycle-controller';
+const BENCH_BACKGROUND_CONTROLLERS = '';
 
 function onlyFlag(argv: readonly string[]): string[] {
   const i = argv.indexOf('--only');
@@ -49,7 +50,8 @@ async function main(): Promise<void> {
     const e = await up(c, (line) => console.error(line));
     process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
     const kube = rawKube();
-    await waitFor(`${NODES} schedulable kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as { spec?: { taints?: unknown[] } }[]).filter((n) => !(n.spec?.taints ?? []).length).length >= NODES);
+    await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
+    for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
     await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
     const ctx: BenchContext = { e, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
     const rows: Row[] = [];

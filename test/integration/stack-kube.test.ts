@@ -2,7 +2,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { kubeClients, testStack, uniqueName } from '../support/stack.ts';
+import { kubeClients, rawKube, testStack, uniqueName, untaintWhenReady } from '../support/stack.ts';
 import { waitFor } from '../support/wait.ts';
 
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
@@ -11,7 +11,7 @@ function isReady(node: V1Node): boolean {
   return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
-describe('the local stack: kube-apiserver, kube-scheduler, upstream kube-controller-manager and kwok', () => {
+describe('the local stack: kube-apiserver, kube-scheduler and kwok', () => {
   const stack = testStack();
   const admin = kubeClients(stack.kubeconfig);
   const nodeName = uniqueName('kwok-it');
@@ -32,12 +32,11 @@ describe('the local stack: kube-apiserver, kube-scheduler, upstream kube-control
     assert.equal(renewed.metadata?.ownerReferences?.[0]?.name, nodeName, 'the Lease belongs to the node');
   });
 
-  it('has upstream kube-controller-manager (node lifecycle) remove the not-ready taint of a Ready node', async () => {
-    const node = await waitFor('the not-ready taint removed', async () => {
-      const n = await admin.core.readNode({ name: nodeName });
-      return isReady(n) && !(n.spec?.taints ?? []).some((t) => t.key === NOT_READY_TAINT) ? n : undefined;
-    });
-    assert.ok(isReady(node));
+  it('gives a new node the not-ready taint, which its node lifecycle (reconciler-node; none in the test stack) must take off', async () => {
+    const node = await admin.core.readNode({ name: nodeName });
+    assert.ok((node.spec?.taints ?? []).some((t) => t.key === NOT_READY_TAINT && t.effect === 'NoSchedule'));
+    await untaintWhenReady(rawKube(), nodeName);
+    assert.ok(isReady(await admin.core.readNode({ name: nodeName })));
   });
 
   it('schedules a pod that kwok then runs with an IP', async () => {

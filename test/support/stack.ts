@@ -47,16 +47,23 @@ export function rawKube(): RawKube {
 type NodeJson = { metadata: object; spec?: { taints?: { key: string; effect: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
 
 /**
- * schedulableKwokNode creates a node the stack's kwok runs and, once kwok reports it Ready, takes off the
- * `node.kubernetes.io/not-ready:NoSchedule` taint the apiserver puts on every new node. The test stack runs no node
- * lifecycle controller (reconciler-node's tests start theirs, and upstream's would act on their nodes too), so this
- * does for the other tests what that controller's NoSchedule pass does: lets kube-scheduler place pods there.
+ * schedulableKwokNode creates a node the stack's kwok runs and makes it schedulable (untaintWhenReady).
  */
 export async function schedulableKwokNode(name: string): Promise<void> {
   const kube = rawKube();
   await kube('POST', '/api/v1/nodes', kwokNode(name));
+  await untaintWhenReady(kube, name);
+}
+
+/**
+ * untaintWhenReady waits until kwok reports the node Ready and takes off the `node.kubernetes.io/not-ready:NoSchedule`
+ * taint the apiserver puts on every new node. The test and bench stacks run no node lifecycle controller
+ * (reconciler-node's tests and S5 start theirs, and another would act on their nodes too), so this does for the other
+ * tests what that controller's NoSchedule pass does: lets kube-scheduler place pods there.
+ */
+export async function untaintWhenReady(kube: RawKube, name: string): Promise<void> {
   const path = `/api/v1/nodes/${name}`;
-  await waitFor(`kwok reports ${name} Ready and its not-ready taint is off`, async () => {
+  await waitFor(`${name} Ready and its not-ready taint off`, async () => {
     const node = await kube('GET', path) as NodeJson;
     if (node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return false;
     const taints = node.spec?.taints ?? [];
