@@ -7,6 +7,7 @@
  * unreachable NoExecute taint, its pods NotReady, the eviction of a pod tolerating unreachable for 10 s, and that
  * pod's replacement Running on a live node. Goal: every step within one monitor period (5 s) of upstream.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { startService, stopAllServices } from '../test/support/processes.ts';
 import { nodeDeath, type NodeDeath } from '../test/support/node-death.ts';
 import { busFlags } from '../test/support/stack.ts';
@@ -51,7 +52,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   }));
   const { seconds: _u, ...theirs } = upstream;
   const { seconds: _k, ...ours } = kcmBus;
-  rows.push({ scenario: 'S5 node failure: end state and events as upstream\'s', unit: '', note: JSON.stringify(theirs) === JSON.stringify(ours) ? 'equal' : 'DIFFERENT (see bench.json)' });
+  rows.push({ scenario: 'S5 node failure: end state and events as upstream\'s', unit: '', note: isDeepStrictEqual(theirs, ours) ? 'equal' : 'DIFFERENT (see bench.json)' });
   return { rows, data: { upstream, kcmBus, tolerationSeconds: TOLERATION_S } };
 }
 

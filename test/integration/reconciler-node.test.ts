@@ -13,13 +13,20 @@ type Taint = { readonly key: string; readonly effect: string };
 type Condition = { readonly type: string; readonly status: string };
 type NodeView = { readonly spec?: { readonly taints?: readonly Taint[] }; readonly status?: { readonly conditions?: readonly Condition[] } };
 
-/** The test's timing: a 10 s grace period and a 1 s monitor period keep a node's death under a minute. */
-const NODE_FLAGS = ['--node-monitor-period', '1s', '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s', '--max-input-staleness', '5s'];
+/**
+ * The test's timing: a 10 s grace period and a 1 s monitor period keep a node's death under a minute. A zone of more
+ * than 3 nodes counts as large, and an unhealthy one is tainted at 0.2 nodes/s (one every 5 s), so the secondary rate
+ * shows in seconds; the three-node zone stays small (unhealthy: not tainted at all).
+ */
+const NODE_FLAGS = ['--node-monitor-period', '1s', '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s', '--max-input-staleness', '5s',
+  '--large-cluster-size-threshold', '3', '--secondary-node-eviction-rate', '0.2'];
 
 describe('reconciler-node end to end: fake kubelets → watcher → Kafka → reconciler-node → Kafka → writer → apiserver', () => {
   const ns = uniqueName('nodes');
   const zone = uniqueName('zone');
   const kubelets = [0, 1, 2].map((i) => new FakeKubelet(kube, uniqueName(`fk${i}`), zone));
+  const bigZone = uniqueName('zone');
+  const bigKubelets = [0, 1, 2, 3].map((i) => new FakeKubelet(kube, uniqueName(`fz${i}`), bigZone));
   let watcher: ServiceProcess;
   let reconciler: ServiceProcess;
   const node = async (name: string): Promise<NodeView> => await kube('GET', `/api/v1/nodes/${name}`) as NodeView;
@@ -31,14 +38,14 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    for (const k of kubelets) await k.register();
+    for (const k of [...kubelets, ...bigKubelets]) await k.register();
     watcher = await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
     reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS]);
   });
   after(async () => {
     await stopAllServices();
-    for (const k of kubelets) await k.remove();
+    for (const k of [...kubelets, ...bigKubelets]) await k.remove();
   });
 
   it('takes the not-ready NoSchedule taint off nodes that report Ready, and adds the beta os/arch labels', async () => {
@@ -89,6 +96,19 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
       const n = await node(dying.name);
       return ready(n) === 'True' && !taints(n).some((t) => t.startsWith('node.kubernetes.io/'));
     }, { timeoutMs: 60_000 });
+  });
+
+  it('taints an unhealthy large zone at the secondary rate: three of four nodes dead, one taint every 5 s', async () => {
+    const dead = bigKubelets.slice(1);
+    for (const k of dead) k.die();
+    const taintedAt = new Map<string, number>();
+    await waitFor('the three dead nodes tainted unreachable', async () => {
+      for (const k of dead) if (!taintedAt.has(k.name) && taints(await node(k.name)).includes('node.kubernetes.io/unreachable:NoExecute')) taintedAt.set(k.name, Date.now());
+      return taintedAt.size === dead.length;
+    }, { timeoutMs: 120_000, intervalMs: 200 });
+    const times = [...taintedAt.values()].sort((a, b) => a - b);
+    assert.ok(times[2]! - times[0]! >= 8000, `three taints over ${times[2]! - times[0]!} ms: one every 5 s takes 10 s`);
+    assert.ok(!taints(await node(bigKubelets[0]!.name)).some((t) => t.startsWith('node.kubernetes.io/')), 'the live node untouched');
   });
 });
 
