@@ -14,7 +14,7 @@ export type EndpointsConfig = { readonly endpointUpdatesBatchPeriodMs: number };
 
 /**
  * endpointsControllerSpec joins the pure pieces into upstream's endpoints controller: Service events enqueue the
- * Service (onServiceUpdate/onServiceDelete); pod events enqueue the Services whose membership they change, after
+ * Service (onServiceUpdate/onServiceDelete, serviceEvent); pod events enqueue the Services whose membership they change, after
  * the batch period (onPodUpdate, syncPod); Endpoints deletes and the replayed Endpoints enqueue their Service
  * (onEndpointsDelete, checkLeftoverEndpoints); syncService decides. The trigger-time tracker is this member's
  * memory, as upstream's is the process's.
@@ -23,12 +23,21 @@ export function endpointsControllerSpec(listers: Listers<EndpointsInputs>, confi
   const tracker = new TriggerTimeTracker();
   return {
     handlers: {
-      services: (event) => ({ enqueue: [event.key] }),
+      services: serviceEvent,
       pods: (event) => podEvent(event, listers.services, config.endpointUpdatesBatchPeriodMs),
       endpoints: (event) => ({ enqueue: isLeftoverCandidate(event) ? [event.key] : [] }),
     },
     reconcile: (key, input) => syncService(key, { ...input, ...listers, tracker }),
   };
+}
+
+/**
+ * serviceEvent enqueues the Service at once, whatever the batch period; a new one at its cut (once the pods topic is
+ * known complete up to when the watcher saw the Service), so its first Endpoints hold the pods created just before it
+ * rather than being written empty and then again, as upstream's informers let it.
+ */
+function serviceEvent(event: ObjectEvent<Service>): HandlerOutput {
+  return event.type === 'Applied' && event.old === undefined ? { enqueue: [], enqueueAtCut: [event.key] } : { enqueue: [event.key] };
 }
 
 /** podEvent: queue.AddAfter(service, batchPeriod) for each Service the change touches; AddAfter(0) is Add. */

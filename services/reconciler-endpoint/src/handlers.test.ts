@@ -50,8 +50,13 @@ describe('pod handlers (onPodUpdate, GetPodUpdateProjectionKey, GetServicesToUpd
 
 describe('Service and Endpoints handlers', () => {
   const epEvent = (type: 'Applied' | 'Deleted', live: boolean, object: Endpoints = storedEndpoints('ns', 'gone', [])): ObjectEvent<Endpoints> => ({ type, key: 'ns/gone', object, old: undefined, live });
-  it('given any Service event, then the Service is enqueued at once, whatever the batch period', () => {
-    assert.deepEqual(spec(1000).handlers.services({ type: 'Deleted', key: 'ns/foo', object: newService('ns', 'foo', {}), old: undefined, live: true }), { enqueue: ['ns/foo'] });
+  it('given a Service changed or deleted, then it is enqueued at once, whatever the batch period', () => {
+    const foo = newService('ns', 'foo', {});
+    assert.deepEqual(spec(1000).handlers.services({ type: 'Deleted', key: 'ns/foo', object: foo, old: undefined, live: true }), { enqueue: ['ns/foo'] });
+    assert.deepEqual(spec(1000).handlers.services({ type: 'Applied', key: 'ns/foo', object: foo, old: foo, live: true }), { enqueue: ['ns/foo'] });
+  });
+  it('given a new Service, then it syncs at its cut, once the pods created before it are read', () => {
+    assert.deepEqual(spec().handlers.services({ type: 'Applied', key: 'ns/foo', object: newService('ns', 'foo', {}), old: undefined, live: true }), { enqueue: [], enqueueAtCut: ['ns/foo'] });
   });
   it('given an Endpoints delete, then its Service is enqueued (TestEndpointsDeletionEvents)', () => {
     assert.deepEqual(spec().handlers.endpoints(epEvent('Deleted', true)).enqueue, ['ns/gone']);

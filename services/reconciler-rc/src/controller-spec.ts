@@ -46,7 +46,12 @@ function podEvent(event: ObjectEvent<Pod>, rcs: Lister<ReplicationController>): 
   };
 }
 
-function rcEvent(event: ObjectEvent<ReplicationController>): HandlerOutput {
+/**
+ * rcEvent: a new RC syncs at its cut (once the pods topic is known complete up to when the watcher saw the RC), so it
+ * adopts the pods created just before it instead of creating its own, as upstream's informers let it.
+ */
+export function rcEvent(event: ObjectEvent<ReplicationController>): HandlerOutput {
   const effect = onRcEvent(event.type, event.object, event.old);
-  return { enqueue: effect.enqueue, deleteExpectations: effect.deleteExpectations };
+  const created = event.type === 'Applied' && event.old === undefined;
+  return { enqueue: created ? [] : effect.enqueue, enqueueAtCut: created ? effect.enqueue : [], deleteExpectations: effect.deleteExpectations };
 }

@@ -94,6 +94,13 @@ export class ControllerGroup {
     return this.#watermarks.observedAt(topic, this.#o.global.includes(topic) ? global : [...this.#owned]);
   }
 
+  /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
+  partitionObservedAt(n: number): Date | undefined {
+    const times = this.#o.partitioned.map((topic) => this.#watermarks.observedAt(topic, [n]));
+    if (times.some((at) => at === undefined)) return undefined;
+    return times.length === 0 ? undefined : new Date(Math.min(...times.map((at) => at!.getTime())));
+  }
+
   /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
   ownedPartitions(): readonly { readonly partition: number; readonly synced: boolean }[] {
     return [...this.#owned].map((partition) => ({ partition, synced: this.partitionSynced(partition) }));

@@ -17,6 +17,8 @@ export type InputEvent = {
   readonly object: unknown;
   readonly resourceVersion: string;
   readonly live: boolean;
+  /** observedAt is when the watcher saw it (the record's own time; undefined if it does not parse). */
+  readonly observedAt?: Date | undefined;
 };
 
 /**
@@ -33,6 +35,12 @@ export type HandlerOutput = {
   readonly enqueue: readonly string[];
   readonly enqueueAfter?: readonly { readonly key: string; readonly ms: number }[];
   readonly observed?: readonly Observation[];
+  /**
+   * enqueueAtCut: keys to sync only once every co-partitioned input is known complete (its watermarks) up to the
+   * time the watcher saw this record, for a sync that must see what other topics hold from before its cause (a new
+   * RC must see the pods created just before it, or it creates pods where upstream adopts); live records only.
+   */
+  readonly enqueueAtCut?: readonly string[];
   /** deleteExpectations: keys whose expectations are void (the owner was deleted or recreated); live records only. */
   readonly deleteExpectations?: readonly string[];
 };
@@ -77,6 +85,8 @@ export type ControllerPorts = {
   readonly watchPartitionOf: (objectKey: string) => number;
   /** partitionOwned: this member is assigned the partition (keys of other partitions are someone else's). */
   readonly partitionOwned: (partition: number) => boolean;
+  /** partitionObservedAt: the time up to which every co-partitioned input is known complete on the partition. */
+  readonly partitionObservedAt: (partition: number) => Date | undefined;
   /** partitionSynced: the partition and every global input caught up with their history (the cache-sync gate). */
   readonly partitionSynced: (partition: number) => boolean;
   readonly queue: Workqueue<string>;

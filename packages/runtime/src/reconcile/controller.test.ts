@@ -24,7 +24,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean } = {}) {
+  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -34,7 +34,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   const published: Mutation[] = [];
   const spec: ControllerHooks = {
     name: 'replicationcontroller-controller',
-    onEvent: (_topic, event) => ({ enqueue: [event.key] }),
+    onEvent: (_topic, event) => (o.atCut ? { enqueue: [], enqueueAtCut: [event.key] } : { enqueue: [event.key] }),
     reconcile: (key, input) => {
       synced.push(key);
       inputs.push(input);
@@ -48,7 +48,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     expectations: o.withoutExpectations ? undefined : expectations, queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     watchPartitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
-    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionObservedAt: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
     publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
   });
   const worker = controller.run(1);
@@ -207,6 +207,19 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.synced, ['node-1']);
+  });
+
+  it('given a live record whose key syncs at its cut, then the sync waits until the inputs are complete up to when the watcher saw it', async () => {
+    let inputsAt: Date | undefined;
+    const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true, atCut: true, inputsAt: () => inputsAt });
+    await h.controller.onEvent('kcm.watch.replicationcontrollers', { ...event(KEY), observedAt: new Date(9000) });
+    h.clock.advance(1000);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(h.inputs.length, 0, 'the pods topic is not known complete up to the RC yet');
+    inputsAt = new Date(9000);
+    h.clock.advance(1000);
+    await h.syncs(1);
+    await h.stop();
   });
 
   it('given a controller without expectations whose reconcile sets some, then the sync fails loudly instead of pretending', async () => {

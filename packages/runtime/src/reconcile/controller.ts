@@ -3,6 +3,7 @@ import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
+import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
 
@@ -32,6 +33,7 @@ export class Controller {
   readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
+  readonly #cuts = new Cuts();
   /** #tickWaiters: per key, the ticks waiting for a worker to take it up. */
   readonly #tickWaiters = new Map<string, (() => void)[]>();
   readonly #expectations: KeyExpectations;
@@ -55,6 +57,8 @@ export class Controller {
       for (const key of out.deleteExpectations ?? []) await this.#expectations.delete(key);
     }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
+    if (event.live && event.observedAt !== undefined) for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
+    for (const key of out.enqueueAtCut ?? []) this.#enqueue(key, event.cause);
     for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
   }
 
@@ -107,8 +111,9 @@ export class Controller {
       try {
         const partition = this.#ports.partitionOf(key);
         if (!this.#ports.partitionOwned(partition)) this.#ports.queue.forget(key);
-        else if (this.#ports.partitionSynced(partition)) await this.#sync(key);
-        else this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
+        else if (!this.#ports.partitionSynced(partition)) this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
+        else if (!this.#cuts.reached(key, this.#ports.partitionObservedAt(partition), this.#ports.now().getTime())) this.#ports.queue.addAfter(key, CUT_RETRY_MS);
+        else await this.#sync(key);
       } catch (err) {
         this.#ports.log.error('sync failed', { key, err });
         this.#ports.queue.addRateLimited(key);

@@ -39,7 +39,8 @@ export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, resu
   if (isWatermarkKey(key) || event.type === 'Watermark') return watermarkOf(key, event);
   const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
   if (event.type === 'Applied' && named !== key) throw new MalformedRecordError(`record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`);
-  return { kind: 'event', event: { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live } };
+  const observedAt = new Date(event.observedAt);
+  return { kind: 'event', event: { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live, ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }) } };
 }
 
 function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {

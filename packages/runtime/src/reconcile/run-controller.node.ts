@@ -104,7 +104,7 @@ function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
   return new Controller(hooks, {
     expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
     publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
-    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n),
+    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionObservedAt: (n) => group.partitionObservedAt(n),
     queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
   });
 }
