@@ -43,9 +43,11 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
     reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS]);
   });
+  const excluded: string[] = [];
   after(async () => {
     await stopAllServices();
     for (const k of [...kubelets, ...bigKubelets]) await k.remove();
+    for (const name of excluded) await relabel(name, undefined).catch(() => undefined);
   });
 
   it('takes the not-ready NoSchedule taint off nodes that report Ready, and adds the beta os/arch labels', async () => {
@@ -110,7 +112,41 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
     assert.ok(times[2]! - times[0]! >= 8000, `three taints over ${times[2]! - times[0]!} ms: one every 5 s takes 10 s`);
     assert.ok(!taints(await node(bigKubelets[0]!.name)).some((t) => t.startsWith('node.kubernetes.io/')), 'the live node untouched');
   });
+
+  it('taints nothing when every node of every zone is dead (all-zones-down), and takes the NoExecute taints off', async () => {
+    const mine = new Set([...kubelets, ...bigKubelets].map((k) => k.name));
+    const others = ((await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]).map((n) => n.metadata.name).filter((n) => !mine.has(n));
+    for (const name of others) {
+      await relabel(name, '');
+      excluded.push(name);
+    }
+    for (const k of [...kubelets, ...bigKubelets]) k.die();
+    const noExecute = async (): Promise<string | undefined> => {
+      for (const name of mine) if (taints(await node(name)).some((t) => t.endsWith(':NoExecute'))) return name;
+      return undefined;
+    };
+    await waitFor('every node of both zones Unknown', async () => (await Promise.all([...mine].map(async (name) => ready(await node(name))))).every((r) => r === 'Unknown'), { timeoutMs: 120_000 });
+    await waitFor('the NoExecute taints of the earlier deaths taken off', async () => (await noExecute()) === undefined, { timeoutMs: 60_000 });
+    await observeNothing(async () => {
+      const tainted = await noExecute();
+      return tainted === undefined ? undefined : `${tainted} tainted NoExecute`;
+    }, 10_000);
+  });
 });
+
+/**
+ * relabel sets (value '') or removes (undefined) a node's node.kubernetes.io/exclude-disruption label, read-modify-write
+ * with retries: kwok and the TTL controller write nodes too. The label keeps the other tests' kwok nodes out of the
+ * zones, so the test's own nodes can be every node there is.
+ */
+async function relabel(name: string, value: string | undefined): Promise<void> {
+  await waitFor(`${name} relabelled`, async () => {
+    const current = await kube('GET', `/api/v1/nodes/${name}`) as { metadata: { labels?: Record<string, string> } };
+    const { ['node.kubernetes.io/exclude-disruption']: _old, ...labels } = current.metadata.labels ?? {};
+    await kube('PUT', `/api/v1/nodes/${name}`, { ...current, metadata: { ...current.metadata, labels: value === undefined ? labels : { ...labels, 'node.kubernetes.io/exclude-disruption': value } } });
+    return true;
+  }, { timeoutMs: 30_000 });
+}
 
 /** observeNothing watches for `ms` that the bad condition never shows, failing with what it saw when it does. */
 async function observeNothing(bad: () => Promise<string | undefined>, ms: number): Promise<void> {
