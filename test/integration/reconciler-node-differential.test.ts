@@ -9,14 +9,21 @@ const stack = testStack();
 const kube = rawKube();
 const bus = busFlags(stack);
 
-/** Both systems run with upstream's default monitor period and a short grace period; times must agree within a period. */
+/** Both systems run with upstream's default monitor period and a short grace period. */
 const MONITOR_PERIOD_S = 5;
 const PERIODS = ['--node-monitor-period', `${MONITOR_PERIOD_S}s`, '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s'];
+
+/**
+ * PHASE_S: when a node goes Unknown depends, in either system, on where its last renewal (every 2 s) falls in the
+ * monitor period: up to one period plus one renewal interval apart between two runs. The steps after it are compared
+ * from that moment, within one monitor period as the issue asks.
+ */
+const PHASE_S = MONITOR_PERIOD_S + 2;
 
 describe('reconciler-node against upstream kube-controller-manager: one node-death script, the same outcome', () => {
   after(stopAllServices);
 
-  it('ends in the same state with the same events, each step within one monitor period of upstream\'s', async () => {
+  it('ends in the same state with the same events, each step after Unknown within one monitor period of upstream\'s', async () => {
     await schedulableKwokNode(uniqueName('kwok-nd'));
     const upstream = startUpstream(stack, { controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller', qps: 100, burst: 100, flags: PERIODS });
     let theirs: NodeDeath;
@@ -34,6 +41,10 @@ describe('reconciler-node against upstream kube-controller-manager: one node-dea
     const { seconds: s1, ...state1 } = theirs;
     const { seconds: s2, ...state2 } = ours;
     assert.deepEqual(state2, state1);
-    for (const [step, t] of Object.entries(s1)) assert.ok(Math.abs(s2[step as keyof typeof s2] - t) <= MONITOR_PERIOD_S, `${step}: kcm-bus ${s2[step as keyof typeof s2]} s, upstream ${t} s`);
+    assert.ok(Math.abs(s2.unknown - s1.unknown) <= PHASE_S, `Unknown: kcm-bus ${s2.unknown} s, upstream ${s1.unknown} s after the kill`);
+    for (const step of ['tainted', 'notReady', 'evicted', 'replaced'] as const) {
+      const [ours, theirs] = [s2[step] - s2.unknown, s1[step] - s1.unknown];
+      assert.ok(Math.abs(ours - theirs) <= MONITOR_PERIOD_S, `${step}: kcm-bus ${ours.toFixed(1)} s, upstream ${theirs.toFixed(1)} s after Unknown`);
+    }
   });
 });
