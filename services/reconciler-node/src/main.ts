@@ -10,6 +10,7 @@ import { MONITOR_KEY, NO_EXECUTE_KEY, nodeHealthSpec } from './node-health/node-
 import { NODE_LIFECYCLE_FLAGS, nodeLifecycleConfig } from './node-flags.ts';
 import { POD_NODE_NAME_INDEXERS } from './pods-not-ready/pod-node-name-index.ts';
 import { podsNotReadySpec } from './pods-not-ready/pods-not-ready-spec.ts';
+import { promTaintEvictionMetrics } from './taint-eviction/metrics.prom.ts';
 import { taintEvictionSpec } from './taint-eviction/taint-eviction-spec.ts';
 
 const SERVICE = 'reconciler-node';
@@ -43,7 +44,7 @@ const taintEviction: ControllerDeclaration<{ pods: Pod; nodes: Node }> = {
   service: SERVICE, name: TAINT_EVICTION_CONTROLLER, workqueue: 'noexec_taint_pod',
   inputs: { pods, nodes },
   workers: { name: 'taint-eviction-workers', default: 8, help: 'Pods decided at once (upstream\'s UpdateWorkerSize).' },
-  spec: (listers) => taintEvictionSpec(listers),
+  spec: (listers, { registry }) => taintEvictionSpec(listers, promTaintEvictionMetrics(registry)),
 };
 
 await runControllers([nodeHealth, podsNotReady, taintEviction] as unknown as readonly ControllerDeclaration<Inputs>[]);

@@ -29,6 +29,15 @@ describe('pod events (taint_eviction_test.go TestCreatePod)', () => {
     assert.equal(world.sync('default/pod1', T0).requeueAfterMs, 100_000);
     assert.deepEqual(actions(world.sync('default/pod1', at(100_000))), EVICT);
   });
+
+  it('given an eviction carried out 2 s after it was due, then one deletion is counted with its 2 s (pod_deletions_total, pod_deletion_duration_seconds)', () => {
+    const deleted: number[] = [];
+    const world = taintEvictionWorld([newPod('pod1', 'node1', [tolerate(1, 100)])], [tainted(1)], { podDeleted: (s) => deleted.push(s) });
+    world.sync('default/pod1', T0);
+    world.sync('default/pod1', at(102_000));
+    world.sync('default/pod1', at(103_000));
+    assert.deepEqual(deleted, [2]);
+  });
 });
 
 describe('pod deletion (TestDeletePod)', () => {

@@ -10,6 +10,7 @@ import { POD_NODE_NAME_INDEX } from '../pods-not-ready/pod-node-name-index.ts';
 import { TAINT_EVICTION_CONTROLLER } from '../controller-names.ts';
 import { addConditionAndDeletePod, evictionEvent } from './evict-pod.ts';
 import { type EvictionDecision, getNoExecuteTaints, processPodOnNode } from './process-pod-on-node.ts';
+import { NOOP_TAINT_EVICTION_METRICS, type TaintEvictionMetrics } from './metrics.ts';
 import { TimedEvictions } from './timed-evictions.ts';
 
 /**
@@ -27,13 +28,14 @@ const NOTHING: HandlerOutput = { enqueue: [] };
  * taintEvictionSpec is upstream's taint-eviction-controller (taint_eviction.go, timed_workers.go): pod events
  * enqueue the pod (PodUpdated), node events the node's pods (NodeUpdated), replayed records too, so a restarted
  * member recomputes every schedule; reconcile(podKey) is handlePodUpdate + processPodOnNode, and a due schedule is
- * the timed worker firing (deletePodHandler). Member-local: the TimedEvictions (scheduled and fired evictions).
+ * the timed worker firing (deletePodHandler), counted in `metrics`. Member-local: the TimedEvictions (scheduled and
+ * fired evictions).
  */
-export function taintEvictionSpec(listers: Listers<TaintEvictionInputs>): ControllerSpec<TaintEvictionInputs> {
+export function taintEvictionSpec(listers: Listers<TaintEvictionInputs>, metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS): ControllerSpec<TaintEvictionInputs> {
   const evictions = new TimedEvictions();
   return {
     handlers: { pods: podUpdated, nodes: (event) => nodeUpdated(event, listers.pods) },
-    reconcile: (key, input) => syncPod(key, input, listers, evictions),
+    reconcile: (key, input) => syncPod(key, input, listers, { evictions, metrics }),
   };
 }
 
@@ -62,7 +64,10 @@ function nodeUpdated(event: ObjectEvent<Node>, pods: Lister<Pod>): HandlerOutput
  * Otherwise processPodOnNode with its node's NoExecute taints; a pod whose node is gone keeps a pending eviction
  * running (upstream's timers outlive the node) and starts none.
  */
-function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvictionInputs>, evictions: TimedEvictions): ReconcileResult {
+/** Memory is the member's eviction bookkeeping and where it counts deletions. */
+type Memory = { readonly evictions: TimedEvictions; readonly metrics: TaintEvictionMetrics };
+
+function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvictionInputs>, { evictions, metrics }: Memory): ReconcileResult {
   const log = mutationLog(TAINT_EVICTION_CONTROLLER, key, input.cause, input.now, input.attempt);
   const pod = listers.pods.get(key);
   if (pod === undefined) {
@@ -71,11 +76,11 @@ function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvict
   }
   const fired = evictions.fired(key, pod.metadata.uid);
   if (fired !== undefined) {
-    if (fired.attempts < RETRIES && input.failures.some((r) => r.verb !== 'RecordEvent')) evict(log, pod, input.now, evictions);
+    if (fired.attempts < RETRIES && input.failures.some((r) => r.verb !== 'RecordEvent')) evict(log, pod, input.now, { evictions, metrics }, input.now.getTime());
     return { mutations: log.mutations() };
   }
   const decision = decide(pod, listers.nodes, evictions, input.now);
-  return decision === undefined ? { mutations: [] } : carryOut(decision, log, pod, input.now, evictions);
+  return decision === undefined ? { mutations: [] } : carryOut(decision, log, pod, input.now, { evictions, metrics });
 }
 
 function decide(pod: Pod, nodes: Lister<Node>, evictions: TimedEvictions, now: Date): EvictionDecision | undefined {
@@ -88,11 +93,12 @@ function decide(pod: Pod, nodes: Lister<Node>, evictions: TimedEvictions, now: D
 }
 
 /** carryOut applies a decision: cancelWorkWithEvent, AddWork at now, or AddWork at fireAt (a requeue until due). */
-function carryOut(decision: EvictionDecision, log: MutationLog, pod: Pod, now: Date, evictions: TimedEvictions): ReconcileResult {
+function carryOut(decision: EvictionDecision, log: MutationLog, pod: Pod, now: Date, memory: Memory): ReconcileResult {
+  const { evictions } = memory;
   const key = podKey(pod);
   if (decision.action !== 'schedule') {
     if (evictions.cancel(key)) log.push(evictionEvent(key, true));
-    if (decision.action === 'evictNow') evict(log, pod, now, evictions);
+    if (decision.action === 'evictNow') evict(log, pod, now, memory, now.getTime());
     return { mutations: log.mutations() };
   }
   const { fireAt } = decision.eviction;
@@ -100,13 +106,19 @@ function carryOut(decision: EvictionDecision, log: MutationLog, pod: Pod, now: D
     evictions.schedule(key, decision.eviction);
     return { mutations: [], requeueAfterMs: fireAt - now.getTime() };
   }
-  evict(log, pod, now, evictions);
+  evict(log, pod, now, memory, fireAt);
   return { mutations: log.mutations() };
 }
 
-/** evict is deletePodHandler: the "Marking for deletion" event on the first attempt, then addConditionAndDeletePod. */
-function evict(log: MutationLog, pod: Pod, now: Date, evictions: TimedEvictions): void {
+/**
+ * evict is deletePodHandler: the "Marking for deletion" event on the first attempt, then addConditionAndDeletePod;
+ * the first attempt counts the deletion, `fireAt` (when it was due) to now.
+ */
+function evict(log: MutationLog, pod: Pod, now: Date, { evictions, metrics }: Memory, fireAt: number): void {
   const key = podKey(pod);
-  if (evictions.fire(key, pod.metadata.uid) === 1) log.push(evictionEvent(key, false));
+  if (evictions.fire(key, pod.metadata.uid) === 1) {
+    log.push(evictionEvent(key, false));
+    metrics.podDeleted(Math.max(0, now.getTime() - fireAt) / 1000);
+  }
   for (const draft of addConditionAndDeletePod(pod, now)) log.push(draft);
 }

@@ -8,6 +8,7 @@ import { Store } from '@kcm-bus/runtime/store/store.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { input } from '../pods-not-ready/node-pods.fixture.ts';
 import { POD_NODE_NAME_INDEXERS } from '../pods-not-ready/pod-node-name-index.ts';
+import { NOOP_TAINT_EVICTION_METRICS, type TaintEvictionMetrics } from './metrics.ts';
 import { taintEvictionSpec } from './taint-eviction-spec.ts';
 
 /**
@@ -23,12 +24,12 @@ export type TaintEvictionWorld = {
 };
 
 /** taintEvictionWorld starts a member whose stores hold these pods and nodes. */
-export function taintEvictionWorld(pods: readonly Pod[], nodes: readonly Node[]): TaintEvictionWorld {
+export function taintEvictionWorld(pods: readonly Pod[], nodes: readonly Node[], metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS): TaintEvictionWorld {
   const podStore = new Store<Pod>(POD_NODE_NAME_INDEXERS);
   const nodeStore = new Store<Node>();
   for (const pod of pods) podStore.apply({ type: 'Applied', key: objectKey(pod.metadata), object: pod });
   for (const node of nodes) nodeStore.apply({ type: 'Applied', key: node.metadata.name, object: node });
-  const spec = taintEvictionSpec({ pods: podStore.lister(), nodes: nodeStore.lister() });
+  const spec = taintEvictionSpec({ pods: podStore.lister(), nodes: nodeStore.lister() }, metrics);
   const change = <T extends Pod | Node>(store: Store<T>, handle: (e: ObjectEvent<T>) => { enqueue: readonly string[] }, type: 'Applied' | 'Deleted', object: T, live = true) => {
     const key = objectKey(object.metadata);
     const old = store.apply({ type, key, object });
