@@ -70,7 +70,7 @@ export function endpointsFixture(objects: Partial<{ readonly [R in keyof Endpoin
       services: listerOf(cluster.objects.services.values(), { [NAMESPACE_INDEX]: byNamespace }),
       pods: listerOf(cluster.objects.pods.values(), { [NAMESPACE_INDEX]: byNamespace }),
       endpoints: listerOf(cluster.objects.endpoints.values()),
-      tracker, failures, now, cause: [{ topic: 'kcm.watch.pods', partition: 0, offset: offset++ }], attempt: 0,
+      tracker, failures, now, cause: [{ topic: 'kcm.watch.pods', partition: 0, offset: offset++ }], attempt: 0, fresh: true,
       expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
     });
     for (const m of result.mutations) validateMutation(JSON.parse(JSON.stringify(m)));

@@ -25,11 +25,12 @@ export type SyncInput = ReconcileInput & EndpointsListers & { readonly tracker: 
  * the Endpoints computed from the selected pods and written only when they differ from the stored ones (subsets
  * ignoring target resourceVersions, labels, the capacity annotation): Create when there is none, else Update
  * guarded by the stored resourceVersion. The previous round's failed writes are reported first, as the events
- * upstream records for the failed call.
+ * upstream records for the failed call, and end the sync with its error (the retry waits the backoff).
  */
 export function syncService(key: string, input: SyncInput): ReconcileResult {
   const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
-  recordWriteFailures(log, input.failures, input.endpoints);
+  const error = recordWriteFailures(log, input.failures, input.endpoints);
+  if (error !== undefined) return { mutations: log.mutations(), error };
   const service = input.services.get(key);
   const current = input.endpoints.get(key);
   if (service === undefined) {

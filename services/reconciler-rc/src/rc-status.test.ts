@@ -34,6 +34,19 @@ describe('TestReplicaSetAvailabilityCheck', () => {
     assert.equal(result.requeueAfterMs, undefined);
   });
 
+  it('given the status write conflicted and the view is not known fresh, then no status is sent: the error and a fresh read (updateReplicaSetStatus\'s GET); the fresh sync sends it on the fresh RC', () => {
+    const rc = newRc(1, undefined, { status: { replicas: 0 } });
+    const c = newCluster([rc], [newPod('p', rc)]);
+    const failure = {
+      mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'UpdateStatus' as const, target: { apiVersion: 'v1', kind: 'ReplicationController', namespace: 'default', name: 'foobar', resource: 'replicationcontrollers', subresource: null },
+      outcome: 'Conflict' as const, status: 409, reason: 'Conflict', message: 'the object has been modified', name: 'foobar', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY,
+    };
+    const stale = sync(c, KEY, { failures: [failure], fresh: false });
+    assert.deepEqual([verbs(stale), stale.freshRead, stale.error], [{}, true, 'failed to update status: the object has been modified']);
+    const retry = sync(c, KEY, { fresh: true });
+    assert.deepEqual([verbs(retry), retry.freshRead, statusOf(retry.mutations[0]?.body).replicas], [{ UpdateStatus: 1 }, undefined, 1]);
+  });
+
   it('given every ready pod is available, then no availability requeue', () => {
     const rc = newRc(1, undefined, { spec: { minReadySeconds: 5 } });
     assert.equal(sync(newCluster([rc], [newPod('p', rc, { readySince: at(-60) })]), KEY).requeueAfterMs, undefined);

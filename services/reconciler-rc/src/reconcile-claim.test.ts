@@ -38,6 +38,30 @@ describe('TestPatchPodFails', () => {
   });
 });
 
+describe('canAdopt\'s recheck: adoption only on a fresh read (upstream: an uncached GET of the RC before the first adoption)', () => {
+  it('given an orphan and a view not known fresh, when reconciled, then nothing is written and a fresh read is asked for; the fresh sync adopts', () => {
+    const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
+    const stale = sync(c, KEY, { fresh: false });
+    assert.deepEqual([stale.mutations, stale.freshRead, stale.error], [[], true, undefined]);
+    const fresh = sync(c, KEY, { fresh: true });
+    assert.deepEqual([verbs(fresh), fresh.freshRead], [{ Patch: 1 }, undefined]);
+  });
+
+  it('given the fresh read shows the RC being deleted (kubectl delete --cascade=orphan orphaning its pods), when reconciled, then the orphans are not adopted back', () => {
+    const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
+    assert.equal(sync(c, KEY, { fresh: false }).freshRead, true);
+    changeObject(c, 'replicationcontrollers', KEY, (o) => ({ ...o, metadata: { ...o.metadata, deletionTimestamp: T0.toISOString(), finalizers: ['orphan'] } }));
+    assert.deepEqual(podWrites(sync(c, KEY, { fresh: true })), { creates: 0, deletes: 0, patches: 0 });
+  });
+
+  it('given a failed create of the last round and an orphan, when reconciled on a stale view, then the failure is still reported while the adoption waits', () => {
+    const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
+    const failed: MutationResult = { mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Create', target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null }, outcome: 'Failed', status: 403, reason: 'Forbidden', message: 'exceeded quota', name: 'foobar-x', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY };
+    const result = sync(c, KEY, { fresh: false, failures: [failed] });
+    assert.deepEqual([verbs(result), result.error, result.freshRead], [{ RecordEvent: 1 }, 'exceeded quota', true]);
+  });
+});
+
 describe('Adoption counts once applied (kcm-bus: the patch outcome arrives one sync later)', () => {
   it('given an orphan and replicas=3, when reconciled, then only the adoption is sent; once it applied, the orphan counts and 2 pods are created', () => {
     const c = newCluster([newRc(3)], [newPod('pod1', rc, { owned: false })]);

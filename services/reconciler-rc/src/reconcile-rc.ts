@@ -34,6 +34,8 @@ export type RcInput = {
   readonly cause: readonly MutationCause[];
   /** attempt is the Controller's count of syncs since the cause changed (ReconcileInput.attempt); default 0. */
   readonly attempt?: number;
+  /** fresh: the stores are known complete up to when an earlier sync asked for a fresh read (ReconcileInput.fresh). */
+  readonly fresh: boolean;
 };
 
 /**
@@ -44,6 +46,9 @@ export type RcInput = {
  * as `failures` and stand for the errors upstream's calls returned: a failed claim aborts the sync, a failed
  * create/delete is the manage error (events, ReplicaFailure, no writes this round), a failed status write is
  * retried; any of them makes the result an `error` (rate-limited requeue).
+ * Where upstream reads the RC live (canAdopt's uncached GET before the first adoption; the GET before the status
+ * update's one retry), the sync asks for a fresh read and acts in the next, whose stores are known complete up to
+ * that moment (`input.fresh`): adopting for an RC deleted meanwhile would hand the pod to the garbage collector.
  */
 export function reconcileRc(key: string, input: RcInput): ReconcileResult {
   const rc = input.rcs.get(key);
@@ -53,16 +58,19 @@ export function reconcileRc(key: string, input: RcInput): ReconcileResult {
   if (failures.claim.length > 0) return claimFailed(rc, failures, log);
   const candidates = filterPodsByOwner(input.pods, rc).filter(isPodActive);
   const { claimed, actions } = claimPods(rc, candidates);
+  const adopts = actions.some((a) => a.type === 'Adopt');
+  if (adopts && !input.fresh) return { ...adopting(rc, failures, log), freshRead: true };
   for (const a of actions) log.push(patchDraft(PODS, a.pod.metadata, a.ops));
-  if (actions.some((a) => a.type === 'Adopt')) return adopting(rc, failures, log);
+  if (adopts) return adopting(rc, failures, log);
   const manage = manageOrReport(rc, claimed, failures, input, log);
   const status = calculateStatus(rc, claimed, manage.error ?? pendingFailure(rc, manage), input.now);
+  const retryStatus = failures.status.length > 0 && !input.fresh;
   const write = statusToWrite(rc, status);
-  if (write !== undefined) log.push(updateStatusDraft(RCS, rc, write));
+  if (write !== undefined && !retryStatus) log.push(updateStatusDraft(RCS, rc, write));
   const statusError = failures.status.length > 0 ? `failed to update status: ${failures.status[0]}` : undefined;
   const error = statusError ?? manage.error?.message;
   const requeueAfterMs = error === undefined ? availabilityRequeue(rc, claimed, status, input.now) : undefined;
-  return withOptional({ mutations: log.mutations(), expectations: manage.expectations, error, requeueAfterMs });
+  return withOptional({ mutations: log.mutations(), expectations: manage.expectations, error, requeueAfterMs, freshRead: retryStatus || undefined });
 }
 
 /**

@@ -22,6 +22,8 @@ export type SyncOptions = {
   readonly now?: Date;
   readonly burstReplicas?: number;
   readonly cause?: readonly MutationCause[];
+  /** fresh: the sync reads fresh (default: as upstream's uncached GET, which the fake client answers from the cluster). */
+  readonly fresh?: boolean;
 };
 
 let offset = 1000;
@@ -43,6 +45,7 @@ export function sync(c: RcCluster, key: string, o: SyncOptions = {}): ReconcileR
     now: o.now ?? T0,
     config: { ...DEFAULT_RC_CONFIG, ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }) },
     cause: o.cause ?? CAUSE,
+    fresh: o.fresh ?? true,
   });
   for (const m of result.mutations) validateMutation(JSON.parse(JSON.stringify(m)));
   return result;

@@ -56,6 +56,8 @@ export type ReconcileInput = {
   readonly now: Date;
   readonly cause: readonly MutationCause[];
   readonly attempt: number;
+  /** fresh: the stores are known complete up to the moment an earlier sync of the key asked for a fresh read. */
+  readonly fresh: boolean;
 };
 
 /**

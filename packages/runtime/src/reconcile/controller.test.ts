@@ -98,10 +98,24 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
     const h = harness(() => ({ mutations: [] }));
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a'), cause(9), true);
-    h.clock.advance(1000);
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length, i.cause]), [[true, 1, [cause(9)]]]);
+  });
+
+  it('given live failed attempts, then each steps the backoff once: the report runs at once, its error waits the next attempt (one AddRateLimited per failed sync)', async () => {
+    const retry = aMutation({ id: 'm-1', verb: 'Create', reconcileKey: KEY });
+    const h = harness((i) => (i.failures.length > 0 ? { mutations: [], error: 'FailedCreate' } : { mutations: [retry] }));
+    for (const n of [1, 2]) {
+      await h.controller.onResult(failedCreate('a'), cause(9), true);
+      await h.syncs(2 * n - 1);
+      await until(`backoff step ${n}`, () => h.queue.numRequeues(KEY) === n);
+      h.clock.advance(5 * 2 ** (n - 1));
+      await h.syncs(2 * n);
+      await until('the next sync ran', () => h.queue.len() === 0);
+    }
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.failures.length), [1, 0, 1, 0]);
   });
 
   it('given a create that met AlreadyExists, then it stays expected until the store holds the pod', async () => {
@@ -220,6 +234,23 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     h.clock.advance(1000);
     await h.syncs(1);
     await h.stop();
+  });
+
+  it('given a sync that asks for a fresh read, then the next one waits until the inputs are complete up to that moment and reads fresh', async () => {
+    let inputsAt: Date | undefined;
+    const h = harness((i) => (i.fresh ? { mutations: [] } : { mutations: [], freshRead: true }), undefined, { withoutExpectations: true, inputsAt: () => inputsAt });
+    h.clock.advance(9000);
+    const asked = h.clock.now();
+    await h.controller.onEvent('kcm.watch.pods', event(KEY));
+    await h.syncs(1);
+    h.clock.advance(1000);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(h.inputs.length, 1, 'the inputs are not known complete up to the fresh read yet');
+    inputsAt = new Date(asked);
+    h.clock.advance(1000);
+    await h.syncs(2);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.fresh), [false, true]);
   });
 
   it('given a controller without expectations whose reconcile sets some, then the sync fails loudly instead of pretending', async () => {

@@ -6,6 +6,7 @@ import { KeyExpectations } from './key-expectations.ts';
 import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
+import type { ReconcileResult } from './reconciler.ts';
 
 export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
 
@@ -34,6 +35,8 @@ export class Controller {
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
   readonly #cuts = new Cuts();
+  /** #fresh: keys whose cut for a fresh read was reached; their next sync reads `fresh`. */
+  readonly #fresh = new Set<string>();
   /** #tickWaiters: per key, the ticks waiting for a worker to take it up. */
   readonly #tickWaiters = new Map<string, (() => void)[]>();
   readonly #expectations: KeyExpectations;
@@ -84,9 +87,11 @@ export class Controller {
    * onResult feeds one of this controller's results (of a key it owns: another part of the same controller answers
    * for the others). A create or delete that did not happen is no longer expected
    * (upstream: CreationObserved/DeletionObserved after a failed call), replayed or live: lowering by key is
-   * idempotent. A failure is reported by the key's next sync after its backoff (AddRateLimited), live ones only: a
-   * restarted member does not report its history again. A create skipped by its slow-start run is no failure of its
-   * own (the failed member of the run reports it), as manageReplicas only lowers expectations for skippedPods.
+   * idempotent. A failure is reported by the key's next sync, at once (once the key's other results are in), live
+   * ones only: a restarted member does not report its history again. That sync ends upstream's failed sync (its
+   * error steps the backoff, once per failed attempt as AddRateLimited after a failed syncHandler), and the attempt
+   * after it waits that backoff. A create skipped by its slow-start run is no failure of its own (the failed member
+   * of the run reports it), as manageReplicas only lowers expectations for skippedPods.
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
@@ -98,7 +103,7 @@ export class Controller {
     if (result.outcome === 'AlreadyDone' || result.reason === SLOW_START_SKIPPED || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
-    this.#ports.queue.addRateLimited(key);
+    this.#ports.queue.add(key);
   }
 
   /** run starts the workers; each returns when the queue shuts down. */
@@ -112,8 +117,7 @@ export class Controller {
         const partition = this.#ports.partitionOf(key);
         if (!this.#ports.partitionOwned(partition)) this.#ports.queue.forget(key);
         else if (!this.#ports.partitionSynced(partition)) this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
-        else if (!this.#cuts.reached(key, this.#ports.partitionObservedAt(partition), this.#ports.now().getTime())) this.#ports.queue.addAfter(key, CUT_RETRY_MS);
-        else await this.#sync(key);
+        else await this.#atCut(key, partition);
       } catch (err) {
         this.#ports.log.error('sync failed', { key, err });
         this.#ports.queue.addRateLimited(key);
@@ -122,6 +126,14 @@ export class Controller {
         this.#tookUp(key);
       }
     }
+  }
+
+  /** #atCut syncs a key whose cut is reached (or that has none), noting a fresh read; else it looks again soon. */
+  async #atCut(key: string, partition: number): Promise<void> {
+    const state = this.#cuts.state(key, this.#ports.partitionObservedAt(partition), this.#ports.now().getTime());
+    if (state === 'wait') return this.#ports.queue.addAfter(key, CUT_RETRY_MS);
+    if (state === 'fresh') this.#fresh.add(key);
+    await this.#sync(key);
   }
 
   async #sync(key: string): Promise<void> {
@@ -136,14 +148,26 @@ export class Controller {
     this.#failures.delete(key);
     const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
     this.#causes.set(key, { cause, attempt: attempt + 1 });
-    const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt });
+    const fresh = this.#fresh.delete(key);
+    const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt, fresh });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
     await this.#publish(key, result.mutations, result.expectations !== undefined);
+    this.#requeue(key, result, failures.length > 0);
+  }
+
+  /**
+   * #requeue plans the key's next sync: rate-limited after an error, at a fresh read's cut, after requeueAfter; and
+   * forgets its backoff once it is quiet.
+   */
+  #requeue(key: string, result: ReconcileResult, hadFailures: boolean): void {
+    if (result.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
     if (result.error) {
       this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
       this.#ports.queue.addRateLimited(key);
-    } else if (result.mutations.length === 0 && failures.length === 0) {
+    } else if (result.freshRead) {
+      this.#ports.queue.add(key);
+    } else if (result.mutations.length === 0 && !hadFailures) {
       // The backoff is forgotten only once the key is quiet: a sync that publishes writes has not succeeded yet
       // (their results come later), so a create failing every time keeps backing off as upstream's would.
       this.#ports.queue.forget(key);
@@ -202,6 +226,8 @@ export class Controller {
   /** dropWhere drops the state of keys whose partitions this member lost. */
   dropWhere(pred: (key: string) => boolean): void {
     for (const map of [this.#failures, this.#causes]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
+    for (const key of [...this.#fresh]) if (pred(key)) this.#fresh.delete(key);
+    this.#cuts.dropWhere(pred);
     this.#writes.dropWhere(pred);
     this.#ports.queue.dropWhere(pred);
     this.#ports.queue.forgetWhere(pred);

@@ -43,4 +43,10 @@ export type ReconcileResult = {
   readonly requeueAfterMs?: number;
   /** error: the sync failed (e.g. a FailedCreate was seen): the runtime requeues it rate-limited, as upstream. */
   readonly error?: string;
+  /**
+   * freshRead: the sync needs a view known complete up to now (upstream's uncached GET: canAdopt's recheck, the
+   * status update's retry): the key syncs again once every co-partitioned input's watermark passed this moment,
+   * and that sync's input says `fresh`.
+   */
+  readonly freshRead?: true;
 };

@@ -46,12 +46,12 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
       return spec;
     },
     run: (key, now) => {
-      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0 });
+      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
       for (const m of result.mutations) queue.push(...applyNodeMutation(cluster, m, spec));
       return result;
     },
     publish: (key, now) => {
-      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0 });
+      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
       return { ...result, apply: () => void result.mutations.forEach((m) => queue.push(...applyNodeMutation(cluster, m, spec))) };
     },
     enqueued: () => {

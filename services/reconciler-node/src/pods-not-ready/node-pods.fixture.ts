@@ -53,5 +53,5 @@ export function clockAt<L extends Inputs>(observed: Date | undefined): InputCloc
 
 /** input is a ReconcileInput at now, with the failures of the key's last writes. */
 export function input(now: Date, failures: readonly MutationResult[] = []): ReconcileInput {
-  return { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures, now, cause: [], attempt: 0 };
+  return { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures, now, cause: [], attempt: 0, fresh: true };
 }
