@@ -11,12 +11,14 @@ const kube = rawKube();
 const RCS = ['web', 'adopter', 'steady'];
 
 /**
- * script is the scenario both systems run, each in its own namespace: an RC of 3; one of its pods deleted; scaled
- * to 5, then 2; an orphan adopted by a new RC; a pod relabelled out of its RC; an RC with minReadySeconds.
+ * script is the scenario both systems run, each in its own namespace: an RC deleted with its pods orphaned
+ * (`kubectl delete --cascade=orphan`); an RC of 3; one of its pods deleted; scaled to 5, then 2; an orphan adopted
+ * by a new RC; a pod relabelled out of its RC; an RC with minReadySeconds.
  */
 async function script(ns: string): Promise<Snapshot> {
   await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const c = rcClient(kube, ns);
+  await orphaned(c, ns);
   await c.create(rcManifest('web', 3));
   const [victim] = await c.running('web', 3);
   await kube('DELETE', `/api/v1/namespaces/${ns}/pods/${victim?.metadata.name}?gracePeriodSeconds=0`);
@@ -32,6 +34,21 @@ async function script(ns: string): Promise<Snapshot> {
   await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, { ...pod, metadata: { ...pod['metadata'] as object, labels: { app: 'escaped' } } });
   await c.create(rcManifest('steady', 2, { minReadySeconds: 3 }));
   return settled(c, ns);
+}
+
+/**
+ * orphaned deletes an RC of 2 with propagationPolicy Orphan: the garbage collector marks the RC deleted, takes its
+ * reference off the pods, then lets the RC go. The orphans match the RC's selector all the while; adopting them
+ * back from a stale view of the RC would hand them to the garbage collector with it.
+ */
+async function orphaned(c: RcClient, ns: string): Promise<void> {
+  await c.create(rcManifest('orphaner', 2));
+  await c.running('orphaner', 2);
+  await kube('DELETE', `/api/v1/namespaces/${ns}/replicationcontrollers/orphaner?propagationPolicy=Orphan`);
+  await waitFor('the RC deleted after orphaning its pods', async () => {
+    const rcs = (await kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers`))['items'] as { metadata: { name: string } }[];
+    return !rcs.some((rc) => rc.metadata.name === 'orphaner');
+  });
 }
 
 /** Snapshot is a namespace's end state, names aside: each RC's spec, status and owned pods; who owns which pod. */

@@ -118,6 +118,25 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
     assert.deepEqual(h.inputs.map((i) => i.failures.length), [1, 0, 1, 0]);
   });
 
+  it('given a failed create whose run has another write in flight, then the key waits for that one and then its whole backoff (no held retry cuts it short)', async () => {
+    const run = [aMutation({ id: 'm-1', verb: 'Create', reconcileKey: KEY }), aMutation({ id: 'm-2', verb: 'Create', reconcileKey: KEY })];
+    const h = harness((i) => (i.failures.length > 0 ? { mutations: [], error: 'FailedCreate' } : { mutations: h.inputs.length === 1 ? run : [] }));
+    for (let n = 0; n < 8; n++) h.queue.addRateLimited(KEY);
+    h.clock.advance(5);
+    await until('the run published', () => h.published.length === 2);
+    await h.controller.onResult(failedCreate('a'), cause(9), true);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    await h.controller.onResult({ ...failedCreate('b', 'Refused'), mutationId: 'm-2', reason: 'SlowStartSkipped' }, cause(10), true);
+    await h.syncs(2);
+    await until('the backoff stepped', () => h.queue.numRequeues(KEY) === 9);
+    h.clock.advance(1000);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(h.inputs.length, 2, 'the ninth step waits 1280 ms');
+    h.clock.advance(280);
+    await h.syncs(3);
+    await h.stop();
+  });
+
   it('given a create that met AlreadyExists, then it stays expected until the store holds the pod', async () => {
     const h = harness(() => ({ mutations: [] }));
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });

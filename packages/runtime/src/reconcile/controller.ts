@@ -16,8 +16,6 @@ const NOT_SYNCED_RETRY_MS = 250;
 export const TICK_TOPIC = '~tick';
 
 
-/** HELD_RETRY_MS: a key held for its own writes is enqueued again by their results and watch records; this is the fallback. */
-const HELD_RETRY_MS = 1000;
 
 /**
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
@@ -103,7 +101,8 @@ export class Controller {
     if (result.outcome === 'AlreadyDone' || result.reason === SLOW_START_SKIPPED || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
-    this.#ports.queue.add(key);
+    // Once the key's other writes are answered (their last result enqueues it), so the report is not held.
+    if (!this.#writes.inFlight(key)) this.#ports.queue.add(key);
   }
 
   /** run starts the workers; each returns when the queue shuts down. */
@@ -139,7 +138,7 @@ export class Controller {
   async #sync(key: string): Promise<void> {
     if (!this.#writes.ready(key, this.#ports.now().getTime())) {
       this.#ports.log.debug('sync held until its own writes are read back', { key });
-      this.#ports.queue.addAfter(key, HELD_RETRY_MS);
+      this.#ports.queue.addAfter(key, this.#writes.retryInMs(key, this.#ports.now().getTime()));
       return;
     }
     const expectations = await this.#expectations.read(key);

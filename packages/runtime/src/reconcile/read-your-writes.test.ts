@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HOLD_LIMIT_MS, ReadYourWrites } from './read-your-writes.ts';
+import { HELD_RETRY_MS, HOLD_LIMIT_MS, ReadYourWrites } from './read-your-writes.ts';
 
 const KEY = 'ns/rc';
 const PODS = 'kcm.watch.pods';
@@ -67,6 +67,16 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     rw.published(KEY, ['a'], 1000);
     assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS - 1), false);
     assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS), true);
+  });
+
+  it('given a held key, then it is looked at again when the hold limit ends while results are due (the last result enqueues it), after HELD_RETRY_MS while its watch records are', () => {
+    const rw = new ReadYourWrites();
+    rw.published(KEY, ['a'], 1000);
+    assert.equal(rw.retryInMs(KEY, 3000), HOLD_LIMIT_MS - 2000);
+    rw.resulted(KEY, 'a', { topic: 'pods', partition: 0, resourceVersion: '9' });
+    rw.observed('pods', 0, '8');
+    assert.equal(rw.ready(KEY, 3000), false);
+    assert.equal(rw.retryInMs(KEY, 3000), HELD_RETRY_MS);
   });
 
   it('given writes that were not sent, or a forgotten key, then nothing is held; results of unknown ids change nothing', () => {

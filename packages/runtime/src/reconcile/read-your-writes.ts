@@ -7,6 +7,9 @@ import { compareResourceVersion } from '@kcm-bus/schemas/watch-record.ts';
  */
 export const HOLD_LIMIT_MS = 120_000;
 
+/** HELD_RETRY_MS: a key held for its own watch records is enqueued again by them; this is the fallback. */
+export const HELD_RETRY_MS = 1000;
+
 type Pending = { readonly ids: Set<string>; readonly since: number };
 
 /** Written is what a write changed: the watched topic (by plural), the partition its object's records are on, the version. */
@@ -52,6 +55,21 @@ export class ReadYourWrites {
   resulted(key: string, id: string, written?: Written): boolean {
     if (written !== undefined) this.#wroteAt(key, `${written.topic}:${written.partition}`, written.resourceVersion);
     return this.#settle(key, [id]);
+  }
+
+  /** inFlight: some of the key's published writes have no result yet. */
+  inFlight(key: string): boolean {
+    return this.#pending.has(key);
+  }
+
+  /**
+   * retryInMs is when to look at a held key again if nothing enqueues it first: a key waiting for results is
+   * enqueued by the last one, so only at the end of HOLD_LIMIT_MS (an earlier timer would cut short a backoff the
+   * key gets meanwhile: a delayed key keeps its earliest time); one waiting for its watch records after HELD_RETRY_MS.
+   */
+  retryInMs(key: string, now: number): number {
+    const pending = this.#pending.get(key);
+    return pending === undefined ? HELD_RETRY_MS : Math.max(0, HOLD_LIMIT_MS - (now - pending.since));
   }
 
   /**
