@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
-import { rssBytes } from './probes.ts';
+import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
+import { childPid, rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
@@ -12,20 +13,28 @@ const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];
 const DEADLINE_MS = 600_000;
 
-/** S1Run is one system's run: pods over time, and the controller's RSS (MB) once N pods ran. */
-type S1Run = PodsOverTime & { readonly rssMb: number };
+/** SERVICES are the kcm-bus processes S1 exercises, whose CPU stands against kube-controller-manager's. */
+const SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
+
+/**
+ * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
+ * measured processes from the RC's creation until N pods ran.
+ */
+type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>> };
 
 /**
  * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
- * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, then cleans up.
+ * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there and the CPU the processes
+ * `cpu` names used meanwhile, then cleans up.
  */
-async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined): Promise<S1Run> {
+async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined, cpu: Readonly<Record<string, number>>): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const meter = cpuMeter(cpu);
   const started = performance.now();
   await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s1', N));
   try {
     const run = await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
-    return { ...run, rssMb: rssBytes(pid ?? 0) / 2 ** 20 };
+    return { ...run, rssMb: rssBytes(pid ?? 0) / 2 ** 20, cpu: meter.read() };
   } finally {
     await cleanUpNamespace(ctx.kube, ns);
   }
@@ -34,7 +43,8 @@ async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined):
 async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const kcm = startUpstream(ctx.e, q);
   try {
-    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, kcm.process.pid);
+    const pid = kcm.process.pid ?? 0;
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) });
   } finally {
     await kcm.stop();
   }
@@ -43,10 +53,29 @@ async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
 async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const bus = await startKcmBus(ctx.e, q);
   try {
-    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, bus.reconciler.process.pid);
+    const pids = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) });
   } finally {
     await bus.stop();
   }
+}
+
+/**
+ * cpuRows are issue 18's rows for one setting, per 1000 pods: kube-controller-manager against the kcm-bus services
+ * (with pods per CPU-second), and the broker, registry and Redis on their own line (under upstream they serve
+ * only the watcher, which the bench runs throughout).
+ */
+function cpuRows(q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
+  const per1000 = (s: number): number => (s * 1000) / N;
+  const kcm = upstream.cpu['kube-controller-manager'] ?? 0;
+  const services = sum(kcmBus.cpu, SERVICES);
+  const each = (r: S1Run, names: readonly string[]): string => names.map((n) => `${n} ${per1000(r.cpu[n] ?? 0).toFixed(1)}`).join(', ');
+  return [
+    { scenario: `S1 CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(kcm), kcmBus: per1000(services),
+      note: `kube-controller-manager vs ${each(kcmBus, SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
+    { scenario: `S1 broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(sum(upstream.cpu, BUS_INFRA)), kcmBus: per1000(sum(kcmBus.cpu, BUS_INFRA)),
+      note: `${each(kcmBus, BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+  ];
 }
 
 /** ceiling creates N pods with a plain client-node loop, 64 requests in flight, as the writer has. */
@@ -81,6 +110,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const rows: Row[] = [];
   const data: Record<string, PodsOverTime> = {};
   const rss: Row[] = [];
+  const cpu: Row[] = [];
   for (const q of SETTINGS) {
     ctx.log(`S1 at ${q.qps}/${q.burst}: upstream`);
     const upstream = data[`upstream ${q.qps}/${q.burst}`] = await underUpstream(ctx, q);
@@ -90,8 +120,9 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
     rows.push({ scenario: `S1 ${N} pods exist, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.exist, kcmBus: kcmBus.exist });
     rows.push({ scenario: `S1 ${N} pods Running, qps ${q.qps}/${q.burst}`, unit: 's', upstream: upstream.running, kcmBus: kcmBus.running });
     rss.push({ scenario: `S1 controller RSS with ${N} pods, qps ${q.qps}/${q.burst}`, unit: 'MB', upstream: upstream.rssMb, kcmBus: kcmBus.rssMb, note: 'kube-controller-manager vs reconciler-rc' });
+    cpu.push(...cpuRows(q, upstream, kcmBus));
   }
-  rows.push(...rss);
+  rows.push(...rss, ...cpu);
   ctx.log('S1 ceiling: plain client-node loop');
   const plain = data['ceiling'] = await ceiling(ctx);
   rows.push({ scenario: `S1 ceiling: ${N} pods by a plain loop (64 in flight)`, unit: 's', kcmBus: plain.exist, note: `exist; Running at ${plain.running?.toFixed(1) ?? 'timeout'} s` });

@@ -6,12 +6,12 @@
  * controller's CPU-seconds and RSS at the end, the watcher's CPU-seconds beside, and the watch delay of the Leases
  * (Kafka timestamp of each `kcm.watch.leases` record minus the Lease's renewTime), p50 and p99.
  */
-import { readFileSync } from 'node:fs';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { startService, stopAllServices } from '../test/support/processes.ts';
 import { busFlags } from '../test/support/stack.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { waitFor } from '../test/support/wait.ts';
+import { cpuSeconds } from './cpu.ts';
 import { percentile } from './latency-hops.ts';
 import { childPid, inParallel, rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
@@ -20,21 +20,12 @@ import { readTimed } from './timed-records.ts';
 const NODES = Number(process.env['BENCH_S10_NODES'] ?? 500);
 const WINDOW_MS = Number(process.env['BENCH_S10_MINUTES'] ?? 10) * 60_000;
 const SAMPLE_MS = 5000;
-/** CLK_TCK is the kernel's clock ticks per second for /proc/<pid>/stat times (100 on Linux). */
-const CLK_TCK = 100;
 
 type NodeView = { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } };
 type LeaseRecord = { readonly object?: { readonly spec?: { readonly renewTime?: string | null } | null } | null };
 
 /** Window is one arm's figures. */
 type Window = { readonly notReady: number; readonly cpuSeconds: number; readonly rssMb: number; readonly watcherCpuSeconds: number; readonly leaseDelayMs: readonly number[] };
-
-/** cpuSeconds is a process's user + system CPU time so far (/proc/<pid>/stat). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
 
 /** watchWindow samples the nodes every SAMPLE_MS for the window, measuring `pid`'s CPU and the watcher's over it. */
 async function watchWindow(ctx: BenchContext, names: ReadonlySet<string>, pid: number): Promise<Window> {
