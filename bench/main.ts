@@ -5,7 +5,7 @@
  * stops the systems it compares), prints one table and writes bench/out/bench.json with every figure and the flag
  * values in effect. Everything it started is stopped at the end, also on failure.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
@@ -13,6 +13,7 @@ import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startService, stopAllServices } from '../test/support/processes.ts';
 import { busFlags, rawKube, untaintWhenReady } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
+import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
 import { formatTable } from './table.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 
@@ -44,6 +45,11 @@ function onlyFlag(argv: readonly string[]): string[] {
 
 async function main(): Promise<void> {
   const chosen = await scenarios(onlyFlag(process.argv.slice(2)));
+  const profiles = join(OUT, 'profiles');
+  if (process.env['BENCH_CPU_PROFILE'] === '1') {
+    rmSync(profiles, { recursive: true, force: true });
+    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${profileOptions(profiles)}`.trim();
+  }
   const c = stackConfig(process.env['KCM_BUS_BENCH_PROFILE'] ?? 'bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
     KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? BENCH_BACKGROUND_CONTROLLERS });
   try {
@@ -67,6 +73,7 @@ async function main(): Promise<void> {
     await stopAllServices();
     await down(c, { purge: true });
   }
+  if (process.env['BENCH_CPU_PROFILE'] === '1') console.log(`\nCPU profiles (${profiles}):\n${summarizeProfiles(profiles)}`);
 }
 
 /** report prints the table so far and rewrites bench/out/bench.json (a failing later scenario keeps the earlier figures). */

@@ -14,7 +14,7 @@ import { VERSIONS } from '@kcm-bus/stack/versions.ts';
  * whether the tests passed or not. With `--unit` (npm run test:unit) it runs only the unit tests: every test
  * but those in test/integration, which are the only ones that need the stack.
  */
-const TEST_FILES = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'schemas/**/*.test.ts', 'test/**/*.test.ts'];
+const TEST_FILES = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'schemas/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'];
 const NEEDS_STACK = 'test/integration/';
 
 /** testFiles lists the test files, sorted; unit: all but those that need the stack. */
