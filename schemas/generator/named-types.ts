@@ -3,13 +3,22 @@ import { type AvroNamed, type AvroType, fullName, isPrimitive, isUnion, JSON_NAM
 /** NamedTypes maps each full name defined in a schema document to its definition. */
 export type NamedTypes = ReadonlyMap<string, AvroNamed>;
 
+/** INDEXES: each schema document's index, built once (the value converters ask for it on every record). */
+const INDEXES = new WeakMap<object, NamedTypes>();
+
 /**
  * indexNamedTypes collects every record and enum defined in a schema document, so that walkers can follow the
  * by-name references Avro uses after a type's first definition (and recursive types such as JSONSchemaProps).
+ * A schema document is not changed once built, so its index is kept with it.
  */
 export function indexNamedTypes(root: AvroType): NamedTypes {
-  const index = new Map<string, AvroNamed>();
-  visit(root, index);
+  if (typeof root === 'string') return new Map();
+  let index = INDEXES.get(root);
+  if (index === undefined) {
+    const built = new Map<string, AvroNamed>();
+    visit(root, built);
+    INDEXES.set(root, (index = built));
+  }
   return index;
 }
 

@@ -33,6 +33,8 @@ export class AvroCodec implements Codec {
   readonly #type: avro.Type;
   readonly #canonical: string;
   readonly #resolvers = new Map<string, Resolver>();
+  /** #texts: each writer schema object's text, computed once (a pod's schema is tens of kilobytes of JSON). */
+  readonly #texts = new WeakMap<object, string>();
 
   constructor(schema: object) {
     this.schema = schema;
@@ -53,9 +55,15 @@ export class AvroCodec implements Codec {
 
   /** decode reads Avro binary written with `writerSchema` (default: this codec's schema) as this codec's schema. */
   decode(payload: Buffer, writerSchema?: object): unknown {
-    const writer = writerSchema === undefined ? undefined : JSON.stringify(writerSchema);
+    const writer = writerSchema === undefined ? undefined : this.#textOf(writerSchema);
     if (writer === undefined || writer === this.#canonical) return this.#type.fromBuffer(payload);
     return this.#type.fromBuffer(payload, this.#resolverFor(writer, writerSchema as object));
+  }
+
+  #textOf(schema: object): string {
+    let text = this.#texts.get(schema);
+    if (text === undefined) this.#texts.set(schema, (text = JSON.stringify(schema)));
+    return text;
   }
 
   #resolverFor(key: string, writerSchema: object): Resolver {
