@@ -10,7 +10,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
-import { startService, stopAllServices } from '../test/support/processes.ts';
+import { type ServiceProcess, startService, stopAllServices } from '../test/support/processes.ts';
 import { busFlags, rawKube, untaintWhenReady } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
@@ -52,13 +52,14 @@ async function main(): Promise<void> {
   }
   const c = stackConfig(process.env['KCM_BUS_BENCH_PROFILE'] ?? 'bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
     KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? BENCH_BACKGROUND_CONTROLLERS });
+  let watcher: ServiceProcess | undefined;
   try {
     const e = await up(c, (line) => console.error(line));
     process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
     const kube = rawKube();
     await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
     for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
-    await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
+    watcher = await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
     const ctx: BenchContext = { e, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
     const rows: Row[] = [];
     const data: Record<string, unknown> = {};
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
       report(rows, data);
     }
   } finally {
+    // Stopped gracefully first: a profiled service writes its profile on exit, which SIGKILL would skip.
+    await watcher?.stop();
     await stopAllServices();
     await down(c, { purge: true });
   }
