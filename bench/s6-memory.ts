@@ -30,7 +30,7 @@ async function upstreamRss(ctx: BenchContext, pop: Population): Promise<number> 
 }
 
 /** caughtUp waits until reconciler-rc cached at least `pods` pods, every partition it owns is synced and its queue is empty. */
-async function caughtUp(reconciler: ServiceProcess, pods: number): Promise<number> {
+export async function caughtUp(reconciler: ServiceProcess, pods: number): Promise<number> {
   return waitFor(`reconciler-rc to cache ${pods} pods and go idle`, async () => {
     const m = await scrape(reconciler.metricsUrl);
     const cached = m('kcm_bus_cached_objects', { kind: 'pods' });

@@ -1,0 +1,80 @@
+/**
+ * S13, idle: what each system costs with nothing to do, the way a controller manager runs most of the day. For each
+ * population (BENCH_S13_PODS, "0,10000": pods owned by RCs, never scheduled, so nothing changes them), the CPU-seconds
+ * per minute over BENCH_S13_SECONDS (60) once the controller caught up: upstream kube-controller-manager (the RC
+ * controller) against the watcher, writer and reconciler-rc, and the broker, registry and Redis on their own line
+ * (under upstream they serve only the bench's watcher).
+ */
+import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
+import { Population, spreadNamespaces, watchPartitions } from './population.ts';
+import { childPid } from './probes.ts';
+import { caughtUp } from './s6-memory.ts';
+import type { BenchContext, Row, Scenario } from './scenario.ts';
+import { startKcmBus, type Qps } from './systems.ts';
+import { startUpstream } from '../test/support/upstream.ts';
+import { waitFor } from '../test/support/wait.ts';
+
+const SIZES = (process.env['BENCH_S13_PODS'] ?? '0,10000').split(',').map(Number);
+const WINDOW_MS = Number(process.env['BENCH_S13_SECONDS'] ?? 60) * 1000;
+const PER_RC = 50;
+const QPS: Qps = { qps: 20, burst: 30 };
+const SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
+
+/** idleWindow measures the processes' CPU over the window, as CPU-seconds per minute. */
+async function idleWindow(pids: Readonly<Record<string, number>>): Promise<Readonly<Record<string, number>>> {
+  const meter = cpuMeter(pids);
+  await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+  return Object.fromEntries(Object.entries(meter.read()).map(([name, s]) => [name, (s * 60_000) / WINDOW_MS]));
+}
+
+async function underUpstream(ctx: BenchContext, pop: Population): Promise<Readonly<Record<string, number>>> {
+  const kcm = startUpstream(ctx.e, QPS);
+  try {
+    await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: 600_000, intervalMs: 1000 });
+    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) });
+  } finally {
+    await kcm.stop();
+  }
+}
+
+async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Readonly<Record<string, number>>> {
+  const bus = await startKcmBus(ctx.e, QPS);
+  try {
+    await caughtUp(bus.reconciler, pop.pods);
+    const pids = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+    return await idleWindow({ ...pids, ...stackPids(ctx.e, BUS_INFRA) });
+  } finally {
+    await bus.stop();
+  }
+}
+
+function rows(pods: number, upstream: Readonly<Record<string, number>>, kcmBus: Readonly<Record<string, number>>): Row[] {
+  const each = (names: readonly string[]): string => names.map((n) => `${n} ${(kcmBus[n] ?? 0).toFixed(2)}`).join(', ');
+  return [
+    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream['kube-controller-manager'], kcmBus: sum(kcmBus, SERVICES), note: `kube-controller-manager vs ${each(SERVICES)}` },
+    { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream, BUS_INFRA), kcmBus: sum(kcmBus, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+  ];
+}
+
+async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
+  const partitions = await watchPartitions(ctx.e);
+  const pop = new Population(ctx, { namespaces: spreadNamespaces(`${ctx.runId}-s13`, 2 * partitions, partitions), perRc: PER_RC, scheduled: false });
+  const out: Row[] = [];
+  const data: Record<string, unknown> = {};
+  try {
+    for (const pods of SIZES) {
+      if (pods > 0) await pop.grow(pods);
+      ctx.log(`S13 idle with ${pop.pods} pods: upstream, then kcm-bus, ${WINDOW_MS / 1000} s each`);
+      const upstream = await underUpstream(ctx, pop);
+      const kcmBus = await underKcmBus(ctx, pop);
+      out.push(...rows(pop.pods, upstream, kcmBus));
+      data[String(pop.pods)] = { upstream, kcmBus };
+    }
+  } finally {
+    await pop.cleanUp();
+  }
+  return { rows: out, data: { windowSeconds: WINDOW_MS / 1000, perMinute: data } };
+}
+
+/** S13: CPU at idle, with 0 and with 10,000 pods cached, side by side. */
+export const scenario: Scenario = { id: 's13', title: 'idle CPU with 0 and 10,000 pods', run };
