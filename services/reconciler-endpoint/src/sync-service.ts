@@ -25,12 +25,13 @@ export type SyncInput = ReconcileInput & EndpointsListers & { readonly tracker: 
  * the Endpoints computed from the selected pods and written only when they differ from the stored ones (subsets
  * ignoring target resourceVersions, labels, the capacity annotation): Create when there is none, else Update
  * guarded by the stored resourceVersion. The previous round's failed writes are reported first, as the events
- * upstream records for the failed call, and end the sync with its error (the retry waits the backoff).
+ * upstream records for the failed call, and end the sync with its error (the retry waits the backoff, and after a
+ * Conflict a fresh read).
  */
 export function syncService(key: string, input: SyncInput): ReconcileResult {
   const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
   const error = recordWriteFailures(log, input.failures, input.endpoints);
-  if (error !== undefined) return { mutations: log.mutations(), error };
+  if (error !== undefined) return { mutations: log.mutations(), error, ...(conflicted(input.failures) ? { freshRead: true } : {}) };
   const service = input.services.get(key);
   const current = input.endpoints.get(key);
   if (service === undefined) {
@@ -45,6 +46,11 @@ export function syncService(key: string, input: SyncInput): ReconcileResult {
   const subsets = serviceSubsets(service, pods);
   if (current === undefined || !unchanged(current, subsets, service)) writeEndpoints(log, service, current, subsets, triggerTime);
   return { mutations: log.mutations() };
+}
+
+/** conflicted: a write met a stale resourceVersion, so the retry must read the Endpoints fresh (upstream: the informer has caught up by the rate-limited retry). */
+function conflicted(failures: SyncInput['failures']): boolean {
+  return failures.some((r) => r.outcome === 'Conflict');
 }
 
 /** unchanged is syncService's skip test: same subsets (as stored or repacked), right labels, capacity annotation right. */

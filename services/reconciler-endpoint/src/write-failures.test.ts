@@ -22,7 +22,7 @@ describe('failed writes (syncService\'s error path)', () => {
     f.cluster.objects.endpoints.set('ns/foo', storedEndpoints('ns', 'foo', [], { resourceVersion: '2' }));
     const report = f.sync('ns/foo', f.write(stale));
     assert.deepEqual(report.mutations.map((m) => [m.verb, m.event?.reason, m.event?.involvedObject.uid]), [['RecordEvent', 'FailedToUpdateEndpoint', 'ep-foo']]);
-    assert.ok(report.error !== undefined);
+    assert.deepEqual([report.error !== undefined, report.freshRead], [true, true]);
     const retry = f.sync('ns/foo');
     assert.deepEqual(retry.mutations.map((m) => [m.verb, m.preconditions.resourceVersion]), [['Update', '2']]);
   });
