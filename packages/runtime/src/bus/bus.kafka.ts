@@ -4,6 +4,9 @@ import type { Bus } from './bus.ts';
 import { joinKafkaGroup } from './group.kafka.ts';
 import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
 import { readToEnd } from './read-to-end.ts';
+import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
+
+stopIdleRequestQueueLoop();
 
 /** KafkaBusOptions say where the bus is and who is talking to it. */
 export type KafkaBusOptions = {
