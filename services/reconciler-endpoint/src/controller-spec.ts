@@ -28,8 +28,12 @@ export function endpointsControllerSpec(listers: Listers<EndpointsInputs>, confi
       endpoints: (event) => ({ enqueue: isLeftoverCandidate(event) ? [event.key] : [] }),
     },
     reconcile: (key, input) => syncService(key, { ...input, ...listers, tracker }),
+    maxRetries: MAX_RETRIES,
   };
 }
+
+/** MAX_RETRIES is endpoints_controller.go's maxRetries: a Service failing 15 retries in a row is dropped until its next event. */
+export const MAX_RETRIES = 15;
 
 /**
  * serviceEvent enqueues the Service at once, whatever the batch period; a new one at its cut (once the pods topic is

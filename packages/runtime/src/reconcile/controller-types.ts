@@ -72,6 +72,8 @@ export type ControllerHooks = {
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /** ownsKey: the results of this key are this controller part's (ControllerSpec.ownsKey); absent, all are. */
   readonly ownsKey?: (key: string) => boolean;
+  /** maxRetries: a key failing this many retries in a row is dropped out of the queue (ControllerSpec.maxRetries). */
+  readonly maxRetries?: number;
 };
 
 /**

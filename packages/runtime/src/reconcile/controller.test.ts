@@ -24,7 +24,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean } = {}) {
+  o: { readonly maxRetries?: number; readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -42,6 +42,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     },
     observedInStores: () => inStores,
     ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
+    ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
@@ -157,6 +158,23 @@ describe('Controller: attempts', () => {
     await h.syncs(3);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => [i.cause[0]?.offset, i.attempt]), [[1, 0], [1, 1], [2, 0]]);
+  });
+});
+
+describe('Controller: maxRetries (handleErr)', () => {
+  it('given a key that keeps failing and maxRetries 2, then it is retried twice and then dropped out of the queue until its next event', async () => {
+    const h = harness(() => ({ mutations: [], error: 'boom' }), undefined, { maxRetries: 2, withoutExpectations: true });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    for (const n of [1, 2, 3]) {
+      await h.syncs(n);
+      await until(`sync ${n} done`, () => h.queue.numRequeues(KEY) === (n < 3 ? n : 0));
+      h.clock.advance(1000);
+    }
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(h.inputs.length, 3, 'dropped after the second retry failed');
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, resourceVersion: '2', live: true });
+    await h.syncs(4);
+    await h.stop();
   });
 });
 

@@ -15,8 +15,6 @@ const NOT_SYNCED_RETRY_MS = 250;
 /** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
 export const TICK_TOPIC = '~tick';
 
-
-
 /**
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
  * take keys from a workqueue (never one key on two workers), reconcile them purely, record expectations
@@ -162,8 +160,7 @@ export class Controller {
   #requeue(key: string, result: ReconcileResult, hadFailures: boolean): void {
     if (result.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
     if (result.error) {
-      this.#ports.log.warn('sync error; requeued with backoff', { key, error: result.error });
-      this.#ports.queue.addRateLimited(key);
+      this.#retryOrDrop(key, result.error);
     } else if (result.freshRead) {
       this.#ports.queue.add(key);
     } else if (result.mutations.length === 0 && !hadFailures) {
@@ -172,6 +169,17 @@ export class Controller {
       this.#ports.queue.forget(key);
     }
     if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
+  }
+
+  /** #retryOrDrop requeues a failed key rate-limited, or drops it once it failed maxRetries retries (handleErr). */
+  #retryOrDrop(key: string, error: string): void {
+    if (this.#spec.maxRetries !== undefined && this.#ports.queue.numRequeues(key) >= this.#spec.maxRetries) {
+      this.#ports.log.warn('dropping the key out of the queue', { key, error, retries: this.#spec.maxRetries });
+      this.#ports.queue.forget(key);
+      return;
+    }
+    this.#ports.log.warn('sync error; requeued with backoff', { key, error });
+    this.#ports.queue.addRateLimited(key);
   }
 
   /**

@@ -73,6 +73,12 @@ export type ControllerSpec<L extends Inputs> = {
    * and pod half share its name, so each reads the other's results); absent, every key is its own.
    */
   readonly ownsKey?: (key: string) => boolean;
+  /**
+   * maxRetries: after this many rate-limited retries in a row a failing key is dropped out of the queue until its
+   * next event (upstream's handleErr with maxRetries, e.g. the endpoints controller's 15); absent, it is retried
+   * for as long as it fails (the RC controller's processNextWorkItem).
+   */
+  readonly maxRetries?: number;
 };
 
 /**

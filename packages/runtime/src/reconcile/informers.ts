@@ -80,5 +80,6 @@ export function controllerHooks<L extends Inputs>(name: string, informers: Infor
     reconcile: spec.reconcile,
     ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
     ...(spec.ownsKey === undefined ? {} : { ownsKey: spec.ownsKey }),
+    ...(spec.maxRetries === undefined ? {} : { maxRetries: spec.maxRetries }),
   };
 }
