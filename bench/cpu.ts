@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { pidFile } from '@kcm-bus/stack/procs.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 
 /** CLK_TCK is the kernel's clock ticks per second for /proc/<pid>/stat times (100 on Linux). */
@@ -26,8 +27,7 @@ export const BUS_INFRA = ['kafka', 'registry', 'redis'] as const;
 
 /** stackPids are the pids the bench stack recorded for its parts (`<run>/pids/<part>.pid`). */
 export function stackPids(e: StackEndpoints, parts: readonly string[]): Record<string, number> {
-  const dir = join(dirname(e.kubeconfig), 'pids');
-  return Object.fromEntries(parts.map((part) => [part, Number(readFileSync(join(dir, `${part}.pid`), 'utf8').trim())]));
+  return Object.fromEntries(parts.map((part) => [part, Number(readFileSync(pidFile(dirname(e.kubeconfig), part), 'utf8').trim())]));
 }
 
 /** sum adds the named figures of a reading. */

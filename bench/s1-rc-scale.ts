@@ -3,18 +3,15 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
-import { childPid, rssBytes } from './probes.ts';
+import { rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
-import { cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
+import { BUS_SERVICES, busPids, cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];
 const DEADLINE_MS = 600_000;
-
-/** SERVICES are the kcm-bus processes S1 exercises, whose CPU stands against kube-controller-manager's. */
-const SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
 
 /**
  * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
@@ -53,7 +50,7 @@ async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
 async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const bus = await startKcmBus(ctx.e, q);
   try {
-    const pids = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+    const pids = busPids(bus);
     return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) });
   } finally {
     await bus.stop();
@@ -68,11 +65,11 @@ async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
 function cpuRows(q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
   const per1000 = (s: number): number => (s * 1000) / N;
   const kcm = upstream.cpu['kube-controller-manager'] ?? 0;
-  const services = sum(kcmBus.cpu, SERVICES);
+  const services = sum(kcmBus.cpu, BUS_SERVICES);
   const each = (r: S1Run, names: readonly string[]): string => names.map((n) => `${n} ${per1000(r.cpu[n] ?? 0).toFixed(1)}`).join(', ');
   return [
     { scenario: `S1 CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(kcm), kcmBus: per1000(services),
-      note: `kube-controller-manager vs ${each(kcmBus, SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
+      note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
     { scenario: `S1 broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(sum(upstream.cpu, BUS_INFRA)), kcmBus: per1000(sum(kcmBus.cpu, BUS_INFRA)),
       note: `${each(kcmBus, BUS_INFRA)}; under upstream they serve only the bench's watcher` },
   ];

@@ -7,10 +7,9 @@
  */
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
 import { Population, spreadNamespaces, watchPartitions } from './population.ts';
-import { childPid } from './probes.ts';
 import { caughtUp } from './s6-memory.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { startKcmBus, type Qps } from './systems.ts';
+import { BUS_SERVICES, busPids, startKcmBus, type Qps } from './systems.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { waitFor } from '../test/support/wait.ts';
 
@@ -20,7 +19,6 @@ const WINDOW_MS = Number(process.env['BENCH_S13_SECONDS'] ?? 60) * 1000;
 const WARM_UP_MS = Number(process.env['BENCH_S13_WARM_UP_SECONDS'] ?? 30) * 1000;
 const PER_RC = 50;
 const QPS: Qps = { qps: 20, burst: 30 };
-const SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
 
 /** idleWindow measures the processes' CPU over the window after the warm-up, as CPU-seconds per minute. */
 async function idleWindow(pids: Readonly<Record<string, number>>): Promise<Readonly<Record<string, number>>> {
@@ -44,8 +42,7 @@ async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Readonly
   const bus = await startKcmBus(ctx.e, QPS);
   try {
     await caughtUp(bus.reconciler, pop.pods);
-    const pids = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
-    return await idleWindow({ ...pids, ...stackPids(ctx.e, BUS_INFRA) });
+    return await idleWindow({ ...busPids(bus), ...stackPids(ctx.e, BUS_INFRA) });
   } finally {
     await bus.stop();
   }
@@ -54,7 +51,7 @@ async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Readonly
 function rows(pods: number, upstream: Readonly<Record<string, number>>, kcmBus: Readonly<Record<string, number>>): Row[] {
   const each = (names: readonly string[]): string => names.map((n) => `${n} ${(kcmBus[n] ?? 0).toFixed(2)}`).join(', ');
   return [
-    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream['kube-controller-manager'], kcmBus: sum(kcmBus, SERVICES), note: `kube-controller-manager vs ${each(SERVICES)}` },
+    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream['kube-controller-manager'], kcmBus: sum(kcmBus, BUS_SERVICES), note: `kube-controller-manager vs ${each(BUS_SERVICES)}` },
     { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream, BUS_INFRA), kcmBus: sum(kcmBus, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
   ];
 }

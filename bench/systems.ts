@@ -3,6 +3,7 @@ import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { busFlags, type RawKube } from '../test/support/stack.ts';
+import { childPid } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 
 /** Qps is the client rate limit both systems get: --kube-api-qps / --kube-api-burst. */
@@ -10,6 +11,14 @@ export type Qps = { readonly qps: number; readonly burst: number };
 
 /** KcmBus is a running writer and reconciler-rc (the watcher runs for the whole bench). */
 export type KcmBus = { readonly writer: ServiceProcess; readonly reconciler: ServiceProcess; readonly stop: () => Promise<void> };
+
+/** BUS_SERVICES are the kcm-bus processes an RC scenario exercises, whose CPU stands against kube-controller-manager's. */
+export const BUS_SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
+
+/** busPids are the pids of BUS_SERVICES: the bench's own watcher and the given writer and reconciler-rc. */
+export function busPids(bus: KcmBus): Record<(typeof BUS_SERVICES)[number], number> {
+  return { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+}
 
 /** writerFlags are the bench writer's: the given QPS, 64 requests in flight. */
 export function writerFlags(e: StackEndpoints, q: Qps): string[] {
