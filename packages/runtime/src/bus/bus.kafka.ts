@@ -58,7 +58,7 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     publisher: () => kafkaPublisher(kafka),
     transactionalPublisher: (transactionalId) => kafkaTransactionalPublisher(kafka, transactionalId),
     joinGroup: (options) => joinKafkaGroup(kafka, options),
-    readToEnd: (topic, onRecord) => readToEnd(bus, topic, onRecord),
+    readToEnd: (topic, onRecord, partitions) => readToEnd(bus, topic, onRecord, partitions),
   };
   return bus;
 }

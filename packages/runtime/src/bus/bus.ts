@@ -68,6 +68,11 @@ export type GroupOptions = {
    * assigner); unequal partition counts fail the rebalance. Absent: Kafka's default assignment.
    */
   readonly coPartitioned?: boolean;
+  /**
+   * partitions: only these partition numbers of each topic are assigned (to the one member of an ephemeral group), so
+   * a tool reading one key's partition fetches nothing else. Absent: every partition.
+   */
+  readonly partitions?: readonly number[];
   /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
   readonly concurrency?: number;
   /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
@@ -136,6 +141,9 @@ export interface Bus {
   publisher(): Promise<Publisher>;
   transactionalPublisher(transactionalId: string): Promise<TransactionalPublisher>;
   joinGroup(options: GroupOptions): Promise<GroupMember>;
-  /** readToEnd reads every committed record of a topic up to the end it has now, in order per partition. */
-  readToEnd(topic: string, onRecord: (record: BusRecord, partition: number) => Promise<void> | void): Promise<void>;
+  /**
+   * readToEnd reads every committed record of a topic up to the end it has now, in order per partition; with
+   * partitions, only those partitions.
+   */
+  readToEnd(topic: string, onRecord: (record: BusRecord, partition: number) => Promise<void> | void, partitions?: readonly number[]): Promise<void>;
 }

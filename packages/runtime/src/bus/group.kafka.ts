@@ -1,7 +1,8 @@
-import type { Batch, Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Batch, Consumer, IHeaders, Kafka, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import { deleteGroup, partitionOffsets } from './admin.kafka.ts';
 import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
+import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 
 /**
  * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
@@ -17,7 +18,7 @@ const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as co
  * An ephemeral group is deleted when its member stops (or fails to start).
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
-  const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...(o.coPartitioned ? { partitionAssigners: [coPartitionAssigner] } : {}) });
+  const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...assignersOf(o) });
   const leave = async (): Promise<void> => {
     try {
       await consumer.disconnect();
@@ -44,6 +45,12 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   }
   start();
   return { joined: () => membership.joined, commit: (offsets) => consumer.commitOffsets([...offsets]), stop: leave };
+}
+
+/** assignersOf picks the group's partition assigner: co-partitioning, some partitions only, or kafkajs's default. */
+function assignersOf(o: GroupOptions): { partitionAssigners?: PartitionAssigner[] } {
+  if (o.coPartitioned) return { partitionAssigners: [coPartitionAssigner] };
+  return o.partitions ? { partitionAssigners: [onlyPartitionsAssigner(o.partitions)] } : {};
 }
 
 /** Membership is what a member's events said: whether it joined, and the onAssigned work of its latest join. */

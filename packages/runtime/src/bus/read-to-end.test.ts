@@ -49,6 +49,18 @@ describe('readToEnd', () => {
     assert.equal(seen.stopped, true);
   });
 
+  it('given partitions, when read, then only those are asked for and waited on', async () => {
+    const offsets = [{ topic: TOPIC, partition: 0, low: '0', high: '9' }, { topic: TOPIC, partition: 1, low: '0', high: '1' }];
+    const { bus, seen } = fakeBus(offsets, async (o) => {
+      await o.onBatch({ topic: TOPIC, partition: 1, records: [record('c', 0)], lastOffset: '0' }, async () => undefined);
+      o.onProgress?.({ topic: TOPIC, partition: 1 }, '0');
+    });
+    const read: string[] = [];
+    await readToEnd(bus, TOPIC, (r) => void read.push(r.key?.toString() ?? ''), [1]);
+    assert.deepEqual(read, ['c']);
+    assert.deepEqual(seen.joined?.partitions, [1]);
+  });
+
   it('given a consumer that crashes, when read, then it rejects with the error and the member is stopped', async () => {
     const { bus, seen } = fakeBus([{ topic: TOPIC, partition: 0, low: '0', high: '1' }], async (o) => o.onCrash(new Error('coordinator gone'), true));
     await assert.rejects(readToEnd(bus, TOPIC, () => undefined), /coordinator gone/);
