@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import avro from 'avsc';
 import { loadMutationSchemas } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
-import { aCreate, aRecordEvent } from '../mutation/mutation.fixture.ts';
+import { aCreate, aMutation, aRecordEvent } from '../mutation/mutation.fixture.ts';
+import type { Mutation } from '../mutation/mutation.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import { validateMutation } from '../mutation/validate-mutation.ts';
 import { avscOptions } from './codec.avro.ts';
@@ -90,5 +91,19 @@ describe('schemas/mutation in avsc', () => {
     const { body: _b, patch: _p, patchType: _t, fieldManager: _f, event: _e, ...oldValue } = aCreate();
     const decoded = reader.fromBuffer(writer.toBuffer(oldValue), reader.createResolver(writer)) as Record<string, unknown>;
     assert.deepEqual([decoded['body'], decoded['patch'], decoded['event']], [null, null, null]);
+  });
+
+  it('given a cause written before MutationCause had key and resourceVersion, then the reader reads them as null and validation leaves them out', () => {
+    const withOldCause = (field: Field): Field => {
+      if (field.name !== 'cause') return field;
+      const items = (field.type as { items: RecordSchema }).items;
+      return { ...field, type: { type: 'array', items: { ...items, fields: items.fields.filter((f) => ['topic', 'partition', 'offset'].includes(f.name)) } } };
+    };
+    const writer = typeOf({ ...mutationSchema, fields: mutationSchema.fields.map(withOldCause) });
+    const reader = typeOf(mutationSchema);
+    const old = aMutation({ cause: [{ topic: 'kcm.state.pods', partition: 1, offset: 9 }] });
+    const decoded = reader.fromBuffer(writer.toBuffer(old), reader.createResolver(writer)) as Mutation;
+    assert.deepEqual(plain(decoded.cause), [{ topic: 'kcm.state.pods', partition: 1, offset: 9, key: null, resourceVersion: null }]);
+    assert.deepEqual(validateMutation(decoded), old);
   });
 });

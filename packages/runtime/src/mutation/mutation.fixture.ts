@@ -42,7 +42,7 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
     patch: null,
     patchType: null,
     fieldManager: null,
-    cause: [{ topic: 'kcm.watch.replicationcontrollers', partition: 0, offset: 7 }],
+    cause: [{ topic: 'kcm.state.replicationcontrollers', partition: 0, offset: 7, key: 'default/web', resourceVersion: '41' }],
     createdAt: '2026-11-22T14:00:00.123456789Z',
     event: null,
     reconcileKey: null,

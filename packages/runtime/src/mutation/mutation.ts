@@ -41,11 +41,17 @@ export type MutationPreconditions = {
   readonly resourceVersion: string | null;
 };
 
-/** MutationCause is one input record that led to a mutation; `trace` follows these back to the watch events. */
+/**
+ * MutationCause is one input record that led to a mutation; `trace` follows these back to the watch events. topic,
+ * partition and offset name the record (and make the mutation id); key and resourceVersion, absent in older records
+ * and in ticks, find the same version in the history topic once compaction removed it from the state topic.
+ */
 export type MutationCause = {
   readonly topic: string;
   readonly partition: number;
   readonly offset: number;
+  readonly key?: string | null;
+  readonly resourceVersion?: string | null;
 };
 
 /** ObjectReference is the involvedObject of an Event (core/v1 ObjectReference, the fields recorders fill). */

@@ -115,7 +115,11 @@ function readCause(value: unknown): readonly MutationCause[] {
   return value.map((item: unknown, i) => {
     const f = record(item, `cause[${i}]`);
     const path = `cause[${i}].`;
-    return { topic: requiredString(f, 'topic', path), partition: requiredInt(f, 'partition', path), offset: requiredInt(f, 'offset', path) };
+    const [key, resourceVersion] = [nullableString(f, 'key', path), nullableString(f, 'resourceVersion', path)];
+    return {
+      topic: requiredString(f, 'topic', path), partition: requiredInt(f, 'partition', path), offset: requiredInt(f, 'offset', path),
+      ...(key === null ? {} : { key }), ...(resourceVersion === null ? {} : { resourceVersion }),
+    };
   });
 }
 

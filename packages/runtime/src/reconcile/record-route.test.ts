@@ -13,7 +13,7 @@ const pod = (namespace: string, name: string) => ({ type: 'Applied', key: `${nam
 describe('routeRecord: what a consumed record is for a controller', () => {
   it('given a watch record, then it is an event with its cause, key, object and version', async () => {
     const routed = await routeRecord(json, undefined, 'kcm.watch.pods', 2, record('ns/p', pod('ns', 'p')), true);
-    assert.deepEqual(routed, { kind: 'event', event: { cause: { topic: 'kcm.watch.pods', partition: 2, offset: 3 }, type: 'Applied', key: 'ns/p', object: { metadata: { namespace: 'ns', name: 'p' } }, resourceVersion: '9', live: true } });
+    assert.deepEqual(routed, { kind: 'event', event: { cause: { topic: 'kcm.watch.pods', partition: 2, offset: 3, key: 'ns/p', resourceVersion: '9' }, type: 'Applied', key: 'ns/p', object: { metadata: { namespace: 'ns', name: 'p' } }, resourceVersion: '9', live: true } });
   });
 
   it('given a tombstone or a topic without a serde, then there is nothing to act on', async () => {
@@ -43,7 +43,8 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     const reader = signingWith({ name: 'replicationcontroller-controller', trusted });
     const result = record('ns/p', { mutationId: 'm1', outcome: 'Applied' });
     const signed = { ...result, headers: signingWith({ name: WRITER_SIGNER, privateKey: writer.privateKey, trusted }).headers('ns/p', result.value!) };
-    assert.equal((await routeRecord(json, reader, 'kcm.mutation-results', 1, signed, true)).kind, 'result');
+    const routed = await routeRecord(json, reader, 'kcm.mutation-results', 1, signed, true);
+    assert.deepEqual(routed.kind === 'result' ? routed.cause : routed, { topic: 'kcm.mutation-results', partition: 1, offset: 3, key: 'ns/p' });
     await assert.rejects(routeRecord(json, reader, 'kcm.mutation-results', 1, result, true), ForgedRecordError);
     const forger = signingWith({ name: WRITER_SIGNER, privateKey: generateKeyPairSync('ed25519').privateKey, trusted });
     await assert.rejects(routeRecord(json, reader, 'kcm.mutation-results', 1, { ...result, headers: forger.headers('ns/p', result.value!) }, true), ForgedRecordError);

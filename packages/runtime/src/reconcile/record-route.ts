@@ -26,11 +26,13 @@ const SKIP: Routed = { kind: 'skip' };
  * complete up to (Watermarks), one with a bad time is malformed; a result the writer did not sign is refused
  * (ForgedRecordError); a watch record whose object is not the one its key names is refused (MalformedRecordError),
  * so a store is never keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
+ * The cause names the record by topic, partition and offset, and by key (and a watch record's resourceVersion), so
+ * `trace` finds it in the history topic once the state topic compacted it away.
  */
 export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, results: Signing | undefined, topic: string, partition: number,
   record: BusRecord, live: boolean): Promise<Routed> {
   const key = record.key?.toString() ?? '';
-  const cause = { topic, partition, offset: Number(record.offset) };
+  const cause = { topic, partition, offset: Number(record.offset), key };
   if (record.value === null || serde === undefined) return SKIP;
   results?.verify(WRITER_SIGNER, { key, value: record.value, headers: record.headers });
   const value = (await serde.decode(record.value)).value;
@@ -40,7 +42,7 @@ export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, resu
   const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
   if (event.type === 'Applied' && named !== key) throw new MalformedRecordError(`record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`);
   const observedAt = new Date(event.observedAt);
-  return { kind: 'event', event: { cause, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live, ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }) } };
+  return { kind: 'event', event: { cause: { ...cause, resourceVersion: event.resourceVersion }, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live, ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }) } };
 }
 
 function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
