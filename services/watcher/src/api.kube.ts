@@ -1,6 +1,7 @@
 import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/credentials.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { ApiStatusError, type ListPage, type ListWatcher } from './list-watcher.ts';
 import { LineSplitter, parseWatchLine, type RawWatchEvent } from './watch-stream.ts';
@@ -8,8 +9,11 @@ import { LineSplitter, parseWatchLine, type RawWatchEvent } from './watch-stream
 /** MAX_PENDING_LINES is how many unhandled watch lines are buffered before the stream is paused. */
 const MAX_PENDING_LINES = 1000;
 
-/** kubeListWatcher is the ListWatcher of one kind over HTTPS with the kubeconfig's identity (kept-alive connections). */
-export async function kubeListWatcher(kc: KubeConfig, kind: WatchedKind): Promise<ListWatcher> {
+/**
+ * kubeListWatcher is the ListWatcher of one kind over HTTPS with the kubeconfig's TLS identity (kept-alive connections)
+ * and the credentials' current headers; a list or watch refused 401 is sent once more with fresh credentials.
+ */
+export async function kubeListWatcher(kc: KubeConfig, credentials: CredentialCache, kind: WatchedKind): Promise<ListWatcher> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no cluster server');
   const tls: RequestOptions = {};
@@ -17,15 +21,17 @@ export async function kubeListWatcher(kc: KubeConfig, kind: WatchedKind): Promis
   const base: RequestOptions = { ...tls, agent: new Agent({ ...(tls as AgentOptions), keepAlive: true }) };
   const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${kind.plural}`;
   const url = (query: Record<string, string>): string => `${server}${path}?${new URLSearchParams(query).toString()}`;
+  const authenticated = (target: string, opts: RequestOptions): Promise<IncomingMessage> =>
+    sendWithCredentials(credentials, (auth) => get(target, { ...opts, headers: auth }), (err) => err instanceof ApiStatusError && err.code === 401);
   return {
     async list({ limit, continue: token }) {
-      const res = await get(url({ limit: String(limit), ...(token ? { continue: token } : {}) }), base);
+      const res = await authenticated(url({ limit: String(limit), ...(token ? { continue: token } : {}) }), base);
       const body = JSON.parse(await readBody(res)) as { items?: ListPage['items']; metadata?: { resourceVersion?: string; continue?: string } };
       return { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '', continue: body.metadata?.continue || undefined };
     },
     async watch({ resourceVersion, timeoutSeconds, signal }, onEvent) {
       const query = { watch: 'true', allowWatchBookmarks: 'true', resourceVersion, timeoutSeconds: String(timeoutSeconds) };
-      const res = await get(url(query), { ...base, signal });
+      const res = await authenticated(url(query), { ...base, signal });
       await consume(res, onEvent, signal);
     },
   };

@@ -1,4 +1,6 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, loadYaml } from '@kubernetes/client-node';
+import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
+import type { CredentialCache } from '@kcm-bus/runtime/credentials/credentials.ts';
 import { historyTopicConfigs, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
@@ -14,9 +16,7 @@ import { openKindTopic, restoreKind, type KindTopic } from './kind-topic.ts';
 
 await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const kc = new KubeConfig();
-  const path = ctx.flags.string('kubeconfig');
-  if (path) kc.loadFromFile(path);
-  else kc.loadFromDefault();
+  const credentials = loadKubeConfig(kc, ctx.flags.string('kubeconfig') || null, loadYaml);
   const kinds = ctx.flags.list('kinds').map(watchedKind);
   const history = historyTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000);
   const partitions = await ctx.bus.ensureTopics(kinds.flatMap((k) => [
@@ -26,7 +26,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, kc, k, partitions.get(watchTopic(k)) ?? 1, registry, metrics, fatal)));
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, registry, metrics, fatal)));
   return {
     probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced()) },
     stop: async () => {
@@ -38,7 +38,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   };
 });
 
-async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind, partitions: number,
+async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
   registry: ReturnType<typeof httpSchemaRegistry>, metrics: ReturnType<typeof promWatcherMetrics>,
   onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
   const log = ctx.log.child({ kind: kind.kind });
@@ -62,7 +62,7 @@ async function startKind(ctx: ServiceContext, kc: KubeConfig, kind: WatchedKind,
     idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000, watermarkIntervalMs: ctx.flags.number('watermark-interval-ms'),
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000,
   }, {
-    api: await kubeListWatcher(kc, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
+    api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
     metrics, log, now: () => new Date(), onFatal,
   });
   return { watcher, topic };

@@ -1,5 +1,6 @@
 import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/credentials.ts';
 import type { KubeApi } from './apply-mutation.ts';
 import type { HttpAnswer } from './outcome.ts';
 import type { KubeRequest } from './request.ts';
@@ -13,10 +14,11 @@ export interface RestClientMetrics {
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * kubeApi sends described requests over HTTPS with the kubeconfig's identity on kept-alive connections
- * (up to maxSockets at once: the budget, not the socket pool, is what limits the rate).
+ * kubeApi sends described requests over HTTPS with the kubeconfig's TLS identity on kept-alive connections (up to
+ * maxSockets at once: the budget, not the socket pool, is what limits the rate) and the credentials' current headers;
+ * a request answered 401 is sent once more with fresh credentials (a rotated token).
  */
-export async function kubeApi(kc: KubeConfig, metrics: RestClientMetrics, maxSockets: number): Promise<KubeApi> {
+export async function kubeApi(kc: KubeConfig, credentials: CredentialCache, metrics: RestClientMetrics, maxSockets: number): Promise<KubeApi> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no cluster server');
   const tls: RequestOptions = {};
@@ -26,14 +28,20 @@ export async function kubeApi(kc: KubeConfig, metrics: RestClientMetrics, maxSoc
   // A body always goes with its Content-Length: Node frames a DELETE's body neither by length nor chunked, and the
   // apiserver would read it as the start of the next request on the kept-alive connection (400 Bad Request).
   return {
-    send: async (req) => {
+    send: (req) => sendWithCredentials(credentials, async (auth) => {
       const started = performance.now();
-      const headers = { ...tls.headers, ...req.headers, ...(req.body === null ? {} : { 'Content-Length': String(Buffer.byteLength(req.body)) }) };
+      const headers = { ...auth, ...req.headers, ...(req.body === null ? {} : { 'Content-Length': String(Buffer.byteLength(req.body)) }) };
       const answer = await send(`${server}${req.path}${query(req)}`, { ...tls, agent, method: req.method, headers }, req.body);
       metrics.observe(req.method, answer.type === 'Response' ? String(answer.status) : '<error>', host, (performance.now() - started) / 1000);
       return answer;
-    },
+    }, unauthorized).catch((err: unknown) => ({ type: 'NoResponse' as const, message: `no credentials: ${(err as Error).message}` })),
   };
+}
+
+/** unauthorized: the apiserver refused the credentials (send never throws: its failures are NoResponse answers). */
+function unauthorized(answer: unknown): boolean {
+  const a = answer as HttpAnswer;
+  return a.type === 'Response' && a.status === 401;
 }
 
 function query(req: KubeRequest): string {

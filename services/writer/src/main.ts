@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, loadYaml } from '@kubernetes/client-node';
+import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
@@ -26,13 +27,12 @@ await serviceMain('writer', [
 ], async (ctx) => {
   const config = writerConfig(ctx.flags);
   const kc = new KubeConfig();
-  if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
-  else kc.loadFromDefault();
+  const credentials = loadKubeConfig(kc, config.kubeconfig, loadYaml);
   const allowlist = config.allowlistPath ? parseAllowlist(readFileSync(config.allowlistPath, 'utf8'), config.allowlistPath) : DEFAULT_ALLOWLIST;
   const stopping = new AbortController();
   const now = (): string => new Date().toISOString();
   const deps = {
-    api: await kubeApi(kc, promRestClientMetrics(ctx.registry), config.concurrency),
+    api: await kubeApi(kc, credentials, promRestClientMetrics(ctx.registry), config.concurrency),
     budget: new RequestBudget(config.budget, realClock, realScheduler), allowlist,
     correlator: new EventCorrelator(realClock), scheduler: realScheduler, now,
     random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
