@@ -24,7 +24,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly maxRetries?: number; readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean } = {}) {
+  o: { readonly maxRetries?: number; readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean; readonly logs?: string[] } = {}) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -49,7 +49,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     expectations: o.withoutExpectations ? undefined : expectations, queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     watchPartitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
-    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionObservedAt: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: () => undefined }),
+    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionObservedAt: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: (line) => void o.logs?.push(line) }),
     publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
   });
   const worker = controller.run(1);
@@ -136,6 +136,16 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
     h.clock.advance(280);
     await h.syncs(3);
     await h.stop();
+  });
+
+  it('given a failed write reported by a sync that fails, then the log line names its mutation id (a lead for kcm-bus trace)', async () => {
+    const logs: string[] = [];
+    const h = harness((input) => ({ mutations: [], ...(input.failures.length > 0 ? { error: 'FailedCreate' } : {}) }), undefined, { logs });
+    await h.controller.onResult(failedCreate('a'), cause(9), true);
+    await h.syncs(1);
+    await h.stop();
+    const line = logs.map((l) => JSON.parse(l) as { msg: string; key?: string; mutationIds?: string[] }).find((l) => l.msg === 'sync error; requeued with backoff');
+    assert.deepEqual([line?.key, line?.mutationIds], [KEY, ['m-1']]);
   });
 
   it('given a create that met AlreadyExists, then it stays expected until the store holds the pod', async () => {

@@ -150,20 +150,20 @@ export class Controller {
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
     await this.#publish(key, result.mutations, result.expectations !== undefined);
-    this.#requeue(key, result, failures.length > 0);
+    this.#requeue(key, result, failures);
   }
 
   /**
    * #requeue plans the key's next sync: rate-limited after an error, at a fresh read's cut, after requeueAfter; and
-   * forgets its backoff once it is quiet.
+   * forgets its backoff once it is quiet. failures are the write results this sync reported.
    */
-  #requeue(key: string, result: ReconcileResult, hadFailures: boolean): void {
+  #requeue(key: string, result: ReconcileResult, failures: readonly MutationResult[]): void {
     if (result.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
     if (result.error) {
-      this.#retryOrDrop(key, result.error);
+      this.#retryOrDrop(key, result.error, failures.map((f) => f.mutationId));
     } else if (result.freshRead) {
       this.#ports.queue.add(key);
-    } else if (result.mutations.length === 0 && !hadFailures) {
+    } else if (result.mutations.length === 0 && failures.length === 0) {
       // The backoff is forgotten only once the key is quiet: a sync that publishes writes has not succeeded yet
       // (their results come later), so a create failing every time keeps backing off as upstream's would.
       this.#ports.queue.forget(key);
@@ -171,14 +171,18 @@ export class Controller {
     if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
   }
 
-  /** #retryOrDrop requeues a failed key rate-limited, or drops it once it failed maxRetries retries (handleErr). */
-  #retryOrDrop(key: string, error: string): void {
+  /**
+   * #retryOrDrop requeues a failed key rate-limited, or drops it once it failed maxRetries retries (handleErr). The
+   * log names the failed writes' mutation ids, so `kcm-bus trace` leads from the line to their causes.
+   */
+  #retryOrDrop(key: string, error: string, mutationIds: readonly string[]): void {
+    const ids = mutationIds.length > 0 ? { mutationIds } : {};
     if (this.#spec.maxRetries !== undefined && this.#ports.queue.numRequeues(key) >= this.#spec.maxRetries) {
-      this.#ports.log.warn('dropping the key out of the queue', { key, error, retries: this.#spec.maxRetries });
+      this.#ports.log.warn('dropping the key out of the queue', { key, error, retries: this.#spec.maxRetries, ...ids });
       this.#ports.queue.forget(key);
       return;
     }
-    this.#ports.log.warn('sync error; requeued with backoff', { key, error });
+    this.#ports.log.warn('sync error; requeued with backoff', { key, error, ...ids });
     this.#ports.queue.addRateLimited(key);
   }
 
