@@ -1,8 +1,8 @@
-import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+import kafkajs, { AssignerProtocol, type Admin, type Kafka } from 'kafkajs';
 
 /** TOPIC is kafkajs's ConfigResourceTypes.TOPIC, read from the default export: Node sees no such named export of the CommonJS module. */
 const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
-import type { PartitionOffsets, TopicSpec } from './bus.ts';
+import type { GroupOffsets, PartitionOffsets, TopicPartition, TopicSpec } from './bus.ts';
 
 /** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
 async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Promise<T> {
@@ -88,4 +88,28 @@ export function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
   return withAdmin(kafka, async (admin) => {
     await admin.deleteGroups([groupId]);
   }).catch(() => undefined);
+}
+
+/**
+ * groupOffsets lists the consumer groups with their state, member count, and each partition a member is assigned
+ * (decoded from describeGroups) or the group committed on (fetchOffsets), as kafka-consumer-groups.sh --describe does.
+ */
+export function groupOffsets(kafka: Kafka): Promise<GroupOffsets[]> {
+  return withAdmin(kafka, async (admin) => {
+    const ids = (await admin.listGroups()).groups.filter((g) => g.protocolType === 'consumer').map((g) => g.groupId);
+    if (ids.length === 0) return [];
+    const result: GroupOffsets[] = [];
+    for (const g of (await admin.describeGroups(ids)).groups) {
+      const partitions = new Map<string, TopicPartition & { committed: string | undefined }>();
+      for (const m of g.members) {
+        const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {};
+        for (const [topic, ps] of Object.entries(assignment)) for (const p of ps) partitions.set(`${topic}/${p}`, { topic, partition: p, committed: undefined });
+      }
+      for (const { topic, partitions: ps } of await admin.fetchOffsets({ groupId: g.groupId })) {
+        for (const p of ps) if (BigInt(p.offset) >= 0n) partitions.set(`${topic}/${p.partition}`, { topic, partition: p.partition, committed: p.offset });
+      }
+      result.push({ groupId: g.groupId, state: g.state, members: g.members.length, partitions: [...partitions.values()] });
+    }
+    return result;
+  });
 }

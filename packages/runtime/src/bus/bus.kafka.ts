@@ -1,8 +1,9 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
-import { deleteTopics, ensureTopics, partitionCount, partitionOffsets, topicConfigs } from './admin.kafka.ts';
+import { deleteTopics, ensureTopics, groupOffsets, partitionCount, partitionOffsets, topicConfigs } from './admin.kafka.ts';
 import type { Bus } from './bus.ts';
 import { joinKafkaGroup } from './group.kafka.ts';
 import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
+import { readTail } from './read-tail.ts';
 import { readToEnd } from './read-to-end.ts';
 import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 
@@ -58,6 +59,8 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     publisher: () => kafkaPublisher(kafka),
     transactionalPublisher: (transactionalId) => kafkaTransactionalPublisher(kafka, transactionalId),
     joinGroup: (options) => joinKafkaGroup(kafka, options),
+    groupOffsets: () => groupOffsets(kafka),
+    readTail: (topics, count, onRecord) => readTail(bus, topics, count, onRecord),
     readToEnd: (topic, onRecord, partitions) => readToEnd(bus, topic, onRecord, partitions),
   };
   return bus;

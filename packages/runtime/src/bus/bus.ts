@@ -73,6 +73,17 @@ export type GroupOptions = {
    * a tool reading one key's partition fetches nothing else. Absent: every partition.
    */
   readonly partitions?: readonly number[];
+  /**
+   * startAt is the offset an assigned partition is read from on every assignment, whatever the group committed
+   * (undefined: the committed offset, else fromBeginning decides). An offset before the log's start reads from the
+   * start. With it a member can replay its partitions and still commit, so that lag tools see its position.
+   */
+  readonly startAt?: (tp: TopicPartition) => string | undefined;
+  /**
+   * commitProgress: every few seconds the member commits how far it processed each partition, so that lag tools
+   * (kafka-consumer-groups.sh --describe, kcm-bus lag) see its position; with startAt that is all the commits do.
+   */
+  readonly commitProgress?: boolean;
   /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
   readonly concurrency?: number;
   /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
@@ -97,6 +108,17 @@ export interface GroupMember {
   /** stop leaves the group (its partitions move to the other members at once) and disconnects. */
   stop(): Promise<void>;
 }
+
+/**
+ * GroupOffsets are a consumer group's state, member count, and every partition a member is assigned or the group
+ * committed on, with its committed offset (the next offset to read; undefined: none committed yet).
+ */
+export type GroupOffsets = {
+  readonly groupId: string;
+  readonly state: string;
+  readonly members: number;
+  readonly partitions: readonly (TopicPartition & { readonly committed: string | undefined })[];
+};
 
 /** TopicSpec is a topic kcm-bus creates when it is missing, and whose configs it keeps as given. */
 export type TopicSpec = { readonly topic: string; readonly partitions: number; readonly configs: Readonly<Record<string, string>> };
@@ -141,6 +163,13 @@ export interface Bus {
   publisher(): Promise<Publisher>;
   transactionalPublisher(transactionalId: string): Promise<TransactionalPublisher>;
   joinGroup(options: GroupOptions): Promise<GroupMember>;
+  /** groupOffsets are every consumer group's assigned partitions and committed offsets (kafka-consumer-groups.sh --describe). */
+  groupOffsets(): Promise<readonly GroupOffsets[]>;
+  /**
+   * readTail reads the last `count` offsets (records and transaction markers) of every partition of the topics, up
+   * to the end they have now, in order per partition.
+   */
+  readTail(topics: readonly string[], count: number, onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void): Promise<void>;
   /**
    * readToEnd reads every committed record of a topic up to the end it has now, in order per partition; with
    * partitions, only those partitions.

@@ -3,6 +3,7 @@ import { deleteGroup, partitionOffsets } from './admin.kafka.ts';
 import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
+import { commitProgress } from './progress-commits.kafka.ts';
 
 /**
  * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
@@ -14,13 +15,16 @@ const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as co
 
 /**
  * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
- * waits until joinKafkaGroup returned and until o.onAssigned finished with the assignment the batch belongs to.
+ * waits until joinKafkaGroup returned and until o.onAssigned finished with the assignment the batch belongs to, and
+ * reads each newly assigned partition from o.startAt when it names an offset; o.commitProgress commits its progress.
  * An ephemeral group is deleted when its member stops (or fails to start).
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
   const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...assignersOf(o) });
+  const stopCommits = o.commitProgress ? commitProgress(consumer) : async () => undefined;
   const leave = async (): Promise<void> => {
     try {
+      await stopCommits();
       await consumer.disconnect();
     } finally {
       if (o.ephemeral) await deleteGroup(kafka, o.groupId);
@@ -65,6 +69,7 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
   const membership: Membership = { joined: false, assignment: Promise.resolve() };
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
     membership.joined = true;
+    seekStarts(o, consumer, e.payload.memberAssignment);
     membership.assignment = assigned(kafka, o, e.payload.memberAssignment);
     // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
     membership.assignment.catch(() => undefined);
@@ -72,6 +77,21 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
   consumer.on(consumer.events.END_BATCH_PROCESS, (e) => o.onProgress?.({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
   consumer.on(consumer.events.CRASH, (e) => o.onCrash(e.payload.error, e.payload.restart));
   return membership;
+}
+
+/**
+ * seekStarts moves each assigned partition to o.startAt's offset. Called from GROUP_JOIN, which kafkajs emits after
+ * the sync and before the assignment's first fetch, where pending seeks are applied: no record of the committed
+ * position is read first. An offset before the log's start is out of range, which kafkajs answers by reading from
+ * the start (fromBeginning).
+ */
+function seekStarts(o: GroupOptions, consumer: Consumer, assignment: Readonly<Record<string, readonly number[]>>): void {
+  for (const [topic, partitions] of Object.entries(assignment)) {
+    for (const partition of partitions) {
+      const offset = o.startAt?.({ topic, partition });
+      if (offset !== undefined) consumer.seek({ topic, partition, offset });
+    }
+  }
 }
 
 /** assigned tells onAssigned the low and high-water marks of every partition of a new assignment. */

@@ -11,11 +11,18 @@ import { recordKey, routeRecord } from './record-route.ts';
 const PARTITIONS_AT_ONCE = 16;
 
 /**
+ * REPLAY reads every assigned partition from its beginning on each assignment, whatever the group committed, and
+ * commits progress all the same, so that ordinary lag tools (kafka-consumer-groups.sh --describe) see the members.
+ */
+const REPLAY = { startAt: () => '0', commitProgress: true } as const;
+
+/**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
- * in the group with the co-partitioning assigner, every assigned partition replayed from the beginning (no offsets
- * are committed: state is rebuilt from the topics); global inputs are read whole by an ephemeral group of this
- * member's own. A key is owned when its partition is assigned here, and synced once that partition and every global
- * input caught up with the high-water marks seen on assignment (the Kafka form of WaitForCacheSync).
+ * in the group with the co-partitioning assigner, every assigned partition replayed from the beginning (state is
+ * rebuilt from the topics; progress is committed for lag tools only, REPLAY); global inputs are read whole by an
+ * ephemeral group of this member's own. A key is owned when its partition is assigned here, and synced once that
+ * partition and every global input caught up with the high-water marks seen on assignment (the Kafka form of
+ * WaitForCacheSync).
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
@@ -142,7 +149,7 @@ export class ControllerGroup {
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE,
+      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...REPLAY,
       onAssigned: (assignment) => this.#assigned(assignment),
       onBatch: (batch, heartbeat) => this.#consume(this.#partitionedSync, batch, heartbeat),
       onProgress: (tp, offset) => this.#progress(this.#partitionedSync, tp, offset),
@@ -152,7 +159,7 @@ export class ControllerGroup {
 
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
+      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE, ...REPLAY,
       onAssigned: (assignment) => {
         for (const p of assignment) this.#globalSync.assigned(p, p.high, p.low);
         this.#globalAssigned = true;
