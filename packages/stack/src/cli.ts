@@ -10,11 +10,14 @@ import { formatEndpoints, stackEndpoints } from './endpoints.ts';
 import { serviceParts } from './services.ts';
 import { parseTailOptions } from '@kcm-bus/tools/tail-options.ts';
 import { tail } from '@kcm-bus/tools/tail.ts';
+import { lag, parseLagOptions } from '@kcm-bus/tools/lag.ts';
 
 const USAGE = `usage: kcm-bus <command>
   run                       the local stack and every kcm-bus service; Ctrl-C stops everything
   tail TOPIC [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]
                             a kcm-bus topic as JSON lines, decoded with the registry's schemas
+  lag [--json] [--group PREFIX]
+                            each kcm-bus consumer group's lag per partition, and its inputs' watermark age
   stack up                  obtain (build what the cache lacks) and start the local stack
   stack down [--purge]      stop everything the stack started (--purge also deletes its state)
   stack status              each part's pid and readiness
@@ -25,6 +28,7 @@ environment: KCM_BUS_CACHE, KCM_BUS_PORT_BASE, KCM_BUS_PORT_<NAME>, KCM_BUS_NODE
 /** main dispatches the kcm-bus command line. */
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'tail') return tailCommand(argv.slice(1));
+  if (argv[0] === 'lag') return lag(parseLagOptions(argv.slice(1), process.env), (text) => console.log(text)).then(() => 0);
   const { values, positionals } = parseArgs({
     args: [...argv], allowPositionals: true,
     options: { profile: { type: 'string' }, purge: { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, help: { type: 'boolean', short: 'h' } },

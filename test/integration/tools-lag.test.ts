@@ -1,0 +1,72 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { GroupLag } from '@kcm-bus/tools/lag-table.ts';
+import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { rcClient, rcManifest } from '../support/rc.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+const kube = rawKube();
+const bus = busFlags(stack);
+const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
+const PARTITIONS = 3;
+const INPUTS = ['kcm.state.pods', 'kcm.state.replicationcontrollers', 'kcm.mutation-results'];
+
+/** kcmBusLag runs `kcm-bus lag` as a user would, against the test stack. */
+async function kcmBusLag(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'lag', ...kafkaFlags(stack), ...args], { timeout: 120_000 });
+  return stdout;
+}
+
+/** rcGroup is reconciler-rc's group in `lag --json`'s report. */
+async function rcGroup(): Promise<GroupLag | undefined> {
+  return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc');
+}
+
+describe('kcm-bus lag: the services\' consumer groups, their lag and their inputs\' watermark age', () => {
+  const ns = uniqueName('lag');
+  const { running } = rcClient(kube, ns);
+  let reconciler: ServiceProcess;
+
+  before(async () => {
+    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+    await schedulableKwokNode(uniqueName('kwok-lag'));
+    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', String(PARTITIONS)]);
+    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', String(PARTITIONS)]);
+    reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+  });
+  after(async () => {
+    await stopAllServices();
+    await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
+  });
+
+  it('lists reconciler-rc\'s group with every input partition, lag 0 once an RC converged, watermarks seconds old', async () => {
+    await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('web', 2));
+    await running('web', 2);
+    const group = await waitFor('reconciler-rc caught up: lag 0 on every input partition it committed on', async () => {
+      const g = await rcGroup();
+      const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
+      return g !== undefined && states.length === 2 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && states.every((p) => p.lag === 0) && g;
+    }, { timeoutMs: 120_000 });
+    const listed = group.partitions.map((p) => `${p.topic}/${p.partition}`).sort();
+    assert.deepEqual(listed, INPUTS.flatMap((t) => [0, 1, 2].map((p) => `${t}/${p}`)).sort());
+    assert.equal(group.service, 'reconciler-rc');
+    assert.equal(group.members, 1);
+    for (const p of group.partitions.filter((q) => q.topic.startsWith('kcm.state.'))) {
+      assert.ok(p.watermarkAgeMs !== null && p.watermarkAgeMs < 5000, `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`);
+    }
+    console.log(await kcmBusLag());
+  });
+
+  it('still replays its partitions from the beginning after a restart, though it now commits its position', async () => {
+    await reconciler.stop();
+    const restarted = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    // Resumed from the committed offsets, its stores would hold nothing written before: the RC and its two pods.
+    assert.ok(await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'pods' }) >= 2);
+    assert.ok(await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'replicationcontrollers' }) >= 1);
+  });
+});
