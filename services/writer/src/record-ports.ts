@@ -73,6 +73,8 @@ export function recordPorts(o: RecordPortsOptions, outbox: Outbox, guard: Record
     publishResult: async (record, result, value) => {
       o.metrics.result(result);
       if (result.outcome === 'Refused') logRefused(result);
+      // A write the API server failed is the controller's to report (its event, its backoff); the line leads to trace.
+      if (result.outcome === 'Failed') o.log.info('mutation failed', resultLogLine(result));
       await outbox.push({ topic: MUTATION_TOPICS.results, record: { key: record.key, value, headers: o.signing.headers(record.key, value) } });
     },
     now: o.now,
@@ -100,6 +102,12 @@ function refusalLog(o: RecordPortsOptions): (result: MutationResult) => void {
     const kind = JSON.stringify([r.controller, r.verb, r.reason]);
     if (logged.get(kind)) return;
     logged.add(kind, true);
-    o.log.warn('mutation refused (logged once per controller, verb and reason)', { mutationId: r.mutationId, controller: r.controller, verb: r.verb, reason: r.reason, message: r.message });
+    o.log.warn('mutation refused (logged once per controller, verb and reason)', resultLogLine(r));
   };
+}
+
+/** resultLogLine is what a log line says of a result: enough to find the mutation (id, reconcile key) and what happened. */
+export function resultLogLine(r: MutationResult): Record<string, unknown> {
+  const target = `${r.target.resource} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.name ?? r.target.name}`;
+  return { mutationId: r.mutationId, reconcileKey: r.reconcileKey, controller: r.controller, verb: r.verb, target, status: r.status, reason: r.reason, message: r.message };
 }
