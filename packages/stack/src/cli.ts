@@ -10,12 +10,18 @@ import { formatEndpoints, stackEndpoints } from './endpoints.ts';
 import { serviceParts } from './services.ts';
 import { parseTailOptions } from '@kcm-bus/tools/tail-options.ts';
 import { tail } from '@kcm-bus/tools/tail.ts';
+import { runHistory } from '@kcm-bus/tools/history.ts';
+import { runTrace } from '@kcm-bus/tools/trace.ts';
 import { lag, parseLagOptions } from '@kcm-bus/tools/lag.ts';
 
 const USAGE = `usage: kcm-bus <command>
   run                       the local stack and every kcm-bus service; Ctrl-C stops everything
   tail TOPIC [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]
                             a kcm-bus topic as JSON lines, decoded with the registry's schemas
+  history KIND NAMESPACE/NAME [--json]
+                            every version of one object in the audit window, as diffs
+  trace KIND NAMESPACE/NAME [--json]
+                            the mutations of one object, their outcomes and the inputs that caused them
   lag [--json] [--group PREFIX]
                             each kcm-bus consumer group's lag per partition, and its inputs' watermark age
   stack up                  obtain (build what the cache lacks) and start the local stack
@@ -28,6 +34,8 @@ environment: KCM_BUS_CACHE, KCM_BUS_PORT_BASE, KCM_BUS_PORT_<NAME>, KCM_BUS_NODE
 /** main dispatches the kcm-bus command line. */
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'tail') return tailCommand(argv.slice(1));
+  if (argv[0] === 'history') return runHistory(argv.slice(1), process.env, console.log, console.error);
+  if (argv[0] === 'trace') return runTrace(argv.slice(1), process.env, console.log, console.error);
   if (argv[0] === 'lag') return lag(parseLagOptions(argv.slice(1), process.env), (text) => console.log(text)).then(() => 0);
   const { values, positionals } = parseArgs({
     args: [...argv], allowPositionals: true,

@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util';
+import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
 
 /** TailOptions say which records of which topic `tail` prints. */
-export type TailOptions = {
+export type TailOptions = Connection & {
   readonly topic: string;
   readonly fromBeginning: boolean;
   readonly follow: boolean;
   readonly key: string | undefined;
   /** Only records at or after this time (ms since the epoch). */
   readonly since: number | undefined;
-  readonly brokers: readonly string[];
-  readonly registry: string;
 };
 
 const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -24,7 +23,7 @@ export function parseTailOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     args: [...argv], allowPositionals: true,
     options: {
       'from-beginning': { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, key: { type: 'string' }, since: { type: 'string' },
-      'kafka-brokers': { type: 'string' }, 'schema-registry-url': { type: 'string' },
+      ...CONNECTION_OPTIONS,
     },
   });
   const [topic] = positionals;
@@ -32,9 +31,7 @@ export function parseTailOptions(argv: readonly string[], env: NodeJS.ProcessEnv
   const since = values.since === undefined ? undefined : sinceTime(values.since, now);
   const history = values['from-beginning'] === true || since !== undefined;
   return {
-    topic, fromBeginning: history, follow: values.follow === true || !history, key: values.key, since,
-    brokers: (values['kafka-brokers'] ?? env['KCM_BUS_KAFKA_BROKERS'] ?? '127.0.0.1:17103').split(','),
-    registry: values['schema-registry-url'] ?? env['KCM_BUS_SCHEMA_REGISTRY_URL'] ?? 'http://127.0.0.1:17105/apis/ccompat/v7',
+    topic, fromBeginning: history, follow: values.follow === true || !history, key: values.key, since, ...connectionOf(values, env),
   };
 }
 

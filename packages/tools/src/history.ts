@@ -1,0 +1,44 @@
+import { watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import { formatHistory, historyEntries, type Version } from './history-format.ts';
+import { parseObjectArgs, type ObjectArgs } from './object-args.ts';
+import type { Json } from './object-diff.ts';
+import { openScanner, scanKeys, type Progress, type Scanner } from './topic-scan.ts';
+
+/**
+ * readVersions reads every version of the given objects of a kind in its history topic (`kcm.watch.<plural>`),
+ * in order, each key's partition once; tombstones and watermarks carry no version and are left out.
+ */
+export async function readVersions(s: Scanner, kind: WatchedKind, keys: Iterable<string>): Promise<Map<string, Version[]>> {
+  const topic = watchTopic(kind);
+  const versions = new Map<string, Version[]>();
+  await scanKeys(s, topic, keys, async (record, partition) => {
+    if (record.value === null) return;
+    const value = await s.decode(record.value) as WatchRecord<Json>;
+    if (value.type === 'Watermark') return;
+    const key = record.key.toString();
+    versions.set(key, [...versions.get(key) ?? [], {
+      topic, partition, offset: record.offset, timestamp: Number(record.timestamp), observedAt: value.observedAt,
+      resourceVersion: value.resourceVersion, type: value.type, object: value.object,
+    }]);
+  });
+  return versions;
+}
+
+/**
+ * history prints every version of one object in the audit window: as text (a timeline of diffs), or with json one
+ * JSON object per version (HistoryEntry, the diff as a list).
+ */
+export async function history(args: Pick<ObjectArgs, 'kind' | 'key' | 'json'>, s: Scanner, print: (line: string) => void): Promise<void> {
+  const versions = (await readVersions(s, args.kind, [args.key])).get(args.key) ?? [];
+  const entries = historyEntries(versions);
+  const lines = args.json ? entries.map((e) => JSON.stringify(e)) : formatHistory(`${args.kind.plural} ${args.key}`, entries);
+  for (const line of lines) print(line);
+}
+
+/** runHistory is `kcm-bus history KIND NAMESPACE/NAME [--json]`: output on print, progress of long scans on progress. */
+export async function runHistory(argv: readonly string[], env: NodeJS.ProcessEnv, print: (line: string) => void, progress: Progress): Promise<number> {
+  const args = parseObjectArgs('history', argv, env);
+  await history(args, openScanner(args, 'kcm-bus-history', progress), print);
+  return 0;
+}

@@ -1,0 +1,22 @@
+import { parseObjectArgs, type ObjectArgs } from './object-args.ts';
+import { formatTrace, stepJson, traceSteps } from './trace-chain.ts';
+import { readTrace } from './trace-read.ts';
+import { openScanner, type Progress, type Scanner } from './topic-scan.ts';
+
+/**
+ * trace prints why an object is as it is: each mutation that targeted it (who, when, what, and the writer's outcome)
+ * with the input records that caused the sync that decided it, explained (an RC's replicas change, a pod's change,
+ * a retry after a result, a tick). As text one causal chain per mutation, or with json one JSON object per mutation.
+ */
+export async function trace(args: Pick<ObjectArgs, 'kind' | 'key' | 'json'>, s: Scanner, print: (line: string) => void): Promise<void> {
+  const steps = traceSteps(args.kind, args.key, await readTrace(s, args.kind, args.key));
+  const lines = args.json ? steps.map((step) => JSON.stringify(stepJson(args.kind, step))) : formatTrace(args.kind, args.key, steps);
+  for (const line of lines) print(line);
+}
+
+/** runTrace is `kcm-bus trace KIND NAMESPACE/NAME [--json]`: output on print, progress of long scans on progress. */
+export async function runTrace(argv: readonly string[], env: NodeJS.ProcessEnv, print: (line: string) => void, progress: Progress): Promise<number> {
+  const args = parseObjectArgs('trace', argv, env);
+  await trace(args, openScanner(args, 'kcm-bus-trace', progress), print);
+  return 0;
+}
