@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -8,7 +9,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** SERVICES are the five services. */
 const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'];
 
-type ComposeService = { build?: { context: string; dockerfile: string }; environment?: Record<string, string>; image?: string };
+type ComposeService = {
+  build?: { context: string; dockerfile: string }; environment?: Record<string, string | number>; image?: string; ports?: string[]; volumes?: string[];
+  depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] }; restart?: string;
+};
 type Compose = { services: Record<string, ComposeService> };
 type Manifest = { name: string; dependencies?: Record<string, string> };
 
@@ -55,4 +59,46 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
       assert.equal(service.environment?.['KCM_BUS_KAFKA_BROKERS'], 'kafka:9092');
     });
   }
+
+  it('gives every kcm-bus variable of a service to a flag that service declares (its --help lists it)', () => {
+    for (const name of SERVICES) {
+      const help = spawnSync(process.execPath, [join(ROOT, `services/${name}/src/main.ts`), '--help'], { encoding: 'utf8', timeout: 30_000 }).stdout;
+      for (const variable of Object.keys(compose.services[name]?.environment ?? {}).filter((v) => v.startsWith('KCM_BUS_'))) {
+        assert.ok(help.includes(`(${variable}, default `), `${name}: ${variable} is one of its flags`);
+      }
+    }
+  });
+
+  it('keeps the registry\'s schemas across a restart: KafkaSQL storage on the compose Kafka, whose data is a volume', () => {
+    const registry = compose.services['registry']!;
+    assert.equal(registry.environment?.['APICURIO_STORAGE_KIND'], 'kafkasql');
+    assert.equal(registry.environment?.['APICURIO_KAFKASQL_BOOTSTRAP_SERVERS'], 'kafka:9092');
+    assert.equal(registry.depends_on?.['kafka']?.condition, 'service_healthy');
+    const kafka = compose.services['kafka']!;
+    assert.ok(kafka.volumes?.some((v) => v.endsWith(`:${kafka.environment?.['KAFKA_LOG_DIRS']}`)), 'Kafka\'s log dirs are the mounted volume');
+  });
+
+  it('starts a reconciler only once the watcher (its topics) and the writer are ready, and restarts what fails', () => {
+    for (const name of SERVICES) {
+      const service = compose.services[name]!;
+      assert.match(service.healthcheck?.test.join(' ') ?? '', /\/readyz/, `${name} has a /readyz healthcheck`);
+      assert.match(service.restart ?? '', /^(on-failure|unless-stopped|always)$/, `${name} is restarted when it exits`);
+      for (const [dep, { condition }] of Object.entries(service.depends_on ?? {})) {
+        if (condition === 'service_healthy') assert.ok(compose.services[dep]?.healthcheck, `${name} waits for ${dep}'s healthcheck, which exists`);
+      }
+    }
+    for (const name of SERVICES.filter((n) => n.startsWith('reconciler-'))) {
+      for (const dep of ['watcher', 'writer', 'kafka', 'registry']) assert.equal(compose.services[name]?.depends_on?.[dep]?.condition, 'service_healthy', `${name} waits for ${dep}`);
+    }
+    assert.equal(compose.services['reconciler-rc']?.environment?.['KCM_BUS_REDIS_URL'], 'redis://redis:6379');
+  });
+
+  it('lets the host reach Kafka (kcat -b localhost:9092): an EXTERNAL listener advertised as localhost:9092 beside the internal one', () => {
+    const env = compose.services['kafka']!.environment ?? {};
+    const listeners = new Map(String(env['KAFKA_LISTENERS']).split(',').map((l) => [l.split('://')[0], l.split(':').at(-1)]));
+    const advertised = String(env['KAFKA_ADVERTISED_LISTENERS']).split(',');
+    assert.ok(advertised.includes('PLAINTEXT://kafka:9092') && advertised.includes('EXTERNAL://localhost:9092'));
+    assert.ok(compose.services['kafka']!.ports?.includes(`9092:${listeners.get('EXTERNAL')}`), 'host port 9092 is the EXTERNAL listener');
+    for (const name of listeners.keys()) assert.match(String(env['KAFKA_LISTENER_SECURITY_PROTOCOL_MAP']), new RegExp(`(^|,)${name}:`));
+  });
 });
