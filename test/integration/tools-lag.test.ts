@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { GroupLag } from '@kcm-bus/tools/lag-table.ts';
 import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { rcClient, rcManifest } from '../support/rc.ts';
@@ -21,6 +20,12 @@ async function kcmBusLag(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'lag', ...kafkaFlags(stack), ...args], { timeout: 120_000 });
   return stdout;
 }
+
+/** GroupLag is what the test reads of a group in `lag --json`'s report (the tools' GroupLag). */
+type GroupLag = {
+  readonly service: string; readonly group: string; readonly members: number;
+  readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly lag: number | null; readonly watermarkAgeMs: number | null }[];
+};
 
 /** rcGroup is reconciler-rc's group in `lag --json`'s report. */
 async function rcGroup(): Promise<GroupLag | undefined> {
