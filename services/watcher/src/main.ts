@@ -4,7 +4,6 @@ import type { CredentialCache } from '@kcm-bus/runtime/credentials/credentials.t
 import { historyTopicConfigs, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
 import { stateTopic, watchedKind, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
@@ -23,10 +22,9 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
     { topic: watchTopic(k), partitions: ctx.flags.number('partitions'), configs: history },
     { topic: stateTopic(k), partitions: ctx.flags.number('partitions'), configs: STATE_TOPIC_CONFIGS },
   ]));
-  const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, registry, metrics, fatal)));
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, metrics, fatal)));
   return {
     probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced()) },
     stop: async () => {
@@ -39,9 +37,9 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
 });
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
-  registry: ReturnType<typeof httpSchemaRegistry>, metrics: ReturnType<typeof promWatcherMetrics>,
-  onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  metrics: ReturnType<typeof promWatcherMetrics>, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
   const log = ctx.log.child({ kind: kind.kind });
+  const registry = ctx.schemaRegistry;
   const topicName = watchTopic(kind);
   const serde = new Serde(registry, topicName, loadWatchSchema(kind), (s) => new AvroCodec(s));
   await serde.schemaId();

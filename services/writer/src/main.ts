@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig, loadYaml } from '@kubernetes/client-node';
 import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
 import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
@@ -40,7 +39,7 @@ await serviceMain('writer', [
   const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
   if (!signing.enabled) ctx.log.warn('no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned');
   const loop = await startWriterLoop({
-    bus: ctx.bus, registry: httpSchemaRegistry(ctx.flags.string('schema-registry-url')), apply: withSlowStart(new SlowStartGate(), (m) => applyMutation(m, deps), now),
+    bus: ctx.bus, registry: ctx.schemaRegistry, apply: withSlowStart(new SlowStartGate(), (m) => applyMutation(m, deps), now),
     concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
     log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal, signal: stopping.signal, scheduler: realScheduler, now,
     signing,

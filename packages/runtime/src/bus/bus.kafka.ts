@@ -9,10 +9,31 @@ import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 
 stopIdleRequestQueueLoop();
 
-/** KafkaBusOptions say where the bus is and who is talking to it. */
+/**
+ * KafkaTls is how the client speaks TLS to the brokers (an SSL or SASL_SSL listener): the CA to trust (PEM; absent:
+ * Node's public CAs), a client key pair for mTLS, and whether the broker's certificate is checked at all.
+ */
+export type KafkaTls = {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly rejectUnauthorized: boolean;
+};
+
+/** KafkaSaslMechanism is a SASL mechanism with a user name and password, as kafkajs names it. */
+export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+
+/** KafkaSasl is the SASL login of a SASL_PLAINTEXT or SASL_SSL listener (one type per mechanism, as kafkajs's). */
+export type KafkaSasl = {
+  readonly [M in KafkaSaslMechanism]: { readonly mechanism: M; readonly username: string; readonly password: string };
+}[KafkaSaslMechanism];
+
+/** KafkaBusOptions say where the bus is, who is talking to it and how it proves that (absent: plaintext). */
 export type KafkaBusOptions = {
   readonly brokers: readonly string[];
   readonly clientId: string;
+  readonly ssl?: KafkaTls;
+  readonly sasl?: KafkaSasl;
   /** Receives kafkajs's log entries (warnings and errors); silent when absent. */
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra: Record<string, unknown>) => void;
 };
@@ -43,6 +64,8 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
   const kafka = new Kafka({
     brokers: [...opts.brokers],
     clientId: opts.clientId,
+    ...(opts.ssl ? { ssl: { ...opts.ssl } } : {}),
+    ...(opts.sasl ? { sasl: { ...opts.sasl } } : {}),
     logLevel: opts.log ? logLevel.WARN : logLevel.NOTHING,
     retry: { initialRetryTime: 100, retries: 8 },
     logCreator: () => (entry: LogEntry) => {

@@ -5,7 +5,6 @@ import { Serde } from '../codec/serde.ts';
 import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
 import { RedisExpectations } from '../expectations/expectations.redis.ts';
-import { httpSchemaRegistry } from '../registry/registry.http.ts';
 import type { FlagSpec } from '../service/flags.ts';
 import { serviceMain, type ServiceContext } from '../service/main.node.ts';
 import { loadSigning } from '../signing/signing-keys.fs.ts';
@@ -146,8 +145,8 @@ async function ticks(controller: Controller, keys: readonly string[], periodMs: 
 const REDIS_COMMAND_TIMEOUT_MS = 5000;
 
 function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Serde> {
-  const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
   const codec = (s: object): AvroCodec => new AvroCodec(s);
+  const registry = ctx.schemaRegistry;
   const inputs = topics.map((t) => [t, new Serde(registry, t, loadWatchSchema(kindOfTopic(t)), codec)] as const);
   return new Map([...inputs, [MUTATION_TOPICS.results, new Serde(registry, MUTATION_TOPICS.results, loadMutationSchemas().result, codec)]]);
 }
@@ -160,6 +159,5 @@ function signing(ctx: ServiceContext, name: string): Signing {
 }
 
 function mutationSerde(ctx: ServiceContext): Serde {
-  const registry = httpSchemaRegistry(ctx.flags.string('schema-registry-url'));
-  return new Serde(registry, ctx.flags.string('mutations-topic'), loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+  return new Serde(ctx.schemaRegistry, ctx.flags.string('mutations-topic'), loadMutationSchemas().mutation, (s) => new AvroCodec(s));
 }

@@ -1,9 +1,8 @@
 import { Registry } from 'prom-client';
-import { kafkaBus } from '../bus/bus.kafka.ts';
 import type { ControllerDeclaration, Inputs } from '../reconcile/declaration.ts';
 import { controllerHooks, Informers } from '../reconcile/informers.ts';
-import { httpSchemaRegistry } from '../registry/registry.http.ts';
 import { COMMON_FLAGS } from '../service/common.ts';
+import { busConnection } from '../service/connect.node.ts';
 import { FlagError, flagReader, parseFlags, usage, type FlagReader, type FlagSpec } from '../service/flags.ts';
 import { jsonLogger, type Level } from '../service/log.ts';
 import { readDeployed, readHistory, type HistoryReader } from './history.node.ts';
@@ -51,10 +50,8 @@ async function replayAll(ds: readonly ControllerDeclaration<Inputs>[], flags: Fl
   const names = [...new Set(ds.map((d) => d.name))].filter((n) => wanted === '' || n === wanted);
   if (names.length === 0) throw new FlagError(`--controller ${wanted}: this service runs ${ds.map((d) => d.name).join(', ')}`);
   const log = jsonLogger(`${ds[0]!.service}-replay`, { level: flags.string('log-level') as Level, sink: (line) => process.stderr.write(`${line}\n`) });
-  const reader: HistoryReader = {
-    bus: kafkaBus({ brokers: flags.list('kafka-brokers'), clientId: 'kcm-bus-replay' }),
-    registry: httpSchemaRegistry(flags.string('schema-registry-url')), progress: (line) => log.info(line),
-  };
+  const { bus, schemaRegistry } = busConnection(flags, 'kcm-bus-replay');
+  const reader: HistoryReader = { bus, registry: schemaRegistry, progress: (line) => log.info(line) };
   const reports: ReplayReport[] = [];
   for (const name of names) reports.push(await replayController(reader, ds.filter((d) => d.name === name), flags, { from, to }));
   return reports;

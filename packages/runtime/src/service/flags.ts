@@ -30,11 +30,23 @@ export function envName(flag: string): string {
 export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[], env: NodeJS.ProcessEnv): FlagValues {
   let parsed: Record<string, string | boolean | undefined>;
   try {
-    const options = Object.fromEntries(specs.map((s) => [s.name, { type: s.type === 'boolean' ? 'boolean' as const : 'string' as const }]));
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    parsed = parseArgs({ args: [...argv], options: argOptions(specs), strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
     throw new FlagError(`${(err as Error).message}\n${usage(specs)}`);
   }
+  return resolveFlags(specs, parsed, env);
+}
+
+/** argOptions are flags as node:util parseArgs options, for a command that parses them among its own (then resolveFlags). */
+export function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string' }> {
+  return Object.fromEntries(specs.map((s) => [s.name, { type: s.type === 'boolean' ? 'boolean' as const : 'string' as const }]));
+}
+
+/**
+ * resolveFlags is parseFlags for values a command parsed itself (node:util parseArgs, flags by name): each from
+ * those values, then the environment (KCM_BUS_<NAME>), then the default, with the same checks.
+ */
+export function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): FlagValues {
   return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? env[envName(s.name)])]));
 }
 

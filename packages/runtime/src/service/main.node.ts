@@ -1,18 +1,23 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Bus } from '../bus/bus.ts';
-import { kafkaBus } from '../bus/bus.kafka.ts';
+import type { SchemaRegistry } from '../registry/registry.ts';
 import { COMMON_FLAGS } from './common.ts';
+import { busConnection, type BusConnection } from './connect.node.ts';
 import { flagReader, FlagError, parseFlags, usage, type FlagReader, type FlagSpec } from './flags.ts';
 import { runUntilSignal, type Running } from './lifecycle.ts';
 import { jsonLogger, type Level, type Logger } from './log.ts';
 import { boundAddress, serveHttp, type Probes } from './serve.http.ts';
 
-/** ServiceContext is what every service's main gets: its flags, logger, metrics registry and the bus. */
+/**
+ * ServiceContext is what every service's main gets: its flags, logger, metrics registry, the bus and the schema
+ * registry (both reached as the --kafka-* and --schema-registry-* flags say, security included).
+ */
 export type ServiceContext = {
   readonly flags: FlagReader;
   readonly log: Logger;
   readonly registry: Registry;
   readonly bus: Bus;
+  readonly schemaRegistry: SchemaRegistry;
   /** fatal logs an error the service cannot go on after and stops it gracefully with exit status 1. */
   readonly fatal: (what: string, err: unknown) => void;
 };
@@ -29,23 +34,25 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
     process.exit(0);
   }
   let flags: FlagReader;
+  let log: Logger;
+  let connection: BusConnection;
   try {
     flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
+    log = jsonLogger(name, { level: flags.string('log-level') as Level });
+    connection = busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra));
   } catch (err) {
     console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
     process.exit(2);
   }
-  const log = jsonLogger(name, { level: flags.string('log-level') as Level });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const bus = kafkaBus({ brokers: flags.list('kafka-brokers'), clientId: `kcm-bus-${name}`, log: (level, msg, extra) => log[level](msg, extra) });
   await runUntilSignal(log, async () => {
     const fatal = (what: string, err: unknown): void => {
       log.error(what, { err });
       process.exitCode = 1;
       process.kill(process.pid, 'SIGTERM');
     };
-    const service = await start({ flags, log, registry, bus, fatal });
+    const service = await start({ flags, log, registry, ...connection, fatal });
     const server = await serveHttp(flags.string('metrics-bind-address'), registry, service.probes);
     log.info('started', { metrics: `http://${boundAddress(server)}/metrics` });
     return { stop: async () => {
