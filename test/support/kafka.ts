@@ -1,12 +1,13 @@
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { kafkaBus, type KafkaBusOptions } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { waitFor } from './wait.ts';
 
 /**
  * produceAndConsume sends values through a fresh single-partition topic with an idempotent publisher
- * (acks=all) and reads them back as the member of a new (ephemeral) consumer group.
+ * (acks=all) and reads them back as the member of a new (ephemeral) consumer group; over TLS and SASL when given.
  */
-export async function produceAndConsume(bootstrap: string, topic: string, values: readonly string[]): Promise<string[]> {
-  const bus = kafkaBus({ brokers: [bootstrap], clientId: 'kcm-bus-it' });
+export async function produceAndConsume(bootstrap: string, topic: string, values: readonly string[],
+  security: Pick<KafkaBusOptions, 'ssl' | 'sasl'> = {}): Promise<string[]> {
+  const bus = kafkaBus({ brokers: [bootstrap], clientId: 'kcm-bus-it', ...security });
   await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
   const publisher = await bus.publisher();
   await publisher.send(topic, values.map((value, i) => ({ key: String(i), value: Buffer.from(value) })));

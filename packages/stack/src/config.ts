@@ -3,7 +3,7 @@ import { runDir } from './paths.ts';
 /** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */
 export const PORT_NAMES = [
   'etcd', 'etcdPeer', 'apiserver', 'kafka', 'kafkaController', 'registry', 'redis', 'scheduler', 'controllerManager', 'kwok',
-  'watcher', 'writer', 'reconcilerRc', 'reconcilerEndpoint', 'reconcilerNode',
+  'watcher', 'writer', 'reconcilerRc', 'reconcilerEndpoint', 'reconcilerNode', 'kafkaSecure',
 ] as const;
 
 /** PortName is one of the stack's ports. */

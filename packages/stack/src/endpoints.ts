@@ -1,4 +1,5 @@
 import type { StackConfig } from './config.ts';
+import { kafkaSecureEndpoint, type KafkaSecureEndpoint } from './kafka-secure.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { apiserverUrl } from './parts.ts';
 import { registryUrl } from './registry-part.ts';
@@ -10,6 +11,8 @@ export type StackEndpoints = {
   readonly kubeconfig: string;
   readonly kubeconfigs: Readonly<Record<'watcher' | 'writer', string>>;
   readonly kafkaBootstrap: string;
+  /** kafkaSecure is the broker's SASL_SSL listener (SCRAM-SHA-512/256 and PLAIN), for clients of a secured Kafka. */
+  readonly kafkaSecure: KafkaSecureEndpoint;
   readonly registry: string;
   readonly redis: string;
   readonly etcd: string;
@@ -24,6 +27,7 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
     kubeconfig: kubeconfigPath(c.dir),
     kubeconfigs: { watcher: kubeconfigPath(c.dir, 'watcher'), writer: kubeconfigPath(c.dir, 'writer') },
     kafkaBootstrap: `${c.host}:${c.ports.kafka}`,
+    kafkaSecure: kafkaSecureEndpoint(c),
     registry: registryUrl(c),
     redis: `redis://${c.host}:${c.ports.redis}`,
     etcd: `http://${c.host}:${c.ports.etcd}`,
@@ -34,6 +38,16 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
 /** kafkaFlags are the Kafka and schema registry flags: what a tool (`kcm-bus tail`) needs to read a stack's topics. */
 export function kafkaFlags(e: StackEndpoints): string[] {
   return ['--kafka-brokers', e.kafkaBootstrap, '--schema-registry-url', e.registry];
+}
+
+/**
+ * kafkaSecureFlags are kafkaFlags for the stack's SASL_SSL listener: TLS trusting the stack's CA, and a SASL login
+ * (SCRAM-SHA-512 unless another of its mechanisms is asked for) with the password from its file.
+ */
+export function kafkaSecureFlags(e: StackEndpoints, mechanism = 'scram-sha-512'): string[] {
+  const s = e.kafkaSecure;
+  return ['--kafka-brokers', s.bootstrap, '--schema-registry-url', e.registry, '--kafka-tls', '--kafka-tls-ca-file', s.caFile,
+    '--kafka-sasl-mechanism', mechanism, '--kafka-sasl-username', s.username, '--kafka-sasl-password-file', s.passwordFile];
 }
 
 /** busFlags are the Kafka, schema registry and signing flags every kcm-bus service gets to reach a stack. */
@@ -48,6 +62,7 @@ export function formatEndpoints(e: StackEndpoints, extra: readonly string[] = []
     `  kubeconfig              ${e.kubeconfig}   (kubectl --kubeconfig ${e.kubeconfig} get nodes)`,
     `  apiserver               ${e.apiserver}`,
     `  kafka bootstrap         ${e.kafkaBootstrap}`,
+    `  kafka SASL_SSL          ${e.kafkaSecure.bootstrap}   (user ${e.kafkaSecure.username}, password in ${e.kafkaSecure.passwordFile}, CA ${e.kafkaSecure.caFile})`,
     `  schema registry         ${e.registry}`,
     `  redis                   ${e.redis}`,
     ...extra, '',

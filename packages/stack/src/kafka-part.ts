@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { brokerReady } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { StackConfig } from './config.ts';
+import { prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
@@ -26,14 +27,18 @@ export function kafkaLaunch(c: StackConfig, b: Binaries): Launch {
   return java(c, b, 'kafka.Kafka', [join(kafkaDir(c), 'server.properties')]);
 }
 
-/** prepareKafka writes the broker's configuration and formats its storage once. */
+/**
+ * prepareKafka writes the broker's configuration and formats its storage once, with the secure listener's SCRAM
+ * users (a storage formatted before the secure listener existed has none: `down --purge` once to get them).
+ */
 export async function prepareKafka(c: StackConfig, b: Binaries): Promise<void> {
   const dir = kafkaDir(c);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'server.properties'), serverProperties(c));
+  const secure = await prepareKafkaSecure(c);
+  writeFileSync(join(dir, 'server.properties'), serverProperties(c, secure));
   writeFileSync(join(dir, 'log4j.properties'), LOG4J);
   if (existsSync(join(dir, 'data', 'meta.properties'))) return;
-  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties')]);
+  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties'), ...scramFormatArgs(secure)]);
   await sh(format.command, format.args).catch((err: unknown) => {
     throw new Error(`formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`);
   });
@@ -55,14 +60,17 @@ export function kafkaReady(c: StackConfig): Promise<boolean> {
   return brokerReady([`${c.host}:${c.ports.kafka}`]);
 }
 
-function serverProperties(c: StackConfig): string {
+/** serverProperties: the PLAINTEXT listener every part and service uses, and the SASL_SSL one for secured clients. */
+function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
+  const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
   return [
     'process.roles=broker,controller', 'node.id=1',
     `controller.quorum.voters=1@${c.host}:${c.ports.kafkaController}`,
-    `listeners=PLAINTEXT://${c.host}:${c.ports.kafka},CONTROLLER://${c.host}:${c.ports.kafkaController}`,
-    `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka}`,
+    `listeners=PLAINTEXT://${c.host}:${c.ports.kafka},CONTROLLER://${c.host}:${c.ports.kafkaController},${secureListener}`,
+    `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka},${secureListener}`,
     'controller.listener.names=CONTROLLER', 'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL',
+    ...secureListenerProperties(secure),
     `log.dirs=${join(kafkaDir(c), 'data')}`,
     'offsets.topic.replication.factor=1', 'transaction.state.log.replication.factor=1', 'transaction.state.log.min.isr=1',
     'group.initial.rebalance.delay.ms=0', 'auto.create.topics.enable=false', 'num.partitions=1',

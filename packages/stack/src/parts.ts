@@ -46,7 +46,7 @@ export function dataParts(c: StackConfig, b: Binaries): readonly Part[] {
       ready: () => httpOk(`http://${c.host}:${c.ports.etcd}/health`, undefined, /"health":"true"/),
     },
     {
-      name: 'kafka', ports: ['kafka', 'kafkaController'], readyTimeoutMs: 120_000,
+      name: 'kafka', ports: ['kafka', 'kafkaController', 'kafkaSecure'], readyTimeoutMs: 120_000,
       launch: kafkaLaunch(c, b), prepare: () => prepareKafka(c, b), ready: () => kafkaReady(c),
     },
     {

@@ -42,6 +42,17 @@ export async function ensurePki(stackDir: string): Promise<void> {
   writeFileSync(join(dir, 'complete'), '');
 }
 
+/**
+ * ensureServingCert signs, once, a serving key pair `<name>.key`/`<name>.crt` for 127.0.0.1 and localhost with the
+ * stack's CA (ensurePki first): a part added after a stack's PKI was made gets its certificate without a purge.
+ */
+export async function ensureServingCert(stackDir: string, name: string): Promise<{ readonly key: string; readonly cert: string }> {
+  const dir = pkiDir(stackDir);
+  const files = { key: join(dir, `${name}.key`), cert: join(dir, `${name}.crt`) };
+  if (!existsSync(files.cert)) await signed(dir, name, `/CN=${name}`, 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  return files;
+}
+
 async function signed(dir: string, name: string, subject: string, extensions: string): Promise<void> {
   writeFileSync(join(dir, `${name}.ext`), extensions);
   await openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
