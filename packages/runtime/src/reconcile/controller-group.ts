@@ -13,6 +13,8 @@ const PARTITIONS_AT_ONCE = 16;
 /**
  * REPLAY reads every assigned partition from its beginning on each assignment, whatever the group committed, and
  * commits progress all the same, so that ordinary lag tools (kafka-consumer-groups.sh --describe) see the members.
+ * Not for the ephemeral readers of global inputs: a member killed before deleting its reader would leave a group
+ * with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at once.
  */
 const REPLAY = { startAt: () => '0', commitProgress: true } as const;
 
@@ -159,7 +161,7 @@ export class ControllerGroup {
 
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE, ...REPLAY,
+      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
       onAssigned: (assignment) => {
         for (const p of assignment) this.#globalSync.assigned(p, p.high, p.low);
         this.#globalAssigned = true;
