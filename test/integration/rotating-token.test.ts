@@ -54,6 +54,8 @@ describe('the writer follows a token file that rotates under it', () => {
   after(async () => {
     await stopAllServices();
     await kube('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${encodeURIComponent(binding)}`).catch(() => undefined);
+    // The pods are bound to a node no kubelet runs: only a zero grace period deletes them, and with them the namespace.
+    await kube('DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`).catch(() => undefined);
     await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   });
