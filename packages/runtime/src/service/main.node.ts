@@ -33,17 +33,7 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
     console.log(`${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`);
     process.exit(0);
   }
-  let flags: FlagReader;
-  let log: Logger;
-  let connection: BusConnection;
-  try {
-    flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
-    log = jsonLogger(name, { level: flags.string('log-level') as Level });
-    connection = busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra));
-  } catch (err) {
-    console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
-    process.exit(2);
-  }
+  const { flags, log, connection } = configure(name, specs, argv);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   await runUntilSignal(log, async () => {
@@ -60,4 +50,16 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
       server.close();
     } };
   });
+}
+
+/** configure reads the flags and reaches the bus and registry as they say; a wrong flag exits with status 2, naming it. */
+function configure(name: string, specs: readonly FlagSpec[], argv: readonly string[]): { flags: FlagReader; log: Logger; connection: BusConnection } {
+  try {
+    const flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
+    const log = jsonLogger(name, { level: flags.string('log-level') as Level });
+    return { flags, log, connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra)) };
+  } catch (err) {
+    console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
+    process.exit(2);
+  }
 }
