@@ -5,6 +5,7 @@ import { Serde } from '../codec/serde.ts';
 import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
 import { RedisExpectations } from '../expectations/expectations.redis.ts';
+import { replayService } from '../replay/replay.node.ts';
 import type { FlagSpec } from '../service/flags.ts';
 import { serviceMain, type ServiceContext } from '../service/main.node.ts';
 import { loadSigning } from '../signing/signing-keys.fs.ts';
@@ -55,9 +56,14 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
  * runControllers runs declared controllers as one service (all of one `service`): each its stores fed from its
  * input topics in a consumer group of its own, its workers over a client-go workqueue, expectations in Redis when it
  * keeps them, its tick; the service serves /metrics, /healthz (every controller's workers run) and /readyz (every
- * assigned partition and global input caught up), and stops gracefully on SIGTERM.
+ * assigned partition and global input caught up), and stops gracefully on SIGTERM. `<service> replay …` runs them
+ * over a window of history instead (replayService).
  */
 export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[]): Promise<void> {
+  if (process.argv[2] === 'replay') {
+    process.exitCode = await replayService(ds, controllerFlags(ds), process.argv.slice(3));
+    return;
+  }
   await serviceMain(ds[0]!.service, controllerFlags(ds), async (ctx) => {
     const shared: Shared = { metrics: new ControllerMetrics(ctx.registry), queues: new PromWorkqueueMetricsProvider(ctx.registry), deadLetters: deadLetterCounter(ctx.registry) };
     const prefix = ctx.flags.string('consumer-group');
@@ -99,6 +105,7 @@ function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
   const spec = d.spec(informers.listers(), { flags: ctx.flags, clock, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
+    inputsObservedAt: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.observedAt(t)])),
   });
   return new Controller(hooks, {
     expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
