@@ -13,6 +13,7 @@ import { tail } from '@kcm-bus/tools/tail.ts';
 import { runHistory } from '@kcm-bus/tools/history.ts';
 import { runTrace } from '@kcm-bus/tools/trace.ts';
 import { lag, parseLagOptions } from '@kcm-bus/tools/lag.ts';
+import { replayCommand } from './replay-command.ts';
 
 const USAGE = `usage: kcm-bus <command>
   run                       the local stack and every kcm-bus service; Ctrl-C stops everything
@@ -24,6 +25,8 @@ const USAGE = `usage: kcm-bus <command>
                             the mutations of one object, their outcomes and the inputs that caused them
   lag [--json] [--group PREFIX]
                             each kcm-bus consumer group's lag per partition, and its inputs' watermark age
+  replay --controller NAME --from TIME|AGE [--to TIME|AGE] [--json]
+                            this build of a controller over a window of history, beside what the deployed one did
   stack up                  obtain (build what the cache lacks) and start the local stack
   stack down [--purge]      stop everything the stack started (--purge also deletes its state)
   stack status              each part's pid and readiness
@@ -36,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'tail') return tailCommand(argv.slice(1));
   if (argv[0] === 'history') return runHistory(argv.slice(1), process.env, console.log, console.error);
   if (argv[0] === 'trace') return runTrace(argv.slice(1), process.env, console.log, console.error);
+  if (argv[0] === 'replay') return replayCommand(argv.slice(1));
   if (argv[0] === 'lag') return lag(parseLagOptions(argv.slice(1), process.env), (text) => console.log(text)).then(() => 0);
   const { values, positionals } = parseArgs({
     args: [...argv], allowPositionals: true,

@@ -6,13 +6,18 @@ import { httpOk } from './probes.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 
+/** serviceScript is the entry point of a kcm-bus service in this checkout. */
+export function serviceScript(name: string): string {
+  return resolve(REPO, `services/${name}/src/main.ts`);
+}
+
 /** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
   const service = (name: string, port: PortName, args: readonly string[]): Part => ({
     name, ports: [port], readyTimeoutMs: 120_000,
     launch: {
       name, command: process.execPath,
-      args: ['--disable-warning=TimeoutNegativeWarning', resolve(REPO, `services/${name}/src/main.ts`),
+      args: ['--disable-warning=TimeoutNegativeWarning', serviceScript(name),
         ...busFlags(e), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
