@@ -15,7 +15,7 @@ import { waitFor } from '../support/wait.ts';
 const stack = testStack();
 const kube = rawKube();
 const bus = busFlags(stack);
-const scanner = openScanner({ brokers: [stack.kafkaBootstrap], registry: stack.registry }, 'kcm-bus-it-trace', () => undefined);
+const scanner = openScanner({ brokers: [stack.kafkaBootstrap], registry: stack.registry, security: { kafka: {}, registry: {} } }, 'kcm-bus-it-trace', () => undefined);
 const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
 
 type Cause = { kind: string; text: string; diff: { path: string; from?: unknown; to?: unknown }[] };

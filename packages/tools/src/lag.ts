@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { Bus, TopicPartition } from '@kcm-bus/runtime/bus/bus.ts';
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
+import { connect, CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
 import { formatLagTable, hasWatermarks, lagReport, partitionId, type GroupLag } from './lag-table.ts';
 
 /** LagOptions say which groups `lag` reports and how. */
@@ -28,12 +26,12 @@ const TAIL_WINDOWS = [32, 512, 4096] as const;
  * stable offset, as read_committed members see it) and, for watch and state topics, the age of the newest watermark.
  */
 export async function lag(opts: LagOptions, print: (text: string) => void): Promise<GroupLag[]> {
-  const bus = kafkaBus({ brokers: opts.brokers, clientId: 'kcm-bus-lag' });
+  const { bus, registry } = connect(opts, 'kcm-bus-lag');
   const groups = await bus.groupOffsets();
   const topics = [...new Set(groups.flatMap((g) => g.partitions.map((p) => p.topic)))].sort();
   const ends = new Map<string, string>();
   for (const topic of topics) for (const p of await bus.offsets(topic)) ends.set(partitionId(topic, p.partition), p.high);
-  const serde = new Serde(httpSchemaRegistry(opts.registry), 'lag', undefined, (s) => new AvroCodec(s));
+  const serde = new Serde(registry, 'lag', undefined, (s) => new AvroCodec(s));
   const watermarks = await newestWatermarks(bus, topics.filter(hasWatermarks), async (v) => (await serde.decode(v)).value as WatchRecord<unknown>);
   const report = lagReport({ groups, ends, watermarks }, Date.now(), opts.group);
   print(opts.json ? JSON.stringify(report, null, 2) : formatLagTable(report));

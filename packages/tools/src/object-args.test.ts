@@ -18,7 +18,7 @@ describe('parseObjectArgs', () => {
 
   it('given kind, key and --json, then the key is as given and the connection comes from the environment', () => {
     assert.deepEqual(parseObjectArgs('trace', ['rc', 'demo/web', '--json'], env),
-      { kind: kindNamed('rc'), key: 'demo/web', json: true, brokers: ['b1:9092', 'b2:9092'], registry: 'http://r' });
+      { kind: kindNamed('rc'), key: 'demo/web', json: true, brokers: ['b1:9092', 'b2:9092'], registry: 'http://r', security: { kafka: {}, registry: {} } });
   });
 
   it('given a flag, then it wins over the environment', () => {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { connect } from './connection-options.ts';
 import type { TailOptions } from './tail-options.ts';
 
 /**
@@ -13,8 +12,8 @@ import type { TailOptions } from './tail-options.ts';
  * ephemeral consumer group, deleted when it ends, so tails leave no groups behind.
  */
 export async function tail(opts: TailOptions, print: (line: string) => void): Promise<void> {
-  const bus = kafkaBus({ brokers: opts.brokers, clientId: 'kcm-bus-tail' });
-  const serde = new Serde(httpSchemaRegistry(opts.registry), opts.topic, undefined, (s) => new AvroCodec(s));
+  const { bus, registry } = connect(opts, 'kcm-bus-tail');
+  const serde = new Serde(registry, opts.topic, undefined, (s) => new AvroCodec(s));
   const show = async (record: BusRecord, partition: number): Promise<void> => {
     const key = record.key?.toString() ?? null;
     if (opts.key !== undefined && key !== opts.key) return;

@@ -1,10 +1,8 @@
 import type { Bus, BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
-import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
-import type { Connection } from './connection-options.ts';
+import { connect, type Connection } from './connection-options.ts';
 
 /** Progress receives a line about a long scan (the CLI prints it on stderr). */
 export type Progress = (line: string) => void;
@@ -21,8 +19,9 @@ export type Scanner = {
 
 /** openScanner connects a Scanner to a kcm-bus Kafka and its schema registry (nothing is connected until a scan). */
 export function openScanner(connection: Connection, clientId: string, progress: Progress): Scanner {
-  const serde = new Serde(httpSchemaRegistry(connection.registry), 'any', undefined, (s) => new AvroCodec(s));
-  return { bus: kafkaBus({ brokers: connection.brokers, clientId }), decode: async (value) => (await serde.decode(value)).value, progress };
+  const { bus, registry } = connect(connection, clientId);
+  const serde = new Serde(registry, 'any', undefined, (s) => new AvroCodec(s));
+  return { bus, decode: async (value) => (await serde.decode(value)).value, progress };
 }
 
 /**
