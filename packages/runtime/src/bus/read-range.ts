@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus, BusRecord, GroupOptions, TopicPartition } from './bus.ts';
+
+/** Range says what readRange reads: each partition up to (not including) its end, from its start or the beginning. */
+export type Range = {
+  readonly topics: readonly string[];
+  /** ends: per `topic/partition`, the offset to stop before (the high-water mark when the read began). */
+  readonly ends: ReadonlyMap<string, bigint>;
+  /** startAt: per partition the first offset to read (undefined: the beginning). */
+  readonly startAt?: GroupOptions['startAt'];
+  /** partitions: only these partition numbers are assigned (GroupOptions.partitions). */
+  readonly partitions?: readonly number[] | undefined;
+};
+
+/** partitionId names a topic partition in a Range's ends. */
+export function partitionId(tp: TopicPartition): string {
+  return `${tp.topic}/${tp.partition}`;
+}
+
+/**
+ * readRange reads the records of each partition of the range in order and returns once every partition reached
+ * its end (batches of transaction markers count: a watcher topic ends with a commit marker). It reads in an
+ * ephemeral group, deleted afterwards, as a consumer without manual assignment must; records at or past a
+ * partition's end are not handed over.
+ */
+export async function readRange(bus: Pick<Bus, 'joinGroup'>, range: Range, onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void): Promise<void> {
+  const ends = new Map(range.ends);
+  if (ends.size === 0) return;
+  const { promise: done, resolve, reject } = Promise.withResolvers<void>();
+  const member = await bus.joinGroup({
+    groupId: `kcm-bus-read-${randomUUID()}`, topics: [...range.topics], fromBeginning: true, ephemeral: true,
+    ...(range.startAt ? { startAt: range.startAt } : {}), ...(range.partitions ? { partitions: range.partitions } : {}),
+    onBatch: async (batch) => {
+      const end = range.ends.get(partitionId(batch)) ?? 0n;
+      for (const record of batch.records) if (BigInt(record.offset) < end) await onRecord(record, { topic: batch.topic, partition: batch.partition });
+    },
+    onProgress: (tp, lastOffset) => {
+      const end = ends.get(partitionId(tp));
+      if (end !== undefined && BigInt(lastOffset) >= end - 1n) ends.delete(partitionId(tp));
+      if (ends.size === 0) resolve();
+    },
+    onCrash: (err) => reject(err),
+  });
+  try {
+    await done;
+  } finally {
+    await member.stop();
+  }
+}
