@@ -20,6 +20,22 @@ function apiserver(valid: () => string): { sent: string[]; send: (c: RequestCred
 }
 const is401 = (answer: unknown): boolean => answer === 401;
 
+/**
+ * rotation is a source and an apiserver that accepts its token 'a' until rotate(): then only 'b' is valid and the
+ * source holds it (its version moves too unless the rotation is one the source cannot see, as an exec plugin's).
+ */
+async function rotation(): Promise<{ source: TokenSource; api: ReturnType<typeof apiserver>; rotate: (visible: boolean) => void }> {
+  const source = tokenSource('a');
+  let valid = 'a';
+  const api = apiserver(() => valid);
+  await sendWithCredentials(source.cache, api.send, is401);
+  return { source, api, rotate: (visible) => {
+    source.token = 'b';
+    if (visible) source.version++;
+    valid = 'b';
+  } };
+}
+
 describe('CredentialCache and sendWithCredentials: credentials that rotate', () => {
   it('given an unchanged source, when requests are sent, then the credentials are loaded once and reused', async () => {
     const source = tokenSource('a');
@@ -29,24 +45,15 @@ describe('CredentialCache and sendWithCredentials: credentials that rotate', () 
   });
 
   it('given the token file rewritten (a new version), when the next request is sent, then it carries the new token without a 401', async () => {
-    const source = tokenSource('a');
-    let valid = 'a';
-    const api = apiserver(() => valid);
-    await sendWithCredentials(source.cache, api.send, is401);
-    source.token = 'b';
-    source.version++;
-    valid = 'b';
+    const { source, api, rotate } = await rotation();
+    rotate(true);
     assert.equal(await sendWithCredentials(source.cache, api.send, is401), 200);
     assert.deepEqual(api.sent, ['Bearer a', 'Bearer b']);
   });
 
   it('given a token revoked while the source reports no change (an exec plugin), when a request is answered 401, then it is sent once more with credentials loaded again', async () => {
-    const source = tokenSource('a');
-    let valid = 'a';
-    const api = apiserver(() => valid);
-    await sendWithCredentials(source.cache, api.send, is401);
-    source.token = 'b';
-    valid = 'b';
+    const { source, api, rotate } = await rotation();
+    rotate(false);
     assert.equal(await sendWithCredentials(source.cache, api.send, is401), 200);
     assert.deepEqual(api.sent, ['Bearer a', 'Bearer a', 'Bearer b']);
     assert.equal(source.loads, 2);
@@ -60,12 +67,8 @@ describe('CredentialCache and sendWithCredentials: credentials that rotate', () 
   });
 
   it('given many requests refused 401 at once, when they retry, then the credentials are loaded again once, not once per request', async () => {
-    const source = tokenSource('a');
-    let valid = 'a';
-    const api = apiserver(() => valid);
-    await sendWithCredentials(source.cache, api.send, is401);
-    source.token = 'b';
-    valid = 'b';
+    const { source, api, rotate } = await rotation();
+    rotate(false);
     const answers = await Promise.all(Array.from({ length: 8 }, () => sendWithCredentials(source.cache, api.send, is401)));
     assert.deepEqual(answers, Array(8).fill(200));
     assert.equal(source.loads, 2);
