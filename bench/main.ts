@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stackConfig } from '@kcm-bus/stack/config.ts';
+import { BESIDE_KCM_BUS, stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { type ServiceProcess, startService, stopAllServices } from '../test/support/processes.ts';
 import { busFlags, rawKube, untaintWhenReady } from '../test/support/stack.ts';
@@ -31,12 +31,19 @@ async function scenarios(only: readonly string[]): Promise<Scenario[]> {
 }
 
 /**
- * BENCH_BACKGROUND_CONTROLLERS is what the bench stack's own kube-controller-manager runs under both arms: nothing
- * (no process), so that no controller's work (the garbage collector's graph over 10,000 pods) shares the two cores
- * with the arms being measured, and no node lifecycle controller acts beside the one S5 measures; the bench makes
- * its kwok nodes schedulable itself (untaintWhenReady).
+ * backgroundControllers is what the bench stack's own kube-controller-manager runs under both arms. By default
+ * nothing (no process), so that no controller's work (the garbage collector's graph over 10,000 pods) shares the two
+ * cores with the arms being measured, and no node lifecycle controller acts beside the one S5 measures; the bench
+ * makes its kwok nodes schedulable itself (untaintWhenReady). BENCH_BACKGROUND=full runs every controller kcm-bus
+ * does not replace (BESIDE_KCM_BUS), as a cluster does: the upstream arm then runs the full set (that background plus
+ * the controller it compares), and kcm-bus runs beside the same background. KCM_BUS_KCM_CONTROLLERS overrides both.
  */
-const BENCH_BACKGROUND_CONTROLLERS = '';
+function backgroundControllers(env: NodeJS.ProcessEnv): string {
+  if (env['KCM_BUS_KCM_CONTROLLERS'] !== undefined) return env['KCM_BUS_KCM_CONTROLLERS'];
+  if (env['BENCH_BACKGROUND'] === 'full') return BESIDE_KCM_BUS;
+  if (env['BENCH_BACKGROUND'] === undefined || env['BENCH_BACKGROUND'] === 'none') return '';
+  throw new Error(`BENCH_BACKGROUND=${env['BENCH_BACKGROUND']}: none (the default) or full`);
+}
 
 function onlyFlag(argv: readonly string[]): string[] {
   const i = argv.indexOf('--only');
@@ -51,7 +58,7 @@ async function main(): Promise<void> {
     process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${profileOptions(profiles)}`.trim();
   }
   const c = stackConfig(process.env['KCM_BUS_BENCH_PROFILE'] ?? 'bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
-    KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? BENCH_BACKGROUND_CONTROLLERS });
+    KCM_BUS_KCM_CONTROLLERS: backgroundControllers(process.env) });
   let watcher: ServiceProcess | undefined;
   try {
     const e = await up(c, (line) => console.error(line));
@@ -83,10 +90,11 @@ async function main(): Promise<void> {
 function report(rows: readonly Row[], data: Record<string, unknown>): void {
   const at = new Date().toISOString();
   const machine = { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
-  console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, \`npm run bench\`\n${formatTable(rows)}`);
+  const background = backgroundControllers(process.env) || 'none';
+  console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, background controllers: ${background === BESIDE_KCM_BUS ? 'every one kcm-bus does not replace (BENCH_BACKGROUND=full)' : background}, \`npm run bench\`\n${formatTable(rows)}`);
   mkdirSync(OUT, { recursive: true });
   const sizes = Object.fromEntries(['BENCH_PODS', 'BENCH_STEPS', 'BENCH_S6_PODS', 'BENCH_S9_PODS'].map((k) => [k, process.env[k] ?? 'default']));
-  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, ...sizes };
+  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, backgroundControllers: backgroundControllers(process.env), ...sizes };
   writeFileSync(join(OUT, 'bench.json'), `${JSON.stringify({ at, machine, settings, rows, data }, null, 2)}\n`);
 }
 
