@@ -93,6 +93,15 @@ describe('the writer: the one metered, idempotent path from mutations to the API
     assert.ok(!(await exists(`/api/v1/namespaces/${ns}/services/sneaky`)));
   });
 
+  it('refuses a signed Create older than --max-create-age (a replayed record), creating nothing, and applies a fresh one', async () => {
+    const stale = mutation({ verb: 'Create', target: podTarget(ns, 'replayed'), body: podBody('replayed', owner), createdAt: new Date(Date.now() - 10 * 60_000).toISOString() });
+    const fresh = mutation({ verb: 'Create', target: podTarget(ns, 'fresh'), body: podBody('fresh', owner) });
+    await produceMutations(stack, [stale, fresh]);
+    const results = await resultsFor(stack, [stale, fresh]);
+    assert.deepEqual([results.get(stale.id)?.[0]?.reason, outcomeOf(results, fresh)], ['CreateExpired', 'Applied']);
+    assert.ok(!(await exists(`${pods}/replayed`)));
+  });
+
   it('sends malformed records to the dead-letter topic with the reason and applies the next good one', async () => {
     const incomplete = mutation({ verb: 'Delete', target: podTarget(ns, 'x') });
     const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage', owner) });

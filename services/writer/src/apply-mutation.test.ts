@@ -51,6 +51,28 @@ describe('applyMutation', () => {
     assert.equal(sent.length, 0);
   });
 
+  it('given a Create older than --max-create-age (a writer back from an outage, a replayed record), then nothing is sent and it is Refused as expired; an older Delete is still sent', async () => {
+    const { deps, sent } = given(ok(200));
+    const aged = { ...deps, maxCreateAgeMs: 300_000 };
+    const stale = await applyMutation(aCreate({ createdAt: '2026-11-22T13:54:00Z' }), aged);
+    assert.deepEqual([stale.outcome, stale.reason, stale.status], ['Refused', 'CreateExpired', 0]);
+    assert.match(stale.message, /created 361 s ago, past --max-create-age/);
+    assert.equal(sent.length, 0);
+    const del = await applyMutation(aMutation({ createdAt: '2026-11-22T13:54:00Z' }), aged);
+    assert.deepEqual([del.outcome, sent.length], ['Applied', 1]);
+  });
+
+  it('given a Create within --max-create-age, then it is sent', async () => {
+    const { deps, sent } = given(ok(201));
+    assert.equal((await applyMutation(aCreate({ createdAt: '2026-11-22T13:56:00Z' }), { ...deps, maxCreateAgeMs: 300_000 })).outcome, 'Applied');
+    assert.equal(sent.length, 1);
+  });
+
+  it('given --max-create-age 0, then no Create expires', async () => {
+    const { deps } = given(ok(201));
+    assert.equal((await applyMutation(aCreate({ createdAt: '2026-01-01T00:00:00Z' }), { ...deps, maxCreateAgeMs: 0 })).outcome, 'Applied');
+  });
+
   it('given an allowed verb and resource carrying what the controller may not write, then nothing is sent and the result is Refused', async () => {
     const { deps, sent } = given();
     const result = await applyMutation(aCreate({ body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' }, spec: { containers: [] } }) }), deps);

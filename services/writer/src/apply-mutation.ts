@@ -1,4 +1,4 @@
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { CREATE_EXPIRED, type MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
 import { type Allowlist, allows, resourceOf } from './allowlist.ts';
@@ -39,11 +39,13 @@ export type WriterDeps = {
   readonly random: () => number;
   readonly policy: RetryPolicy;
   readonly signal?: AbortSignal;
+  /** maxCreateAgeMs: a Create whose createdAt is older is refused (CREATE_EXPIRED); absent or 0, none is. */
+  readonly maxCreateAgeMs?: number;
 };
 
 /**
- * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it or a
- * content rule forbids what it carries (contentRefusal), otherwise sent (every attempt through the budget), retried
+ * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it, a
+ * content rule forbids what it carries (contentRefusal) or it is a Create older than maxCreateAgeMs, otherwise sent (every attempt through the budget), retried
  * per the policy and classified. RecordEvent goes through the correlator (create, patch, or drop, with client-go's
  * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
  * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
@@ -53,6 +55,10 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   if (!allows(deps.allowlist, m)) return refusedResult(m, REFUSED_NOT_ALLOWED, notAllowedMessage(m, resourceOf(m)), deps.now());
   const refusal = contentRefusal(m);
   if (refusal !== undefined) return refusedResult(m, REFUSED_CONTENT, refusal, deps.now());
+  const age = m.verb === 'Create' ? Date.parse(deps.now()) - Date.parse(m.createdAt) : 0;
+  if (deps.maxCreateAgeMs !== undefined && deps.maxCreateAgeMs > 0 && age > deps.maxCreateAgeMs) {
+    return refusedResult(m, CREATE_EXPIRED, `created ${Math.round(age / 1000)} s ago, past --max-create-age: its expectation has expired`, deps.now());
+  }
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const request = toRequest(m);
   const { verdict, attempts } = await send(request, deps);

@@ -34,7 +34,7 @@ await serviceMain('writer', [
     api: await kubeApi(kc, credentials, promRestClientMetrics(ctx.registry), config.concurrency),
     budget: new RequestBudget(config.budget, realClock, realScheduler), allowlist,
     correlator: new EventCorrelator(realClock), scheduler: realScheduler, now,
-    random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal,
+    random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal, maxCreateAgeMs: config.maxCreateAgeMs,
   };
   const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
   if (!signing.enabled) ctx.log.warn('no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned');

@@ -14,6 +14,11 @@ export const WRITER_FLAGS: readonly FlagSpec[] = [
   { name: 'kube-api-burst', type: 'number', default: DEFAULT_KUBE_API_BURST, help: 'Burst of requests to the apiserver (kube-controller-manager\'s flag); 0: client-go\'s 10.' },
   { name: 'allowlist', type: 'string', default: '', help: 'JSON file {"allow": [{"controller", "resource", "verbs"}]}; empty: upstream\'s grants (DEFAULT_ALLOWLIST).' },
   { name: 'concurrency', type: 'number', default: DEFAULT_CONCURRENCY, help: 'Mutations in flight at once, at most one per target object.' },
+  {
+    name: 'max-create-age', type: 'duration', default: '5m', help: 'A Create older than this (its createdAt, the controller\'s clock) is refused '
+      + '(CreateExpired), not sent: its expectation has expired and the controller may have created again. Keep it at the reconcilers\' '
+      + '--expectations-ttl-seconds (upstream\'s 5m); the hosts\' clocks must agree to well within it. 0: no Create expires.',
+  },
 ];
 
 /** WriterConfig is the writer's flags read and checked; null paths mean "use the default". */
@@ -22,6 +27,7 @@ export type WriterConfig = {
   readonly budget: BudgetConfig;
   readonly allowlistPath: string | null;
   readonly concurrency: number;
+  readonly maxCreateAgeMs: number;
 };
 
 /** writerConfig reads WRITER_FLAGS; a concurrency below 1 or an invalid budget throws a RangeError naming the flag. */
@@ -33,5 +39,6 @@ export function writerConfig(flags: FlagReader): WriterConfig {
     budget: budgetConfig(flags.number('kube-api-qps'), flags.number('kube-api-burst')),
     allowlistPath: flags.string('allowlist') || null,
     concurrency,
+    maxCreateAgeMs: flags.duration('max-create-age'),
   };
 }

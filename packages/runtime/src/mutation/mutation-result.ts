@@ -22,6 +22,14 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const NAMESPACE_TERMINATING = 'NamespaceTerminating';
 
 /**
+ * CREATE_EXPIRED is the reason of the Refused result of a Create older than the writer's --max-create-age: its
+ * controller's expectation of it has expired and the controller may have decided again, so applying it now could
+ * create twice (a writer back from a long outage, a record replayed by whoever can produce to kcm.mutations). Like
+ * a slow-start skip it is no failure to report: the expectation is lowered and the next sync decides.
+ */
+export const CREATE_EXPIRED = 'CreateExpired';
+
+/**
  * MutationResult is the writer's record of one mutation. Reconcilers read it to lower expectations when a write
  * did not happen (upstream: CreationObserved/DeletionObserved after a failed create/delete), which is why it
  * repeats verb and target. status is the final HTTP status, 0 when no answer came (refused, unreachable); reason is

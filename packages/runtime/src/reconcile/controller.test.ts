@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryExpectations } from '../expectations/expectations.memory.ts';
-import type { MutationResult } from '../mutation/mutation-result.ts';
+import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import { aMutation } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
@@ -102,6 +102,17 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length, i.cause]), [[true, 1, [cause(9)]]]);
+  });
+
+  it('given a Create the writer refused as expired, then its expectation is lowered and nothing is reported (no event, no backoff step)', async () => {
+    const h = harness(() => ({ mutations: [] }));
+    await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
+    await h.controller.onResult({ ...failedCreate('a', 'Refused'), reason: CREATE_EXPIRED, status: 0 }, cause(9), true);
+    assert.equal((await h.expectations.view(KEY)).satisfied, true);
+    await h.controller.onEvent('kcm.state.pods', { cause: cause(10), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.inputs.map((i) => i.failures.length), [0]);
   });
 
   it('given live failed attempts, then each steps the backoff once: the report runs at once, its error waits the next attempt (one AddRateLimited per failed sync)', async () => {

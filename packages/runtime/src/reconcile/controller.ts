@@ -1,5 +1,5 @@
 import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
-import type { MutationResult } from '../mutation/mutation-result.ts';
+import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
@@ -12,6 +12,12 @@ export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Obser
 
 const NOT_SYNCED_RETRY_MS = 250;
 
+
+/**
+ * NOT_FAILURES are the reasons of results that lower expectations but report nothing (no event, no backoff step): a
+ * slow-start member never attempted, a Create the writer refused as expired (both decided again by the next sync).
+ */
+const NOT_FAILURES: ReadonlySet<string> = new Set([SLOW_START_SKIPPED, CREATE_EXPIRED]);
 /** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
 export const TICK_TOPIC = '~tick';
 
@@ -96,7 +102,7 @@ export class Controller {
     if (this.#writes.resulted(key, result.mutationId, this.#written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);
-    if (result.outcome === 'AlreadyDone' || result.reason === SLOW_START_SKIPPED || !live) return;
+    if (result.outcome === 'AlreadyDone' || NOT_FAILURES.has(result.reason ?? '') || !live) return;
     this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
     this.#setCause(key, cause);
     // Once the key's other writes are answered (their last result enqueues it), so the report is not held.
