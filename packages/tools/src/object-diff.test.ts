@@ -16,7 +16,15 @@ describe('diffObjects', () => {
   it('given an added label and a removed condition, then each is one line at its root', () => {
     const before = rc(3);
     const after = { ...rc(3, { labels: { app: 'web', x: 'y' } }), status: { conditions: [{ type: 'A', status: 'True' }] } };
-    assert.deepEqual(diffObjects(before, after).map(formatDiffLine), ['+ metadata.labels.x: "y"', '- status.conditions[1]']);
+    assert.deepEqual(diffObjects(before, after).map(formatDiffLine), ['+ metadata.labels.x: "y"', '- status.conditions[type=B]']);
+  });
+
+  it('given a keyed list reordered with one change, then the one change by its merge key, not every index; an unkeyed list by index', () => {
+    const pod = (conditions: Json[], finalizers: Json[]): Json => ({ status: { conditions }, metadata: { finalizers } });
+    const before = pod([{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False' }], ['a', 'b']);
+    const after = pod([{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }], ['b', 'a']);
+    assert.deepEqual(diffObjects(before, after).map(formatDiffLine),
+      ['~ status.conditions[type=Ready].status: "False" → "True"', '~ metadata.finalizers[0]: "a" → "b"', '~ metadata.finalizers[1]: "b" → "a"']);
   });
 
   it('given a subtree that appeared, then it is one + line with its compact JSON, cut when long', () => {

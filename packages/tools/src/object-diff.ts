@@ -3,7 +3,7 @@ export type Json = null | boolean | number | string | readonly Json[] | { readon
 
 /**
  * DiffLine is one difference between two versions of an object, at a JSON path (`spec.replicas`,
- * `status.conditions[1]`): changed (`~`, from and to), added (`+`, to) or removed (`-`, from). A whole subtree
+ * `status.conditions[type=Ready].status`, `spec.finalizers[1]`: keyed lists by their merge key, others by index): changed (`~`, from and to), added (`+`, to) or removed (`-`, from). A whole subtree
  * added or removed is one line at its root.
  */
 export type DiffLine =
@@ -30,7 +30,11 @@ export function diffObjects(before: Json | undefined, after: Json | undefined): 
 function diffAt(path: string, a: Json, b: Json, out: DiffLine[]): void {
   if (IGNORED_PATHS.has(path)) return;
   if (isObject(a) && isObject(b)) return diffEntries(a, b, out, (k) => (path === '' ? k : `${path}.${k}`));
-  if (Array.isArray(a) && Array.isArray(b)) return diffEntries(byIndex(a), byIndex(b), out, (i) => `${path}[${i}]`);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const key = mergeKey(a, b);
+    if (key !== undefined) return diffEntries(byField(a, key), byField(b, key), out, (v) => `${path}[${key}=${v}]`);
+    return diffEntries(byIndex(a), byIndex(b), out, (i) => `${path}[${i}]`);
+  }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ op: '~', path, from: a, to: b });
 }
 
@@ -49,6 +53,25 @@ function diffEntries(a: { readonly [k: string]: Json }, b: { readonly [k: string
 
 function byIndex(items: readonly Json[]): { readonly [k: string]: Json } {
   return Object.fromEntries(items.map((v, i) => [String(i), v]));
+}
+
+/**
+ * MERGE_KEYS are the fields Kubernetes lists are keyed by (their patchMergeKey: conditions by type, containers, ports
+ * and volumes by name, addresses by ip), so that a reordered list diffs as what changed, not as every index.
+ */
+const MERGE_KEYS = ['type', 'name', 'ip'] as const;
+
+/** mergeKey is the first MERGE_KEYS field every item of both lists has as a string, unique within each list. */
+function mergeKey(a: readonly Json[], b: readonly Json[]): string | undefined {
+  const keyed = (items: readonly Json[], k: string): boolean => {
+    const values = items.map((v) => (isObject(v) && typeof v[k] === 'string' ? v[k] : undefined));
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+  };
+  return a.length + b.length === 0 ? undefined : MERGE_KEYS.find((k) => keyed(a, k) && keyed(b, k));
+}
+
+function byField(items: readonly Json[], key: string): { readonly [k: string]: Json } {
+  return Object.fromEntries(items.map((v) => [String((v as { readonly [k: string]: Json })[key]), v]));
 }
 
 function isObject(v: Json): v is { readonly [key: string]: Json } {
