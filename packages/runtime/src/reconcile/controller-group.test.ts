@@ -43,7 +43,7 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
     signing: UNSIGNED, dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
   });
   await group.start({
-    onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined,
+    onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined, onWatermark: () => undefined,
     dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
   });
   return { group, groups, ensured, sent, events, dropped };

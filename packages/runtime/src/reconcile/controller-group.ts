@@ -206,7 +206,10 @@ export class ControllerGroup {
     const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, topic, partition, record, live);
     if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
     if (routed.kind === 'event') await this.#controller?.onEvent(topic, routed.event);
-    if (routed.kind === 'watermark') this.#watermarks.observe({ topic, partition }, routed.observedAt);
+    if (routed.kind === 'watermark') {
+      this.#watermarks.observe({ topic, partition }, routed.observedAt);
+      this.#controller?.onWatermark(topic, partition, routed.resourceVersion);
+    }
   }
 
   async #deadLetter(source: RecordSource, record: BusRecord, reason: string): Promise<void> {

@@ -222,6 +222,21 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.syncs(2);
     await h.stop();
   });
+
+  it('given the first write of a partition no object record came on yet, then its watermark holds the key until the written record (no second create on an empty view)', async () => {
+    const write = aMutation({ id: 'w-1', verb: 'Create', reconcileKey: KEY, target: { ...aMutation().target, namespace: 'ns', name: 'rc', resource: 'endpoints' } });
+    const h = harness((input) => ({ mutations: input.cause[0]?.offset === 1 ? [write] : [] }));
+    h.controller.onWatermark('kcm.state.endpoints', 0, '10');
+    await h.controller.onEvent(RCS, rcEvent(1, '9'));
+    await h.syncs(1);
+    const applied = { ...failedCreate('rc'), mutationId: 'w-1', outcome: 'Applied' as const, resourceVersion: '12', target: write.target };
+    await h.controller.onResult(applied, cause(3), true);
+    await turns();
+    assert.equal(h.inputs.length, 1, 'held: the partition was read at 10, the write is at 12');
+    h.controller.onWatermark('kcm.state.endpoints', 0, '12');
+    await h.syncs(2);
+    await h.stop();
+  });
 });
 
 describe('Controller: ownership, ticks and controllers without expectations', () => {

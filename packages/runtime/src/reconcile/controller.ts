@@ -50,6 +50,15 @@ export class Controller {
   }
 
   /**
+   * onWatermark feeds a partition's watermark: the watcher's watch of that kind had reached resourceVersion rv, so
+   * the partition is read at rv even when no object of it changed (a key that wrote the first object of a partition
+   * waits for its record, not for nothing).
+   */
+  onWatermark(topic: string, partition: number, rv: string): void {
+    for (const key of this.#writes.observed(kindOfTopic(topic).plural, partition, rv)) this.#ports.queue.add(key);
+  }
+
+  /**
    * onEvent feeds one watch record. Live records lower expectations at once, as upstream's handlers do; a replayed
    * record's observation is left to the key's next sync (observedInStores), which also sees pods whose owner was
    * not in the store yet when they were replayed, without a Redis call per replayed record.

@@ -104,11 +104,14 @@ export class ReadYourWrites {
     return true;
   }
 
-  /** #readBack: every topic partition the key wrote to was read at or past the version written. */
+  /**
+   * #readBack: every topic partition the key wrote to was read at or past the version written. A partition never
+   * read (a topic the controller does not consume; a consumed one has a watermark every second) and versions that
+   * do not compare hold nothing, as upstream.
+   */
   #readBack(key: string): boolean {
     for (const [at, wrote] of this.#wrote.get(key) ?? []) {
       const read = this.#read.get(at);
-      // Versions that do not compare hold nothing, as upstream.
       if (read !== undefined && (compareResourceVersion(wrote, read) ?? 0) > 0) return false;
     }
     return true;

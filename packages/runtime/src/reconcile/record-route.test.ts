@@ -21,9 +21,9 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     assert.equal((await routeRecord(undefined, undefined, 't', 0, record('ns/p', pod('ns', 'p')), true)).kind, 'skip');
   });
 
-  it('given a watermark, then it is the watcher\'s time its partition is complete up to', async () => {
+  it('given a watermark, then it is the watcher\'s time its partition is complete up to and the resourceVersion its watch had reached', async () => {
     const watermark = { type: 'Watermark', key: '~watermark', resourceVersion: '9', observedAt: '2026-11-23T12:00:00.000Z', object: null };
-    assert.deepEqual(await routeRecord(json, undefined, 't', 0, record('~watermark', watermark), true), { kind: 'watermark', observedAt: new Date('2026-11-23T12:00:00.000Z') });
+    assert.deepEqual(await routeRecord(json, undefined, 't', 0, record('~watermark', watermark), true), { kind: 'watermark', observedAt: new Date('2026-11-23T12:00:00.000Z'), resourceVersion: '9' });
   });
 
   it('given a watermark without a time, or an object under the watermark key, then it is refused as malformed', async () => {

@@ -12,7 +12,7 @@ import type { InputEvent } from './controller-types.ts';
 export type Routed =
   | { readonly kind: 'event'; readonly event: InputEvent }
   | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: InputEvent['cause'] }
-  | { readonly kind: 'watermark'; readonly observedAt: Date }
+  | { readonly kind: 'watermark'; readonly observedAt: Date; readonly resourceVersion: string }
   | { readonly kind: 'skip' };
 
 /** MalformedRecordError: the record decodes but is not what its topic promises (a poison record). */
@@ -49,7 +49,7 @@ function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
   if (!isWatermarkKey(key) || event.type !== 'Watermark') throw new MalformedRecordError(`a ${event.type} record under key ${JSON.stringify(key)}`);
   const observedAt = new Date(event.observedAt);
   if (Number.isNaN(observedAt.getTime())) throw new MalformedRecordError(`watermark time ${JSON.stringify(event.observedAt)} is not a time`);
-  return { kind: 'watermark', observedAt };
+  return { kind: 'watermark', observedAt, resourceVersion: event.resourceVersion };
 }
 
 /** recordKey is a mutation's record key: its target `namespace/name`, with a generated name derived as the writer will. */

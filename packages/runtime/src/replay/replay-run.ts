@@ -1,9 +1,11 @@
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerHooks, HandlerOutput, InputEvent } from '../reconcile/controller-types.ts';
 import { KeyExpectations } from '../reconcile/key-expectations.ts';
+import { HELD_RETRY_MS } from '../reconcile/read-your-writes.ts';
 import type { ReconcileResult } from '../reconcile/reconciler.ts';
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter.ts';
 import { ReplayExpectations } from './replay-expectations.ts';
+import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /** ReplayInput is one history record in the replay's time order: an object event of a declared input, or a watermark. */
 export type ReplayInput = { readonly at: number; readonly topic: string; readonly partition: number } & (
@@ -32,8 +34,9 @@ export const BATCH_MS = 10;
  * ReplayRun runs a controller's pure part over history in the history's own time: records are applied to its stores
  * in order; from the window's start each event's keys sync (after BATCH_MS, requeueAfter, a fresh read at once, an
  * error with the workqueue's per-item backoff), with expectations of its own (ReplayExpectations) and every write
- * taken as done: nothing is published, the world goes on as the history says. Mirrors Controller's sync loop on a
- * clock that is the history's.
+ * taken as done: nothing is published, the world goes on as the history says. As the runtime's ReadYourWrites, a key
+ * that wrote named objects syncs again only once the history shows a record of one of them (the deployed
+ * controller's same write) or HELD_RETRY_MS passed. Mirrors Controller's sync loop on a clock that is the history's.
  */
 export class ReplayRun {
   readonly #hooks: ControllerHooks;
@@ -44,6 +47,7 @@ export class ReplayRun {
   readonly #backoff = new ItemExponentialFailureRateLimiter<string>(DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS);
   readonly #watermarks = new Map<string, Map<number, Date>>();
   readonly #decisions: Decision[] = [];
+  readonly #held = new Map<string, { readonly until: number; readonly targets: ReadonlySet<string> }>();
   #now = 0;
   #nextTick: number;
 
@@ -67,6 +71,7 @@ export class ReplayRun {
     await this.#runDue(input.at);
     this.#now = Math.max(this.#now, input.at);
     if (input.kind === 'watermark') return void this.#watermark(input.topic, input.partition, input.observedAt);
+    this.#release(input.event.key);
     const out = this.#hooks.onEvent(input.topic, input.event);
     if (input.at >= this.#opts.from) await this.#handle(out, input.event.cause);
   }
@@ -118,13 +123,32 @@ export class ReplayRun {
     this.#nextTick += this.#opts.tick?.periodMs ?? Infinity;
   }
 
+  /** #release lets every key held for a write of this object sync (at once if it was due meanwhile). */
+  #release(objectKey: string): void {
+    for (const [key, { targets }] of this.#held) {
+      if (!targets.has(objectKey)) continue;
+      this.#held.delete(key);
+      if (this.#due.has(key)) this.#due.set(key, this.#now + BATCH_MS);
+    }
+  }
+
+  /** #hold keeps a key that wrote named objects from syncing until one of them shows in the history (or HELD_RETRY_MS). */
+  #hold(key: string, mutations: readonly Mutation[]): void {
+    const targets = new Set(mutations.filter((m) => m.verb !== 'RecordEvent' && m.target.name !== '').map((m) => objectKey(m.target)));
+    if (targets.size > 0) this.#held.set(key, { until: this.#now + HELD_RETRY_MS, targets });
+  }
+
   async #sync(key: string): Promise<void> {
+    const held = this.#held.get(key);
+    if (held !== undefined && this.#now < held.until) return void this.#due.set(key, held.until);
+    this.#held.delete(key);
     const expectations = await this.#expectations.read(key);
     const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
     this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#hooks.reconcile(key, { expectations, failures: [], now: new Date(this.#now), cause, attempt, fresh: true });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     if (result.mutations.length > 0) this.#decisions.push({ at: this.#now, key, mutations: result.mutations });
+    this.#hold(key, result.mutations);
     this.#requeue(key, result);
   }
 
