@@ -49,6 +49,15 @@ describe('compareDecisions', () => {
     assert.deepEqual(verdict?.onlyReplayed, [signature(rcStatus(3, '2'))]);
   });
 
+  it('takes a replayed sync that decided nothing as agreeing with the world: the object ends as the deployed controller left it', () => {
+    const noOp = (at: number): Decision => ({ at, key: 'default/web', mutations: [] });
+    const deployed = [decided(2, rcStatus(1, '2'))];
+    assert.ok(same(compareDecisions(deployed, [decided(1, rcStatus(2, '1')), noOp(3)])[0]!), 'a content sync after both writes');
+    assert.ok(!same(compareDecisions(deployed, [decided(1, rcStatus(2, '1')), noOp(1.5)])[0]!), 'content before the deployed write: no agreement with it');
+    assert.ok(same(compareDecisions([decided(2, aCreate())], [decided(1, aCreate(), rcStatus(3, '1')), noOp(3)])[0]!), 'a transient write the deployed never made');
+    assert.deepEqual(compareDecisions([], [noOp(1)]), [], 'keys where neither side wrote are not listed');
+  });
+
   it('marks repeats of a missing create', () => {
     const [verdict] = compareDecisions([decided(1, aCreate(), aCreate(), aCreate())], []);
     assert.deepEqual(verdict?.onlyDeployed, ['Create pods default/web-* ×3']);

@@ -30,13 +30,17 @@ export function signature(m: Mutation): string {
   }
 }
 
-/** compareDecisions gives, per key either side decided anything for, what only one side did; keys in order. */
+/**
+ * compareDecisions gives, per key either side wrote anything for, what only one side did; keys in order. A replayed
+ * sync that decided nothing (the replay records those too) agrees with the world as it then was: what the replay had
+ * written to an object before it is superseded by the deployed controller's last write to it, if any.
+ */
 export function compareDecisions(deployed: readonly Decision[], replayed: readonly Decision[]): readonly KeyVerdict[] {
-  const keys = [...new Set([...deployed, ...replayed].map((d) => d.key))].sort();
+  const keys = [...new Set([...deployed, ...replayed].filter((d) => d.mutations.length > 0).map((d) => d.key))].sort();
   return keys.map((key) => {
-    const a = mutationsOf(deployed, key);
-    const b = mutationsOf(replayed, key);
-    return { key, deployed: a.length, replayed: b.length, onlyDeployed: difference(facts(a), facts(b)), onlyReplayed: difference(facts(b), facts(a)) };
+    const a = factsOf(deployed, key);
+    const b = agreeing(factsOf(replayed, key), a, lastNoOp(replayed, key));
+    return { key, deployed: a.count, replayed: b.count, onlyDeployed: difference(listed(a), listed(b)), onlyReplayed: difference(listed(b), listed(a)) };
   });
 }
 
@@ -45,26 +49,52 @@ export function same(v: KeyVerdict): boolean {
   return v.onlyDeployed.length === 0 && v.onlyReplayed.length === 0;
 }
 
-function mutationsOf(decisions: readonly Decision[], key: string): Mutation[] {
-  return [...decisions].sort((x, y) => x.at - y.at).filter((d) => d.key === key).flatMap((d) => d.mutations);
-}
-
 /**
- * facts are what a run's mutations of one key amount to, comparable with another run's: every create and delete
+ * Facts are what a run's mutations of one key amount to, comparable with another run's: every create and delete
  * (three creates are not two), each event once, and of the writes that set an object (Update, UpdateStatus, Patch)
  * the last per object, because how often a status or an Endpoints object is rewritten on the way depends on how
  * events fell into syncs, which a replay reproduces only roughly; where it ends does not.
  */
-function facts(ms: readonly Mutation[]): string[] {
-  const last = new Map<string, string>();
+type Facts = {
+  readonly count: number;
+  readonly counted: readonly string[];
+  readonly events: ReadonlySet<string>;
+  readonly last: ReadonlyMap<string, { readonly at: number; readonly text: string }>;
+};
+
+function factsOf(decisions: readonly Decision[], key: string): Facts {
+  const mine = [...decisions].filter((d) => d.key === key).sort((x, y) => x.at - y.at);
+  const last = new Map<string, { at: number; text: string }>();
   const events = new Set<string>();
-  const writes: string[] = [];
-  for (const m of ms) {
-    if (m.verb === 'Create' || m.verb === 'Delete') writes.push(signature(m));
-    else if (m.verb === 'RecordEvent') events.add(signature(m));
-    else last.set(`${m.verb} ${m.target.resource}/${m.target.subresource ?? ''} ${m.target.namespace ?? ''}/${m.target.name}`, signature(m));
+  const counted: string[] = [];
+  for (const { at, mutations } of mine) {
+    for (const m of mutations) {
+      if (m.verb === 'Create' || m.verb === 'Delete') counted.push(signature(m));
+      else if (m.verb === 'RecordEvent') events.add(signature(m));
+      else last.set(`${m.verb} ${m.target.resource}/${m.target.subresource ?? ''} ${m.target.namespace ?? ''}/${m.target.name}`, { at, text: signature(m) });
+    }
   }
-  return [...writes, ...events, ...last.values()];
+  return { count: mine.reduce((n, d) => n + d.mutations.length, 0), counted, events, last };
+}
+
+/** agreeing: each object the replay last wrote before `agreedAt`, a sync content with the world, ends as the world does. */
+function agreeing(replay: Facts, deployed: Facts, agreedAt: number): Facts {
+  const last = new Map(replay.last);
+  for (const object of new Set([...replay.last.keys(), ...deployed.last.keys()])) {
+    const world = deployed.last.get(object);
+    if (agreedAt <= Math.max(world?.at ?? -Infinity, replay.last.get(object)?.at ?? -Infinity)) continue;
+    if (world === undefined) last.delete(object);
+    else last.set(object, world);
+  }
+  return { ...replay, last };
+}
+
+function lastNoOp(decisions: readonly Decision[], key: string): number {
+  return Math.max(-Infinity, ...decisions.filter((d) => d.key === key && d.mutations.length === 0).map((d) => d.at));
+}
+
+function listed(f: Facts): string[] {
+  return [...f.counted, ...f.events, ...[...f.last.values()].map((l) => l.text)];
 }
 
 /** difference lists a's facts b lacks, one for one; `×n` marks repeats. */

@@ -20,7 +20,7 @@ function ensurer(): ControllerHooks {
 }
 
 let offset = 0;
-function event(at: number, key: string): ReplayInput {
+function event(at: number, key: string): Extract<ReplayInput, { kind: 'event' }> {
   const e: InputEvent = { cause: { topic: TOPIC, partition: 0, offset: offset++ }, type: 'Applied', key, object: {}, resourceVersion: '1', live: true };
   return { at, topic: TOPIC, partition: 0, kind: 'event', event: e };
 }
@@ -28,7 +28,7 @@ function event(at: number, key: string): ReplayInput {
 async function creates(history: readonly ReplayInput[], to: number): Promise<number[]> {
   const run = new ReplayRun(ensurer(), { from: 0, ttlMs: 0, keepsExpectations: false, partitions: new Map() });
   for (const input of history) await run.feed(input);
-  return (await run.finish(to)).map((d) => d.at);
+  return (await run.finish(to)).filter((d) => d.mutations.length > 0).map((d) => d.at);
 }
 
 describe('ReplayRun: read your writes', () => {
@@ -39,5 +39,16 @@ describe('ReplayRun: read your writes', () => {
 
   it('given a write the history never shows (the deployed controller did not make it), then the key decides again after the hold', async () => {
     assert.deepEqual(await creates([event(1000, 'ns/other'), event(1020, 'ns/other')], 3000), [1010, 2010]);
+  });
+});
+
+describe('ReplayRun: cuts', () => {
+  it('given a key enqueued at a cut, then it syncs once the history\'s watermarks passed the time its record was seen, as deployed', async () => {
+    const hooks: ControllerHooks = { name: 'c', onEvent: () => ({ enqueue: [], enqueueAtCut: ['ns/svc'] }), reconcile: () => ({ mutations: [aMutation()] }) };
+    const run = new ReplayRun(hooks, { from: 0, ttlMs: 0, keepsExpectations: false, partitions: new Map([[TOPIC, 1]]) });
+    const mark = (at: number, seen: number): ReplayInput => ({ at, topic: TOPIC, partition: 0, kind: 'watermark', observedAt: new Date(seen) });
+    const seenAt1000: ReplayInput = { ...event(1000, 'ns/x'), event: { ...event(1000, 'ns/x').event, observedAt: new Date(1000) } };
+    for (const input of [seenAt1000, mark(1500, 990), mark(1900, 1000)]) await run.feed(input);
+    assert.deepEqual((await run.finish(3000)).filter((d) => d.mutations.length > 0).map((d) => d.at), [1910]);
   });
 });

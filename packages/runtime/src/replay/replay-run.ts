@@ -4,6 +4,7 @@ import { KeyExpectations } from '../reconcile/key-expectations.ts';
 import { HELD_RETRY_MS } from '../reconcile/read-your-writes.ts';
 import type { ReconcileResult } from '../reconcile/reconciler.ts';
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter.ts';
+import { ReplayCuts } from './replay-cuts.ts';
 import { ReplayExpectations } from './replay-expectations.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
@@ -12,7 +13,7 @@ export type ReplayInput = { readonly at: number; readonly topic: string; readonl
   | { readonly kind: 'event'; readonly event: InputEvent }
   | { readonly kind: 'watermark'; readonly observedAt: Date });
 
-/** Decision is what one sync of one key decided, at its time (ms): the mutations it would publish. */
+/** Decision is what one sync of one key decided, at its time (ms): the mutations it would publish (none: a no-op sync). */
 export type Decision = { readonly at: number; readonly key: string; readonly mutations: readonly Mutation[] };
 
 /** ReplayRunOptions: the window's start, the expectations' TTL, the tick, the partitions of each input topic. */
@@ -25,7 +26,7 @@ export type ReplayRunOptions = {
 };
 
 /**
- * BATCH_MS is how long a key waits after its event before the replay syncs it: the records of one consumed batch
+ * BATCH_MS is how long a key waits after its event (or its cut) before the replay syncs it: the records of one consumed batch
  * land in the stores before a worker takes the key up, so a burst is one sync, as in the running controller.
  */
 export const BATCH_MS = 10;
@@ -34,7 +35,8 @@ export const BATCH_MS = 10;
  * ReplayRun runs a controller's pure part over history in the history's own time: records are applied to its stores
  * in order; from the window's start each event's keys sync (after BATCH_MS, requeueAfter, a fresh read at once, an
  * error with the workqueue's per-item backoff), with expectations of its own (ReplayExpectations) and every write
- * taken as done: nothing is published, the world goes on as the history says. As the runtime's ReadYourWrites, a key
+ * taken as done: nothing is published, the world goes on as the history says. A key enqueued at a cut waits for the
+ * history's watermarks to pass it (ReplayCuts), as the runtime's Cuts. As the runtime's ReadYourWrites, a key
  * that wrote named objects syncs again only once the history shows a record of one of them (the deployed
  * controller's same write) or HELD_RETRY_MS passed. Mirrors Controller's sync loop on a clock that is the history's.
  */
@@ -48,6 +50,7 @@ export class ReplayRun {
   readonly #watermarks = new Map<string, Map<number, Date>>();
   readonly #decisions: Decision[] = [];
   readonly #held = new Map<string, { readonly until: number; readonly targets: ReadonlySet<string> }>();
+  readonly #cuts: ReplayCuts;
   #now = 0;
   #nextTick: number;
 
@@ -57,6 +60,7 @@ export class ReplayRun {
     const store = opts.keepsExpectations ? new ReplayExpectations({ clock: { now: () => this.#now }, ttlMs: opts.ttlMs }) : undefined;
     this.#expectations = new KeyExpectations(hooks.name, store, hooks.observedInStores);
     this.#nextTick = opts.tick ? opts.from : Infinity;
+    this.#cuts = new ReplayCuts(opts.partitions, (topic, partition) => this.#watermarks.get(topic)?.get(partition));
   }
 
   /** observedAt is the time up to which every partition of the topic is known complete (its oldest newest watermark). */
@@ -70,14 +74,23 @@ export class ReplayRun {
   async feed(input: ReplayInput): Promise<void> {
     await this.#runDue(input.at);
     this.#now = Math.max(this.#now, input.at);
-    if (input.kind === 'watermark') return void this.#watermark(input.topic, input.partition, input.observedAt);
+    if (input.kind === 'watermark') this.#watermark(input.topic, input.partition, input.observedAt);
+    else await this.#event(input);
+    for (const { key, cause } of this.#cuts.reached(this.#now)) this.#enqueue(key, BATCH_MS, cause);
+  }
+
+  async #event(input: Extract<ReplayInput, { kind: 'event' }>): Promise<void> {
     this.#release(input.event.key);
     const out = this.#hooks.onEvent(input.topic, input.event);
-    if (input.at >= this.#opts.from) await this.#handle(out, input.event.cause);
+    if (input.at < this.#opts.from) return;
+    await this.#handle(out, input.event.cause);
+    const seen = input.event.observedAt?.getTime() ?? input.at;
+    for (const key of out.enqueueAtCut ?? []) this.#cuts.wait(key, input.partition, seen, this.#now, input.event.cause);
   }
 
   /** finish runs what is due up to the window's end and returns every decision, in time order. */
   async finish(to: number): Promise<readonly Decision[]> {
+    for (const { key, cause } of this.#cuts.reached(Infinity)) this.#enqueue(key, BATCH_MS, cause);
     await this.#runDue(to + 1);
     return this.#decisions;
   }
@@ -91,7 +104,7 @@ export class ReplayRun {
   async #handle(out: HandlerOutput, cause: MutationCause): Promise<void> {
     for (const o of out.observed ?? []) await this.#expectations.observe(o);
     for (const key of out.deleteExpectations ?? []) await this.#expectations.delete(key);
-    for (const key of [...out.enqueue, ...out.enqueueAtCut ?? []]) this.#enqueue(key, BATCH_MS, cause);
+    for (const key of out.enqueue) this.#enqueue(key, BATCH_MS, cause);
     for (const { key, ms } of out.enqueueAfter ?? []) this.#enqueue(key, ms);
   }
 
@@ -147,7 +160,7 @@ export class ReplayRun {
     this.#causes.set(key, { cause, attempt: attempt + 1 });
     const result = this.#hooks.reconcile(key, { expectations, failures: [], now: new Date(this.#now), cause, attempt, fresh: true });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
-    if (result.mutations.length > 0) this.#decisions.push({ at: this.#now, key, mutations: result.mutations });
+    this.#decisions.push({ at: this.#now, key, mutations: result.mutations });
     this.#hold(key, result.mutations);
     this.#requeue(key, result);
   }
