@@ -1,9 +1,16 @@
 import { isValidAvroName } from './avro-names.ts';
-import type { AvroRecord } from './avro-schema.ts';
+import { type AvroRecord, JSON_ENCODING } from './avro-schema.ts';
 import { WATCH_RECORD_TYPES } from '../watch-record.ts';
 
 /** WATCH_EVENT_NAMESPACE is the Avro namespace of kcm-bus's own records, versioned like an API group. */
 export const WATCH_EVENT_NAMESPACE = 'io.kcmbus.v1';
+
+/**
+ * RESIDUE_FIELD is the envelope field that carries, as JSON, what of the object this schema version has no place for
+ * (a field an apiserver newer than the schema added): readers merge it back, so no field is lost on the way from the
+ * API to the writer (packages/runtime/src/codec/residue.ts).
+ */
+export const RESIDUE_FIELD = 'unknownFields';
 
 /**
  * watchEventSchema wraps a kind's object schema in the value record of its `kcm.watch.<plural>` topic
@@ -26,6 +33,12 @@ export function watchEventSchema(objectSchema: AvroRecord, kind: string): AvroRe
       { name: 'resourceVersion', type: 'string' },
       { name: 'observedAt', type: 'string' },
       { name: 'object', type: ['null', objectSchema], default: null },
+      {
+        name: RESIDUE_FIELD,
+        type: ['null', { type: 'string', [JSON_ENCODING]: 'json' }],
+        default: null,
+        doc: 'What of the record the schema lacks, as JSON: objects keep only the keys leading to it, arrays stay index-aligned (null: nothing missing). Readers merge it back.',
+      },
     ],
   };
 }

@@ -50,7 +50,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
   const seen = new Set<string>();
   const topic = await openKindTopic(ctx.bus, { history: topicName, state: stateTopic(kind) }, partitions, serde, (path) => {
     metrics.unknownField(kind.kind, path);
-    if (!seen.has(path)) log.warn('a field the schema lacks is not published', { path });
+    if (!seen.has(path)) log.warn('a field the schema lacks is published in unknownFields', { path });
     seen.add(path);
   });
   const restored = await restoreKind(ctx.bus, stateTopic(kind), state, (offset, err) => log.error('a record of the state topic cannot be decoded: skipped (the first of them; the count follows)', { offset, err }));

@@ -9,7 +9,7 @@ export function promWatcherMetrics(registry: Registry): WatcherMetrics {
   const restarts = new Counter({ name: 'kcm_bus_watcher_watch_restarts_total', help: 'Watches restarted after an error, by reason (idle = the watchdog).', labelNames: ['kind', 'reason'], registers });
   const lastRv = new Gauge({ name: 'kcm_bus_watcher_last_resource_version', help: 'The last resourceVersion published (as a number).', labelNames: ['kind'], registers });
   const depth = new Gauge({ name: 'kcm_bus_watcher_queue_depth', help: 'Items waiting to be published.', labelNames: ['kind'], registers });
-  const unknown = new Counter({ name: 'kcm_bus_watcher_unknown_fields_total', help: 'Fields of API objects that the topic schema lacks (each path logged once).', labelNames: ['kind'], registers });
+  const unknown = new Counter({ name: 'kcm_bus_watcher_unknown_fields_total', help: 'Fields of API objects that the topic schema lacks, carried in unknownFields (each path logged once).', labelNames: ['kind'], registers });
   return {
     event: (kind, type) => events.inc({ kind, type }),
     relisted: (kind) => relists.inc({ kind }),

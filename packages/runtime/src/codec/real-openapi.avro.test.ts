@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import avro from 'avsc';
-import { realSchema, skipReal } from '@kcm-bus/schemas/generator/real-openapi.fs.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApiToAvro } from '@kcm-bus/schemas/generator/openapi-to-avro.ts';
+import { openApiDir, realSchema, skipReal } from '@kcm-bus/schemas/generator/real-openapi.fs.ts';
 import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
 import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { avscOptions } from './codec.avro.ts';
+import { memoryRegistry } from '../registry/registry.fixture.ts';
+import { AvroCodec, avscOptions } from './codec.avro.ts';
 import { fromAvroValue } from './from-avro-value.ts';
 import { realisticPod } from './realistic-pod.fixture.ts';
+import { Serde } from './serde.ts';
 import { toAvroValue } from './to-avro-value.ts';
 
 type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -68,6 +73,31 @@ describe('generated schemas in avsc (real kube-apiserver OpenAPI)', { skip: skip
       const { back, unknownPaths } = roundTrip(type, schema, eventOf(withUnknowns));
       assert.deepEqual(back, eventOf({ ...pod, spec: pod['spec'] ?? {} }), `seed ${seed}`);
       assert.deepEqual(unknownPaths, ['object.futureField', 'object.spec.futureSpec'], `seed ${seed}`);
+    }
+  });
+});
+
+describe('an RC written with a schema older than the apiserver (real OpenAPI)', { skip: skipReal }, () => {
+  /** olderRcSchema is the RC's watch-event schema generated from the real document without PodSpec's `hostUsers`. */
+  function olderRcSchema(): object {
+    const kind = watchedKind('ReplicationController');
+    const doc = JSON.parse(readFileSync(join(openApiDir ?? '', kind.openApiFile), 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const podSpec = doc.components.schemas['io.k8s.api.core.v1.PodSpec'];
+    assert.ok(podSpec && 'hostUsers' in podSpec.properties, 'the pinned apiserver has PodSpec.hostUsers');
+    delete podSpec.properties['hostUsers'];
+    return watchEventSchema(openApiToAvro(doc as never, kind.definition), kind.kind);
+  }
+
+  test('given a pod template field the older schema lacks, the RC every reader decodes still has it', async () => {
+    const registry = memoryRegistry();
+    const template = { metadata: { labels: { app: 'web' } }, spec: { ...(realisticPod as { spec: object }).spec, hostUsers: false } };
+    const rc = eventOf({ metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 2, selector: { app: 'web' }, template } });
+    const older = olderRcSchema();
+    const newer = watchEventSchema(realSchema(watchedKind('ReplicationController')), 'ReplicationController');
+    const { bytes, unknownPaths } = await new Serde(registry, 'kcm.watch.replicationcontrollers', older, (s) => new AvroCodec(s)).encode(rc);
+    assert.deepEqual(unknownPaths, ['object.spec.template.spec.hostUsers']);
+    for (const reader of [older, newer]) {
+      assert.deepEqual((await new Serde(registry, 'kcm.watch.replicationcontrollers', reader, (s) => new AvroCodec(s)).decode(bytes)).value, rc);
     }
   });
 });

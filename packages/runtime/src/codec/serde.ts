@@ -4,12 +4,17 @@ import type { AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Codec } from './codec.ts';
 import { frame, unframe } from './wire.ts';
+import { hasResidueField, residueOf, restoreResidue } from './residue.ts';
+import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
 
 /** Encoded is a record value in Confluent wire format, and the fields of the input the schema lacked. */
 export type Encoded = { readonly bytes: Buffer; readonly unknownPaths: readonly string[] };
 
 /** Decoded is a record value as JSON, with the id of the schema it was written with. */
 export type Decoded = { readonly value: unknown; readonly schemaId: number };
+
+/** WriterSchema is a schema records were written with, its codec, and whether it is the reader's own. */
+type WriterSchema = { readonly codec: Codec; readonly schema: object; readonly sameAsReader: boolean };
 
 /** CodecFactory builds a codec for a schema (the avsc adapter in services; doubles in unit tests). */
 export type CodecFactory = (schema: object) => Codec;
@@ -18,13 +23,16 @@ export type CodecFactory = (schema: object) => Codec;
  * Serde turns a topic's JSON values into Confluent wire-format bytes and back. Encoding registers the
  * writer schema under `<topic>-value` once; decoding fetches the writer schema of each record's id and
  * resolves it against the reader schema (or, for a reader without one, such as `tail`, reads it as written).
+ * Nothing is lost on the way: a schema with the field `unknownFields` carries there what of a value it has no place
+ * for (residue.ts), and a record written with a schema that has fields the reader's lacks is read as written, once
+ * the reader's schema has shown that it can read it.
  */
 export class Serde {
   readonly #registry: SchemaRegistry;
   readonly #subject: string;
   readonly #reader: object | undefined;
   readonly #makeCodec: CodecFactory;
-  readonly #codecs = new Map<number, { codec: Codec; schema: object }>();
+  readonly #codecs = new Map<number, WriterSchema>();
   #readerCodec: Codec | undefined;
   #id: Promise<number> | undefined;
 
@@ -45,12 +53,13 @@ export class Serde {
     return this.#id;
   }
 
-  /** encode converts a JSON value to the schema's shape (reporting unknown fields) and frames it. */
+  /** encode converts a JSON value to the schema's shape (reporting unknown fields, keeping them when it can) and frames it. */
   async encode(value: unknown): Promise<Encoded> {
     const id = await this.schemaId();
     const reader = this.#reader as AvroType;
     this.#readerCodec ??= this.#makeCodec(reader as object);
     const { value: avro, unknownPaths } = toAvroValue(reader, value);
+    if (unknownPaths.length > 0 && hasResidueField(reader)) (avro as Record<string, unknown>)[RESIDUE_FIELD] = JSON.stringify(residueOf(reader, value));
     return { bytes: frame(id, this.#readerCodec.encode(avro)), unknownPaths };
   }
 
@@ -58,17 +67,18 @@ export class Serde {
   async decode(bytes: Buffer): Promise<Decoded> {
     const { schemaId, payload } = unframe(bytes);
     const writer = await this.#writer(schemaId);
-    if (!this.#reader) return { value: fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload)), schemaId };
+    const asWritten = (): unknown => restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload)));
+    if (!this.#reader) return { value: asWritten(), schemaId };
     this.#readerCodec ??= this.#makeCodec(this.#reader);
-    const value = this.#readerCodec.decode(payload, writer.schema);
-    return { value: fromAvroValue(this.#reader as AvroType, value), schemaId };
+    const value = restoreResidue(fromAvroValue(this.#reader as AvroType, this.#readerCodec.decode(payload, writer.schema)));
+    return { value: writer.sameAsReader ? value : asWritten(), schemaId };
   }
 
-  async #writer(id: number): Promise<{ codec: Codec; schema: object }> {
+  async #writer(id: number): Promise<WriterSchema> {
     const cached = this.#codecs.get(id);
     if (cached) return cached;
     const schema = await this.#registry.schemaById(id);
-    const entry = { codec: this.#makeCodec(schema), schema };
+    const entry = { codec: this.#makeCodec(schema), schema, sameAsReader: JSON.stringify(schema) === JSON.stringify(this.#reader) };
     this.#codecs.set(id, entry);
     return entry;
   }
