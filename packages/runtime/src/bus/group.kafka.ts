@@ -6,12 +6,14 @@ import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
 
 /**
- * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. kafkajs's 30 s session
- * means a member killed with -9 holds its partitions for 30 s before the group rebalances to its replacement
- * (S7 measured 24-30 s); 10 s is inside the broker's group.min.session.timeout.ms (6 s) and upstream
- * kube-controller-manager's 15 s lease, with three heartbeats per session as Kafka advises.
+ * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. A member killed with -9
+ * holds its partitions for a whole session before the group rebalances to its replacement: kafkajs's 30 s session
+ * made S7 pause 24-30 s, 10 s made it 14.7 s against upstream's 16.3 s (kube-controller-manager's 15 s lease).
+ * 6 s is the broker's default group.min.session.timeout.ms, the shortest a broker accepts, with three heartbeats per
+ * session as Kafka advises; every batch loop heartbeats between records, so only a 6 s stall of the event loop
+ * could cost a live member its partitions.
  */
-const GROUP_TIMEOUTS = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
+const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as const;
 
 /**
  * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
