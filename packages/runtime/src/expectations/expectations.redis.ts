@@ -1,21 +1,46 @@
 import type { Redis } from 'ioredis';
 import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
-import { type ControlleeExpectations, type ExpectationsStore, expectationsView, recordFor } from './expectations.ts';
+import { type ControlleeExpectations, type ExpectationsStore, expectationsView, FencedError, recordFor } from './expectations.ts';
 import { TransientError } from '../faults/record-fault.ts';
 
 /** NOW_MS is the Redis server's clock in ms as an exact string: every replica stamps and expires by one clock. */
 const NOW_MS = `local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))`;
 
-/** SET replaces a record: KEYS = record hash, creates set, deletes set; ARGV = ttl ms, number of creates, creates…, deletes…. */
+/**
+ * FENCE admits a record change by the member holding the partition's newest claim (KEYS[4], ARGV[1] the member's
+ * token): an older token fails with FENCED, a newer one than the fence's (after a Redis flush) becomes the fence.
+ */
+const FENCE = `local fence = tonumber(redis.call('GET', KEYS[4]) or '0')
+local token = tonumber(ARGV[1])
+if token < fence then return redis.error_reply('FENCED a newer member claimed the partition') end
+if token > fence then redis.call('SET', KEYS[4], ARGV[1]) end`;
+
+/**
+ * CLAIM takes a partition (KEYS[1] its fence): the token is the server's clock in µs, or one past the fence if that
+ * is ahead, so tokens only grow, across a Redis flush too.
+ */
+const CLAIM = `if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local token = math.max(tonumber(t[1]) * 1000000 + tonumber(t[2]), tonumber(redis.call('GET', KEYS[1]) or '0') + 1)
+local text = string.format('%.0f', token)
+redis.call('SET', KEYS[1], text)
+return text`;
+
+/** SET replaces a record: KEYS = record hash, creates set, deletes set, fence; ARGV = token, ttl ms, number of creates, creates…, deletes…. */
 const SET = `if redis.replicate_commands then redis.replicate_commands() end
+${FENCE}
 ${NOW_MS}
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-local creates = tonumber(ARGV[2])
-for i = 3, #ARGV do redis.call('SADD', (i - 2 <= creates) and KEYS[2] or KEYS[3], ARGV[i]) end
+local creates = tonumber(ARGV[3])
+for i = 4, #ARGV do redis.call('SADD', (i - 3 <= creates) and KEYS[2] or KEYS[3], ARGV[i]) end
 redis.call('HSET', KEYS[1], 'timestamp', now)
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return now`;
+
+/** DELETE removes a record: KEYS = record hash, creates set, deletes set, fence; ARGV = token. */
+const DELETE = `${FENCE}
+return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
 
 /** LOWER untracks keys of an existing record: ARGV = number of creates, creates…, deletes…. */
 const LOWER = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -29,10 +54,10 @@ local timestamp = redis.call('HGET', KEYS[1], 'timestamp')
 if not timestamp then return { now } end
 return { now, timestamp, redis.call('SMEMBERS', KEYS[2]), redis.call('SMEMBERS', KEYS[3]) }`;
 
-type Script = (hash: string, creates: string, deletes: string, ...args: (string | number)[]) => Promise<unknown>;
+type Script = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 /** Scripts are the commands defineCommand adds to the client (ioredis cannot type them), run by EVALSHA. */
-type Scripts = { readonly kcmExpSet: Script; readonly kcmExpLower: Script; readonly kcmExpView: Script };
+type Scripts = { readonly [name in 'kcmExpSet' | 'kcmExpDelete' | 'kcmExpLower' | 'kcmExpView' | 'kcmExpClaim']: Script };
 
 /** RedisExpectationsOptions: whose expectations (a key namespace per controller), their TTL, and the key prefix. */
 export type RedisExpectationsOptions = {
@@ -40,29 +65,38 @@ export type RedisExpectationsOptions = {
   readonly controller: string;
   /** ttlMs is --expectations-ttl-seconds in ms: a record expires and is dropped by Redis this long after it is set. */
   readonly ttlMs: number;
+  /** partitionOf is a controller key's partition: the member that claimed it last is the one that may set its records. */
+  readonly partitionOf: (key: string) => number;
   /** prefix of every Redis key; default "kcm-bus:exp". */
   readonly prefix?: string;
 };
 
+
 /**
  * RedisExpectations is the ExpectationsStore of the services: per controller key a hash {timestamp} and the sets of
- * object keys whose creation and deletion are expected, `<prefix>:{<controller>:<key>}`, `…:creates`, `…:deletes`
- * (one hash tag: one Redis Cluster slot). Every change is one Lua script, so concurrent workers and replicas never
- * lose an update, and a restarted or newly assigned replica reads the same record. Timestamps and expiry use the
- * Redis server's clock; Redis drops a record at its TTL, which reads exactly as an expired one. The caller owns the
- * client.
+ * object keys whose creation and deletion are expected, `<prefix>:{<controller>:<partition>}:<key>`, `…:creates`,
+ * `…:deletes`, beside the partition's fence `<prefix>:{<controller>:<partition>}:fence` (one hash tag per partition:
+ * one Redis Cluster slot). Every change is one Lua script, so concurrent workers and replicas never lose an update,
+ * and a restarted or newly assigned replica reads the same record. Timestamps and expiry use the Redis server's
+ * clock; Redis drops a record at its TTL, which reads exactly as an expired one. The caller owns the client.
+ *
+ * Records are fenced, as Kafka fences a zombie producer by its epoch: a member claims its partitions when they are
+ * assigned (claim), and a set or delete carries the member's token, which Redis refuses once a newer member claimed
+ * the partition. A member that lost a partition mid-sync, or stalled past its session, cannot overwrite the new
+ * owner's record with its stale decision (over-creation). Observations (lower) are facts, whoever reports them.
  */
 export class RedisExpectations implements ExpectationsStore {
-  readonly #redis: Redis;
   readonly #scripts: Scripts;
   readonly #options: RedisExpectationsOptions;
+  readonly #tokens = new Map<number, string>();
 
   constructor(redis: Redis, options: RedisExpectationsOptions) {
     if (!(options.ttlMs >= 1)) throw new RangeError(`expectations TTL must be at least 1 ms, got ${options.ttlMs}`);
-    redis.defineCommand('kcmExpSet', { numberOfKeys: 3, lua: SET });
+    redis.defineCommand('kcmExpSet', { numberOfKeys: 4, lua: SET });
+    redis.defineCommand('kcmExpDelete', { numberOfKeys: 4, lua: DELETE });
     redis.defineCommand('kcmExpLower', { numberOfKeys: 3, lua: LOWER });
     redis.defineCommand('kcmExpView', { numberOfKeys: 3, lua: VIEW, readOnly: true });
-    this.#redis = redis;
+    redis.defineCommand('kcmExpClaim', { numberOfKeys: 1, lua: CLAIM });
     this.#scripts = redis as unknown as Scripts;
     this.#options = options;
   }
@@ -73,12 +107,18 @@ export class RedisExpectations implements ExpectationsStore {
     return expectationsView(record, now, this.#options.ttlMs);
   }
 
+  /** claim takes the partitions for this member: from now on only its record changes are admitted there. */
+  async claim(partitions: readonly number[]): Promise<void> {
+    for (const partition of partitions) this.#tokens.set(partition, String(await reachRedis(this.#scripts.kcmExpClaim(this.#fence(partition)))));
+  }
+
   /** set replaces (or deletes) the key's record in one script, stamped with the server's now (not the local 0). */
   async set(key: string, change: ExpectationChange): Promise<void> {
     const record = recordFor(change, 0);
     if (!record) return this.delete(key);
     const { createKeys, deleteKeys } = record;
-    await reachRedis(this.#scripts.kcmExpSet(...this.#keys(key), Math.ceil(this.#options.ttlMs), createKeys.length, ...createKeys, ...deleteKeys));
+    const ttl = Math.ceil(this.#options.ttlMs);
+    await fenced(this.#scripts.kcmExpSet(...this.#keys(key), this.#fence(this.#options.partitionOf(key)), this.#token(key), ttl, createKeys.length, ...createKeys, ...deleteKeys));
   }
 
   /** lower untracks the given creations and deletions atomically, if the key has a record. */
@@ -88,12 +128,37 @@ export class RedisExpectations implements ExpectationsStore {
 
   /** delete removes the record and its delete keys. */
   async delete(key: string): Promise<void> {
-    await reachRedis(this.#redis.del(...this.#keys(key)));
+    await fenced(this.#scripts.kcmExpDelete(...this.#keys(key), this.#fence(this.#options.partitionOf(key)), this.#token(key)));
+  }
+
+  #token(key: string): string {
+    const partition = this.#options.partitionOf(key);
+    const token = this.#tokens.get(partition);
+    if (token === undefined) throw new FencedError(`expectations of ${key}: partition ${partition} was never claimed by this member`);
+    return token;
+  }
+
+  #slot(partition: number): string {
+    return `${this.#options.prefix ?? 'kcm-bus:exp'}:{${this.#options.controller}:${partition}}`;
+  }
+
+  #fence(partition: number): string {
+    return `${this.#slot(partition)}:fence`;
   }
 
   #keys(key: string): [hash: string, creates: string, deletes: string] {
-    const hash = `${this.#options.prefix ?? 'kcm-bus:exp'}:{${this.#options.controller}:${key}}`;
+    const hash = `${this.#slot(this.#options.partitionOf(key))}:${key}`;
     return [hash, `${hash}:creates`, `${hash}:deletes`];
+  }
+}
+
+/** fenced runs a fenced script: Redis's FENCED reply is a FencedError, anything else as reachRedis says. */
+async function fenced(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (err) {
+    if (err instanceof Error && err.message.startsWith('FENCED')) throw new FencedError(`expectations: ${err.message}`, { cause: err });
+    throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

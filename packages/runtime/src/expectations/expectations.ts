@@ -93,6 +93,12 @@ export function expectationsView(record: ControlleeExpectations | undefined, now
 }
 
 /**
+ * FencedError: a record change by a member whose claim of the key's partition is no longer the newest (a member that
+ * lost the partition without knowing it yet: a zombie) or that never claimed it. Nothing was changed.
+ */
+export class FencedError extends Error {}
+
+/**
  * ExpectationsStore keeps every controller key's expectations where all replicas see them. Each call is atomic
  * per key and idempotent (a replayed observation changes nothing); observations of a key without a record do
  * nothing (upstream's LowerExpectations). A failing store rejects: the caller retries the sync, unlike upstream,
@@ -101,7 +107,7 @@ export function expectationsView(record: ControlleeExpectations | undefined, now
 export interface ExpectationsStore {
   /** view reads the key's record as SatisfiedExpectations and the pending object keys. */
   view(key: string): Promise<ExpectationsView>;
-  /** set replaces the key's record (or deletes it), before the sync's mutations are published. */
+  /** set replaces the key's record (or deletes it), before the sync's mutations are published; FencedError: not this member's. */
   set(key: string, change: ExpectationChange): Promise<void>;
   /** lower stops expecting these creations and deletions: observed on the topic or in the store, or failed. */
   lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void>;

@@ -25,6 +25,11 @@ export type ControllerGroupOptions = {
   readonly log: Logger;
   /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
   readonly fatal: (what: string, err: unknown) => void;
+  /**
+   * claim fences the partitions' expectations for this member (RedisExpectations.claim) before the assignment's
+   * first record: from then on a member that lost them cannot change their records.
+   */
+  readonly claim?: (partitions: readonly number[]) => Promise<void>;
 };
 
 /** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */

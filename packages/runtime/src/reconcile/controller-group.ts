@@ -152,7 +152,10 @@ export class ControllerGroup {
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
       groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...REPLAY,
-      onAssigned: (assignment) => this.#assigned(assignment),
+      onAssigned: async (assignment) => {
+        await this.#o.claim?.([...new Set(assignment.map((p) => p.partition))]);
+        this.#assigned(assignment);
+      },
       onBatch: (batch, heartbeat) => this.#consume(this.#partitionedSync, batch, heartbeat),
       onProgress: (tp, offset) => this.#progress(this.#partitionedSync, tp, offset),
       onCrash: (err, restart) => this.#crashed(err, restart),

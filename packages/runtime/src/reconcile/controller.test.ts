@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryExpectations } from '../expectations/expectations.memory.ts';
+import { FencedError } from '../expectations/expectations.ts';
+import { KeyExpectations } from './key-expectations.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import { aMutation } from '../mutation/mutation.fixture.ts';
@@ -343,5 +345,31 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(1);
     await h.stop();
     assert.equal((await h.expectations.view(KEY)).satisfied, true);
+  });
+});
+
+describe('Controller: a member fenced off its partition (a zombie that lost it without knowing yet)', () => {
+  const fenced = (): Promise<never> => Promise.reject(new FencedError('FENCED a newer member claimed the partition'));
+
+  it('given a sync whose expectations the store refuses as fenced, then nothing is published and the key is dropped, not retried', async () => {
+    const logs: string[] = [];
+    const create = aMutation({ id: 'c-1', verb: 'Create', reconcileKey: KEY });
+    const h = harness(() => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { logs });
+    h.expectations.set = fenced;
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.syncs(1);
+    h.clock.advance(60_000);
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    await h.stop();
+    assert.deepEqual([h.inputs.length, h.published.length], [1, 0]);
+    assert.ok(logs.some((line) => line.includes('another member took over')), logs.join('\n'));
+  });
+
+  it('given a live event that voids a key\'s expectations after a newer member claimed its partition, then the event is still handled', async () => {
+    const store = new MemoryExpectations({ clock: new FakeClock(), ttlMs: 600_000 });
+    store.delete = fenced;
+    const keyExpectations = new KeyExpectations('replicationcontroller-controller', store, undefined);
+    await keyExpectations.forget(KEY);
+    await assert.rejects(keyExpectations.delete(KEY), FencedError);
   });
 });

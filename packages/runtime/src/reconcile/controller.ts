@@ -3,6 +3,7 @@ import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
+import { FencedError } from '../expectations/expectations.ts';
 import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
@@ -68,7 +69,7 @@ export class Controller {
     const out = this.#spec.onEvent(topic, event);
     if (event.live) {
       for (const o of out.observed ?? []) await this.#expectations.observe(o);
-      for (const key of out.deleteExpectations ?? []) await this.#expectations.delete(key);
+      for (const key of out.deleteExpectations ?? []) await this.#expectations.forget(key);
     }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
     if (event.live && event.observedAt !== undefined) for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
@@ -131,13 +132,26 @@ export class Controller {
         else if (!this.#ports.partitionSynced(partition)) this.#ports.queue.addAfter(key, NOT_SYNCED_RETRY_MS);
         else await this.#atCut(key, partition);
       } catch (err) {
-        this.#ports.log.error('sync failed', { key, err });
-        this.#ports.queue.addRateLimited(key);
+        this.#failed(key, err);
       } finally {
         this.#ports.queue.done(key);
         this.#tookUp(key);
       }
     }
+  }
+
+  /**
+   * #failed handles a sync that threw: retried with backoff; or, fenced (another member claimed the key's partition
+   * while this one still held it: a zombie), dropped, as the partition's revocation will drop the rest.
+   */
+  #failed(key: string, err: unknown): void {
+    if (err instanceof FencedError) {
+      this.#ports.log.warn('another member took over the key\'s partition: its sync is dropped', { key, err });
+      this.#ports.queue.forget(key);
+      return;
+    }
+    this.#ports.log.error('sync failed', { key, err });
+    this.#ports.queue.addRateLimited(key);
   }
 
   /** #atCut syncs a key whose cut is reached (or that has none), noting a fresh read; else it looks again soon. */

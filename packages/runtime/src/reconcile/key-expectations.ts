@@ -1,4 +1,4 @@
-import type { ExpectationsStore } from '../expectations/expectations.ts';
+import { type ExpectationsStore, FencedError } from '../expectations/expectations.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { Observation, ObservedKeys } from './controller-types.ts';
@@ -56,5 +56,17 @@ export class KeyExpectations {
   /** delete voids the key's record (DeleteExpectations: the owner is gone or recreated, or nothing was published). */
   async delete(key: string): Promise<void> {
     await this.#store?.delete(key);
+  }
+
+  /**
+   * forget is delete for a live event that saw the owner go: refused when another member has claimed the key's
+   * partition since (FencedError), which is then that member's to do as it reads the same event.
+   */
+  async forget(key: string): Promise<void> {
+    try {
+      await this.delete(key);
+    } catch (err) {
+      if (!(err instanceof FencedError)) throw err;
+    }
   }
 }

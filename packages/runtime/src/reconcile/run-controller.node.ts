@@ -84,23 +84,29 @@ type Member = { readonly working: () => boolean; readonly notReady: () => string
 
 async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, groupId: string, shared: Shared): Promise<Member> {
   const informers = new Informers<Inputs>(d.inputs);
-  const group = new ControllerGroup({
+  const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
+  const expectations: RedisExpectations | undefined = redis && new RedisExpectations(redis, {
+    controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix'),
+    partitionOf: (key): number => group.partitionOf(key),
+  });
+  const group: ControllerGroup = new ControllerGroup({
     bus: ctx.bus, groupId, singleton: d.singleton ?? false,
     partitioned: informers.topics('partitioned'), global: informers.topics('global'),
     serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
     mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
     dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
+    ...(expectations && { claim: (partitions) => expectations.claim(partitions) }),
   });
-  const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
   const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: shared.queues });
-  const controller = memberController(ctx, d, { informers, group, redis, queue }, shared.metrics);
+  const controller = memberController(ctx, d, { informers, group, expectations, queue }, shared.metrics);
   return runMember(ctx, d, { group, redis, queue, controller });
 }
 
-type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly redis: Redis | undefined; readonly queue: Workqueue<string> };
+type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly queue: Workqueue<string> };
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
-function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, redis, queue }: MemberParts, metrics: ControllerMetrics): Controller {
+function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue }: MemberParts & { readonly expectations: RedisExpectations | undefined },
+  metrics: ControllerMetrics): Controller {
   const clock = { observedAt: (input: string) => group.observedAt(informers.topicOf(input)) };
   const spec = d.spec(informers.listers(), { flags: ctx.flags, clock, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
@@ -108,7 +114,7 @@ function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
     inputsObservedAt: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.observedAt(t)])),
   });
   return new Controller(hooks, {
-    expectations: redis && new RedisExpectations(redis, { controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix') }),
+    expectations,
     publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
     partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionObservedAt: (n) => group.partitionObservedAt(n),
     queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
@@ -117,7 +123,7 @@ function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
 
 /** runMember joins the member's groups, starts its workers and its tick, and says how to stop them. */
 async function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
-  { group, redis, queue, controller }: Omit<MemberParts, 'informers'> & { readonly controller: Controller }): Promise<Member> {
+  { group, redis, queue, controller }: Omit<MemberParts, 'informers'> & { readonly redis: Redis | undefined; readonly controller: Controller }): Promise<Member> {
   await group.start(controller);
   let working = true;
   const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
