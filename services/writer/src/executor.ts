@@ -50,6 +50,11 @@ export class Executor<T extends InflightRecord> {
     for (const record of [...this.#waiters.keys()]) this.#settle(record, new AbandonedError('the writer is stopping'));
   }
 
+  /** committable is the partition's next offset to commit: every record before it has its result published. */
+  committable(partition: number): number | undefined {
+    return this.#scheduler.committable(partition);
+  }
+
   /** pending counts records run and not yet settled (what the writer holds of its batches). */
   pending(): number {
     return this.#waiters.size;

@@ -80,6 +80,18 @@ describe('writer loop: at-least-once without holes', () => {
     assert.deepEqual([h.applied, h.commits, h.fatal], [['a', 'b', 'a', 'b'], ['0@7', '0@7'], []]);
   });
 
+  it('given a batch still being applied, then what is done of it is committed meanwhile (a writer killed in it re-applies only the rest)', async () => {
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
+    const h = await given(async (m) => (m.target.name === 'b' ? released.then(() => applied(m)) : applied(m)));
+    await h.group.onAssigned?.(assignment(0));
+    const running = h.group.onBatch(await batchOf(0, 5, 'a', 'b'), noHeartbeat);
+    for (const t0 = Date.now(); !h.commits.includes('0@6') && Date.now() - t0 < 10_000;) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(h.commits, ['0@6'], 'a is done and b is not: the commit stops before b');
+    release();
+    await running;
+    assert.deepEqual([h.commits, h.fatal], [['0@6', '0@7'], []]);
+  });
+
   it('given a partition lost in a rebalance, then its queued records are not applied and its batch not committed', async () => {
     let release: () => void = () => undefined;
     const h = await given((m) => new Promise((resolve) => (release = () => resolve(applied(m)))));

@@ -68,7 +68,8 @@ async function consume(o: WriterLoopOptions, executor: Executor<ConsumedMutation
     onAssigned: (assignment) => reassigned(executor, m, assignment),
     onBatch: async (batch, heartbeat) => {
       const last = batch.records.at(-1);
-      if (last && await applied(o, executor, m, batch, heartbeat)) await member.commit([{ topic: batch.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
+      const commit = (offset: number): Promise<void> => member.commit([{ topic: batch.topic, partition: batch.partition, offset: String(offset) }]);
+      if (last && await applied(o, executor, m, batch, { heartbeat, commit })) await commit(Number(last.offset) + 1);
     },
     onCrash: (err, restart) => {
       m.assigned = false;
@@ -92,10 +93,26 @@ function reassigned(executor: Executor<ConsumedMutation>, m: Membership, assignm
   m.assigned = true;
 }
 
-/** applied runs a batch; false when its records were abandoned (stopping, revoked): the batch is then not committed. */
-async function applied(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Membership, batch: BusBatch, heartbeat: () => Promise<void>): Promise<boolean> {
+/** PROGRESS_MS: how often a batch being applied heartbeats and commits what is done of it so far. */
+const PROGRESS_MS = 1000;
+
+/** BatchProgress is how a batch being applied keeps its place: heartbeats, and commits of the offset done so far. */
+type BatchProgress = { readonly heartbeat: () => Promise<void>; readonly commit: (offset: number) => Promise<void> };
+
+/**
+ * applied runs a batch; false when its records were abandoned (stopping, revoked): the batch is then not committed.
+ * Meanwhile it commits, every PROGRESS_MS, the offset before which every result is published: a batch takes as long
+ * as its creates' QPS budget (hundreds of records at 20/s), and a writer killed in it would otherwise leave the whole
+ * batch to be applied again, each record spending a token for an AlreadyExists, before any new pod.
+ */
+async function applied(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Membership, batch: BusBatch, progress: BatchProgress): Promise<boolean> {
   const records = batch.records.map((r): ConsumedMutation => ({ partition: batch.partition, offset: Number(r.offset), key: r.key?.toString() || `offset:${r.offset}`, record: r }));
-  const beat = setInterval(() => void heartbeat().catch(() => undefined), 3000);
+  let committed = Number(batch.records[0]?.offset ?? 0);
+  const beat = setInterval(() => {
+    void progress.heartbeat().catch(() => undefined);
+    const done = executor.committable(batch.partition);
+    if (done !== undefined && done > committed) void progress.commit((committed = done)).catch(() => undefined);
+  }, PROGRESS_MS);
   try {
     await executor.run(records);
     return true;
