@@ -24,10 +24,10 @@ const SCHEDULER_QPS = 1000;
 
 async function scenarios(only: readonly string[]): Promise<Scenario[]> {
   const files = readdirSync(HERE).filter((f) => /^s\d+-.*\.ts$/.test(f)).sort((a, b) => parseInt(a.slice(1), 10) - parseInt(b.slice(1), 10));
-  const all = await Promise.all(files.map(async (f) => ((await import(join(HERE, f))) as { scenario: Scenario }).scenario));
+  const all = await Promise.all([...files, 'chaos.ts'].map(async (f) => ((await import(join(HERE, f))) as { scenario: Scenario }).scenario));
   const unknown = only.filter((id) => !all.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
-  return only.length === 0 ? all : all.filter((s) => only.includes(s.id));
+  return only.length === 0 ? all.filter((s) => !s.onlyWhenAsked) : all.filter((s) => only.includes(s.id));
 }
 
 /**

@@ -28,7 +28,7 @@ export function childPid(needle: string): number {
 }
 
 /** running tells whether a process exists and has not exited (a zombie, exited but not yet reaped, has). */
-function running(pid: number): boolean {
+export function running(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';

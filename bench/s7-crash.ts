@@ -12,10 +12,10 @@
  * - seconds from the kill to N pods; pods over-created: the most live pods ever seen − N (must be 0), beside the number
  *   of distinct pods the RC ever controlled. The watch goes on TAIL_S after N, until the RC's status says N.
  */
-import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { crashFigures, type CrashFigures, type Sample } from './crash-figures.ts';
+import { type OwnedPods, watchOwnedPods } from './owned-pods.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
@@ -35,11 +35,7 @@ const DEADLINE_MS = 600_000;
 const LEADER_ELECTION = { lease: 'kube-system/kube-controller-manager', leaseDurationS: 15, renewDeadlineS: 10, retryPeriodS: 2 };
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
 
-type Pod = { metadata: { uid: string; resourceVersion: string; deletionTimestamp?: string; ownerReferences?: { uid: string; controller?: boolean }[] } };
 type RcRef = { readonly uid: string; readonly resourceVersion: string };
-
-/** OwnedPods follows an RC's live pods by a watch: the count after each change, and every pod it ever controlled. */
-type OwnedPods = { readonly series: Sample[]; readonly live: () => number; readonly distinct: () => number; readonly stop: () => void };
 
 /** Crash kills one process of the system under test (resolving when it has exited) and restarts it. */
 type Crash = { readonly kill: () => Promise<void>; readonly restart: () => Promise<void> };
@@ -47,52 +43,13 @@ type Crash = { readonly kill: () => Promise<void>; readonly restart: () => Promi
 /** CrashRun is one killed run: the figures, seconds from the RC to the kill and from the kill to the replacement being up. */
 type CrashRun = CrashFigures & { readonly killedAt: number; readonly restartedAfter: number; readonly distinctPods: number; readonly series: readonly Sample[] };
 
-type PodCounter = { readonly apply: (type: string, pod: Pod) => void; readonly series: Sample[]; readonly live: Set<string>; readonly ever: Set<string> };
-
-/** podCounter counts the live pods an RC controls from watch events, recording the count after each change. */
-function podCounter(rcUid: string, started: number): PodCounter {
-  const live = new Set<string>(), ever = new Set<string>(), series: Sample[] = [];
-  const apply = (type: string, pod: Pod): void => {
-    const owned = (pod.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === rcUid);
-    const before = live.size;
-    if (owned) ever.add(pod.metadata.uid);
-    if (owned && type !== 'DELETED' && !pod.metadata.deletionTimestamp) live.add(pod.metadata.uid);
-    else live.delete(pod.metadata.uid);
-    if (live.size !== before) series.push({ t: (performance.now() - started) / 1000, n: live.size });
-  };
-  return { apply, series, live, ever };
-}
-
-/** watchOwnedPods watches a namespace's pods from the RC's creation on, re-watching from the last resourceVersion when cut. */
-function watchOwnedPods(ctx: BenchContext, ns: string, rc: RcRef, started: number): OwnedPods {
-  const kc = new KubeConfig();
-  kc.loadFromFile(ctx.e.kubeconfig);
-  const counter = podCounter(rc.uid, started);
-  let rv = rc.resourceVersion, stopped = false, failure: unknown, abort: AbortController | undefined;
-  const onEvent = (type: string, pod: Pod): void => {
-    if (type === 'ERROR') failure = new Error(`pod watch of ${ns}: ${JSON.stringify(pod)}`);
-    else rv = pod.metadata.resourceVersion;
-    if (type !== 'ERROR' && type !== 'BOOKMARK') counter.apply(type, pod);
-  };
-  const follow = (): void => {
-    new Watch(kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: rv, allowWatchBookmarks: true }, onEvent,
-      () => { if (!stopped && failure === undefined) setTimeout(follow, POLL_MS); })
-      .then((c) => { abort = c; if (stopped) c.abort(); }, (err: unknown) => { failure = err; });
-  };
-  follow();
-  return {
-    series: counter.series, distinct: () => counter.ever.size, stop: () => { stopped = true; abort?.abort(); },
-    live: () => { if (failure !== undefined) throw failure; return counter.live.size; },
-  };
-}
-
 /** crashRun scales an RC 0 → N in a fresh namespace, crashes the system at N/2 pods and measures the recovery. */
 async function crashRun(ctx: BenchContext, ns: string, crash: Crash): Promise<CrashRun> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   try {
     const started = performance.now();
     const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s7', N)))['metadata'] as RcRef;
-    const pods = watchOwnedPods(ctx, ns, rc, started);
+    const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
     try {
       return await observe(ctx, ns, pods, crash, () => (performance.now() - started) / 1000);
     } finally {

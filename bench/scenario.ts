@@ -35,4 +35,6 @@ export type Scenario = {
   readonly id: string;
   readonly title: string;
   readonly run: (ctx: BenchContext) => Promise<ScenarioResult>;
+  /** onlyWhenAsked: left out of a run without --only (the chaos run, which measures no side by side). */
+  readonly onlyWhenAsked?: boolean;
 };

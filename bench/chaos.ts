@@ -1,0 +1,103 @@
+/**
+ * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack
+ * (its watcher, plus a writer and two reconciler-rc members started here). For each fault an RC in a fresh namespace
+ * is scaled 0 → N (CHAOS_PODS, 200) and back to 0 at --kube-api-qps 20/30, and the fault is injected half way each
+ * way. Figures per fault: seconds from each injection until the RC settled (its pods and its status at the target),
+ * pods over-created (the most live pods the RC ever controlled, from a watch, minus N) and pods lost (still live when
+ * the scale-down gave up: a lost delete). Bounded: each wait gives up after DEADLINE_MS and is reported.
+ */
+import { waitFor } from '../test/support/wait.ts';
+import { rcManifest } from '../test/support/rc.ts';
+import { ChaosSystem, PAUSE_S } from './chaos-system.ts';
+import { watchOwnedPods, type OwnedPods } from './owned-pods.ts';
+import type { BenchContext, Row, Scenario } from './scenario.ts';
+import { cleanUpNamespace } from './systems.ts';
+
+const N = Number(process.env['CHAOS_PODS'] ?? 200);
+const DEADLINE_MS = 180_000;
+const POLL_MS = 50;
+
+type Fault = { readonly name: string; readonly inject: (system: ChaosSystem) => Promise<void> };
+
+const FAULTS: readonly Fault[] = [
+  { name: 'kill -9 reconciler-rc (one of two)', inject: (s) => s.kill('reconciler-rc') },
+  { name: 'kill -9 writer', inject: (s) => s.kill('writer') },
+  { name: 'kill -9 watcher', inject: (s) => s.kill('watcher') },
+  { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, inject: (s) => s.pause('reconciler-rc') },
+  { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, inject: (s) => s.pause('writer') },
+  { name: 'kill -9 watcher, writer, reconciler-rc at once', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
+];
+
+/** Outcome is one fault's figures: seconds to settle after each injection (undefined: gave up), over-created, lost. */
+type Outcome = { readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined; readonly overCreated: number; readonly lost: number };
+
+async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
+  const system = await ChaosSystem.start(ctx);
+  const outcomes: Outcome[] = [];
+  try {
+    for (const [i, fault] of FAULTS.entries()) {
+      ctx.log(`chaos: ${fault.name}`);
+      outcomes.push(await cycle(ctx, system, fault, `${ctx.runId}-chaos-${i}`));
+    }
+  } finally {
+    await system.stop();
+  }
+  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}`);
+  return { rows: outcomes.map(rowOf), data: { pods: N, pauseS: PAUSE_S, outcomes } };
+}
+
+/** cycle scales an RC 0 → N → 0 in namespace ns, injecting the fault half way each way. */
+async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: string): Promise<Outcome> {
+  await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const started = performance.now();
+  const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))['metadata'] as { uid: string; resourceVersion: string };
+  const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
+  try {
+    const upS = await leg(ctx, system, fault, pods, ns, N);
+    await scale(ctx, ns, 0);
+    const downS = await leg(ctx, system, fault, pods, ns, 0);
+    const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
+    return { fault: fault.name, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0 };
+  } finally {
+    pods.stop();
+    await cleanUpNamespace(ctx.kube, ns);
+  }
+}
+
+/** leg waits until half of the way to `target` is done, injects the fault, and times how long the RC takes to settle. */
+async function leg(ctx: BenchContext, system: ChaosSystem, fault: Fault, pods: OwnedPods, ns: string, target: number): Promise<number | undefined> {
+  await until(`${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2);
+  const injected = performance.now();
+  await fault.inject(system);
+  const settled = await until(`${ns}: ${target} pods and status`, async () => pods.live() === target && (await statusReplicas(ctx, ns)) === target)
+    .then(() => true, (err: unknown) => (ctx.log(String(err)), false));
+  return settled ? (performance.now() - injected) / 1000 : undefined;
+}
+
+function until(what: string, done: () => boolean | Promise<boolean>): Promise<true> {
+  return waitFor(what, async () => (await done()) || undefined, { intervalMs: POLL_MS, timeoutMs: DEADLINE_MS });
+}
+
+async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | undefined> {
+  return ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`))['status'] as { replicas?: number }).replicas ?? 0;
+}
+
+async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
+  const path = `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`;
+  const rc = await ctx.kube('GET', path);
+  await ctx.kube('PUT', path, { ...rc, spec: { ...(rc['spec'] as object), replicas } });
+}
+
+function rowOf(o: Outcome): Row {
+  return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', kcmBus: o.upS,
+    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}` };
+}
+
+function table(outcomes: readonly Outcome[]): string {
+  const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
+  const lines = outcomes.map((o) => [o.fault.padEnd(52), seconds(o.upS).padStart(9), seconds(o.downS).padStart(9), String(o.overCreated).padStart(12), String(o.lost).padStart(5)].join('  '));
+  return [['fault'.padEnd(52), 'settled ↑'.padStart(9), 'settled ↓'.padStart(9), 'over-created'.padStart(12), 'lost'.padStart(5)].join('  '), ...lines].join('\n');
+}
+
+/** chaos runs only when asked for (`npm run chaos`, or `npm run bench -- --only chaos`). */
+export const scenario: Scenario = { id: 'chaos', title: `faults during an RC 0 -> ${N} -> 0`, run, onlyWhenAsked: true };

@@ -1,0 +1,50 @@
+import { KubeConfig, Watch } from '@kubernetes/client-node';
+import type { Sample } from './crash-figures.ts';
+import type { BenchContext } from './scenario.ts';
+
+/** POLL_MS: how soon a watch cut by the server is resumed. */
+const POLL_MS = 20;
+
+type Pod = { metadata: { uid: string; resourceVersion: string; deletionTimestamp?: string; ownerReferences?: { uid: string; controller?: boolean }[] } };
+
+/** OwnedPods follows an RC's live pods by a watch: the count after each change, and every pod it ever controlled. */
+export type OwnedPods = { readonly series: Sample[]; readonly live: () => number; readonly distinct: () => number; readonly stop: () => void };
+
+type PodCounter = { readonly apply: (type: string, pod: Pod) => void; readonly series: Sample[]; readonly live: Set<string>; readonly ever: Set<string> };
+
+/** podCounter counts the live pods an RC controls from watch events, recording the count after each change. */
+function podCounter(rcUid: string, started: number): PodCounter {
+  const live = new Set<string>(), ever = new Set<string>(), series: Sample[] = [];
+  const apply = (type: string, pod: Pod): void => {
+    const owned = (pod.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === rcUid);
+    const before = live.size;
+    if (owned) ever.add(pod.metadata.uid);
+    if (owned && type !== 'DELETED' && !pod.metadata.deletionTimestamp) live.add(pod.metadata.uid);
+    else live.delete(pod.metadata.uid);
+    if (live.size !== before) series.push({ t: (performance.now() - started) / 1000, n: live.size });
+  };
+  return { apply, series, live, ever };
+}
+
+/** watchOwnedPods watches a namespace's pods from the RC's creation on, re-watching from the last resourceVersion when cut. */
+export function watchOwnedPods(ctx: BenchContext, ns: string, rcUid: string, fromVersion: string, started: number): OwnedPods {
+  const kc = new KubeConfig();
+  kc.loadFromFile(ctx.e.kubeconfig);
+  const counter = podCounter(rcUid, started);
+  let rv = fromVersion, stopped = false, failure: unknown, abort: AbortController | undefined;
+  const onEvent = (type: string, pod: Pod): void => {
+    if (type === 'ERROR') failure = new Error(`pod watch of ${ns}: ${JSON.stringify(pod)}`);
+    else rv = pod.metadata.resourceVersion;
+    if (type !== 'ERROR' && type !== 'BOOKMARK') counter.apply(type, pod);
+  };
+  const follow = (): void => {
+    new Watch(kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: rv, allowWatchBookmarks: true }, onEvent,
+      () => { if (!stopped && failure === undefined) setTimeout(follow, POLL_MS); })
+      .then((c) => { abort = c; if (stopped) c.abort(); }, (err: unknown) => { failure = err; });
+  };
+  follow();
+  return {
+    series: counter.series, distinct: () => counter.ever.size, stop: () => { stopped = true; abort?.abort(); },
+    live: () => { if (failure !== undefined) throw failure; return counter.live.size; },
+  };
+}
