@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KafkaMessage } from 'kafkajs';
-import { busBatch } from './group.kafka.ts';
+import { busBatch, lostGeneration } from './group.kafka.ts';
 
 /** message is a kafkajs record-batch entry with the given offset, key, value and headers. */
 const message = (offset: string, key: Buffer | null, value: Buffer | null, headers: KafkaMessage['headers'] = {}): KafkaMessage =>
@@ -20,5 +20,22 @@ describe('busBatch', () => {
         { key: null, value: Buffer.from('x'), offset: '7', timestamp: '1700000000000', headers: { 'kcm-bus.reason': 'undecodable' } },
       ],
     });
+  });
+});
+
+/** brokerError is a KafkaJSProtocolError's shape: the broker's error type on an Error. */
+const brokerError = (type: string): Error => Object.assign(new Error(`broker answered ${type}`), { type });
+/** afterRetries is how kafkajs's retrier hands it on: a KafkaJSNonRetriableError whose cause is the broker's error. */
+const afterRetries = (cause: Error): Error => Object.assign(new Error(cause.message, { cause }), { name: 'KafkaJSNonRetriableError' });
+
+describe('lostGeneration', () => {
+  it('given a commit refused because the member is gone, as kafkajs wraps it after its retries, then it is a lost generation', () => {
+    assert.equal(lostGeneration(afterRetries(brokerError('UNKNOWN_MEMBER_ID'))), true);
+    assert.equal(lostGeneration(brokerError('ILLEGAL_GENERATION')), true);
+  });
+
+  it('given any other failure, then it is not (the commit fails as before)', () => {
+    assert.equal(lostGeneration(afterRetries(brokerError('GROUP_AUTHORIZATION_FAILED'))), false);
+    assert.equal(lostGeneration(new Error('socket hang up')), false);
   });
 });

@@ -50,7 +50,32 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     throw err;
   }
   start();
-  return { joined: () => membership.joined, commit: (offsets) => consumer.commitOffsets([...offsets]), stop: leave };
+  return { joined: () => membership.joined, commit: (offsets) => commitUnlessGone(consumer, offsets), stop: leave };
+}
+
+/** GONE are the answers to a commit from a member the group no longer counts (kafkajs rejoins on its next heartbeat). */
+const GONE = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_INSTANCE_ID']);
+
+/** lostGeneration tells whether an error (kafkajs wraps the broker's answer in `cause`) says the member's generation is gone. */
+export function lostGeneration(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (GONE.has(String((e as { type?: unknown }).type))) return true;
+  }
+  return false;
+}
+
+/**
+ * commitUnlessGone commits offsets; refused because the member's generation is gone (it stalled past its session:
+ * SIGSTOP, a long GC), the commit is dropped: its records stay uncommitted and are read again by the partition's
+ * owner, while kafkajs rejoins on its next heartbeat. Thrown from a batch handler, kafkajs would take the wrapped
+ * refusal for a crash it does not restart from.
+ */
+async function commitUnlessGone(consumer: Consumer, offsets: Parameters<GroupMember['commit']>[0]): Promise<void> {
+  try {
+    await consumer.commitOffsets([...offsets]);
+  } catch (err) {
+    if (!lostGeneration(err)) throw err;
+  }
 }
 
 /** assignersOf picks the group's partition assigner: co-partitioning, some partitions only, or kafkajs's default. */
