@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
+import { restartPart, type RestartOptions } from '../test/support/restart.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { childPid, running } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
@@ -65,6 +66,17 @@ export class ChaosSystem {
       process.kill(pid, 'SIGCONT');
     }
     this.#ctx.log(`chaos: ${victim} stopped ${PAUSE_S} s and continued`);
+  }
+
+  /** stackDir is the bench stack's run folder (where Redis keeps its files). */
+  get stackDir(): string {
+    return this.#ctx.stack.dir;
+  }
+
+  /** restartPart restarts a part of the bench stack (test/support/restart.ts): a broker, the registry, Redis, the apiserver. */
+  async restartPart(name: string, o: RestartOptions = {}): Promise<void> {
+    await restartPart(this.#ctx.stack, name, o);
+    this.#ctx.log(`chaos: ${name} restarted`);
   }
 
   /** stop stops the services this run started (SIGTERM); a replacement watcher is stopped too. */

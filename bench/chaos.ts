@@ -2,10 +2,13 @@
  * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack
  * (its watcher, plus a writer and two reconciler-rc members started here). For each fault an RC in a fresh namespace
  * is scaled 0 → N (CHAOS_PODS, 200) and back to 0 at --kube-api-qps 20/30, and the fault is injected half way each
- * way. Figures per fault: seconds from each injection until the RC settled (its pods and its status at the target),
+ * way: kill -9 of each kcm-bus service, SIGSTOP past the group session, all three at once, then faults of the parts
+ * the bus stands on (the broker, the registry, the apiserver, Redis losing its data). Figures per fault: seconds from each injection until the RC settled (its pods and its status at the target),
  * pods over-created (the most live pods the RC ever controlled, from a watch, minus N) and pods lost (still live when
  * the scale-down gave up: a lost delete). Bounded: each wait gives up after DEADLINE_MS and is reported.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { waitFor } from '../test/support/wait.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { ChaosSystem, PAUSE_S } from './chaos-system.ts';
@@ -26,7 +29,16 @@ const FAULTS: readonly Fault[] = [
   { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, inject: (s) => s.pause('reconciler-rc') },
   { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, inject: (s) => s.pause('writer') },
   { name: 'kill -9 watcher, writer, reconciler-rc at once', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
+  { name: 'kill -9 the Kafka broker, restart', inject: (s) => s.restartPart('kafka', { graceMs: 0 }) },
+  { name: 'restart the schema registry', inject: (s) => s.restartPart('registry') },
+  { name: 'restart kube-apiserver', inject: (s) => s.restartPart('kube-apiserver') },
+  { name: 'kill -9 Redis, restart without its data', inject: (s) => s.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(s) }) },
 ];
+
+/** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
+function forgetRedisData(s: ChaosSystem): void {
+  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(s.stackDir, file), { recursive: true, force: true });
+}
 
 /** Outcome is one fault's figures: seconds to settle after each injection (undefined: gave up), over-created, lost. */
 type Outcome = { readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined; readonly overCreated: number; readonly lost: number };

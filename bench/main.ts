@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
     for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
     watcher = await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
-    const ctx: BenchContext = { e, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
+    const ctx: BenchContext = { e, stack: c, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
     const rows: Row[] = [];
     const data: Record<string, unknown> = {};
     for (const s of chosen) {

@@ -1,3 +1,4 @@
+import type { StackConfig } from '@kcm-bus/stack/config.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import type { RawKube } from '../test/support/stack.ts';
 
@@ -24,6 +25,8 @@ export type ScenarioResult = { readonly rows: readonly Row[]; readonly data: unk
  */
 export type BenchContext = {
   readonly e: StackEndpoints;
+  /** stack is the bench stack's configuration (its parts can be restarted: test/support/restart.ts). */
+  readonly stack: StackConfig;
   readonly kube: RawKube;
   readonly runId: string;
   readonly out: string;

@@ -1,17 +1,27 @@
+import type { StackConfig } from '@kcm-bus/stack/config.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { locateAll } from '@kcm-bus/stack/obtain-all.ts';
-import { controlParts } from '@kcm-bus/stack/parts.ts';
+import { controlParts, dataParts } from '@kcm-bus/stack/parts.ts';
 import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
+
+/** RestartOptions: how long the part gets to stop on SIGTERM before SIGKILL (0: killed at once), and what to do while it is down. */
+export type RestartOptions = { readonly graceMs?: number; readonly whileDown?: () => void };
+
+/** restartPart stops one part of a stack by its pid and starts it again, waiting for its readiness probe. */
+export async function restartPart(c: StackConfig, name: string, o: RestartOptions = {}): Promise<void> {
+  const binaries = locateAll();
+  const part = [...dataParts(c, binaries), ...controlParts(c, binaries)].find((p) => p.name === name);
+  if (!part) throw new Error(`no stack part ${name}`);
+  await stopProcess(c.dir, part.name, o.graceMs);
+  o.whileDown?.();
+  await startPart(c, part, () => undefined);
+}
 
 /**
  * restartApiserver stops the test stack's kube-apiserver by its pid and starts it again: its watch cache
  * then begins at the current resourceVersion, so a watch from an older one gets 410 Gone.
  */
 export async function restartApiserver(): Promise<void> {
-  const c = stackConfig(process.env['KCM_BUS_TEST_PROFILE'] ?? 'test');
-  const part = controlParts(c, locateAll()).find((p) => p.name === 'kube-apiserver');
-  if (!part) throw new Error('no kube-apiserver part');
-  await stopProcess(c.dir, part.name);
-  await startPart(c, part, () => undefined);
+  await restartPart(stackConfig(process.env['KCM_BUS_TEST_PROFILE'] ?? 'test'), 'kube-apiserver');
 }
