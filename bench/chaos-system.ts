@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { restartPart, type RestartOptions } from '../test/support/restart.ts';
-import { waitFor } from '../test/support/wait.ts';
-import { childPid, running } from './probes.ts';
+import { childPid, terminate } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 import { reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
 
@@ -12,53 +11,55 @@ export const PAUSE_S = 15;
 /** Victim is a service a fault hits; 'reconciler-rc' is the first of the two members. */
 export type Victim = 'watcher' | 'writer' | 'reconciler-rc';
 
-/** Target is a service's current process: one the chaos run started, or the bench's own watcher (by pid). */
-type Target = { readonly pid: number; readonly service: ServiceProcess | undefined };
+/** Slot is one running service of the system: the victims, and the second reconciler-rc member. */
+type Slot = Victim | 'reconciler-rc 2';
+
+const SLOTS: readonly Slot[] = ['watcher', 'writer', 'reconciler-rc', 'reconciler-rc 2'];
 
 const QPS = { qps: 20, burst: 30 };
 
 /**
- * ChaosSystem is the kcm-bus under a chaos run: the bench's watcher, a writer and two reconciler-rc members. kill
- * SIGKILLs a service and starts its replacement with the same flags once it exited; pause SIGSTOPs it for PAUSE_S
- * and lets it go on (SIGCONT). stop stops what the run started; the bench stops its watcher, or its replacement.
+ * ChaosSystem is the kcm-bus under a chaos run: a watcher (in place of the bench's), a writer and two reconciler-rc
+ * members, each supervised as a Deployment would be: a service that exits on its own is started again with the same
+ * flags, and counted (restarts). kill SIGKILLs a service and starts its replacement once it exited; pause SIGSTOPs it
+ * for PAUSE_S and lets it go on (SIGCONT); restartPart restarts a part of the stack; stop stops every service.
  */
 export class ChaosSystem {
   readonly #ctx: BenchContext;
-  readonly #targets: Map<Victim, Target>;
-  readonly #others: ServiceProcess[];
+  readonly #services = new Map<Slot, ServiceProcess>();
+  readonly #killed = new Set<ServiceProcess>();
+  #stopping = false;
+  #restarts = 0;
 
-  private constructor(ctx: BenchContext, targets: Map<Victim, Target>, others: ServiceProcess[]) {
+  private constructor(ctx: BenchContext) {
     this.#ctx = ctx;
-    this.#targets = targets;
-    this.#others = others;
   }
 
   static async start(ctx: BenchContext): Promise<ChaosSystem> {
-    const writer = await startService('writer', writerFlags(ctx.e, QPS));
-    const first = await startService('reconciler-rc', reconcilerFlags(ctx.e));
-    const second = await startService('reconciler-rc', reconcilerFlags(ctx.e));
-    const targets = new Map<Victim, Target>([
-      ['watcher', { pid: childPid('services/watcher/src/main.ts'), service: undefined }],
-      ['writer', { pid: writer.process.pid ?? 0, service: writer }],
-      ['reconciler-rc', { pid: first.process.pid ?? 0, service: first }],
-    ]);
-    return new ChaosSystem(ctx, targets, [second]);
+    const system = new ChaosSystem(ctx);
+    await terminate(childPid('services/watcher/src/main.ts'));
+    for (const slot of SLOTS) await system.#run(slot);
+    return system;
+  }
+
+  /** restarts counts the services that exited on their own and were started again. */
+  get restarts(): number {
+    return this.#restarts;
   }
 
   /** kill SIGKILLs the victim, waits for it to exit and starts a replacement (ready when this resolves). */
   async kill(victim: Victim): Promise<void> {
-    const target = this.#target(victim);
-    process.kill(target.pid, 'SIGKILL');
-    await waitFor(`${victim} (pid ${target.pid}) to exit`, () => !running(target.pid) || undefined, { intervalMs: 20, timeoutMs: 30_000 });
-    const flags = { watcher: watcherFlags(this.#ctx.e), writer: writerFlags(this.#ctx.e, QPS), 'reconciler-rc': reconcilerFlags(this.#ctx.e) }[victim];
-    const service = await startService(victim, flags);
-    this.#targets.set(victim, { pid: service.process.pid ?? 0, service });
+    const service = this.#service(victim);
+    this.#killed.add(service);
+    service.process.kill('SIGKILL');
+    await service.exited;
+    await this.#run(victim);
     this.#ctx.log(`chaos: ${victim} killed and restarted`);
   }
 
   /** pause stops the victim (SIGSTOP) for PAUSE_S and lets it go on (SIGCONT): a member stalled past its session. */
   async pause(victim: Victim): Promise<void> {
-    const { pid } = this.#target(victim);
+    const pid = this.#service(victim).process.pid ?? 0;
     process.kill(pid, 'SIGSTOP');
     try {
       await sleep(PAUSE_S * 1000);
@@ -79,15 +80,31 @@ export class ChaosSystem {
     this.#ctx.log(`chaos: ${name} restarted`);
   }
 
-  /** stop stops the services this run started (SIGTERM); a replacement watcher is stopped too. */
+  /** stop stops every service of the system (SIGTERM), none restarted. */
   async stop(): Promise<void> {
-    for (const target of this.#targets.values()) await target.service?.stop();
-    for (const service of this.#others) await service.stop();
+    this.#stopping = true;
+    for (const service of this.#services.values()) await service.stop();
   }
 
-  #target(victim: Victim): Target {
-    const target = this.#targets.get(victim);
-    if (!target) throw new Error(`no ${victim} in the chaos system`);
-    return target;
+  async #run(slot: Slot): Promise<void> {
+    const name = slot === 'reconciler-rc 2' ? 'reconciler-rc' : slot;
+    const flags = { watcher: watcherFlags(this.#ctx.e), writer: writerFlags(this.#ctx.e, QPS), 'reconciler-rc': reconcilerFlags(this.#ctx.e) }[name];
+    const service = await startService(name, flags);
+    this.#services.set(slot, service);
+    void service.exited.then(() => this.#exited(slot, service));
+  }
+
+  /** #exited restarts a service that exited on its own (not killed by the run, not stopping), as a Deployment would. */
+  async #exited(slot: Slot, service: ServiceProcess): Promise<void> {
+    if (this.#stopping || this.#killed.delete(service)) return;
+    this.#restarts++;
+    this.#ctx.log(`chaos: ${slot} exited on its own (log: ${service.logFile}); started again`);
+    await this.#run(slot).catch((err: unknown) => this.#ctx.log(`chaos: ${slot} could not be started again: ${String(err)}`));
+  }
+
+  #service(victim: Victim): ServiceProcess {
+    const service = this.#services.get(victim);
+    if (!service) throw new Error(`no ${victim} in the chaos system`);
+    return service;
   }
 }

@@ -1,11 +1,14 @@
 /**
- * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack
- * (its watcher, plus a writer and two reconciler-rc members started here). For each fault an RC in a fresh namespace
+ * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack.
+ * The system is a watcher, a writer and two reconciler-rc members, each started again when it exits on its own, as a
+ * Deployment would (chaos-system.ts). The faults: kill -9 of each kcm-bus service, SIGSTOP past the group session,
+ * all three at once, then faults of the parts the bus stands on (the broker, the registry, the apiserver, Redis
+ * losing its data); CHAOS_ONLY=word,… picks those whose name holds a word. For each fault an RC in a fresh namespace
  * is scaled 0 → N (CHAOS_PODS, 200) and back to 0 at --kube-api-qps 20/30, and the fault is injected half way each
- * way: kill -9 of each kcm-bus service, SIGSTOP past the group session, all three at once, then faults of the parts
- * the bus stands on (the broker, the registry, the apiserver, Redis losing its data). Figures per fault: seconds from each injection until the RC settled (its pods and its status at the target),
- * pods over-created (the most live pods the RC ever controlled, from a watch, minus N) and pods lost (still live when
- * the scale-down gave up: a lost delete). Bounded: each wait gives up after DEADLINE_MS and is reported.
+ * way. Figures per fault: seconds from each injection until the RC settled (its pods and its status at the target),
+ * pods over-created (the most live pods the RC ever controlled, from a watch, minus N), pods lost (still live when
+ * the scale-down gave up: a lost delete) and the services that exited on their own. Bounded: each wait gives up
+ * after DEADLINE_MS and is reported.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,14 +43,23 @@ function forgetRedisData(s: ChaosSystem): void {
   for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(s.stackDir, file), { recursive: true, force: true });
 }
 
+/** chosenFaults are the faults whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
+function chosenFaults(): readonly Fault[] {
+  const words = (process.env['CHAOS_ONLY'] ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  return words.length === 0 ? FAULTS : FAULTS.filter((f) => words.some((w) => f.name.includes(w)));
+}
+
 /** Outcome is one fault's figures: seconds to settle after each injection (undefined: gave up), over-created, lost. */
-type Outcome = { readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined; readonly overCreated: number; readonly lost: number };
+type Outcome = {
+  readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined;
+  readonly overCreated: number; readonly lost: number; readonly restarts: number;
+};
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const system = await ChaosSystem.start(ctx);
   const outcomes: Outcome[] = [];
   try {
-    for (const [i, fault] of FAULTS.entries()) {
+    for (const [i, fault] of chosenFaults().entries()) {
       ctx.log(`chaos: ${fault.name}`);
       outcomes.push(await cycle(ctx, system, fault, `${ctx.runId}-chaos-${i}`));
     }
@@ -64,12 +76,13 @@ async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: s
   const started = performance.now();
   const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))['metadata'] as { uid: string; resourceVersion: string };
   const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
+  const restartsBefore = system.restarts;
   try {
     const upS = await leg(ctx, system, fault, pods, ns, N);
     await scale(ctx, ns, 0);
     const downS = await leg(ctx, system, fault, pods, ns, 0);
     const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
-    return { fault: fault.name, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0 };
+    return { fault: fault.name, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0, restarts: system.restarts - restartsBefore };
   } finally {
     pods.stop();
     await cleanUpNamespace(ctx.kube, ns);
@@ -102,13 +115,15 @@ async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<v
 
 function rowOf(o: Outcome): Row {
   return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', kcmBus: o.upS,
-    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}` };
+    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}, services that exited on their own ${o.restarts}` };
 }
 
 function table(outcomes: readonly Outcome[]): string {
   const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
-  const lines = outcomes.map((o) => [o.fault.padEnd(52), seconds(o.upS).padStart(9), seconds(o.downS).padStart(9), String(o.overCreated).padStart(12), String(o.lost).padStart(5)].join('  '));
-  return [['fault'.padEnd(52), 'settled ↑'.padStart(9), 'settled ↓'.padStart(9), 'over-created'.padStart(12), 'lost'.padStart(5)].join('  '), ...lines].join('\n');
+  const lines = outcomes.map((o) => [o.fault.padEnd(52), seconds(o.upS).padStart(9), seconds(o.downS).padStart(9), String(o.overCreated).padStart(12),
+    String(o.lost).padStart(5), String(o.restarts).padStart(8)].join('  '));
+  const header = ['fault'.padEnd(52), 'settled ↑'.padStart(9), 'settled ↓'.padStart(9), 'over-created'.padStart(12), 'lost'.padStart(5), 'restarts'.padStart(8)];
+  return [header.join('  '), ...lines].join('\n');
 }
 
 /** chaos runs only when asked for (`npm run chaos`, or `npm run bench -- --only chaos`). */
