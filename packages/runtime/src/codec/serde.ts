@@ -67,11 +67,13 @@ export class Serde {
   async decode(bytes: Buffer): Promise<Decoded> {
     const { schemaId, payload } = unframe(bytes);
     const writer = await this.#writer(schemaId);
-    const asWritten = (): unknown => restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload)));
-    if (!this.#reader) return { value: asWritten(), schemaId };
-    this.#readerCodec ??= this.#makeCodec(this.#reader);
-    const value = restoreResidue(fromAvroValue(this.#reader as AvroType, this.#readerCodec.decode(payload, writer.schema)));
-    return { value: writer.sameAsReader ? value : asWritten(), schemaId };
+    if (this.#reader && !writer.sameAsReader) {
+      // Resolved against the reader's schema only to prove it can read the record (it throws otherwise); the value is
+      // read as written, so the fields the reader's schema lacks are kept.
+      this.#readerCodec ??= this.#makeCodec(this.#reader);
+      this.#readerCodec.decode(payload, writer.schema);
+    }
+    return { value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload))), schemaId };
   }
 
   async #writer(id: number): Promise<WriterSchema> {
