@@ -118,7 +118,7 @@ export class RedisExpectations implements ExpectationsStore {
     if (!record) return this.delete(key);
     const { createKeys, deleteKeys } = record;
     const ttl = Math.ceil(this.#options.ttlMs);
-    await fenced(this.#scripts.kcmExpSet(...this.#keys(key), this.#fence(this.#options.partitionOf(key)), this.#token(key), ttl, createKeys.length, ...createKeys, ...deleteKeys));
+    await reachRedis(this.#scripts.kcmExpSet(...this.#fencedKeys(key), ttl, createKeys.length, ...createKeys, ...deleteKeys));
   }
 
   /** lower untracks the given creations and deletions atomically, if the key has a record. */
@@ -128,14 +128,15 @@ export class RedisExpectations implements ExpectationsStore {
 
   /** delete removes the record and its delete keys. */
   async delete(key: string): Promise<void> {
-    await fenced(this.#scripts.kcmExpDelete(...this.#keys(key), this.#fence(this.#options.partitionOf(key)), this.#token(key)));
+    await reachRedis(this.#scripts.kcmExpDelete(...this.#fencedKeys(key)));
   }
 
-  #token(key: string): string {
+  /** #fencedKeys are a fenced script's arguments for a key: its record's keys, its partition's fence, this member's token. */
+  #fencedKeys(key: string): [hash: string, creates: string, deletes: string, fence: string, token: string] {
     const partition = this.#options.partitionOf(key);
     const token = this.#tokens.get(partition);
     if (token === undefined) throw new FencedError(`expectations of ${key}: partition ${partition} was never claimed by this member`);
-    return token;
+    return [...this.#keys(key, partition), this.#fence(partition), token];
   }
 
   #slot(partition: number): string {
@@ -146,30 +147,22 @@ export class RedisExpectations implements ExpectationsStore {
     return `${this.#slot(partition)}:fence`;
   }
 
-  #keys(key: string): [hash: string, creates: string, deletes: string] {
-    const hash = `${this.#slot(this.#options.partitionOf(key))}:${key}`;
+  #keys(key: string, partition = this.#options.partitionOf(key)): [hash: string, creates: string, deletes: string] {
+    const hash = `${this.#slot(partition)}:${key}`;
     return [hash, `${hash}:creates`, `${hash}:deletes`];
-  }
-}
-
-/** fenced runs a fenced script: Redis's FENCED reply is a FencedError, anything else as reachRedis says. */
-async function fenced(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof Error && err.message.startsWith('FENCED')) throw new FencedError(`expectations: ${err.message}`, { cause: err });
-    throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 
 /**
  * reachRedis marks a failed call as transient: Redis down, a command timeout or the client's retries exhausted all
- * pass, so the record or sync that needed it is retried, never dead-lettered.
+ * pass, so the record or sync that needed it is retried, never dead-lettered. A fenced script's FENCED reply is a
+ * FencedError instead.
  */
 async function reachRedis<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
+    if (err instanceof Error && err.message.startsWith('FENCED')) throw new FencedError(`expectations: ${err.message}`, { cause: err });
     throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
