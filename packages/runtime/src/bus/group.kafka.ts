@@ -4,6 +4,7 @@ import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
+import { causeChain } from '../faults/record-fault.ts';
 
 /**
  * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. A member killed with -9
@@ -58,10 +59,7 @@ const GONE = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_P
 
 /** lostGeneration tells whether an error (kafkajs wraps the broker's answer in `cause`) says the member's generation is gone. */
 export function lostGeneration(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (GONE.has(String((e as { type?: unknown }).type))) return true;
-  }
-  return false;
+  return causeChain(err).some((e) => GONE.has(String((e as { type?: unknown }).type)));
 }
 
 /**

@@ -20,7 +20,7 @@ export class TransientError extends Error {}
  * registry 404 for an unknown schema id) is poison.
  */
 export function classifyFault(err: unknown): RecordFault {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+  for (const e of causeChain(err)) {
     if (e instanceof TransientError) return 'transient';
     if (e instanceof RegistryError) return e.status >= 500 || e.status === 429 ? 'transient' : 'poison';
     const code = (e as { code?: unknown }).code;
@@ -28,6 +28,13 @@ export function classifyFault(err: unknown): RecordFault {
     if (e instanceof TypeError && e.message === 'fetch failed') return 'transient';
   }
   return 'poison';
+}
+
+/** causeChain is an error and the errors in its `cause`, outermost first, at most 5 deep (clients wrap what they retried). */
+export function causeChain(err: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e: unknown = err; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e);
+  return chain;
 }
 
 /** deadLetterTopic is where the poison records of `topic` go (`kcm.mutations` → `kcm.mutations.dlq`). */
