@@ -3,23 +3,21 @@ import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 
 /**
- * Known is what the watcher keeps of a published object: its metadata, whose resourceVersion tells a relist whether
- * the object changed, and which is what a synthetic delete carries (client-go's DeletedFinalStateUnknown carries the
- * last known object; consumers' stores hold the rest, and the runtime hands their last state to the handlers).
- */
-type Known = { readonly metadata: NonNullable<KubeObject['metadata']> };
-
-/**
- * PublishedState is what the watcher has published for one kind: every live object's metadata. It is rebuilt from
- * the kind's state topic after a restart, so a relist can tell what changed and what vanished meanwhile.
+ * PublishedState is what the watcher has published for one kind: of every live object, the resourceVersion that
+ * tells a relist whether it changed, and the uid that a synthetic delete carries with its name. That is all a
+ * consumer needs of a delete (client-go's DeletedFinalStateUnknown carries the informer's last object; consumers'
+ * stores hold it here, and the runtime hands their last state to the handlers), and it keeps the watcher's cache
+ * at one string per object. It is rebuilt from the kind's state topic after a restart, so a relist can tell what
+ * changed and what vanished meanwhile.
  */
 export class PublishedState {
-  readonly #objects = new Map<string, Known>();
+  /** key → `${resourceVersion}/${uid}`: neither contains a slash. */
+  readonly #objects = new Map<string, string>();
 
   /** apply records an Applied or Deleted item as published. */
   apply(type: ObjectEventType, key: string, object: KubeObject): void {
     if (type === 'Deleted') this.#objects.delete(key);
-    else this.#objects.set(key, { metadata: object.metadata ?? {} });
+    else this.#objects.set(key, `${object.metadata?.resourceVersion ?? ''}/${object.metadata?.uid ?? ''}`);
   }
 
   /** size is how many live objects were published. */
@@ -29,9 +27,9 @@ export class PublishedState {
 
   /**
    * relist turns a full list into the items that bring the topic to it: Applied for every object that is new
-   * or changed since it was published, then a (synthetic) Deleted with the last known metadata for every
-   * published object that is no longer there. Unchanged objects are not published again.
-   * Mirrors what client-go's DeltaFIFO.Replace emits, minus the no-op Sync deltas.
+   * or changed since it was published, then a (synthetic) Deleted carrying the last known identity (namespace,
+   * name, uid, resourceVersion) for every published object that is no longer there. Unchanged objects are not
+   * published again. Mirrors what client-go's DeltaFIFO.Replace emits, minus the no-op Sync deltas.
    */
   relist(listed: readonly KubeObject[]): StreamItem[] {
     const seen = new Set<string>();
@@ -39,11 +37,24 @@ export class PublishedState {
     for (const object of listed) {
       const key = objectKey(object.metadata ?? {});
       seen.add(key);
-      if (this.#objects.get(key)?.metadata.resourceVersion !== object.metadata?.resourceVersion) items.push({ type: 'Applied', object });
+      if (this.#resourceVersion(key) !== object.metadata?.resourceVersion) items.push({ type: 'Applied', object });
     }
     for (const [key, known] of this.#objects) {
-      if (!seen.has(key)) items.push({ type: 'Deleted', object: { metadata: known.metadata } });
+      if (!seen.has(key)) items.push({ type: 'Deleted', object: { metadata: identity(key, known) } });
     }
     return items;
   }
+
+  #resourceVersion(key: string): string | undefined {
+    const known = this.#objects.get(key);
+    return known === undefined ? undefined : known.slice(0, known.indexOf('/'));
+  }
+}
+
+/** identity rebuilds the metadata a synthetic delete carries from a key (`namespace/name` or `name`) and what was kept. */
+function identity(key: string, known: string): NonNullable<KubeObject['metadata']> {
+  const [resourceVersion = '', uid = ''] = known.split('/');
+  const slash = key.indexOf('/');
+  const name = { name: key.slice(slash + 1), ...(slash < 0 ? {} : { namespace: key.slice(0, slash) }) };
+  return { ...name, ...(uid === '' ? {} : { uid }), resourceVersion };
 }
