@@ -4,7 +4,7 @@ import { busFlags, kafkaFlags, rawKube, testStack, uniqueName } from '../support
 import { waitFor } from '../support/wait.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { compactEtcd } from '../support/etcd.ts';
-import { restartApiserver } from '../support/restart.ts';
+import { restartApiserver, restartTestPart } from '../support/restart.ts';
 import { startFaultProxy, type FaultProxy } from '../support/proxy.ts';
 import { proxiedKubeconfig } from '../support/kubeconfig.ts';
 import { readFileSync } from 'node:fs';
@@ -140,6 +140,22 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       return vanished.at(-1)?.value === null && vanished.at(-2)?.value?.type === 'Deleted' &&
         recordsOf(records, `${ns}/gone-new`).at(-1)?.value?.type === 'Applied';
     });
+  });
+
+  it('waits out a broker outage (kill -9, then restart): not ready meanwhile, never exits, and publishes what changed', async () => {
+    const readyz = new URL('/readyz', watcher.metricsUrl);
+    const status = async (): Promise<number> => (await fetch(readyz)).status;
+    await restartTestPart('kafka', {
+      graceMs: 0,
+      whileDown: async () => {
+        await kube('POST', `/api/v1/namespaces/${ns}/endpoints`, { metadata: { name: 'outage' } });
+        await waitFor('the watcher to report not ready', async () => (await status()) === 503, { timeoutMs: 60_000 });
+      },
+    });
+    await waitFor('the change made while the broker was away on the topic', async () =>
+      recordsOf(await readTopic(stack, 'kcm.watch.endpoints'), `${ns}/outage`).length > 0, { timeoutMs: 120_000 });
+    await waitFor('the watcher to be ready again', async () => (await status()) === 200, { timeoutMs: 60_000 });
+    assert.equal(watcher.process.exitCode, null, 'the watcher never exited');
   });
 
   it('is fenced when a newer watcher of the same kind starts: the older one exits with status 1', async () => {

@@ -8,7 +8,7 @@ import { startPart } from '@kcm-bus/stack/start.ts';
 import { waitFor } from './wait.ts';
 
 /** RestartOptions: how long the part gets to stop on SIGTERM before SIGKILL (0: killed at once), and what to do while it is down. */
-export type RestartOptions = { readonly graceMs?: number; readonly whileDown?: () => void };
+export type RestartOptions = { readonly graceMs?: number; readonly whileDown?: () => void | Promise<void> };
 
 /** restartPart stops one part of a stack by its pid and starts it again, waiting for its readiness probe. */
 export async function restartPart(c: StackConfig, name: string, o: RestartOptions = {}): Promise<void> {
@@ -16,7 +16,7 @@ export async function restartPart(c: StackConfig, name: string, o: RestartOption
   const part = [...dataParts(c, binaries), ...controlParts(c, binaries)].find((p) => p.name === name);
   if (!part) throw new Error(`no stack part ${name}`);
   await stopProcess(c.dir, part.name, o.graceMs);
-  o.whileDown?.();
+  await o.whileDown?.();
   // A killed process's sockets can hold its ports for a while after it is gone (FIN_WAIT): wait, do not fail.
   const ports = part.ports.map((port) => ({ name: `${part.name} ${port}`, port: c.ports[port] }));
   await waitFor(`the ports of ${part.name} to be free`, () => assertPortsFree(ports).then(() => true, () => undefined), { timeoutMs: 180_000, intervalMs: 500 });
@@ -28,5 +28,10 @@ export async function restartPart(c: StackConfig, name: string, o: RestartOption
  * then begins at the current resourceVersion, so a watch from an older one gets 410 Gone.
  */
 export async function restartApiserver(): Promise<void> {
-  await restartPart(stackConfig(process.env['KCM_BUS_TEST_PROFILE'] ?? 'test'), 'kube-apiserver');
+  await restartTestPart('kube-apiserver');
+}
+
+/** restartTestPart restarts one part of the test stack (restartPart). */
+export async function restartTestPart(name: string, o: RestartOptions = {}): Promise<void> {
+  await restartPart(stackConfig(process.env['KCM_BUS_TEST_PROFILE'] ?? 'test'), name, o);
 }

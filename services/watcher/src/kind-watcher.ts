@@ -3,7 +3,8 @@ import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
-import { Pump, type PumpItem } from './pump.ts';
+import { Backoff } from './backoff.ts';
+import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
 import { runReflector, type ReflectorOptions } from './reflector.ts';
 import type { PublishedState } from './store.ts';
 import type { WatcherMetrics } from './metrics.ts';
@@ -26,13 +27,21 @@ export type KindWatcherPorts = {
   readonly log: Logger;
   readonly now: () => Date;
   readonly onFatal: (err: unknown) => void;
+  /** fenced tells a failed publication that a newer watcher of the kind fenced: final. */
+  readonly fenced: (err: unknown) => boolean;
 };
 
 /**
  * KindWatcher is a running pipeline: API list/watch → ordered queue → transactions on the kind's topics. alive is
  * false once its list/watch loop ended other than by stop (/healthz).
  */
-export type KindWatcher = { readonly synced: () => boolean; readonly alive: () => boolean; readonly stop: () => Promise<void> };
+export type KindWatcher = {
+  readonly synced: () => boolean;
+  readonly alive: () => boolean;
+  /** publishing is false while a publication is failing and being retried (the broker away): not ready. */
+  readonly publishing: () => boolean;
+  readonly stop: () => Promise<void>;
+};
 
 /**
  * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
@@ -41,7 +50,7 @@ export type KindWatcher = { readonly synced: () => boolean; readonly alive: () =
  */
 export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, ports: KindWatcherPorts): KindWatcher {
   const stopping = new AbortController();
-  const pump = new Pump(ports.publish, opts, ports.onFatal, ports.resumeFrom);
+  const pump = new Pump(ports.publish, opts, publishFailures(ports), ports.resumeFrom);
   let synced = false;
   const sink = async (items: readonly StreamItem[]): Promise<void> => {
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
@@ -54,10 +63,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     relisted: () => ports.metrics.relisted(kind.kind),
     watchRestarted: (reason: string) => ports.metrics.watchRestarted(kind.kind, reason),
     synced: () => void (synced = true),
-    sleep: (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    }),
+    sleep: sleepUnlessAborted,
   };
   let running = true;
   const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
@@ -69,13 +75,40 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   return {
     synced: () => synced,
     alive: () => running || stopping.signal.aborted,
+    publishing: () => !pump.stalled,
     stop: async () => {
       clearInterval(ticker);
       stopping.abort();
       await loop;
-      await pump.flush();
+      await pump.close();
     },
   };
+}
+
+/** STALL_MS is how long a publication may be in flight before the watcher reports not ready (a healthy one takes milliseconds). */
+const STALL_MS = 5000;
+
+/**
+ * publishFailures wait out a broker that is away: every failed publication but a fenced one is retried with the
+ * reflector's backoff (800 ms doubling to 30 s), logged at its first failure and then every tenth, and the
+ * recovery logged with the attempts it took. A fenced publisher is final: a newer watcher of the kind took over.
+ */
+function publishFailures(ports: KindWatcherPorts): PumpFailures {
+  return {
+    final: ports.fenced, onFatal: ports.onFatal, backoff: new Backoff({ maxMs: 10_000 }),
+    sleep: (ms, signal) => sleepUnlessAborted(ms, signal), now: () => ports.now().getTime(), stallMs: STALL_MS,
+    onRetry: (err, attempt, delayMs) => {
+      if (attempt % 10 === 1) ports.log.warn('publishing to Kafka failed: retrying the same records (not ready meanwhile)', { attempt, delayMs: Math.round(delayMs), err });
+    },
+    onRecovered: (attempts) => ports.log.info('publishing to Kafka again', { failedAttempts: attempts }),
+  };
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
 }
 
 function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): PumpItem {

@@ -1,7 +1,8 @@
 import { KubeConfig, loadYaml } from '@kubernetes/client-node';
 import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
 import type { CredentialCache } from '@kcm-bus/runtime/credentials/credentials.ts';
-import { historyTopicConfigs, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
+import { historyTopicConfigs, PublisherFencedError, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
+import { causeChain } from '@kcm-bus/runtime/faults/record-fault.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
@@ -23,10 +24,10 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
     { topic: stateTopic(k), partitions: ctx.flags.number('partitions'), configs: STATE_TOPIC_CONFIGS },
   ]));
   const metrics = promWatcherMetrics(ctx.registry);
-  const fatal = (err: unknown): void => ctx.fatal('publishing failed (fenced by a newer watcher, or Kafka refused): exiting', err);
+  const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
   const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, metrics, fatal)));
   return {
-    probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced()) },
+    probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced() && s.watcher.publishing()) },
     stop: async () => {
       await Promise.all(started.map(async (s) => {
         await s.watcher.stop();
@@ -61,7 +62,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    metrics, log, now: () => new Date(), onFatal,
+    metrics, log, now: () => new Date(), onFatal, fenced: (err) => causeChain(err).some((e) => e instanceof PublisherFencedError),
   });
   return { watcher, topic };
 }

@@ -2,11 +2,21 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
-import { Pump } from './pump.ts';
+import { Pump, type PumpFailures } from './pump.ts';
 
 function applied(rv: string): WatchRecord<KubeObject> {
   return { type: 'Applied', key: `ns/p${rv}`, resourceVersion: rv, observedAt: '', object: { metadata: { name: `p${rv}`, namespace: 'ns', resourceVersion: rv } } };
 }
+
+/** failing is a PumpFailures where nothing is final, retries wait no time, and any fatal error fails the test; each part can be replaced. */
+function failing(over: Partial<PumpFailures> = {}): PumpFailures {
+  return {
+    final: () => false, onFatal: (err) => assert.fail(String(err)), onRetry: () => undefined, onRecovered: () => undefined,
+    backoff: { next: () => 1, reset: () => undefined }, sleep: async () => undefined, now: () => 0, stallMs: 5000, ...over,
+  };
+}
+
+const NO_FAILURE = failing({ onRetry: (err) => assert.fail(String(err)) });
 
 describe('Pump', () => {
   it('given a publication in flight, when more records arrive, then they go out together in the next batch, in order', async () => {
@@ -16,7 +26,7 @@ describe('Pump', () => {
     const pump = new Pump(async (events) => {
       batches.push(events.map((e) => e.resourceVersion));
       if (batches.length === 1) await first;
-    }, { maxBatch: 100, highWater: 1000 }, (err) => assert.fail(String(err)));
+    }, { maxBatch: 100, highWater: 1000 }, NO_FAILURE);
     await pump.push([applied('1')]);
     await pump.push([applied('2')]);
     await pump.push([applied('3'), { type: 'Progress', resourceVersion: '4' }]);
@@ -29,7 +39,7 @@ describe('Pump', () => {
   it('given a batch of progress only (nothing to publish), then the next records are still published', async () => {
     const published: string[] = [];
     const pump = new Pump(async (events) => void published.push(...events.map((e) => e.resourceVersion)),
-      { maxBatch: 10, highWater: 10 }, (err) => assert.fail(String(err)));
+      { maxBatch: 10, highWater: 10 }, NO_FAILURE);
     await pump.push([{ type: 'Progress', resourceVersion: '7' }]);
     await pump.flush();
     await pump.push([applied('8')]);
@@ -38,20 +48,67 @@ describe('Pump', () => {
     assert.equal(pump.reached, '8');
   });
 
-  it('given a failing publication, then the failure is fatal and later pushes are refused', async () => {
+  it('given a publication fenced by a newer watcher, then the failure is fatal, not retried, and later pushes are refused', async () => {
     const failures: unknown[] = [];
-    const pump = new Pump(async () => Promise.reject(new Error('fenced')), { maxBatch: 10, highWater: 10 }, (err) => failures.push(err));
+    let attempts = 0;
+    const pump = new Pump(async () => (attempts++, Promise.reject(new Error('fenced'))), { maxBatch: 10, highWater: 10 },
+      failing({ final: () => true, onFatal: (err) => failures.push(err) }));
     await pump.push([applied('1')]);
     await pump.flush();
-    assert.equal(failures.length, 1);
+    assert.deepEqual([attempts, failures.length], [1, 1]);
     assert.equal(pump.reached, undefined, 'nothing was published');
     await assert.rejects(pump.push([applied('2')]), /stopped/);
+  });
+
+  it('given the broker away for three attempts, then the same batch is retried with backoff, stalled meanwhile, and published once, in order', async () => {
+    const published: string[][] = [];
+    const seen = { retries: [] as number[], recovered: 0, stalledWhileRetrying: [] as boolean[] };
+    let attempts = 0;
+    const pump: Pump = new Pump(async (events) => {
+      if (++attempts <= 3) throw new Error('connect ECONNREFUSED');
+      published.push(events.map((e) => e.resourceVersion));
+    }, { maxBatch: 10, highWater: 10 }, failing({
+      onRetry: (_err, attempt) => (seen.retries.push(attempt), seen.stalledWhileRetrying.push(pump.stalled)),
+      onRecovered: (n) => (seen.recovered = n),
+    }));
+    await pump.push([applied('1'), applied('2')]);
+    await pump.push([applied('3')]);
+    await pump.flush();
+    assert.deepEqual(published, [['1', '2'], ['3']]);
+    assert.deepEqual(seen, { retries: [1, 2, 3], recovered: 3, stalledWhileRetrying: [true, true, true] });
+    assert.equal(pump.stalled, false);
+    assert.equal(pump.reached, '3');
+  });
+
+  it('given a publication in flight longer than stallMs, then the pump is stalled until it completes', async () => {
+    let now = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pump = new Pump(async () => gate, { maxBatch: 10, highWater: 10 }, failing({ now: () => now, stallMs: 5000 }));
+    await pump.push([applied('1')]);
+    now = 5000;
+    assert.equal(pump.stalled, false, 'in flight for exactly stallMs');
+    now = 5001;
+    assert.equal(pump.stalled, true);
+    release();
+    await pump.flush();
+    assert.equal(pump.stalled, false);
+  });
+
+  it('given the broker away at shutdown, then close gives up without a fatal error and unblocks waiting pushes', async () => {
+    const pump = new Pump(async () => Promise.reject(new Error('connect ECONNREFUSED')), { maxBatch: 1, highWater: 1 },
+      failing({ onFatal: (err) => assert.fail(String(err)), sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())) }));
+    await pump.push([applied('1')]);
+    const waiting = pump.push([applied('2')]);
+    await pump.close();
+    await waiting;
+    assert.equal(pump.reached, undefined);
   });
 
   it('given a queue over the high-water mark, then push waits until the publisher catches up', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(async () => gate, { maxBatch: 1, highWater: 2 }, (err) => assert.fail(String(err)));
+    const pump = new Pump(async () => gate, { maxBatch: 1, highWater: 2 }, NO_FAILURE);
     let done = false;
     for (const rv of ['1', '2', '3']) await pump.push([applied(rv)]);
     const pushing = pump.push([applied('4')]).then(() => (done = true));
@@ -65,7 +122,7 @@ describe('Pump', () => {
 
   it('given a relist larger than a batch, then it is published whole in one transaction, never split where a crash could land', async () => {
     const batches: string[][] = [];
-    const pump = new Pump(async (events) => void batches.push(events.map((e) => e.resourceVersion)), { maxBatch: 2, highWater: 100 }, (err) => assert.fail(String(err)));
+    const pump = new Pump(async (events) => void batches.push(events.map((e) => e.resourceVersion)), { maxBatch: 2, highWater: 100 }, NO_FAILURE);
     await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }]);
     await pump.push([applied('10')]);
     await pump.flush();

@@ -8,18 +8,37 @@ export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; re
 export type PumpOptions = { readonly maxBatch: number; readonly highWater: number };
 
 /**
+ * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
+ * fenced by a newer watcher): it stops the pump and goes to onFatal, and the watcher exits. Any other failure (the
+ * broker unreachable, restarting, timing out) is retried, the same batch whole, after backoff.next() ms, told to
+ * onRetry with the count of failed attempts so far; the next success resets the backoff and tells onRecovered.
+ * A publication still in flight after stallMs (by now(), in ms) counts as stalled too: the client may be retrying
+ * inside it for a long while before it fails.
+ */
+export type PumpFailures = {
+  readonly final: (err: unknown) => boolean;
+  readonly onFatal: (err: unknown) => void;
+  readonly onRetry: (err: unknown, attempt: number, delayMs: number) => void;
+  readonly onRecovered: (attempts: number) => void;
+  readonly backoff: { next(): number; reset(): void };
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly now: () => number;
+  readonly stallMs: number;
+};
+
+/**
  * Pump publishes queued records in order, one batch (one Kafka transaction) at a time: records that arrive
  * while a batch is in flight form the next one, so an idle stream publishes each event at once and a busy
  * one in large batches. What one push brings is published whole, in one transaction, however large: a relist's
  * Applied records, its synthetic deletes and its resourceVersion land together or not at all, so a crash can never
  * leave the topic at a resume point past deletes or changes it did not get. push waits while the queue is above
- * the high-water mark (backpressure on the watch stream). A publication failure stops the pump and is reported to
- * onFatal: the watcher exits, and a restart resumes from what the topic holds.
+ * the high-water mark (backpressure on the watch stream). A failed publication is retried until it succeeds
+ * (stalled meanwhile: the watcher is not ready) unless it is final (see PumpFailures).
  */
 export class Pump {
   readonly #publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>;
   readonly #opts: PumpOptions;
-  readonly #onFatal: (err: unknown) => void;
+  readonly #failures: PumpFailures;
   /** #queue holds the pushes not yet published, each one whole. */
   readonly #queue: (readonly PumpItem[])[] = [];
   #queued = 0;
@@ -28,12 +47,15 @@ export class Pump {
   #draining = false;
   #reached: string | undefined;
   #failed = false;
+  #stalled = false;
+  #inFlightSince: number | undefined;
+  readonly #closing = new AbortController();
 
-  constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, onFatal: (err: unknown) => void,
+  constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
     reached?: string) {
     this.#publish = publish;
     this.#opts = opts;
-    this.#onFatal = onFatal;
+    this.#failures = failures;
     this.#reached = reached;
   }
 
@@ -63,9 +85,23 @@ export class Pump {
     if (this.#queued > this.#opts.highWater) await new Promise<void>((resolve) => this.#drained.push(resolve));
   }
 
+  /** stalled is true from a failed publication until the next one that succeeds, or while one is in flight too long. */
+  get stalled(): boolean {
+    return this.#stalled || (this.#inFlightSince !== undefined && this.#failures.now() - this.#inFlightSince > this.#failures.stallMs);
+  }
+
   /** flush resolves when everything queued so far is published. */
   async flush(): Promise<void> {
     while (this.#draining) await this.#running;
+  }
+
+  /**
+   * close publishes what is queued, as flush, but gives up at the first failure: at shutdown nothing waits for a
+   * broker to come back (what was not published is read again from the API after the restart).
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.flush();
   }
 
   /** #nextBatch takes whole pushes up to maxBatch items (at least one push, however large). */
@@ -78,18 +114,50 @@ export class Pump {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
+      while (this.#queue.length > 0 && !this.#failed) {
         const batch = this.#nextBatch();
         const records = batch.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
-        if (records.length > 0) await this.#publish(records);
+        if (records.length > 0 && !await this.#publishRetrying(records)) return;
         this.#reached = batch.at(-1)?.resourceVersion ?? this.#reached;
         if (this.#queued <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
       }
-    } catch (err) {
-      this.#failed = true;
-      this.#onFatal(err);
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
+  async #publishRetrying(records: readonly WatchRecord<KubeObject>[]): Promise<boolean> {
+    for (let failed = 0; ; failed++) {
+      try {
+        this.#inFlightSince = this.#failures.now();
+        await this.#publish(records);
+        this.#inFlightSince = undefined;
+        if (this.#stalled) this.#recovered(failed);
+        return true;
+      } catch (err) {
+        this.#inFlightSince = undefined;
+        if (this.#closing.signal.aborted) return this.#stop();
+        if (this.#failures.final(err)) return this.#stop(err);
+        this.#stalled = true;
+        const delayMs = this.#failures.backoff.next();
+        this.#failures.onRetry(err, failed + 1, delayMs);
+        await this.#failures.sleep(delayMs, this.#closing.signal);
+      }
+    }
+  }
+
+  #recovered(attempts: number): void {
+    this.#stalled = false;
+    this.#failures.backoff.reset();
+    this.#failures.onRecovered(attempts);
+  }
+
+  /** #stop ends the pump: at close quietly, else with the final error. */
+  #stop(...err: [unknown?]): false {
+    this.#failed = true;
+    this.#drained.splice(0).forEach((resolve) => resolve());
+    if (err.length > 0) this.#failures.onFatal(err[0]);
+    return false;
   }
 }

@@ -41,7 +41,9 @@ export interface Publisher {
 
 /**
  * TransactionalPublisher produces each send as one Kafka transaction under a fixed transactional id: opening it
- * fences any older publisher of the same id, whose next send then fails.
+ * fences any older publisher of the same id, whose next send then fails with a PublisherFencedError. Any other
+ * failed send (the broker unreachable or restarting) leaves nothing of its transaction visible, and the next send
+ * begins on a fresh producer session: the caller may send the same records again.
  */
 export interface TransactionalPublisher {
   send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
@@ -49,6 +51,9 @@ export interface TransactionalPublisher {
   sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** PublisherFencedError is a transactional send refused because a newer publisher of the same id took over: final. */
+export class PublisherFencedError extends Error {}
 
 /**
  * GroupOptions join a consumer group. Offsets are committed only by commit(); a partition without a committed offset

@@ -1,5 +1,6 @@
-import type { Kafka, Message } from 'kafkajs';
-import type { OutgoingRecord, Publisher, TransactionalPublisher } from './bus.ts';
+import type { Kafka, Message, Producer } from 'kafkajs';
+import { causeChain } from '../faults/record-fault.ts';
+import { PublisherFencedError, type OutgoingRecord, type Publisher, type TransactionalPublisher } from './bus.ts';
 import { namespacePartitioner } from './partitioner.kafka.ts';
 import { requestsUnderLimit, type TopicRecords } from './produce-limits.ts';
 
@@ -31,9 +32,28 @@ export async function kafkaPublisher(kafka: Kafka): Promise<Publisher> {
 
 /**
  * kafkaTransactionalPublisher connects a transactional producer and aborts an empty transaction, which fences any
- * older producer of the same transactional id: a zombie's next transaction is rejected. Each send is one transaction.
+ * older producer of the same transactional id: a zombie's next transaction is rejected (PublisherFencedError).
+ * Each send is one transaction. A send that fails otherwise drops its producer, and the next send opens a new one
+ * (a new producer session: kafkajs's transaction state does not survive a broker that went away mid-transaction).
  */
 export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId: string): Promise<TransactionalPublisher> {
+  let producer: Producer | undefined = await openTransactional(kafka, transactionalId);
+  const sendTopics: TransactionalPublisher['sendTopics'] = async (batches) => {
+    const current = producer ?? await openTransactional(kafka, transactionalId);
+    producer = current;
+    try {
+      await inTransaction(current, batches);
+    } catch (err) {
+      if (producerFenced(err)) throw new PublisherFencedError(`transactional id ${transactionalId} was taken over by a newer publisher`, { cause: err });
+      producer = undefined;
+      await current.disconnect().catch(() => undefined);
+      throw err;
+    }
+  };
+  return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: async () => producer?.disconnect() };
+}
+
+async function openTransactional(kafka: Kafka, transactionalId: string): Promise<Producer> {
   const producer = kafka.producer({
     transactionalId, idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, transactionTimeout: 60_000,
     // initialRetryTime 20 ms, not kafkajs's 100: a transaction begun right after the last commit meets
@@ -41,17 +61,37 @@ export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId:
     // S8 measured 100-700 ms watcher→Kafka tails with 100 ms, 45 ms worst case with 20 ms.
     retry: { ...ENDLESS_RETRIES, initialRetryTime: 20 },
   });
-  await producer.connect();
-  await (await producer.transaction()).abort();
-  const sendTopics: TransactionalPublisher['sendTopics'] = async (batches) => {
-    const txn = await producer.transaction();
-    try {
-      for (const request of requestsUnderLimit(batches)) await txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
-      await txn.commit();
-    } catch (err) {
-      await txn.abort().catch(() => undefined);
-      throw err;
-    }
-  };
-  return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: () => producer.disconnect() };
+  try {
+    await producer.connect();
+    await (await producer.transaction()).abort();
+    return producer;
+  } catch (err) {
+    await producer.disconnect().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function inTransaction(producer: Producer, batches: Parameters<TransactionalPublisher['sendTopics']>[0]): Promise<void> {
+  const txn = await producer.transaction();
+  try {
+    for (const request of requestsUnderLimit(batches)) await txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
+    await txn.commit();
+  } catch (err) {
+    await txn.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * FENCED_TYPES are the broker's answers to a producer whose epoch a newer one of its transactional id bumped:
+ * INVALID_PRODUCER_EPOCH (47), and PRODUCER_FENCED (90), which kafkajs does not name.
+ */
+const FENCED_TYPES = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED']);
+
+/** producerFenced tells whether a failed send was fenced: reopening would fence the newer publisher in turn. */
+export function producerFenced(err: unknown): boolean {
+  return causeChain(err).some((e) => {
+    const { type, message } = e as { type?: unknown; message: string };
+    return (typeof type === 'string' && FENCED_TYPES.has(type)) || message === 'Unknown error code 90';
+  });
 }
