@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { restartPart, type RestartOptions } from '../test/support/restart.ts';
-import { childPid, terminate } from './probes.ts';
+import { compactEtcd } from '../test/support/etcd.ts';
+import { waitFor } from '../test/support/wait.ts';
+import { childPid, scrape, terminate } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
+import { busFlags } from '../test/support/stack.ts';
 import { reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
 
 /** PAUSE_S is how long a SIGSTOPped service stays stopped: longer than the group session (6 s), so its partitions move. */
@@ -11,16 +14,19 @@ export const PAUSE_S = 15;
 /** Victim is a service a fault hits; 'reconciler-rc' is the first of the two members. */
 export type Victim = 'watcher' | 'writer' | 'reconciler-rc';
 
-/** Slot is one running service of the system: the victims, and the second reconciler-rc member. */
-type Slot = Victim | 'reconciler-rc 2';
+/**
+ * Slot is one running service of the system: the victims, the second reconciler-rc member, and reconciler-endpoint
+ * and reconciler-node, whose outcomes (Endpoints right, no healthy node tainted) each cycle checks as well.
+ */
+type Slot = Victim | 'reconciler-rc 2' | 'reconciler-endpoint' | 'reconciler-node';
 
-const SLOTS: readonly Slot[] = ['watcher', 'writer', 'reconciler-rc', 'reconciler-rc 2'];
+const SLOTS: readonly Slot[] = ['watcher', 'writer', 'reconciler-rc', 'reconciler-rc 2', 'reconciler-endpoint', 'reconciler-node'];
 
 const QPS = { qps: 20, burst: 30 };
 
 /**
- * ChaosSystem is the kcm-bus under a chaos run: a watcher (in place of the bench's), a writer and two reconciler-rc
- * members, each supervised as a Deployment would be: a service that exits on its own is started again with the same
+ * ChaosSystem is the kcm-bus under a chaos run: a watcher (in place of the bench's), a writer, two reconciler-rc
+ * members, reconciler-endpoint and reconciler-node, each supervised as a Deployment would be: a service that exits on its own is started again with the same
  * flags, and counted (restarts). kill SIGKILLs a service and starts its replacement once it exited; pause SIGSTOPs it
  * for PAUSE_S and lets it go on (SIGCONT); restartPart restarts a part of the stack; stop stops every service.
  */
@@ -80,6 +86,34 @@ export class ChaosSystem {
     this.#ctx.log(`chaos: ${name} restarted`);
   }
 
+  /**
+   * storm410 compacts etcd up to its current revision and restarts kube-apiserver, `times` times: every watch the
+   * watcher resumes meets 410 Gone (its resourceVersion is older than the new watch cache and compacted away), so it
+   * relists every kind, and its relists meet the next restart.
+   */
+  async storm410(times: number): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await compactEtcd(this.#ctx.e.etcd);
+      await restartPart(this.#ctx.stack, 'kube-apiserver');
+    }
+    this.#ctx.log(`chaos: ${times} × (etcd compacted, kube-apiserver restarted)`);
+  }
+
+  /**
+   * crashInRelist makes the watcher relist (etcd compacted, kube-apiserver restarted: 410 Gone) and kills it (-9) the
+   * moment it reports the pods' relist, which it does when the list is in and before it is published: the crash point
+   * between a relist's list and its transaction (a ghost there would be a deleted pod the topic still holds).
+   */
+  async crashInRelist(): Promise<void> {
+    const watcher = this.#service('watcher');
+    const relists = async (): Promise<number> => (await scrape(watcher.metricsUrl))('kcm_bus_watcher_relists_total', { kind: 'Pod' });
+    const before = await relists();
+    await compactEtcd(this.#ctx.e.etcd);
+    await restartPart(this.#ctx.stack, 'kube-apiserver');
+    await waitFor('the watcher to relist the pods', async () => (await relists()) > before, { intervalMs: 5, timeoutMs: 120_000 });
+    await this.kill('watcher');
+  }
+
   /** stop stops every service of the system (SIGTERM), none restarted. */
   async stop(): Promise<void> {
     this.#stopping = true;
@@ -88,7 +122,10 @@ export class ChaosSystem {
 
   async #run(slot: Slot): Promise<void> {
     const name = slot === 'reconciler-rc 2' ? 'reconciler-rc' : slot;
-    const flags = { watcher: watcherFlags(this.#ctx.e), writer: writerFlags(this.#ctx.e, QPS), 'reconciler-rc': reconcilerFlags(this.#ctx.e) }[name];
+    const flags = {
+      watcher: watcherFlags(this.#ctx.e), writer: writerFlags(this.#ctx.e, QPS), 'reconciler-rc': reconcilerFlags(this.#ctx.e),
+      'reconciler-endpoint': busFlags(this.#ctx.e), 'reconciler-node': busFlags(this.#ctx.e),
+    }[name];
     const service = await startService(name, flags);
     this.#services.set(slot, service);
     void service.exited.then(() => this.#exited(slot, service));
