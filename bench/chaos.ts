@@ -108,13 +108,17 @@ async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: s
  * its pods and status at the target, and the Service's Endpoints right for the pods the API has.
  */
 async function leg(ctx: BenchContext, system: ChaosSystem, fault: Fault, pods: OwnedPods, ns: string, target: number): Promise<number | undefined> {
-  await until(`${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2);
+  if (!await reached(ctx, `${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2)) return undefined;
   const injected = performance.now();
   await fault.inject(system);
-  const settled = await until(`${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target && (await statusReplicas(ctx, ns)) === target
-    && endpointsRight(ctx.kube, ns, 'chaos'))
-    .then(() => true, (err: unknown) => (ctx.log(String(err)), false));
+  const settled = await reached(ctx, `${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target
+    && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'));
   return settled ? (performance.now() - injected) / 1000 : undefined;
+}
+
+/** reached waits for a condition until DEADLINE_MS; false (logged) when it gave up, so the run goes on to the next fault. */
+function reached(ctx: BenchContext, what: string, done: () => boolean | Promise<boolean>): Promise<boolean> {
+  return until(what, done).then(() => true, (err: unknown) => (ctx.log(String(err)), false));
 }
 
 function until(what: string, done: () => boolean | Promise<boolean>): Promise<true> {

@@ -16,7 +16,7 @@ export type TopicRecord = {
   readonly offset: string;
   readonly key: string;
   readonly raw: Buffer | null;
-  readonly value: { readonly type: string; readonly key: string; readonly resourceVersion: string; readonly object?: Record<string, unknown> } | null;
+  readonly value: { readonly type: string; readonly key: string; readonly resourceVersion: string; readonly observedAt?: string; readonly object?: Record<string, unknown> } | null;
 };
 
 /**

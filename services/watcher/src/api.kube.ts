@@ -29,9 +29,10 @@ export async function kubeListWatcher(kc: KubeConfig, credentials: CredentialCac
       const body = JSON.parse(await readBody(res)) as { items?: ListPage['items']; metadata?: { resourceVersion?: string; continue?: string } };
       return { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '', continue: body.metadata?.continue || undefined };
     },
-    async watch({ resourceVersion, timeoutSeconds, signal }, onEvent) {
+    async watch({ resourceVersion, timeoutSeconds, signal, onOpen }, onEvent) {
       const query = { watch: 'true', allowWatchBookmarks: 'true', resourceVersion, timeoutSeconds: String(timeoutSeconds) };
       const res = await authenticated(url(query), { ...base, signal });
+      onOpen?.();
       await consume(res, onEvent, signal);
     },
   };

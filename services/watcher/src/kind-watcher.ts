@@ -46,12 +46,16 @@ export type KindWatcher = {
 /**
  * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
  * updated in that order (so a relist diffs against what the topic holds), the pump publishes them, and a
- * watermark per partition is published every interval once something was reached.
+ * watermark per partition is published every interval once something was reached, but only while a watch is open:
+ * a watermark says the kind is complete up to its time, which nothing vouches for while the watch is down (an
+ * apiserver restarting, a 403 or a backoff, a relist). Consumers then see the input grow old, as they should (node
+ * lifecycle's stale-input guard judges no node on it).
  */
 export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, ports: KindWatcherPorts): KindWatcher {
   const stopping = new AbortController();
   const pump = new Pump(ports.publish, opts, publishFailures(ports), ports.resumeFrom);
   let synced = false;
+  let streaming = false;
   const sink = async (items: readonly StreamItem[]): Promise<void> => {
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
     for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
@@ -63,6 +67,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     relisted: () => ports.metrics.relisted(kind.kind),
     watchRestarted: (reason: string) => ports.metrics.watchRestarted(kind.kind, reason),
     synced: () => void (synced = true),
+    streaming: (open: boolean) => void (streaming = open),
     sleep: sleepUnlessAborted,
   };
   let running = true;
@@ -70,7 +75,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   const ticker = setInterval(() => {
     const rv = pump.reached;
     ports.metrics.reached(kind.kind, rv, pump.depth);
-    if (rv !== undefined) void pump.push([watermark(rv, ports.now())]).catch(ports.onFatal);
+    if (rv !== undefined && streaming) void pump.push([watermark(rv, ports.now())]).catch(ports.onFatal);
   }, opts.watermarkIntervalMs);
   return {
     synced: () => synced,

@@ -6,12 +6,13 @@ export type ListPage = { readonly items: readonly KubeObject[]; readonly resourc
 
 /**
  * ListWatcher is the port to the API for one kind (client-go's ListerWatcher): paginated lists and
- * watches with bookmarks. watch calls onEvent for each event in order, waiting for it, and resolves when
- * the server ends the watch; transport errors and non-2xx answers reject with an ApiStatusError.
+ * watches with bookmarks. watch calls onOpen once the server accepted the watch (200), then onEvent for each event
+ * in order, waiting for it, and resolves when the server ends the watch; transport errors and non-2xx answers reject
+ * with an ApiStatusError.
  */
 export interface ListWatcher {
   list(opts: { readonly limit: number; readonly continue?: string | undefined }): Promise<ListPage>;
-  watch(opts: { readonly resourceVersion: string; readonly timeoutSeconds: number; readonly signal: AbortSignal },
+  watch(opts: { readonly resourceVersion: string; readonly timeoutSeconds: number; readonly signal: AbortSignal; readonly onOpen?: () => void },
     onEvent: (event: RawWatchEvent) => Promise<void>): Promise<void>;
 }
 

@@ -14,11 +14,13 @@ describe('runReflector', () => {
     state.apply('Applied', 'ns/gone', pod('gone', '5'));
     const stop = new AbortController();
     const watchedFrom: string[] = [];
+    const streaming: boolean[] = [];
     const api: ListWatcher = {
       list: async () => ({ items: [pod('kept', '9')], resourceVersion: '10' }),
-      watch: async ({ resourceVersion }, onEvent) => {
+      watch: async ({ resourceVersion, onOpen }, onEvent) => {
         watchedFrom.push(resourceVersion);
         if (resourceVersion === '5') throw new ApiStatusError('too old', 410);
+        onOpen?.();
         await onEvent({ type: 'ADDED', object: pod('new', '11') });
         stop.abort();
       },
@@ -26,9 +28,10 @@ describe('runReflector', () => {
     const items: StreamItem[] = [];
     await runReflector(api, state, '5', { pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000 }, {
       sink: async (batch) => void items.push(...batch), relisted: () => undefined, watchRestarted: () => assert.fail('no error expected'),
-      synced: () => undefined, log: jsonLogger('test', { sink: () => undefined }), sleep: async () => undefined, random: () => 0,
+      synced: () => undefined, streaming: (open) => void streaming.push(open), log: jsonLogger('test', { sink: () => undefined }), sleep: async () => undefined, random: () => 0,
     }, stop.signal);
     assert.deepEqual(watchedFrom, ['5', '10']);
+    assert.deepEqual(streaming, [false, true, false], 'the refused watch never opened; the second opened, then ended');
     assert.deepEqual(items, [
       { type: 'Applied', object: pod('kept', '9') },
       { type: 'Deleted', object: pod('gone', '5') },

@@ -21,6 +21,11 @@ export type ReflectorHooks = {
   readonly relisted: () => void;
   readonly watchRestarted: (reason: string) => void;
   readonly synced: () => void;
+  /**
+   * streaming tells whether a watch is open: true once the server accepted it, false when it ended or failed (and
+   * all through a relist). Only while it is open does the stream vouch that nothing was missed up to now.
+   */
+  readonly streaming: (open: boolean) => void;
   readonly log: Logger;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random: () => number;
@@ -86,7 +91,7 @@ async function watchOnce(api: ListWatcher, from: string, opts: ReflectorOptions,
   const timeoutSeconds = Math.floor(opts.minWatchTimeoutSeconds * (1 + hooks.random()));
   try {
     arm();
-    await api.watch({ resourceVersion: from, timeoutSeconds, signal: cut.signal }, async (event) => {
+    await api.watch({ resourceVersion: from, timeoutSeconds, signal: cut.signal, onOpen: () => hooks.streaming(true) }, async (event) => {
       arm();
       established();
       rv = await handle(event, hooks) ?? rv;
@@ -96,6 +101,7 @@ async function watchOnce(api: ListWatcher, from: string, opts: ReflectorOptions,
   } catch (err) {
     throw cut.signal.reason instanceof IdleWatchError ? cut.signal.reason : err;
   } finally {
+    hooks.streaming(false);
     clearTimeout(idle);
     outer.removeEventListener('abort', onOuter);
   }
