@@ -92,28 +92,6 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     assert.ok(records.every((r) => r.value?.type === 'Watermark' && /^\d+$/.test(r.value.resourceVersion)));
   });
 
-  it('publishes no watermark while its watches are down (kube-apiserver stopped): nothing vouches for the kinds then', async () => {
-    const restarts = async (): Promise<number> => metricValue(watcher, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Lease', reason: 'error' });
-    const window = { from: 0, to: 0 };
-    const before = await restarts();
-    await restartTestPart('kube-apiserver', {
-      whileDown: async () => {
-        await waitFor('the watcher to see its lease watch drop', async () => (await restarts()) > before, { timeoutMs: 60_000 });
-        window.from = Date.now();
-        // Absence needs a window to be seen in: 3 s is 6 watermark intervals of this watcher (500 ms).
-        await waitFor('3 s with the apiserver down', async () => Date.now() - window.from >= 3000, { intervalMs: 100 });
-        window.to = Date.now();
-      },
-    });
-    const during = (await readTopic(stack, 'kcm.watch.leases')).filter((r) => {
-      const at = Date.parse(r.value?.observedAt ?? '');
-      return r.value?.type === 'Watermark' && at >= window.from && at <= window.to;
-    });
-    assert.deepEqual(during, []);
-    await waitFor('watermarks again once the apiserver is back', async () => (await readTopic(stack, 'kcm.watch.leases'))
-      .some((r) => r.value?.type === 'Watermark' && Date.parse(r.value.observedAt ?? '') > window.to), { timeoutMs: 120_000 });
-  });
-
   it('after kill -9 mid-churn and a restart, has every change at least once and ends at the API\'s state', async () => {
     const pods = `/api/v1/namespaces/${ns}/pods`;
     const seen = new Map<string, string[]>();
@@ -162,6 +140,28 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       return vanished.at(-1)?.value === null && vanished.at(-2)?.value?.type === 'Deleted' &&
         recordsOf(records, `${ns}/gone-new`).at(-1)?.value?.type === 'Applied';
     });
+  });
+
+  it('publishes no watermark while its watches are down (kube-apiserver stopped): nothing vouches for the kinds then', async () => {
+    const restarts = async (): Promise<number> => metricValue(watcher, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Lease', reason: 'error' });
+    const window = { from: 0, to: 0 };
+    const before = await restarts();
+    await restartTestPart('kube-apiserver', {
+      whileDown: async () => {
+        await waitFor('the watcher to see its lease watch drop', async () => (await restarts()) > before, { timeoutMs: 60_000 });
+        window.from = Date.now();
+        // Absence needs a window to be seen in: 3 s is 6 watermark intervals of this watcher (500 ms).
+        await waitFor('3 s with the apiserver down', async () => Date.now() - window.from >= 3000, { intervalMs: 100 });
+        window.to = Date.now();
+      },
+    });
+    const during = (await readTopic(stack, 'kcm.watch.leases')).filter((r) => {
+      const at = Date.parse(r.value?.observedAt ?? '');
+      return r.value?.type === 'Watermark' && at >= window.from && at <= window.to;
+    });
+    assert.deepEqual(during, []);
+    await waitFor('watermarks again once the apiserver is back', async () => (await readTopic(stack, 'kcm.watch.leases'))
+      .some((r) => r.value?.type === 'Watermark' && Date.parse(r.value.observedAt ?? '') > window.to), { timeoutMs: 120_000 });
   });
 
   it('waits out a broker outage (kill -9, then restart): not ready meanwhile, never exits, and publishes what changed', async () => {
