@@ -11,8 +11,8 @@
  *   Endpoints right for the pods the API has;
  * - pods over-created (the most live pods the RC ever controlled, from a watch, minus N), and pods lost (still live
  *   when the scale-down gave up: a lost delete);
- * - the services that exited on their own, and the nodes found tainted unreachable or not-ready at the end of either
- *   way (the kwok nodes stay healthy throughout).
+ * - the services that exited on their own, the nodes found tainted unreachable or not-ready at the end of either
+ *   way, and the NodeNotReady events recorded about nodes during the cycle (the kwok nodes stay healthy throughout).
  * Bounded: each wait gives up after DEADLINE_MS and is reported.
  */
 import { rmSync } from 'node:fs';
@@ -59,11 +59,12 @@ function chosenFaults(): readonly Fault[] {
 
 /**
  * Outcome is one fault's figures: seconds to settle after each injection (undefined: gave up), over-created, lost,
- * the services that exited on their own, and the nodes found tainted unreachable or not-ready (all are healthy).
+ * the services that exited on their own, the nodes found tainted unreachable or not-ready at the end of either way,
+ * and the NodeNotReady events node lifecycle recorded about nodes during the cycle (all nodes stay healthy: 0).
  */
 type Outcome = {
   readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined;
-  readonly overCreated: number; readonly lost: number; readonly restarts: number; readonly taintedNodes: number;
+  readonly overCreated: number; readonly lost: number; readonly restarts: number; readonly taintedNodes: number; readonly nodesNotReady: number;
 };
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
@@ -86,6 +87,7 @@ async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: s
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   await ctx.kube('POST', `/api/v1/namespaces/${ns}/services`, serviceManifest('chaos'));
   const started = performance.now();
+  const since = new Date();
   const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))['metadata'] as { uid: string; resourceVersion: string };
   const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
   const restartsBefore = system.restarts;
@@ -96,7 +98,7 @@ async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: s
     const downS = await leg(ctx, system, fault, pods, ns, 0);
     const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
     return { fault: fault.name, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0, restarts: system.restarts - restartsBefore,
-      taintedNodes: Math.max(taintedUp, await taintedNodes(ctx)) };
+      taintedNodes: Math.max(taintedUp, await taintedNodes(ctx)), nodesNotReady: await nodeNotReadyEvents(ctx, since) };
   } finally {
     pods.stop();
     await cleanUpNamespace(ctx.kube, ns);
@@ -143,17 +145,24 @@ async function taintedNodes(ctx: BenchContext): Promise<number> {
   return nodes.filter((n) => (n.spec?.taints ?? []).some((t) => NODE_TAINTS.has(t.key))).length;
 }
 
+/** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */
+async function nodeNotReadyEvents(ctx: BenchContext, since: Date): Promise<number> {
+  type Event = { metadata: { creationTimestamp?: string }; lastTimestamp?: string; eventTime?: string };
+  const events = (await ctx.kube('GET', '/api/v1/events?fieldSelector=reason%3DNodeNotReady,involvedObject.kind%3DNode'))['items'] as Event[];
+  return events.filter((e) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') >= since.getTime() - 1000).length;
+}
+
 function rowOf(o: Outcome): Row {
   return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', kcmBus: o.upS,
-    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}, services that exited on their own ${o.restarts}, nodes tainted ${o.taintedNodes}` };
+    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}, services that exited on their own ${o.restarts}, nodes tainted ${o.taintedNodes}, NodeNotReady events ${o.nodesNotReady}` };
 }
 
 function table(outcomes: readonly Outcome[]): string {
   const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
   const lines = outcomes.map((o) => [o.fault.padEnd(52), seconds(o.upS).padStart(9), seconds(o.downS).padStart(9), String(o.overCreated).padStart(12),
-    String(o.lost).padStart(5), String(o.restarts).padStart(8), String(o.taintedNodes).padStart(13)].join('  '));
+    String(o.lost).padStart(5), String(o.restarts).padStart(8), String(o.taintedNodes).padStart(13), String(o.nodesNotReady).padStart(14)].join('  '));
   const header = ['fault'.padEnd(52), 'settled ↑'.padStart(9), 'settled ↓'.padStart(9), 'over-created'.padStart(12), 'lost'.padStart(5), 'restarts'.padStart(8),
-    'nodes tainted'.padStart(13)];
+    'nodes tainted'.padStart(13), 'node NotReady'.padStart(14)];
   return [header.join('  '), ...lines].join('\n');
 }
 
