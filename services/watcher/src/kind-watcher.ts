@@ -38,7 +38,7 @@ export type KindWatcherPorts = {
 export type KindWatcher = {
   readonly synced: () => boolean;
   readonly alive: () => boolean;
-  /** publishing is false while a publication is failing and being retried (the broker away): not ready. */
+  /** publishing is false while a publication is failing and being retried, or in flight over 5 s (the broker away): not ready. */
   readonly publishing: () => boolean;
   readonly stop: () => Promise<void>;
 };
