@@ -92,10 +92,7 @@ export class ChaosSystem {
    * relists every kind, and its relists meet the next restart.
    */
   async storm410(times: number): Promise<void> {
-    for (let i = 0; i < times; i++) {
-      await compactEtcd(this.#ctx.e.etcd);
-      await restartPart(this.#ctx.stack, 'kube-apiserver');
-    }
+    for (let i = 0; i < times; i++) await this.#gone();
     this.#ctx.log(`chaos: ${times} × (etcd compacted, kube-apiserver restarted)`);
   }
 
@@ -108,10 +105,15 @@ export class ChaosSystem {
     const watcher = this.#service('watcher');
     const relists = async (): Promise<number> => (await scrape(watcher.metricsUrl))('kcm_bus_watcher_relists_total', { kind: 'Pod' });
     const before = await relists();
-    await compactEtcd(this.#ctx.e.etcd);
-    await restartPart(this.#ctx.stack, 'kube-apiserver');
+    await this.#gone();
     await waitFor('the watcher to relist the pods', async () => (await relists()) > before, { intervalMs: 5, timeoutMs: 120_000 });
     await this.kill('watcher');
+  }
+
+  /** #gone compacts etcd up to its current revision and restarts kube-apiserver: every watch resumed after it meets 410 Gone. */
+  async #gone(): Promise<void> {
+    await compactEtcd(this.#ctx.e.etcd);
+    await restartPart(this.#ctx.stack, 'kube-apiserver');
   }
 
   /** stop stops every service of the system (SIGTERM), none restarted. */

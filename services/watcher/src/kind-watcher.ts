@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
@@ -95,13 +96,13 @@ const STALL_MS = 5000;
 
 /**
  * publishFailures wait out a broker that is away: every failed publication but a fenced one is retried with the
- * reflector's backoff (800 ms doubling to 30 s), logged at its first failure and then every tenth, and the
+ * reflector's backoff, capped at 10 s (800 ms doubling, with jitter), logged at its first failure and then every tenth, and the
  * recovery logged with the attempts it took. A fenced publisher is final: a newer watcher of the kind took over.
  */
 function publishFailures(ports: KindWatcherPorts): PumpFailures {
   return {
     final: ports.fenced, onFatal: ports.onFatal, backoff: new Backoff({ maxMs: 10_000 }),
-    sleep: (ms, signal) => sleepUnlessAborted(ms, signal), now: () => ports.now().getTime(), stallMs: STALL_MS,
+    sleep: sleepUnlessAborted, now: () => ports.now().getTime(), stallMs: STALL_MS,
     onRetry: (err, attempt, delayMs) => {
       if (attempt % 10 === 1) ports.log.warn('publishing to Kafka failed: retrying the same records (not ready meanwhile)', { attempt, delayMs: Math.round(delayMs), err });
     },
@@ -109,11 +110,9 @@ function publishFailures(ports: KindWatcherPorts): PumpFailures {
   };
 }
 
+/** sleepUnlessAborted waits ms, or less when the signal aborts (then it resolves too: the caller looks at the signal). */
 function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+  return sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
 function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): PumpItem {

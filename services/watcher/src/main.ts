@@ -1,8 +1,7 @@
 import { KubeConfig, loadYaml } from '@kubernetes/client-node';
 import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
 import type { CredentialCache } from '@kcm-bus/runtime/credentials/credentials.ts';
-import { historyTopicConfigs, PublisherFencedError, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
-import { causeChain } from '@kcm-bus/runtime/faults/record-fault.ts';
+import { historyTopicConfigs, publisherFenced, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
@@ -62,7 +61,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    metrics, log, now: () => new Date(), onFatal, fenced: (err) => causeChain(err).some((e) => e instanceof PublisherFencedError),
+    metrics, log, now: () => new Date(), onFatal, fenced: publisherFenced,
   });
   return { watcher, topic };
 }

@@ -128,12 +128,12 @@ export class Pump {
 
   /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
   async #publishRetrying(records: readonly WatchRecord<KubeObject>[]): Promise<boolean> {
-    for (let failed = 0; ; failed++) {
+    for (let failures = 0; ; failures++) {
       try {
         this.#inFlightSince = this.#failures.now();
         await this.#publish(records);
         this.#inFlightSince = undefined;
-        if (this.#stalled) this.#recovered(failed);
+        if (this.#stalled) this.#recovered(failures);
         return true;
       } catch (err) {
         this.#inFlightSince = undefined;
@@ -141,7 +141,7 @@ export class Pump {
         if (this.#failures.final(err)) return this.#stop(err);
         this.#stalled = true;
         const delayMs = this.#failures.backoff.next();
-        this.#failures.onRetry(err, failed + 1, delayMs);
+        this.#failures.onRetry(err, failures + 1, delayMs);
         await this.#failures.sleep(delayMs, this.#closing.signal);
       }
     }

@@ -3,6 +3,7 @@
  * group program against these types; only the adapter (bus/*.kafka.ts) knows the client library, so a move to
  * another client (one that speaks Kafka 4) touches that folder alone.
  */
+import { causeChain } from '../faults/record-fault.ts';
 
 /** TopicPartition names one partition of one topic. */
 export type TopicPartition = { readonly topic: string; readonly partition: number };
@@ -54,6 +55,11 @@ export interface TransactionalPublisher {
 
 /** PublisherFencedError is a transactional send refused because a newer publisher of the same id took over: final. */
 export class PublisherFencedError extends Error {}
+
+/** publisherFenced tells whether a failed transactional send (or an error wrapping it) was fenced. */
+export function publisherFenced(err: unknown): boolean {
+  return causeChain(err).some((e) => e instanceof PublisherFencedError);
+}
 
 /**
  * GroupOptions join a consumer group. Offsets are committed only by commit(); a partition without a committed offset
