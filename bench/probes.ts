@@ -114,25 +114,37 @@ async function session(url: string): Promise<Session> {
 /** INSPECTOR is where a Node process opens its inspector on SIGUSR1 (one process at a time). */
 const INSPECTOR = 'http://127.0.0.1:9229/json/list';
 
+/** GcMemory is what a Node process reports of its memory right after a full garbage collection (bytes). */
+export type GcMemory = { readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number };
+
 /**
- * gcHeapUsed runs a full garbage collection in a Node process and returns its heap used afterwards: the live heap,
- * without the garbage that RSS and heap gauges of an idle process carry for a long time. Once 127.0.0.1:9229 is free,
- * SIGUSR1 opens the process's inspector there; the session checks the pid, collects, reads the heap, and closes it.
+ * gcMemory runs a full garbage collection in a Node process and returns its memory afterwards: heapUsed is the live
+ * heap, without the garbage that RSS and heap gauges of an idle process carry for a long time. Once 127.0.0.1:9229 is
+ * free, SIGUSR1 opens the process's inspector there; the session checks the pid, collects, reads, and closes it.
  */
-export async function gcHeapUsed(pid: number): Promise<number> {
+export async function gcMemory(pid: number): Promise<GcMemory> {
   await waitFor('127.0.0.1:9229 to be free', async () => !(await fetch(INSPECTOR).then(() => true, () => false)), { timeoutMs: 10_000 });
   process.kill(pid, 'SIGUSR1');
   const url = await waitFor(`the inspector of pid ${pid}`, async () => ((await (await fetch(INSPECTOR)).json()) as { webSocketDebuggerUrl?: string }[])[0]?.webSocketDebuggerUrl, { timeoutMs: 10_000 });
   const s = await session(url);
+  const evaluate = async (expression: string): Promise<unknown> => ((await s.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: unknown } }).result.value;
   try {
-    const who = await s.call('Runtime.evaluate', { expression: 'process.pid', returnByValue: true }) as { result: { value: unknown } };
-    if (who.result.value !== pid) throw new Error(`the inspector on 127.0.0.1:9229 is pid ${String(who.result.value)}'s, not ${pid}'s`);
+    const who = await evaluate('process.pid');
+    if (who !== pid) throw new Error(`the inspector on 127.0.0.1:9229 is pid ${String(who)}'s, not ${pid}'s`);
     await s.call('HeapProfiler.collectGarbage');
-    const heap = (await s.call('Runtime.getHeapUsage'))['usedSize'] as number;
+    const usage = JSON.parse(String(await evaluate('JSON.stringify(process.memoryUsage())'))) as GcMemory;
     // inspector.close() waits for the sessions to end: scheduled, it runs once this one closed.
-    await s.call('Runtime.evaluate', { expression: 'setTimeout(() => process.getBuiltinModule(\'node:inspector\').close(), 100), 0' });
-    return heap;
+    await evaluate('setTimeout(() => process.getBuiltinModule(\'node:inspector\').close(), 100), 0');
+    return { heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers };
   } finally {
     s.close();
   }
+}
+
+/** mallocHeapBytes is the resident part of a process's brk heap ([heap] in /proc/<pid>/smaps): glibc's main arena. */
+export function mallocHeapBytes(pid: number): number {
+  const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  const at = smaps.indexOf('[heap]');
+  const rss = at < 0 ? undefined : /\nRss:\s+(\d+) kB/.exec(smaps.slice(at))?.[1];
+  return Number(rss ?? 0) * 1024;
 }

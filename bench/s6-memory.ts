@@ -1,5 +1,5 @@
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
-import { childPid, gcHeapUsed, rssBytes, scrape, settle } from './probes.ts';
+import { childPid, gcMemory, mallocHeapBytes, rssBytes, scrape, settle, type GcMemory } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { startKcmBus, type Qps } from './systems.ts';
@@ -14,8 +14,17 @@ const MB = 2 ** 20;
 /** PerService is one figure of each kcm-bus service. */
 type PerService = Readonly<Record<'watcher' | 'writer' | 'reconciler', number>>;
 
-/** Sample is what one cluster size measured: pods in the cluster, RSS (bytes) of every process, live heaps, pods cached. */
-type Sample = { readonly pods: number; readonly upstream: number; readonly rss: PerService; readonly heap: PerService; readonly cachedPods: number };
+/** Where is where a service's RSS lies after a full GC: V8's heap and the memory it accounts for outside it, glibc's brk heap. */
+type Where = GcMemory & { readonly mallocHeap: number };
+
+/**
+ * Sample is what one cluster size measured: pods in the cluster, RSS (bytes) of every process, live heaps, pods
+ * cached, and where the RSS of the two services that cache pods lies.
+ */
+type Sample = {
+  readonly pods: number; readonly upstream: number; readonly rss: PerService; readonly heap: PerService; readonly cachedPods: number;
+  readonly where: Readonly<Record<'watcher' | 'reconciler', Where>>;
+};
 
 /** upstreamRss runs kube-controller-manager until it reported every RC and its RSS held steady. */
 async function upstreamRss(ctx: BenchContext, pop: Population): Promise<number> {
@@ -48,9 +57,11 @@ async function kcmBusMemory(ctx: BenchContext, pods: number): Promise<Omit<Sampl
   try {
     const cachedPods = await caughtUp(bus.reconciler, pods);
     const pids: PerService = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, reconciler: bus.reconciler.process.pid ?? 0 };
-    const heap = { watcher: await gcHeapUsed(pids.watcher), writer: await gcHeapUsed(pids.writer), reconciler: await gcHeapUsed(pids.reconciler) };
+    const gc = { watcher: await gcMemory(pids.watcher), writer: await gcMemory(pids.writer), reconciler: await gcMemory(pids.reconciler) };
     const steady = await settle('kcm-bus RSS after a full GC', { watcher: () => rssBytes(pids.watcher), writer: () => rssBytes(pids.writer), reconciler: () => rssBytes(pids.reconciler) });
-    return { rss: { watcher: steady('watcher'), writer: steady('writer'), reconciler: steady('reconciler') }, heap, cachedPods };
+    const where = { watcher: { ...gc.watcher, mallocHeap: mallocHeapBytes(pids.watcher) }, reconciler: { ...gc.reconciler, mallocHeap: mallocHeapBytes(pids.reconciler) } };
+    const heap = { watcher: gc.watcher.heapUsed, writer: gc.writer.heapUsed, reconciler: gc.reconciler.heapUsed };
+    return { rss: { watcher: steady('watcher'), writer: steady('writer'), reconciler: steady('reconciler') }, heap, cachedPods, where };
   } finally {
     await bus.stop();
   }
@@ -67,14 +78,15 @@ async function measure(ctx: BenchContext, pop: Population): Promise<Sample> {
 
 const sum = (x: PerService): number => x.watcher + x.writer + x.reconciler;
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
+const whereNote = (w: Where): string => `live heap ${mb(w.heapUsed)} of V8's ${mb(w.heapTotal)}, external ${mb(w.external)}, malloc heap ${mb(w.mallocHeap)}`;
 
 function sizeRows(s: Sample): Row[] {
   const at = `S6 RSS, ${s.pods} pods`;
   return [
     { scenario: at, unit: 'MB', upstream: s.upstream / MB, kcmBus: sum(s.rss) / MB, note: `upstream: RC controller only (pod, RC informers); kcm-bus: the 3 services below, live heaps ${mb(sum(s.heap))} (Kafka, Redis apart)` },
-    { scenario: `${at}: watcher`, unit: 'MB', kcmBus: s.rss.watcher / MB, note: `list/watch -> Kafka, last published state of all objects of 6 kinds; live heap ${mb(s.heap.watcher)}` },
+    { scenario: `${at}: watcher`, unit: 'MB', kcmBus: s.rss.watcher / MB, note: `list/watch -> Kafka, last published state of all objects of 6 kinds; ${whereNote(s.where.watcher)}` },
     { scenario: `${at}: writer`, unit: 'MB', kcmBus: s.rss.writer / MB, note: `Kafka -> API, caches no objects; live heap ${mb(s.heap.writer)}` },
-    { scenario: `${at}: reconciler-rc`, unit: 'MB', kcmBus: s.rss.reconciler / MB, note: `pod and RC stores replayed from Kafka, indexed; live heap ${mb(s.heap.reconciler)}` },
+    { scenario: `${at}: reconciler-rc`, unit: 'MB', kcmBus: s.rss.reconciler / MB, note: `pod and RC stores replayed from Kafka, indexed; ${whereNote(s.where.reconciler)}` },
   ];
 }
 
