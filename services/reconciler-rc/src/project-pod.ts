@@ -1,23 +1,29 @@
-import type { ContainerStatus, ObjectMeta, Pod, PodCondition } from '@kcm-bus/k8s/core-v1.ts';
+import type { ContainerStatus, ObjectMeta, OwnerReference, Pod, PodCondition } from '@kcm-bus/k8s/core-v1.ts';
+import { Interner } from '@kcm-bus/runtime/store/interner.ts';
 import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
+
+/** strings is the one copy of the strings that the cached pods share; s interns one. */
+const strings = new Interner();
+const s = <S extends string | undefined>(x: S): S => strings.intern(x);
 
 /**
  * projectPod keeps of a pod only what the ReplicationController manager reads (an informer transform, as upstream's
  * informers drop managedFields, taken further because this controller knows its fields): identity, labels, owners,
  * creation and deletion times, the deletion-cost annotation, the node, sidecar init containers, the phase, the Ready
  * condition and restart counts. Everything else (containers, volumes, other annotations) is not kept, so a cached pod
- * costs a few hundred bytes whatever its spec.
+ * costs a few hundred bytes whatever its spec. The strings pods share (namespace, owner, labels, node, phase,
+ * condition, container names, the times of a burst) are kept once for all pods.
  */
 export function projectPod(object: unknown): Pod {
   const pod = object as Pod;
   const cost = pod.metadata.annotations?.[POD_DELETION_COST];
-  const initContainers = pod.spec?.initContainers?.filter((c) => c.restartPolicy === 'Always').map((c) => ({ name: c.name, restartPolicy: 'Always' }));
-  const ready = pod.status?.conditions?.filter((c) => c.type === 'Ready').map((c): PodCondition => defined({ type: c.type, status: c.status, lastTransitionTime: c.lastTransitionTime }));
+  const initContainers = pod.spec?.initContainers?.filter((c) => c.restartPolicy === 'Always').map((c) => ({ name: s(c.name), restartPolicy: 'Always' }));
+  const ready = pod.status?.conditions?.filter((c) => c.type === 'Ready').map((c): PodCondition => defined({ type: s(c.type), status: s(c.status), lastTransitionTime: s(c.lastTransitionTime) }));
   return {
     metadata: metadataOf(pod.metadata, cost),
-    spec: defined({ nodeName: pod.spec?.nodeName, initContainers }),
+    spec: defined({ nodeName: s(pod.spec?.nodeName), initContainers }),
     status: defined({
-      phase: pod.status?.phase, conditions: ready,
+      phase: s(pod.status?.phase), conditions: ready,
       containerStatuses: restarts(pod.status?.containerStatuses), initContainerStatuses: restarts(pod.status?.initContainerStatuses),
     }),
   };
@@ -25,11 +31,18 @@ export function projectPod(object: unknown): Pod {
 
 function metadataOf(m: ObjectMeta, cost: string | undefined): ObjectMeta {
   const { name, namespace, uid, resourceVersion, creationTimestamp, deletionTimestamp, labels, ownerReferences } = m;
-  return defined({ name, uid, namespace, resourceVersion, creationTimestamp, deletionTimestamp, labels, ownerReferences, annotations: cost === undefined ? undefined : { [POD_DELETION_COST]: cost } });
+  return defined({
+    name, uid, namespace: s(namespace), resourceVersion, creationTimestamp: s(creationTimestamp), deletionTimestamp: s(deletionTimestamp),
+    labels: strings.internValues(labels), ownerReferences: ownerReferences?.map(owner), annotations: cost === undefined ? undefined : { [POD_DELETION_COST]: s(cost) },
+  });
+}
+
+function owner(o: OwnerReference): OwnerReference {
+  return defined({ apiVersion: s(o.apiVersion), kind: s(o.kind), name: s(o.name), uid: s(o.uid), controller: o.controller, blockOwnerDeletion: o.blockOwnerDeletion });
 }
 
 function restarts(statuses: readonly ContainerStatus[] | undefined): readonly ContainerStatus[] | undefined {
-  return statuses?.map((s) => ({ name: s.name, restartCount: s.restartCount }));
+  return statuses?.map((c) => ({ name: s(c.name), restartCount: c.restartCount }));
 }
 
 /** defined drops the absent fields, which the API never serves as null or undefined either. */
