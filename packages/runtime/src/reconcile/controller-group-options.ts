@@ -33,7 +33,7 @@ export type ControllerGroupOptions = {
 };
 
 /** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
-export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'onWatermark' | 'dropWhere'>;
+export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'onWatermark' | 'dropWhere' | 'resync'>;
 
 /** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
 export function lockTopic(groupId: string): string {

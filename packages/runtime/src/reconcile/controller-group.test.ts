@@ -36,6 +36,7 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
   const { bus, groups, ensured, sent } = scriptedBus(o.partitions);
   const events: InputEvent[] = [];
   const dropped: string[] = [];
+  const resyncs: Date[] = [];
   const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
   const group = new ControllerGroup({
     bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
@@ -44,9 +45,9 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
   });
   await group.start({
     onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined, onWatermark: () => undefined,
-    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
+    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), resync: (at) => void resyncs.push(at),
   });
-  return { group, groups, ensured, sent, events, dropped };
+  return { group, groups, ensured, sent, events, dropped, resyncs };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
@@ -102,6 +103,24 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     await globalGroup!.onAssigned!([offsets(NODES, 0, 0), offsets(RESULTS, 0, 0)]);
     await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
     assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
+  });
+
+  it('given a singleton whose global records came before its lock, then taking the lock resyncs the global inputs once', async () => {
+    const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
+    const [globalGroup, lockGroup] = h.groups;
+    await globalGroup!.onAssigned!([offsets(NODES, 0, 1)]);
+    await globalGroup!.onBatch({ topic: NODES, partition: 0, records: [record('n1', 0)], lastOffset: '0' }, heartbeat);
+    assert.equal(h.resyncs.length, 0, 'not active yet: nothing to resync for');
+    await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
+    assert.equal(h.resyncs.length, 1);
+    await lockGroup!.onAssigned!([]);
+    assert.equal(h.resyncs.length, 1, 'a member that lost the lock does not resync');
+  });
+
+  it('given a partitioned group, then an assignment resyncs nothing: its partitions replay their own records', async () => {
+    const h = await harness({ global: [NODES] });
+    await h.groups[1]!.onAssigned!([offsets(PODS, 0, 0)]);
+    assert.equal(h.resyncs.length, 0);
   });
 
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {

@@ -189,6 +189,8 @@ export class ControllerGroup {
     this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
     for (const p of assignment) this.#partitionedSync.assigned(p, p.high, p.low);
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
+    // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
+    if (this.#o.singleton && numbers.size > 0) this.#controller?.resync(new Date());
   }
 
   async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {

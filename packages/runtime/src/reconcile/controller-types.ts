@@ -68,6 +68,8 @@ export type ReconcileInput = {
 export type ControllerHooks = {
   readonly name: string;
   readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
+  /** resync: the handlers' outputs for every object of the global inputs, as adds (Informers.resyncGlobal). */
+  readonly resync?: () => HandlerOutput;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /** ownsKey: the results of this key are this controller part's (ControllerSpec.ownsKey); absent, all are. */

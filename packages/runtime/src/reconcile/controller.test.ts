@@ -9,7 +9,7 @@ import { aMutation } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { Controller, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
+import { Controller, RESYNC_TOPIC, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
 const KEY = 'ns/rc';
@@ -43,6 +43,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
       return answer(input);
     },
     observedInStores: () => inStores,
+    resync: () => ({ enqueue: ['ns/n1', 'ns/elsewhere'] }),
     ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
     ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
   };
@@ -259,6 +260,15 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]]);
+  });
+
+  it('given a resync, then the keys its handlers name sync with the resync as their cause, those of partitions owned elsewhere not at all', async () => {
+    const h = harness(() => ({ mutations: [] }), undefined, { owned: (key) => key !== 'ns/elsewhere' });
+    h.controller.resync(new Date(7000));
+    await h.syncs(1);
+    await h.stop();
+    assert.deepEqual(h.synced, ['ns/n1']);
+    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: RESYNC_TOPIC, partition: 0, offset: 7000 }]]);
   });
 
   it('given a tick, then it resolves only once its keys were synced, so the next period starts after the pass (wait.Until)', async () => {

@@ -21,6 +21,8 @@ const NOT_SYNCED_RETRY_MS = 250;
 const NOT_FAILURES: ReadonlySet<string> = new Set([SLOW_START_SKIPPED, CREATE_EXPIRED]);
 /** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
 export const TICK_TOPIC = '~tick';
+/** RESYNC_TOPIC is the cause topic of a resync's syncs (Controller.resync). */
+export const RESYNC_TOPIC = '~resync';
 
 /**
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
@@ -75,6 +77,17 @@ export class Controller {
     if (event.live && event.observedAt !== undefined) for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
     for (const key of out.enqueueAtCut ?? []) this.#enqueue(key, event.cause);
     for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
+  }
+
+  /**
+   * resync enqueues what the global inputs' objects call for, as if each had just been added: a singleton member
+   * that becomes active runs this once, since the records of its global inputs mostly arrived before it was (and
+   * #enqueue drops keys of partitions not owned). Upstream's leader starts its informers then, and every object
+   * comes to its handlers as an add. The resync's time is its cause.
+   */
+  resync(at: Date): void {
+    const out = this.#spec.resync?.();
+    for (const key of [...out?.enqueue ?? [], ...out?.enqueueAtCut ?? []]) this.#enqueue(key, { topic: RESYNC_TOPIC, partition: 0, offset: at.getTime() });
   }
 
   /**

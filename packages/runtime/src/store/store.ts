@@ -70,6 +70,11 @@ export class Store<T> {
     return dropped;
   }
 
+  /** entries are the store's keys and objects, as they are now. */
+  entries(): IterableIterator<[string, T]> {
+    return this.#items.entries();
+  }
+
   /** size is how many objects the store holds. */
   get size(): number {
     return this.#items.size;
