@@ -1,4 +1,5 @@
 import type { StackConfig } from './config.ts';
+import type { ServiceName } from './kafka-acls.ts';
 import { kafkaSecureEndpoint, type KafkaSecureEndpoint } from './kafka-secure.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { apiserverUrl } from './parts.ts';
@@ -44,15 +45,23 @@ export function kafkaFlags(e: StackEndpoints): string[] {
  * kafkaSecureFlags are kafkaFlags for the stack's SASL_SSL listener: TLS trusting the stack's CA, and a SASL login
  * (SCRAM-SHA-512 unless another of its mechanisms is asked for) with the password from its file.
  */
-export function kafkaSecureFlags(e: StackEndpoints, mechanism = 'scram-sha-512'): string[] {
+export function kafkaSecureFlags(e: StackEndpoints, mechanism = 'scram-sha-512', login = { username: e.kafkaSecure.username, passwordFile: e.kafkaSecure.passwordFile }): string[] {
   const s = e.kafkaSecure;
   return ['--kafka-brokers', s.bootstrap, '--schema-registry-url', e.registry, '--kafka-tls', '--kafka-tls-ca-file', s.caFile,
-    '--kafka-sasl-mechanism', mechanism, '--kafka-sasl-username', s.username, '--kafka-sasl-password-file', s.passwordFile];
+    '--kafka-sasl-mechanism', mechanism, '--kafka-sasl-username', login.username, '--kafka-sasl-password-file', login.passwordFile];
 }
 
 /** busFlags are the Kafka, schema registry and signing flags every kcm-bus service gets to reach a stack. */
 export function busFlags(e: StackEndpoints): string[] {
   return [...kafkaFlags(e), '--signing-dir', e.signingDir];
+}
+
+/**
+ * serviceBusFlags are busFlags through the secure listener, logged in (SCRAM-SHA-512) as the service's own
+ * principal, which the broker's ACLs allow only that service's reads and writes (kafka-acls.ts).
+ */
+export function serviceBusFlags(e: StackEndpoints, service: ServiceName): string[] {
+  return [...kafkaSecureFlags(e, 'scram-sha-512', { username: service, passwordFile: e.kafkaSecure.servicePasswordFiles[service] }), '--signing-dir', e.signingDir];
 }
 
 /** formatEndpoints tells the user where everything is, one line a part. */

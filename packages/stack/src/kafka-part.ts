@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { brokerReady } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
-import { prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
+import { authorizerProperties, prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
@@ -60,6 +61,11 @@ export function kafkaReady(c: StackConfig): Promise<boolean> {
   return brokerReady([`${c.host}:${c.ports.kafka}`]);
 }
 
+/** grantServiceAcls gives each service's principal its rights (kafka-acls.ts), through the loopback PLAINTEXT listener. */
+export function grantServiceAcls(c: StackConfig): Promise<void> {
+  return grantAcls([`${c.host}:${c.ports.kafka}`], serviceAcls());
+}
+
 /** serverProperties: the PLAINTEXT listener every part and service uses, and the SASL_SSL one for secured clients. */
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
@@ -70,7 +76,7 @@ function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
     `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka},${secureListener}`,
     'controller.listener.names=CONTROLLER', 'inter.broker.listener.name=PLAINTEXT',
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL',
-    ...secureListenerProperties(secure),
+    ...secureListenerProperties(secure), ...authorizerProperties(),
     `log.dirs=${join(kafkaDir(c), 'data')}`,
     'offsets.topic.replication.factor=1', 'transaction.state.log.replication.factor=1', 'transaction.state.log.min.isr=1',
     'group.initial.rebalance.delay.ms=0', 'auto.create.topics.enable=false', 'num.partitions=1',

@@ -6,7 +6,7 @@ import { httpOk, redisPing } from './probes.ts';
 import { pkiDir, tlsClient } from './pki.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { KWOK_STAGES } from './build/kwok.ts';
-import { kafkaLaunch, kafkaReady, prepareKafka } from './kafka-part.ts';
+import { grantServiceAcls, kafkaLaunch, kafkaReady, prepareKafka } from './kafka-part.ts';
 import { registryLaunch } from './registry-part.ts';
 
 /** Part is one process of the stack: how to launch it, which ports it takes, when it is ready. */
@@ -18,6 +18,8 @@ export type Part = {
   /** How long it may take to become ready (the registry and Kafka are JVMs on a shared 2-core machine). */
   readonly readyTimeoutMs: number;
   readonly prepare?: () => Promise<void>;
+  /** configure runs once the part is ready, whether it was started now or found running (Kafka's ACLs). */
+  readonly configure?: () => Promise<void>;
 };
 
 /** bin finds a built binary in the cache. */
@@ -47,7 +49,7 @@ export function dataParts(c: StackConfig, b: Binaries): readonly Part[] {
     },
     {
       name: 'kafka', ports: ['kafka', 'kafkaController', 'kafkaSecure'], readyTimeoutMs: 120_000,
-      launch: kafkaLaunch(c, b), prepare: () => prepareKafka(c, b), ready: () => kafkaReady(c),
+      launch: kafkaLaunch(c, b), prepare: () => prepareKafka(c, b), ready: () => kafkaReady(c), configure: () => grantServiceAcls(c),
     },
     {
       name: 'registry', ports: ['registry'], readyTimeoutMs: 180_000, launch: registryLaunch(c, b),

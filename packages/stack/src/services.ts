@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { PortName, StackConfig } from './config.ts';
-import { busFlags, type StackEndpoints } from './endpoints.ts';
+import { serviceBusFlags, type StackEndpoints } from './endpoints.ts';
+import type { ServiceName } from './kafka-acls.ts';
 import type { Part } from './parts.ts';
 import { httpOk } from './probes.ts';
 
@@ -11,14 +12,17 @@ export function serviceScript(name: string): string {
   return resolve(REPO, `services/${name}/src/main.ts`);
 }
 
-/** serviceParts are the kcm-bus services that exist so far, run against the stack (each on its metrics port). */
+/**
+ * serviceParts are the kcm-bus services, run against the stack (each on its metrics port), each logged in to
+ * Kafka as its own principal on the secure listener, as a deployment runs them.
+ */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
-  const service = (name: string, port: PortName, args: readonly string[]): Part => ({
+  const service = (name: ServiceName, port: PortName, args: readonly string[]): Part => ({
     name, ports: [port], readyTimeoutMs: 120_000,
     launch: {
       name, command: process.execPath,
       args: ['--disable-warning=TimeoutNegativeWarning', serviceScript(name),
-        ...busFlags(e), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
+        ...serviceBusFlags(e, name), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });

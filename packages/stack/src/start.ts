@@ -8,10 +8,16 @@ import type { Part } from './parts.ts';
 export class PartFailedError extends Error {}
 
 /**
- * startPart starts a part unless it already runs, and waits until its readiness probe passes. A part
- * that exits, or is not ready in time, fails with its log's path and last lines.
+ * startPart starts a part unless it already runs, waits until its readiness probe passes, and then configures it
+ * (every time: configure is idempotent). A part that exits, or is not ready in time, fails with its log's path and
+ * last lines.
  */
 export async function startPart(c: StackConfig, part: Part, say: (line: string) => void): Promise<void> {
+  await startedPart(c, part, say);
+  await part.configure?.();
+}
+
+async function startedPart(c: StackConfig, part: Part, say: (line: string) => void): Promise<void> {
   const running = runningPid(c.dir, part.name);
   if (running !== undefined) {
     if (await part.ready()) return;

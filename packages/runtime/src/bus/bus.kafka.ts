@@ -1,6 +1,6 @@
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import kafkajs, { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { deleteTopics, ensureTopics, groupOffsets, partitionCount, partitionOffsets, topicConfigs } from './admin.kafka.ts';
-import type { Bus } from './bus.ts';
+import type { Bus, KafkaAcl } from './bus.ts';
 import { joinKafkaGroup } from './group.kafka.ts';
 import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
 import { readTail } from './read-tail.ts';
@@ -87,6 +87,24 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     readToEnd: (topic, onRecord, partitions) => readToEnd(bus, topic, onRecord, partitions),
   };
   return bus;
+}
+
+/**
+ * grantAcls creates ALLOW entries in the broker's authorizer (kafka-acls.sh --add), as a principal that may alter
+ * them (a super user); entries that exist already are left as they are.
+ */
+export async function grantAcls(brokers: readonly string[], acls: readonly KafkaAcl[]): Promise<void> {
+  const admin = new Kafka({ brokers: [...brokers], clientId: 'kcm-bus-acls', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    await admin.createAcls({ acl: acls.map((a) => ({
+      principal: a.principal, host: '*', resourceType: kafkajs.AclResourceTypes[a.resourceType], resourceName: a.resourceName,
+      resourcePatternType: a.prefixed ? kafkajs.ResourcePatternTypes.PREFIXED : kafkajs.ResourcePatternTypes.LITERAL,
+      operation: kafkajs.AclOperationTypes[a.operation], permissionType: kafkajs.AclPermissionTypes.ALLOW,
+    })) });
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller. */

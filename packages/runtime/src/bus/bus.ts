@@ -131,6 +131,18 @@ export type GroupOffsets = {
   readonly partitions: readonly (TopicPartition & { readonly committed: string | undefined })[];
 };
 
+/** KafkaAclOperation is an operation a Kafka ACL allows, as Kafka names it. */
+export type KafkaAclOperation = 'READ' | 'WRITE' | 'CREATE' | 'DELETE' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS';
+
+/** KafkaAcl is one ALLOW entry of the broker's authorizer: a principal may do an operation on a named (or prefixed) resource, from any host. */
+export type KafkaAcl = {
+  readonly principal: string;
+  readonly resourceType: 'TOPIC' | 'GROUP' | 'TRANSACTIONAL_ID';
+  readonly resourceName: string;
+  readonly prefixed: boolean;
+  readonly operation: KafkaAclOperation;
+};
+
 /** TopicSpec is a topic kcm-bus creates when it is missing, and whose configs it keeps as given. */
 export type TopicSpec = { readonly topic: string; readonly partitions: number; readonly configs: Readonly<Record<string, string>> };
 
