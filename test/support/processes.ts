@@ -3,6 +3,7 @@ import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
 import { waitFor } from './wait.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -29,7 +30,7 @@ export async function startService(name: string, args: readonly string[],
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
   const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? join(REPO, `services/${name}/src/main.ts`),
-    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

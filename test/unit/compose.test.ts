@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** SERVICES are the five services. */
@@ -57,6 +58,7 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
       const script = command.find((arg) => arg.endsWith('.ts'));
       assert.ok(script !== undefined && existsSync(join(context, script)), `${name}: the command's target ${script} exists`);
       assert.equal(service.environment?.['KCM_BUS_KAFKA_BROKERS'], 'kafka:9092');
+      for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) assert.match(text, new RegExp(`^ENV .*\\b${name}=${value}\\b`, 'm'), `${name} as every launcher sets it`);
     });
   }
 

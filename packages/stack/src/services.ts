@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
 import type { PortName, StackConfig } from './config.ts';
 import { serviceBusFlags, type StackEndpoints } from './endpoints.ts';
 import type { ServiceName } from './kafka-acls.ts';
@@ -20,7 +21,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
   const service = (name: ServiceName, port: PortName, args: readonly string[]): Part => ({
     name, ports: [port], readyTimeoutMs: 120_000,
     launch: {
-      name, command: process.execPath,
+      name, command: process.execPath, env: { ...process.env, ...SERVICE_MALLOC_ENV },
       args: ['--disable-warning=TimeoutNegativeWarning', serviceScript(name),
         ...serviceBusFlags(e, name), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
     },
