@@ -1,4 +1,4 @@
-import { describe, it, after } from 'node:test';
+import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -7,10 +7,11 @@ import { dirname, join } from 'node:path';
 import { kafkaBus, type KafkaBusOptions } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { kafkaSecureFlags } from '@kcm-bus/stack/endpoints.ts';
+import type { ServiceName } from '@kcm-bus/stack/kafka-acls.ts';
 import { pkiDir } from '@kcm-bus/stack/pki.ts';
 import { produceAndConsume } from '../support/kafka.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
-import { testStack, uniqueName } from '../support/stack.ts';
+import { serviceBusFlags, testStack, uniqueName } from '../support/stack.ts';
 
 const stack = testStack();
 const secure = stack.kafkaSecure;
@@ -70,6 +71,42 @@ describe('a secured Kafka: the stack\'s SASL_SSL listener', () => {
     const watcher = await startService('watcher', ['--kubeconfig', stack.kubeconfigs.watcher, '--kinds', 'nodes', ...flags], { ready: false });
     assert.equal(await watcher.exited, 2);
     assert.match(readFileSync(watcher.logFile, 'utf8'), /--kafka-sasl-password-file \(KCM_BUS_KAFKA_SASL_PASSWORD_FILE\) cannot read .*no-such-file/);
+  });
+});
+
+describe('the broker\'s ACLs: each service is its own principal and may write only its own topics', () => {
+  before(async () => {
+    // Logged in as themselves, the watcher and the writer create their topics and get ready: the control that the
+    // principals and their ACLs work. The refusals below then meet topics that exist.
+    await startService('watcher', ['--kubeconfig', stack.kubeconfigs.watcher, '--kinds', 'pods', '--partitions', '3', ...serviceBusFlags(stack, 'watcher')]);
+    await startService('writer', ['--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', ...serviceBusFlags(stack, 'writer')]);
+  });
+  after(stopAllServices);
+
+  /** produce sends one record as a service's principal and says how it went: 'written', or the broker's refusal. */
+  async function produce(service: ServiceName, topic: string): Promise<string> {
+    const bus = kafkaBus({
+      brokers: [secure.bootstrap], clientId: `kcm-bus-test-as-${service}`, ssl: trusted,
+      sasl: { mechanism: 'scram-sha-512', username: service, password: readFileSync(secure.servicePasswordFiles[service], 'utf8') },
+    });
+    const publisher = await bus.publisher();
+    try {
+      await publisher.send(topic, [{ key: 'forged', value: Buffer.from('forged') }]);
+      return 'written';
+    } catch (err) {
+      return String((err as Error).message);
+    } finally {
+      await publisher.close();
+    }
+  }
+
+  it('given a reconciler\'s principal, then a forged record on the state topic it reads is refused by the broker', async () => {
+    assert.match(await produce('reconciler-rc', 'kcm.state.pods'), /[Nn]ot authorized/);
+  });
+
+  it('given the writer\'s principal, then a forged mutation is refused; given the watcher\'s, then a forged result is', async () => {
+    assert.match(await produce('writer', 'kcm.mutations'), /[Nn]ot authorized/);
+    assert.match(await produce('watcher', 'kcm.mutation-results'), /[Nn]ot authorized/);
   });
 });
 

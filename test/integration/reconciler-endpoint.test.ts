@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { type EndpointsObject, readyIPs as ips } from '../support/endpoints.ts';
 import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import type { Pod } from '../support/rc.ts';
@@ -9,7 +9,6 @@ import { inParallel } from '../../bench/probes.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = busFlags(stack);
 
 describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpoint → Kafka → writer → apiserver', () => {
   const ns = uniqueName('ep');
@@ -25,9 +24,9 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     await schedulableKwokNode(node);
-    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
-    reconciler = await startService('reconciler-endpoint', bus);
+    await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    await startService('writer', [...serviceBusFlags(stack, 'writer'), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    reconciler = await startService('reconciler-endpoint', serviceBusFlags(stack, 'reconciler-endpoint'));
   });
   after(stopAllServices);
 
@@ -84,7 +83,7 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
     await waitFor('left has Endpoints', () => endpoints('left'));
     await reconciler.stop();
     await kube('DELETE', path('services', 'left'));
-    reconciler = await startService('reconciler-endpoint', bus);
+    reconciler = await startService('reconciler-endpoint', serviceBusFlags(stack, 'reconciler-endpoint'));
     await waitFor('left\'s Endpoints deleted after the restart', async () => (await endpoints('left')) === undefined);
   });
 

@@ -1,13 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { serviceBusFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { FakeKubelet } from '../support/kubelet.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = busFlags(stack);
 
 type Taint = { readonly key: string; readonly effect: string };
 type Condition = { readonly type: string; readonly status: string };
@@ -39,9 +38,9 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     for (const k of [...kubelets, ...bigKubelets]) await k.register();
-    watcher = await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
-    reconciler = await startService('reconciler-node', [...bus, ...NODE_FLAGS]);
+    watcher = await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    await startService('writer', [...serviceBusFlags(stack, 'writer'), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    reconciler = await startService('reconciler-node', [...serviceBusFlags(stack, 'reconciler-node'), ...NODE_FLAGS]);
   });
   const excluded: string[] = [];
   after(async () => {

@@ -1,13 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
 import { type Pod, type Rc, rcClient, rcManifest } from '../support/rc.ts';
 import { waitFor } from '../support/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = busFlags(stack);
 
 describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafka → writer → apiserver', () => {
   const ns = uniqueName('rc');
@@ -19,9 +18,9 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     await schedulableKwokNode(uniqueName('kwok-rc'));
-    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    writer = await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
-    reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    writer = await startService('writer', [...serviceBusFlags(stack, 'writer'), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    reconciler = await startService('reconciler-rc', [...serviceBusFlags(stack, 'reconciler-rc'), '--redis-url', stack.redis]);
   });
   after(stopAllServices);
 

@@ -15,7 +15,7 @@ export function testStack(): StackEndpoints {
 }
 
 /** busFlags and kafkaFlags are the stack's own (what `npm start` gives its services), for tests to start theirs alike. */
-export { busFlags, kafkaFlags } from '@kcm-bus/stack/endpoints.ts';
+export { busFlags, kafkaFlags, serviceBusFlags } from '@kcm-bus/stack/endpoints.ts';
 
 /** kubeClients are client-node API clients for one kubeconfig of the test stack. */
 export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {
