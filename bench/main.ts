@@ -11,9 +11,10 @@ import { join, resolve } from 'node:path';
 import { BESIDE_KCM_BUS, stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { type ServiceProcess, startService, stopAllServices } from '../test/support/processes.ts';
-import { busFlags, rawKube, untaintWhenReady } from '../test/support/stack.ts';
+import { rawKube, untaintWhenReady } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
+import { KAFKA_AUTH, watcherFlags } from './systems.ts';
 import { formatTable } from './table.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
     const kube = rawKube();
     await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
     for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
-    watcher = await startService('watcher', [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher]);
+    watcher = await startService('watcher', watcherFlags(e));
     const ctx: BenchContext = { e, stack: c, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
     const rows: Row[] = [];
     const data: Record<string, unknown> = {};
@@ -91,7 +92,7 @@ function report(rows: readonly Row[], data: Record<string, unknown>): void {
   const at = new Date().toISOString();
   const machine = { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
   const background = backgroundControllers(process.env) || 'none';
-  console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, background controllers: ${background === BESIDE_KCM_BUS ? 'every one kcm-bus does not replace (BENCH_BACKGROUND=full)' : background}, \`npm run bench\`\n${formatTable(rows)}`);
+  console.log(`\nkcm-bus vs upstream kube-controller-manager, ${at}, ${machine.cores} cores, background controllers: ${background === BESIDE_KCM_BUS ? 'every one kcm-bus does not replace (BENCH_BACKGROUND=full)' : background}, Kafka: ${KAFKA_AUTH ? 'TLS, SCRAM per service, ACLs (BENCH_KAFKA_AUTH=1)' : 'plaintext'}, \`npm run bench\`\n${formatTable(rows)}`);
   mkdirSync(OUT, { recursive: true });
   const sizes = Object.fromEntries(['BENCH_PODS', 'BENCH_STEPS', 'BENCH_S6_PODS', 'BENCH_S9_PODS'].map((k) => [k, process.env[k] ?? 'default']));
   const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, backgroundControllers: backgroundControllers(process.env), ...sizes };

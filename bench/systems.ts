@@ -2,7 +2,7 @@ import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { busFlags, type RawKube } from '../test/support/stack.ts';
+import { busFlags, serviceBusFlags, type RawKube } from '../test/support/stack.ts';
 import { childPid } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 
@@ -20,19 +20,31 @@ export function busPids(bus: KcmBus): Record<(typeof BUS_SERVICES)[number], numb
   return { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
 }
 
+/**
+ * KAFKA_AUTH (BENCH_KAFKA_AUTH=1) runs the services as a secured deployment does: each logged in as its own
+ * principal over TLS with SCRAM-SHA-512, under the broker's ACLs (serviceBusFlags); by default, the loopback
+ * plaintext listener.
+ */
+export const KAFKA_AUTH = process.env['BENCH_KAFKA_AUTH'] === '1';
+
+/** bus is a service's Kafka, registry and signing flags, as KAFKA_AUTH says. */
+function bus(e: StackEndpoints, service: 'watcher' | 'writer' | 'reconciler-rc'): string[] {
+  return KAFKA_AUTH ? serviceBusFlags(e, service) : busFlags(e);
+}
+
 /** writerFlags are the bench writer's: the given QPS, 64 requests in flight. */
 export function writerFlags(e: StackEndpoints, q: Qps): string[] {
-  return [...busFlags(e), '--kubeconfig', e.kubeconfigs.writer, `--kube-api-qps=${q.qps}`, `--kube-api-burst=${q.burst}`, '--concurrency=64'];
+  return [...bus(e, 'writer'), '--kubeconfig', e.kubeconfigs.writer, `--kube-api-qps=${q.qps}`, `--kube-api-burst=${q.burst}`, '--concurrency=64'];
 }
 
 /** watcherFlags are the bench watcher's: the stack's Kafka and registry, its own kubeconfig (list/watch rights). */
 export function watcherFlags(e: StackEndpoints): string[] {
-  return [...busFlags(e), '--kubeconfig', e.kubeconfigs.watcher];
+  return [...bus(e, 'watcher'), '--kubeconfig', e.kubeconfigs.watcher];
 }
 
 /** reconcilerFlags are the bench reconciler-rc's. */
 export function reconcilerFlags(e: StackEndpoints): string[] {
-  return [...busFlags(e), '--redis-url', e.redis];
+  return [...bus(e, 'reconciler-rc'), '--redis-url', e.redis];
 }
 
 /** startKcmBus runs the writer and reconciler-rc with the flags above. */
