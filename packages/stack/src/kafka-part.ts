@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { serviceAcls } from './kafka-acls.ts';
+import { SERVICES, serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
-import { authorizerProperties, prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
+import { authorizerProperties, kafkaSecureEndpoint, prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
@@ -61,9 +61,21 @@ export function kafkaReady(c: StackConfig): Promise<boolean> {
   return brokerReady([`${c.host}:${c.ports.kafka}`]);
 }
 
-/** grantServiceAcls gives each service's principal its rights (kafka-acls.ts), through the loopback PLAINTEXT listener. */
-export function grantServiceAcls(c: StackConfig): Promise<void> {
-  return grantAcls([`${c.host}:${c.ports.kafka}`], serviceAcls());
+/**
+ * grantServiceAcls gives each service's principal its rights (kafka-acls.ts), through the loopback PLAINTEXT
+ * listener, and checks that each can log in on the secure one: a Kafka formatted before the services had users of
+ * their own lacks them, which would otherwise show only as services failing SASL one by one.
+ */
+export async function grantServiceAcls(c: StackConfig): Promise<void> {
+  await grantAcls([`${c.host}:${c.ports.kafka}`], serviceAcls());
+  const secure = kafkaSecureEndpoint(c);
+  const ssl = { ca: readFileSync(secure.caFile, 'utf8'), rejectUnauthorized: true };
+  for (const service of SERVICES) {
+    const sasl = { mechanism: 'scram-sha-512' as const, username: service, password: readFileSync(secure.servicePasswordFiles[service], 'utf8') };
+    if (!await brokerReady([secure.bootstrap], { ssl, sasl })) {
+      throw new Error(`Kafka refuses the SCRAM login of ${service}: this stack's Kafka state predates the services' own users; run \`down --purge\` once`);
+    }
+  }
 }
 
 /** serverProperties: the PLAINTEXT listener every part and service uses, and the SASL_SSL one for secured clients. */

@@ -107,9 +107,12 @@ export async function grantAcls(brokers: readonly string[], acls: readonly Kafka
   }
 }
 
-/** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller. */
-export async function brokerReady(brokers: readonly string[]): Promise<boolean> {
-  const admin = new Kafka({ brokers: [...brokers], clientId: 'kcm-bus-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+/** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller (over TLS and SASL when given). */
+export async function brokerReady(brokers: readonly string[], security: Pick<KafkaBusOptions, 'ssl' | 'sasl'> = {}): Promise<boolean> {
+  const admin = new Kafka({
+    brokers: [...brokers], clientId: 'kcm-bus-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 },
+    ...(security.ssl ? { ssl: { ...security.ssl } } : {}), ...(security.sasl ? { sasl: { ...security.sasl } } : {}),
+  }).admin();
   try {
     await admin.connect();
     const cluster = await admin.describeCluster();
