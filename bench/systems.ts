@@ -28,7 +28,7 @@ export function busPids(bus: KcmBus): Record<(typeof BUS_SERVICES)[number], numb
 export const KAFKA_AUTH = process.env['BENCH_KAFKA_AUTH'] === '1';
 
 /** bus is a service's Kafka, registry and signing flags, as KAFKA_AUTH says. */
-function bus(e: StackEndpoints, service: 'watcher' | 'writer' | 'reconciler-rc'): string[] {
+function bus(e: StackEndpoints, service: (typeof BUS_SERVICES)[number]): string[] {
   return KAFKA_AUTH ? serviceBusFlags(e, service) : busFlags(e);
 }
 

@@ -78,7 +78,10 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
   }
 }
 
-/** serverProperties: the PLAINTEXT listener every part and service uses, and the SASL_SSL one for secured clients. */
+/**
+ * serverProperties: the loopback PLAINTEXT listener of the stack's own parts, tests and benchmarks (a super user), the
+ * SASL_SSL one the services log in on as their own principals, and the authorizer that holds them to their ACLs.
+ */
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
   return [
