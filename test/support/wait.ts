@@ -29,10 +29,15 @@ export async function waitForSteady<T>(what: string, snapshot: () => Promise<T>,
   opts: { readonly timeoutMs?: number; readonly intervalMs?: number } = {}): Promise<T> {
   let last = '';
   let same = 0;
+  let held = false;
   return waitFor(`${what} steady`, async () => {
     const value = await snapshot();
-    same = done(value) && JSON.stringify(value) === last ? same + 1 : 0;
+    held = done(value);
+    same = held && JSON.stringify(value) === last ? same + 1 : 0;
     last = JSON.stringify(value);
     return same >= 2 ? value : undefined;
-  }, { timeoutMs: opts.timeoutMs ?? 120_000, intervalMs: opts.intervalMs ?? 1000 });
+  }, { timeoutMs: opts.timeoutMs ?? 120_000, intervalMs: opts.intervalMs ?? 1000 }).catch((err: unknown) => {
+    // A timeout says what the last poll saw, so a run that never settles can be read afterwards.
+    throw new Error(`${(err as Error).message}; last snapshot (${held ? 'done, but still changing' : 'not done'}): ${last}`, { cause: err });
+  });
 }
