@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { restartPart, type RestartOptions } from '../test/support/restart.ts';
-import { compactEtcd } from '../test/support/etcd.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { childPid, scrape, terminate } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 import { busFlags } from '../test/support/stack.ts';
 import { reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
+import { StackFaults } from './chaos-stack.ts';
 
 /** PAUSE_S is how long a SIGSTOPped service stays stopped: longer than the group session (6 s), so its partitions move. */
 export const PAUSE_S = 15;
@@ -28,10 +27,12 @@ const QPS = { qps: 20, burst: 30 };
  * ChaosSystem is the kcm-bus under a chaos run: a watcher (in place of the bench's), a writer, two reconciler-rc
  * members, reconciler-endpoint and reconciler-node, each supervised as a Deployment would be: a service that exits on its own is started again with the same
  * flags, and counted (restarts). kill SIGKILLs a service and starts its replacement once it exited; pause SIGSTOPs it
- * for PAUSE_S and lets it go on (SIGCONT); restartPart restarts a part of the stack; stop stops every service.
+ * for PAUSE_S and lets it go on (SIGCONT); crashInRelist kills the watcher mid-relist; stop stops every service.
  */
 export class ChaosSystem {
   readonly #ctx: BenchContext;
+  /** stack injects the faults of the parts the system stands on. */
+  readonly stack: StackFaults;
   readonly #services = new Map<Slot, ServiceProcess>();
   readonly #killed = new Set<ServiceProcess>();
   #stopping = false;
@@ -39,6 +40,7 @@ export class ChaosSystem {
 
   private constructor(ctx: BenchContext) {
     this.#ctx = ctx;
+    this.stack = new StackFaults(ctx);
   }
 
   static async start(ctx: BenchContext): Promise<ChaosSystem> {
@@ -75,27 +77,6 @@ export class ChaosSystem {
     this.#ctx.log(`chaos: ${victim} stopped ${PAUSE_S} s and continued`);
   }
 
-  /** stackDir is the bench stack's run folder (where Redis keeps its files). */
-  get stackDir(): string {
-    return this.#ctx.stack.dir;
-  }
-
-  /** restartPart restarts a part of the bench stack (test/support/restart.ts): a broker, the registry, Redis, the apiserver. */
-  async restartPart(name: string, o: RestartOptions = {}): Promise<void> {
-    await restartPart(this.#ctx.stack, name, o);
-    this.#ctx.log(`chaos: ${name} restarted`);
-  }
-
-  /**
-   * storm410 compacts etcd up to its current revision and restarts kube-apiserver, `times` times: every watch the
-   * watcher resumes meets 410 Gone (its resourceVersion is older than the new watch cache and compacted away), so it
-   * relists every kind, and its relists meet the next restart.
-   */
-  async storm410(times: number): Promise<void> {
-    for (let i = 0; i < times; i++) await this.#gone();
-    this.#ctx.log(`chaos: ${times} × (etcd compacted, kube-apiserver restarted)`);
-  }
-
   /**
    * crashInRelist makes the watcher relist (etcd compacted, kube-apiserver restarted: 410 Gone) and kills it (-9) the
    * moment it reports the pods' relist, which it does when the list is in and before it is published: the crash point
@@ -105,15 +86,9 @@ export class ChaosSystem {
     const watcher = this.#service('watcher');
     const relists = async (): Promise<number> => (await scrape(watcher.metricsUrl))('kcm_bus_watcher_relists_total', { kind: 'Pod' });
     const before = await relists();
-    await this.#gone();
+    await this.stack.gone();
     await waitFor('the watcher to relist the pods', async () => (await relists()) > before, { intervalMs: 5, timeoutMs: 120_000 });
     await this.kill('watcher');
-  }
-
-  /** #gone compacts etcd up to its current revision and restarts kube-apiserver: every watch resumed after it meets 410 Gone. */
-  async #gone(): Promise<void> {
-    await compactEtcd(this.#ctx.e.etcd);
-    await restartPart(this.#ctx.stack, 'kube-apiserver');
   }
 
   /** stop stops every service of the system (SIGTERM), none restarted. */

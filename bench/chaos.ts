@@ -13,42 +13,46 @@
  *   when the scale-down gave up: a lost delete);
  * - the services that exited on their own, the nodes found tainted unreachable or not-ready at the end of either
  *   way, and the NodeNotReady events recorded about nodes during the cycle (the kwok nodes stay healthy throughout).
- * Bounded: each wait gives up after DEADLINE_MS and is reported.
+ * - every node lifecycle taint seen during the cycle (a poll of the nodes every 250 ms): when it came and went, and
+ *   how old the node's Lease renewal was then (a node marked while its renewals reached the API is a wrong mark).
+ * The faults of the stack a kube-controller-manager also stands on (the apiserver restart, the 410 storm) run first
+ * under upstream kube-controller-manager (chaos-upstream.ts) with the same load, so that each figure stands beside
+ * upstream's. Bounded: each wait gives up after 180 s and is reported.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../test/support/wait.ts';
-import { rcManifest } from '../test/support/rc.ts';
 import { ChaosSystem, PAUSE_S } from './chaos-system.ts';
-import { endpointsRight, serviceManifest } from './chaos-endpoints.ts';
-import { watchOwnedPods, type OwnedPods } from './owned-pods.ts';
+import type { StackFaults } from './chaos-stack.ts';
+import { UpstreamChaos } from './chaos-upstream.ts';
+import { cycle, N, type Arm, type Outcome } from './chaos-cycle.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { cleanUpNamespace } from './systems.ts';
 
-const N = Number(process.env['CHAOS_PODS'] ?? 200);
-const DEADLINE_MS = 180_000;
-const POLL_MS = 50;
-
-type Fault = { readonly name: string; readonly inject: (system: ChaosSystem) => Promise<void> };
+/**
+ * Fault is one injection: into the kcm-bus services, or into the stack (`upstreamToo`: one kube-controller-manager
+ * stands on as well, so it runs under both arms).
+ */
+type Fault = { readonly name: string } & (
+  | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
+  | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean });
 
 const FAULTS: readonly Fault[] = [
-  { name: 'kill -9 reconciler-rc (one of two)', inject: (s) => s.kill('reconciler-rc') },
-  { name: 'kill -9 writer', inject: (s) => s.kill('writer') },
-  { name: 'kill -9 watcher', inject: (s) => s.kill('watcher') },
-  { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, inject: (s) => s.pause('reconciler-rc') },
-  { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, inject: (s) => s.pause('writer') },
-  { name: 'kill -9 watcher, writer, reconciler-rc at once', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
-  { name: 'kill -9 the Kafka broker, restart', inject: (s) => s.restartPart('kafka', { graceMs: 0 }) },
-  { name: 'restart the schema registry', inject: (s) => s.restartPart('registry') },
-  { name: 'restart kube-apiserver', inject: (s) => s.restartPart('kube-apiserver') },
-  { name: 'kill -9 Redis, restart without its data', inject: (s) => s.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(s) }) },
-  { name: '410 storm: etcd compacted, apiserver restarted, 3 times', inject: (s) => s.storm410(3) },
-  { name: 'kill -9 watcher mid-relist (after a 410)', inject: (s) => s.crashInRelist() },
+  { name: 'kill -9 reconciler-rc (one of two)', on: 'services', inject: (s) => s.kill('reconciler-rc') },
+  { name: 'kill -9 writer', on: 'services', inject: (s) => s.kill('writer') },
+  { name: 'kill -9 watcher', on: 'services', inject: (s) => s.kill('watcher') },
+  { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, on: 'services', inject: (s) => s.pause('reconciler-rc') },
+  { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, on: 'services', inject: (s) => s.pause('writer') },
+  { name: 'kill -9 watcher, writer, reconciler-rc at once', on: 'services', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
+  { name: 'kill -9 the Kafka broker, restart', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('kafka', { graceMs: 0 }) },
+  { name: 'restart the schema registry', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('registry') },
+  { name: 'restart kube-apiserver', on: 'stack', upstreamToo: true, inject: (f) => f.restartPart('kube-apiserver') },
+  { name: 'kill -9 Redis, restart without its data', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(f) }) },
+  { name: '410 storm: etcd compacted, apiserver restarted, 3 times', on: 'stack', upstreamToo: true, inject: (f) => f.storm410(3) },
+  { name: 'kill -9 watcher mid-relist (after a 410)', on: 'services', inject: (s) => s.crashInRelist() },
 ];
 
 /** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
-function forgetRedisData(s: ChaosSystem): void {
-  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(s.stackDir, file), { recursive: true, force: true });
+function forgetRedisData(f: StackFaults): void {
+  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(f.dir, file), { recursive: true, force: true });
 }
 
 /** chosenFaults are the faults whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
@@ -57,113 +61,69 @@ function chosenFaults(): readonly Fault[] {
   return words.length === 0 ? FAULTS : FAULTS.filter((f) => words.some((w) => f.name.includes(w)));
 }
 
-/**
- * Outcome is one fault's figures: seconds to settle after each injection (undefined: gave up), over-created, lost,
- * the services that exited on their own, the nodes found tainted unreachable or not-ready at the end of either way,
- * and the NodeNotReady events node lifecycle recorded about nodes during the cycle (all nodes stay healthy: 0).
- */
-type Outcome = {
-  readonly fault: string; readonly upS: number | undefined; readonly downS: number | undefined;
-  readonly overCreated: number; readonly lost: number; readonly restarts: number; readonly taintedNodes: number; readonly nodesNotReady: number;
-};
-
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
-  const system = await ChaosSystem.start(ctx);
-  const outcomes: Outcome[] = [];
+  const faults = chosenFaults();
+  const outcomes = [...await underUpstream(ctx, faults), ...await underKcmBus(ctx, faults)];
+  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n\nnode lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`);
+  const kcmBus = outcomes.filter((o) => o.side === 'kcm-bus');
+  return { rows: kcmBus.map((o) => rowOf(o, outcomes.find((u) => u.side === 'upstream' && u.fault === o.fault))), data: { pods: N, pauseS: PAUSE_S, outcomes } };
+}
+
+/** underUpstream runs the stack faults a kube-controller-manager also stands on under upstream's (none when none is chosen). */
+async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
+  const shared = faults.filter((f) => f.on === 'stack' && f.upstreamToo);
+  if (shared.length === 0) return [];
+  const upstream = UpstreamChaos.start(ctx);
   try {
-    for (const [i, fault] of chosenFaults().entries()) {
-      ctx.log(`chaos: ${fault.name}`);
-      outcomes.push(await cycle(ctx, system, fault, `${ctx.runId}-chaos-${i}`));
-    }
+    return await cycles(ctx, shared, (f) => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.on === 'stack' ? f.inject(upstream.stack) : Promise.resolve() }), 'up');
+  } finally {
+    await upstream.stop();
+  }
+}
+
+async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
+  const system = await ChaosSystem.start(ctx);
+  try {
+    return await cycles(ctx, faults, (f) => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) }), 'bus');
   } finally {
     await system.stop();
   }
-  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}`);
-  return { rows: outcomes.map(rowOf), data: { pods: N, pauseS: PAUSE_S, outcomes } };
 }
 
-/** cycle scales an RC 0 → N → 0 in namespace ns, injecting the fault half way each way. */
-async function cycle(ctx: BenchContext, system: ChaosSystem, fault: Fault, ns: string): Promise<Outcome> {
-  await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  await ctx.kube('POST', `/api/v1/namespaces/${ns}/services`, serviceManifest('chaos'));
-  const started = performance.now();
-  const since = new Date();
-  const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))['metadata'] as { uid: string; resourceVersion: string };
-  const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
-  const restartsBefore = system.restarts;
-  try {
-    const upS = await leg(ctx, system, fault, pods, ns, N);
-    const taintedUp = await taintedNodes(ctx);
-    await scale(ctx, ns, 0);
-    const downS = await leg(ctx, system, fault, pods, ns, 0);
-    const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
-    return { fault: fault.name, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0, restarts: system.restarts - restartsBefore,
-      taintedNodes: Math.max(taintedUp, await taintedNodes(ctx)), nodesNotReady: await nodeNotReadyEvents(ctx, since) };
-  } finally {
-    pods.stop();
-    await cleanUpNamespace(ctx.kube, ns);
+async function cycles(ctx: BenchContext, faults: readonly Fault[], arm: (f: Fault) => Arm, tag: string): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const [i, fault] of faults.entries()) {
+    ctx.log(`chaos (${arm(fault).side}): ${fault.name}`);
+    outcomes.push(await cycle(ctx, arm(fault), fault.name, `${ctx.runId}-chaos-${tag}-${i}`));
   }
+  return outcomes;
 }
 
-/**
- * leg waits until half of the way to `target` is done, injects the fault, and times how long the RC takes to settle:
- * its pods and status at the target, and the Service's Endpoints right for the pods the API has.
- */
-async function leg(ctx: BenchContext, system: ChaosSystem, fault: Fault, pods: OwnedPods, ns: string, target: number): Promise<number | undefined> {
-  if (!await reached(ctx, `${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2)) return undefined;
-  const injected = performance.now();
-  await fault.inject(system);
-  const settled = await reached(ctx, `${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target
-    && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'));
-  return settled ? (performance.now() - injected) / 1000 : undefined;
-}
+const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
 
-/** reached waits for a condition until DEADLINE_MS; false (logged) when it gave up, so the run goes on to the next fault. */
-function reached(ctx: BenchContext, what: string, done: () => boolean | Promise<boolean>): Promise<boolean> {
-  return until(what, done).then(() => true, (err: unknown) => (ctx.log(String(err)), false));
-}
-
-function until(what: string, done: () => boolean | Promise<boolean>): Promise<true> {
-  return waitFor(what, async () => (await done()) || undefined, { intervalMs: POLL_MS, timeoutMs: DEADLINE_MS });
-}
-
-async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | undefined> {
-  return ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`))['status'] as { replicas?: number }).replicas ?? 0;
-}
-
-async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`;
-  const rc = await ctx.kube('GET', path);
-  await ctx.kube('PUT', path, { ...rc, spec: { ...(rc['spec'] as object), replicas } });
-}
-
-/** NODE_TAINTS are the taints node lifecycle puts on a node it found unhealthy; the bench's kwok nodes never are. */
-const NODE_TAINTS = new Set(['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready']);
-
-async function taintedNodes(ctx: BenchContext): Promise<number> {
-  const nodes = (await ctx.kube('GET', '/api/v1/nodes'))['items'] as { spec?: { taints?: { key: string }[] } }[];
-  return nodes.filter((n) => (n.spec?.taints ?? []).some((t) => NODE_TAINTS.has(t.key))).length;
-}
-
-/** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */
-async function nodeNotReadyEvents(ctx: BenchContext, since: Date): Promise<number> {
-  type Event = { metadata: { creationTimestamp?: string }; lastTimestamp?: string; eventTime?: string };
-  const events = (await ctx.kube('GET', '/api/v1/events?fieldSelector=reason%3DNodeNotReady,involvedObject.kind%3DNode'))['items'] as Event[];
-  return events.filter((e) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') >= since.getTime() - 1000).length;
-}
-
-function rowOf(o: Outcome): Row {
-  return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', kcmBus: o.upS,
-    note: `scale-down ${o.downS?.toFixed(1) ?? 'gave up'} s; over-created ${o.overCreated}, lost ${o.lost}, services that exited on their own ${o.restarts}, nodes tainted ${o.taintedNodes}, NodeNotReady events ${o.nodesNotReady}` };
+function rowOf(o: Outcome, upstream: Outcome | undefined): Row {
+  const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
+  return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
+    note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}` };
 }
 
 function table(outcomes: readonly Outcome[]): string {
-  const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
-  const lines = outcomes.map((o) => [o.fault.padEnd(52), seconds(o.upS).padStart(9), seconds(o.downS).padStart(9), String(o.overCreated).padStart(12),
-    String(o.lost).padStart(5), String(o.restarts).padStart(8), String(o.taintedNodes).padStart(13), String(o.nodesNotReady).padStart(14)].join('  '));
-  const header = ['fault'.padEnd(52), 'settled ↑'.padStart(9), 'settled ↓'.padStart(9), 'over-created'.padStart(12), 'lost'.padStart(5), 'restarts'.padStart(8),
-    'nodes tainted'.padStart(13), 'node NotReady'.padStart(14)];
-  return [header.join('  '), ...lines].join('\n');
+  const columns: readonly [string, number, (o: Outcome) => string][] = [
+    ['fault', -55, (o) => o.fault], ['side', -7, (o) => o.side], ['settled ↑', 9, (o) => seconds(o.upS)], ['settled ↓', 9, (o) => seconds(o.downS)],
+    ['over-created', 12, (o) => String(o.overCreated)], ['lost', 4, (o) => String(o.lost)], ['restarts', 8, (o) => String(o.restarts)],
+    ['tainted at end', 14, (o) => String(o.taintedNodes)], ['taints seen', 11, (o) => String(o.taints.length)], ['NodeNotReady', 12, (o) => String(o.nodesNotReady)],
+  ];
+  const line = (cell: (c: (typeof columns)[number]) => string): string => columns.map((c) => c[1] < 0 ? cell(c).padEnd(-c[1]) : cell(c).padStart(c[1])).join('  ');
+  return [line((c) => c[0]), ...outcomes.map((o) => line((c) => c[2](o)))].join('\n');
+}
+
+/** taintLines lists every taint a cycle saw, with the injection times to read it against; "none" when there was none. */
+function taintLines(outcomes: readonly Outcome[]): string {
+  const lines = outcomes.filter((o) => o.taints.length > 0).flatMap((o) => [
+    `${o.fault} (${o.side}), injected at ${o.injectedS.map((s) => s.toFixed(1)).join(' s and ')} s:`,
+    ...o.taints.map((t) => `  ${t.node} ${t.key} ${t.fromS.toFixed(1)}-${t.toS?.toFixed(1) ?? 'end'} s, Lease ${t.leaseAgeS?.toFixed(1) ?? '?'} s old`),
+  ]);
+  return lines.length === 0 ? 'none' : lines.join('\n');
 }
 
 /** chaos runs only when asked for (`npm run chaos`, or `npm run bench -- --only chaos`). */
