@@ -82,10 +82,9 @@ async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | u
   return ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`))['status'] as { replicas?: number }).replicas ?? 0;
 }
 
+/** scale sets the RC's replicas through its scale subresource, with no resourceVersion: a status write in between is no conflict. */
 async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`;
-  const rc = await ctx.kube('GET', path);
-  await ctx.kube('PUT', path, { ...rc, spec: { ...(rc['spec'] as object), replicas } });
+  await ctx.kube('PUT', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos/scale`, { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'chaos', namespace: ns }, spec: { replicas } });
 }
 
 /** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */
