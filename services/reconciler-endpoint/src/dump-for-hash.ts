@@ -5,25 +5,30 @@ import type { EndpointAddress, EndpointPort, EndpointSubset, ObjectReference } f
  * (spew, %#v) of the Go structs. These print the same text, so kcm-bus writes subsets in upstream's order.
  */
 
-const OFFSET_BASIS = [0x6295c58d, 0x62b82175, 0x07bb0142, 0x6c62272e];
-const TWO_32 = 0x1_0000_0000;
+/** OFFSET_BASIS is FNV-128's offset basis in 16-bit limbs, lowest first. */
+const OFFSET_BASIS = [0xc58d, 0x6295, 0x2175, 0x62b8, 0x0142, 0x07bb, 0x272e, 0x6c62] as const;
 
-/** fnv128a is hash/fnv.New128a over the UTF-8 bytes of text, as 32 hex digits (the digest's bytes in order). */
+/**
+ * fnv128a is hash/fnv.New128a over the UTF-8 bytes of text, as 32 hex digits (the digest's bytes in order). The
+ * 128-bit state is eight 16-bit limbs, lowest first, so that every product stays an exact small integer: multiplying
+ * by the FNV prime 2^88 + 0x13b (mod 2^128) is each limb times 0x13b plus the state shifted left 88 bits (5.5 limbs).
+ */
 export function fnv128a(text: string): string {
-  const h = [...OFFSET_BASIS] as [number, number, number, number];
-  for (const byte of new TextEncoder().encode(text)) {
-    h[0] = (h[0] ^ byte) >>> 0;
-    // h *= 2^88 + 0x13b (mod 2^128), in 32-bit limbs, lowest first.
-    const s2 = ((h[0] & 0xff) << 24) >>> 0;
-    const s3 = ((h[0] >>> 8) | ((h[1] & 0xff) << 24)) >>> 0;
-    let carry = 0;
-    for (let i = 0; i < 4; i++) {
-      const t = h[i]! * 0x13b + carry + (i === 2 ? s2 : i === 3 ? s3 : 0);
-      h[i] = t % TWO_32;
-      carry = Math.floor(t / TWO_32);
-    }
+  let [h0, h1, h2, h3, h4, h5, h6, h7] = OFFSET_BASIS as readonly number[] as [number, number, number, number, number, number, number, number];
+  const bytes = Buffer.from(text, 'utf8');
+  for (let i = 0; i < bytes.length; i++) {
+    h0 ^= bytes[i]!;
+    const s5 = (h0 << 8) & 0xffff, s6 = ((h1 << 8) | (h0 >>> 8)) & 0xffff, s7 = ((h2 << 8) | (h1 >>> 8)) & 0xffff;
+    let t = h0 * 0x13b; h0 = t & 0xffff;
+    t = h1 * 0x13b + (t >>> 16); h1 = t & 0xffff;
+    t = h2 * 0x13b + (t >>> 16); h2 = t & 0xffff;
+    t = h3 * 0x13b + (t >>> 16); h3 = t & 0xffff;
+    t = h4 * 0x13b + (t >>> 16); h4 = t & 0xffff;
+    t = h5 * 0x13b + (t >>> 16) + s5; h5 = t & 0xffff;
+    t = h6 * 0x13b + (t >>> 16) + s6; h6 = t & 0xffff;
+    h7 = (h7 * 0x13b + (t >>> 16) + s7) & 0xffff;
   }
-  return h.reverse().map((limb) => limb.toString(16).padStart(8, '0')).join('');
+  return [h7, h6, h5, h4, h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, '0')).join('');
 }
 
 const ptr = (s: string | undefined): string => (s === undefined ? '(*string)<nil>' : `(*string)${s}`);

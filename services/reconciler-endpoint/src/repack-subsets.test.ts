@@ -12,6 +12,9 @@ describe('fnv128a and dump.ForHash (vectors printed by Go against k8s.io/api v0.
     assert.equal(fnv128a(''), '6c62272e07bb014262b821756295c58d');
     assert.equal(fnv128a('a'), 'd228cb696f1a8caf78912b704e4a8964');
   });
+  it('given a long text with non-ASCII characters, then the digest is Go\'s (every limb and carry exercised)', () => {
+    assert.equal(fnv128a('(v1.EndpointAddress){IP:(string)10.0.0.1 é}'.repeat(100)), '2519278e6747f4f991564dcba6d46245');
+  });
   it('given a port, then its dump and hash are Go\'s', () => {
     const dump = dumpPort({ name: 'p', port: 8080, protocol: 'TCP' });
     assert.equal(dump, '(v1.EndpointPort){Name:(string)p Port:(int32)8080 Protocol:(v1.Protocol)TCP AppProtocol:(*string)<nil>}');

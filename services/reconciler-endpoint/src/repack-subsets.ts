@@ -69,6 +69,7 @@ export function sortSubsets(subsets: readonly EndpointSubset[]): EndpointSubset[
 }
 
 function byHash<T>(items: readonly T[], dump: (item: T) => string): T[] {
+  if (items.length < 2) return [...items];
   return items.map((item) => ({ item, hash: fnv128a(dump(item)) })).sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)).map((x) => x.item);
 }
 
