@@ -1,4 +1,4 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
@@ -144,9 +144,30 @@ async function quotaSnapshot(c: RcClient, ns: string): Promise<QuotaSnapshot> {
   return { owned: (await c.owned('web', rc.metadata.uid)).length, status, conditions: conditions?.map((x) => `${x.type} ${x.reason}`) ?? [], reasons };
 }
 
-/** quotaSettled waits for 10 owned pods, the ReplicaFailure condition and three polls that agree. */
+/**
+ * quotaSettled waits for at least 10 owned pods counted in the status, the ReplicaFailure condition and three polls
+ * that agree. More than 10 is the apiserver's doing, not the controller's (quotaRun).
+ */
 function quotaSettled(c: RcClient, ns: string): Promise<QuotaSnapshot> {
-  return waitForSteady(ns, () => quotaSnapshot(c, ns), (s) => s.owned === 10 && s.status['replicas'] === 10 && s.conditions.length === 1 && s.reasons.includes('FailedCreate'), { timeoutMs: 240_000 });
+  return waitForSteady(ns, () => quotaSnapshot(c, ns), (s) => s.owned >= 10 && s.status['replicas'] === s.owned && s.conditions.length === 1 && s.reasons.includes('FailedCreate'), { timeoutMs: 240_000 });
+}
+
+/** QUOTA_RUNS bounds quotaRun's attempts. */
+const QUOTA_RUNS = 3;
+
+/**
+ * quotaRun runs quotaScript in a fresh namespace until the quota held. The apiserver can admit an 11th pod under a
+ * quota of 10 whoever the controller is: a quota controller's recount from a pod cache that lags the admitted
+ * creates writes a lower usage, and quota admission trusts it (seen under upstream's RC controller in CI). Such a
+ * run says nothing about the RC controller, so it is reported and run again.
+ */
+async function quotaRun(t: TestContext, label: string): Promise<Measured> {
+  for (let run = 1; ; run++) {
+    const measured = await quotaScript(uniqueName(label));
+    if (measured.snapshot.owned === 10) return measured;
+    t.diagnostic(`${label}: the apiserver admitted ${measured.snapshot.owned} pods under a quota of 10 (run ${run} of ${QUOTA_RUNS})`);
+    if (run === QUOTA_RUNS) throw new Error(`${label}: the quota of 10 pods did not hold in ${QUOTA_RUNS} runs: ${JSON.stringify(measured.snapshot)}`);
+  }
 }
 
 describe('differential under a ResourceQuota: scaling past the quota looks the same under upstream and kcm-bus', () => {
@@ -159,14 +180,14 @@ describe('differential under a ResourceQuota: scaling past the quota looks the s
   it('pods, status, condition and event reasons match; the create attempts are reported', async (t) => {
     // Each arm brings the resourcequota controller, so the test does not depend on what the stack's kube-controller-manager runs.
     upstream = startUpstream(stack, { controllers: `replicationcontroller-controller,${QUOTA}` });
-    const expected = await quotaScript(uniqueName('quota-up'));
+    const expected = await quotaRun(t, 'quota-up');
     await upstream.stop();
     upstream = startUpstream(stack, { controllers: QUOTA });
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
-    const actual = await quotaScript(uniqueName('quota-bus'));
+    const actual = await quotaRun(t, 'quota-bus');
     t.diagnostic(`create attempts until settled: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`);
     assert.deepEqual(actual.snapshot, expected.snapshot);
     assert.ok(!actual.snapshot.reasons.includes('SuccessfulDelete'));
