@@ -84,7 +84,8 @@ async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | u
 
 /** scale sets the RC's replicas through its scale subresource, with no resourceVersion: a status write in between is no conflict. */
 async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
-  await ctx.kube('PUT', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos/scale`, { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'chaos', namespace: ns }, spec: { replicas } });
+  const body = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'chaos', namespace: ns }, spec: { replicas } };
+  await ctx.kube('PUT', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos/scale`, body);
 }
 
 /** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */

@@ -64,7 +64,8 @@ function chosenFaults(): readonly Fault[] {
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const faults = chosenFaults();
   const outcomes = [...await underUpstream(ctx, faults), ...await underKcmBus(ctx, faults)];
-  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n\nnode lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`);
+  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n`);
+  console.log(`node lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`);
   const kcmBus = outcomes.filter((o) => o.side === 'kcm-bus');
   return { rows: kcmBus.map((o) => rowOf(o, outcomes.find((u) => u.side === 'upstream' && u.fault === o.fault))), data: { pods: N, pauseS: PAUSE_S, outcomes } };
 }
@@ -75,7 +76,8 @@ async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promi
   if (shared.length === 0) return [];
   const upstream = UpstreamChaos.start(ctx);
   try {
-    return await cycles(ctx, shared, (f) => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.on === 'stack' ? f.inject(upstream.stack) : Promise.resolve() }), 'up');
+    const arm = (f: Fault): Arm => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.on === 'stack' ? f.inject(upstream.stack) : Promise.resolve() });
+    return await cycles(ctx, shared, arm, 'up');
   } finally {
     await upstream.stop();
   }
@@ -84,7 +86,8 @@ async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promi
 async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
   const system = await ChaosSystem.start(ctx);
   try {
-    return await cycles(ctx, faults, (f) => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) }), 'bus');
+    const arm = (f: Fault): Arm => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) });
+    return await cycles(ctx, faults, arm, 'bus');
   } finally {
     await system.stop();
   }
@@ -102,7 +105,8 @@ async function cycles(ctx: BenchContext, faults: readonly Fault[], arm: (f: Faul
 const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
 
 function rowOf(o: Outcome, upstream: Outcome | undefined): Row {
-  const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
+  const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, `
+    + `nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
   return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
     note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}` };
 }
