@@ -35,6 +35,9 @@ type Fault = { readonly name: string } & (
   | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
   | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean });
 
+/** StackFault is a fault of the stack, the only kind upstream's arm can be given. */
+type StackFault = Extract<Fault, { readonly on: 'stack' }>;
+
 const FAULTS: readonly Fault[] = [
   { name: 'kill -9 reconciler-rc (one of two)', on: 'services', inject: (s) => s.kill('reconciler-rc') },
   { name: 'kill -9 writer', on: 'services', inject: (s) => s.kill('writer') },
@@ -72,12 +75,11 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
 
 /** underUpstream runs the stack faults a kube-controller-manager also stands on under upstream's (none when none is chosen). */
 async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
-  const shared = faults.filter((f) => f.on === 'stack' && f.upstreamToo);
+  const shared = faults.filter((f): f is StackFault => f.on === 'stack' && f.upstreamToo);
   if (shared.length === 0) return [];
   const upstream = UpstreamChaos.start(ctx);
   try {
-    const arm = (f: Fault): Arm => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.on === 'stack' ? f.inject(upstream.stack) : Promise.resolve() });
-    return await cycles(ctx, shared, arm, 'up');
+    return await cycles(ctx, shared, (f) => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.inject(upstream.stack) }));
   } finally {
     await upstream.stop();
   }
@@ -87,17 +89,19 @@ async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise
   const system = await ChaosSystem.start(ctx);
   try {
     const arm = (f: Fault): Arm => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) });
-    return await cycles(ctx, faults, arm, 'bus');
+    return await cycles(ctx, faults, arm);
   } finally {
     await system.stop();
   }
 }
 
-async function cycles(ctx: BenchContext, faults: readonly Fault[], arm: (f: Fault) => Arm, tag: string): Promise<Outcome[]> {
+/** cycles runs one cycle per fault under the arm each fault gives, each in a namespace of its own. */
+async function cycles<F extends Fault>(ctx: BenchContext, faults: readonly F[], armOf: (f: F) => Arm): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const [i, fault] of faults.entries()) {
-    ctx.log(`chaos (${arm(fault).side}): ${fault.name}`);
-    outcomes.push(await cycle(ctx, arm(fault), fault.name, `${ctx.runId}-chaos-${tag}-${i}`));
+    const arm = armOf(fault);
+    ctx.log(`chaos (${arm.side}): ${fault.name}`);
+    outcomes.push(await cycle(ctx, arm, fault.name, `${ctx.runId}-chaos-${arm.side}-${i}`));
   }
   return outcomes;
 }
