@@ -62,7 +62,8 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
     assert.equal(group.service, 'reconciler-rc');
     assert.equal(group.members, 1);
     for (const p of group.partitions.filter((q) => q.topic.startsWith('kcm.state.'))) {
-      assert.ok(p.watermarkAgeMs !== null && p.watermarkAgeMs < 5000, `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`);
+      // the watcher's default --watermark-idle-interval-ms (5 s) plus transit on a loaded machine
+      assert.ok(p.watermarkAgeMs !== null && p.watermarkAgeMs < 15_000, `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`);
     }
     console.log(await kcmBusLag());
   });

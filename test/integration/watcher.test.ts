@@ -18,7 +18,7 @@ import { inertObjects } from '../support/objects.ts';
 const run = promisify(execFile);
 const stack = testStack();
 const kube = rawKube();
-const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, ...busFlags(stack), '--watermark-interval-ms', '500', '--partitions', '3'];
+const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, ...busFlags(stack), '--watermark-interval-ms', '500', '--watermark-idle-interval-ms', '500', '--partitions', '3'];
 
 /** runTail runs `kcm-bus tail` against the test stack and returns its output lines. */
 async function runTail(args: readonly string[]): Promise<string[]> {

@@ -17,7 +17,7 @@ export function parseLagOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
 
 /**
  * TAIL_WINDOWS are how many of a partition's last offsets are read for its newest watermark: a few first (an idle
- * partition holds a watermark and its commit marker every second), more where a busy partition's tail had none.
+ * partition holds a watermark and its commit marker every few seconds), more where a busy partition's tail had none.
  */
 const TAIL_WINDOWS = [32, 512, 4096] as const;
 

@@ -4,10 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
-import { startKindWatcher } from './kind-watcher.ts';
+import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import type { ListWatcher } from './list-watcher.ts';
+import type { RawWatchEvent } from './watch-stream.ts';
 import type { WatcherMetrics } from './metrics.ts';
 import { PublishedState } from './store.ts';
+import { WatermarkPacer } from './watermark-pacer.ts';
 
 const METRICS: WatcherMetrics = { event: () => undefined, relisted: () => undefined, watchRestarted: () => undefined, reached: () => undefined, unknownField: () => undefined };
 
@@ -27,9 +29,9 @@ describe('startKindWatcher: watermarks', () => {
     };
     const published: WatchRecord<KubeObject>[] = [];
     const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
-      pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, watermarkIntervalMs: 5, keepManagedFields: false, maxBatch: 100, highWater: 1000,
+      pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
     }, {
-      api, publish: async (records) => void published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS,
+      api, publish: async (records) => void published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS, pacer: new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }), quiet: false,
       log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
     });
     try {
@@ -42,4 +44,57 @@ describe('startKindWatcher: watermarks', () => {
       await watcher.stop();
     }
   });
+
+  it('given nothing changes, then a kind marks once and waits out the idle interval; when an event comes, then a watermark follows it at once', async () => {
+    const paced = pacedWatcher(false);
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      await sleep(300);
+      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark'], 'six intervals of nothing: still the first mark only');
+      await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+      await until(() => paced.published.length >= 3);
+      assert.deepEqual(paced.published.slice(0, 3).map((r) => [r.type, r.resourceVersion]), [['Watermark', '10'], ['Applied', '11'], ['Watermark', '11']]);
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+
+  it('given a quiet kind (--watermark-quiet-kinds), when an event comes, then no watermark hastens after it', async () => {
+    const paced = pacedWatcher(true);
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+      await until(() => paced.published.length === 2);
+      await sleep(300);
+      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark', 'Applied']);
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
 });
+
+/** pacedWatcher runs a kind with nothing listed, a 50 ms interval and an idle interval of 10 minutes; emit sends a watch event. */
+function pacedWatcher(quiet: boolean): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
+  const paced = { published: [] as WatchRecord<KubeObject>[], emit: async (_event: RawWatchEvent): Promise<void> => undefined };
+  const api: ListWatcher = {
+    list: async () => ({ items: [], resourceVersion: '10' }),
+    watch: async ({ onOpen, signal }, onEvent) => {
+      paced.emit = onEvent;
+      onOpen?.();
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    },
+  };
+  const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
+    pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
+  }, {
+    api, publish: async (records) => void paced.published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS,
+    pacer: new WatermarkPacer({ intervalMs: 50, idleIntervalMs: 600_000 }), quiet,
+    log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
+  });
+  return { watcher, published: paced.published, emit: (event) => paced.emit(event) };
+}
+
+/** until waits for a condition of the fakes, up to 10 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !condition(); await sleep(5)) if (Date.now() > deadline) assert.fail('condition not met in 10 s');
+}

@@ -9,10 +9,10 @@ import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
 import { runReflector, type ReflectorOptions } from './reflector.ts';
 import type { PublishedState } from './store.ts';
 import type { WatcherMetrics } from './metrics.ts';
+import type { WatermarkPacer } from './watermark-pacer.ts';
 
 /** KindWatcherOptions are the tunables of one kind's pipeline. */
 export type KindWatcherOptions = ReflectorOptions & {
-  readonly watermarkIntervalMs: number;
   readonly keepManagedFields: boolean;
   readonly maxBatch: number;
   readonly highWater: number;
@@ -27,6 +27,10 @@ export type KindWatcherPorts = {
   readonly metrics: WatcherMetrics;
   readonly log: Logger;
   readonly now: () => Date;
+  /** pacer says when a watermark is due; one pacer serves every kind of the watcher. */
+  readonly pacer: WatermarkPacer;
+  /** quiet: the kind's changes are not told to the pacer (no controller reads it at a cut). */
+  readonly quiet: boolean;
   readonly onFatal: (err: unknown) => void;
   /** fenced tells a failed publication that a newer watcher of the kind fenced: final. */
   readonly fenced: (err: unknown) => boolean;
@@ -47,7 +51,7 @@ export type KindWatcher = {
 /**
  * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
  * updated in that order (so a relist diffs against what the topic holds), the pump publishes them, and a
- * watermark per partition is published every interval once something was reached, but only while a watch is open:
+ * watermark per partition is published whenever the pacer says it is due once something was reached, but only while a watch is open:
  * a watermark says the kind is complete up to its time, which nothing vouches for while the watch is down (an
  * apiserver restarting, a 403 or a backoff, a relist). Consumers then see the input grow old, as they should (node
  * lifecycle's stale-input guard judges no node on it).
@@ -61,6 +65,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
     for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
     for (const item of items) if (item.type !== 'Progress') ports.metrics.event(kind.kind, item.type);
+    if (!ports.quiet && items.some((item) => item.type !== 'Progress')) ports.pacer.changed(ports.now().getTime());
     await pump.push(queued);
   };
   const hooks = {
@@ -74,10 +79,12 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   let running = true;
   const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
   const ticker = setInterval(() => {
-    const rv = pump.reached;
+    const [rv, now] = [pump.reached, ports.now()];
     ports.metrics.reached(kind.kind, rv, pump.depth);
-    if (rv !== undefined && streaming) void pump.push([watermark(rv, ports.now())]).catch(ports.onFatal);
-  }, opts.watermarkIntervalMs);
+    if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, now.getTime())) return;
+    ports.pacer.marked(kind.kind, now.getTime());
+    void pump.push([watermark(rv, now)]).catch(ports.onFatal);
+  }, ports.pacer.tickMs);
   return {
     synced: () => synced,
     alive: () => running || stopping.signal.aborted,

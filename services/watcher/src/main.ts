@@ -12,6 +12,7 @@ import { WATCHER_FLAGS } from './flags.ts';
 import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import { promWatcherMetrics } from './metrics.prom.ts';
 import { openKindTopic, restoreKind, type KindTopic } from './kind-topic.ts';
+import { WatermarkPacer } from './watermark-pacer.ts';
 
 await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const kc = new KubeConfig();
@@ -24,7 +25,8 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   ]));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, metrics, fatal)));
+  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') });
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer }, fatal)));
   return {
     probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced() && s.watcher.publishing()) },
     stop: async () => {
@@ -37,7 +39,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
 });
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
-  metrics: ReturnType<typeof promWatcherMetrics>, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
   const log = ctx.log.child({ kind: kind.kind });
   const registry = ctx.schemaRegistry;
   const topicName = watchTopic(kind);
@@ -49,7 +51,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
   await registry.setCompatibility(`${stateTopic(kind)}-value`, 'BACKWARD');
   const seen = new Set<string>();
   const topic = await openKindTopic(ctx.bus, { history: topicName, state: stateTopic(kind) }, partitions, serde, (path) => {
-    metrics.unknownField(kind.kind, path);
+    shared.metrics.unknownField(kind.kind, path);
     if (!seen.has(path)) log.warn('a field the schema lacks is published in unknownFields', { path });
     seen.add(path);
   });
@@ -57,11 +59,11 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
   log.info('restored from the state topic', { records: restored.records, skipped: restored.skipped, objects: restored.state.size, resumeFrom: restored.resumeFrom });
   const watcher = startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
-    idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000, watermarkIntervalMs: ctx.flags.number('watermark-interval-ms'),
+    idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    metrics, log, now: () => new Date(), onFatal, fenced: publisherFenced,
+    ...shared, quiet: ctx.flags.list('watermark-quiet-kinds').map(watchedKind).includes(kind), log, now: () => new Date(), onFatal, fenced: publisherFenced,
   });
   return { watcher, topic };
 }

@@ -1,4 +1,7 @@
-/** CUT_RETRY_MS: a key waiting for its cut is looked at again this often (watermarks come every second). */
+/**
+ * CUT_RETRY_MS: a key waiting for its cut is looked at again this often (a change brings every kind's watermark
+ * within about one hop, then one a second while changes go on).
+ */
 export const CUT_RETRY_MS = 100;
 
 /**

@@ -106,7 +106,7 @@ export class ReadYourWrites {
 
   /**
    * #readBack: every topic partition the key wrote to was read at or past the version written. A partition never
-   * read (a topic the controller does not consume; a consumed one has a watermark every second) and versions that
+   * read (a topic the controller does not consume; a consumed one has a watermark every few seconds) and versions that
    * do not compare hold nothing, as upstream.
    */
   #readBack(key: string): boolean {

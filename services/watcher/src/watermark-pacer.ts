@@ -1,0 +1,54 @@
+/** WatermarkPacing are the pacer's tunables, in ms. */
+export type WatermarkPacing = {
+  /** intervalMs: the least time between two watermarks of a kind while the watched kinds change. */
+  readonly intervalMs: number;
+  /** idleIntervalMs: how often a kind's watermark goes out while none of the watched kinds changes. */
+  readonly idleIntervalMs: number;
+};
+
+/**
+ * WatermarkPacer decides when each kind of one watcher publishes its next watermark. While the watched kinds change
+ * (a change within the last idleIntervalMs), every kind marks once per intervalMs, as a fixed clock did, and a change
+ * after a quiet spell makes every kind due at once: a consumer holding a key at a cut (an RC just created, waiting
+ * until the pods are known complete up to the time the RC was seen) waits one hop, not for the next tick. With
+ * nothing changing, a kind marks once per idleIntervalMs: the freshness an idle consumer needs (node lifecycle's
+ * stall guard, --max-input-staleness, judges no node on inputs older than 20 s) at a fifth of a 1 s clock's
+ * transactions. Every kind is paced by the changes of all (the watcher does not know which kinds a consumer reads
+ * together), except the changes of kinds that no controller reads at a cut, which the caller does not report.
+ */
+export class WatermarkPacer {
+  readonly #pacing: WatermarkPacing;
+  #changedAt = -Infinity;
+  readonly #markedAt = new Map<string, number>();
+
+  constructor(pacing: WatermarkPacing) {
+    if (!(pacing.intervalMs > 0) || !(pacing.idleIntervalMs >= pacing.intervalMs)) {
+      throw new Error(`watermark pacing needs 0 < interval (${pacing.intervalMs} ms) ≤ idle interval (${pacing.idleIntervalMs} ms)`);
+    }
+    this.#pacing = pacing;
+  }
+
+  /** changed records that a kind published a change (a record other than a watermark) at nowMs. */
+  changed(nowMs: number): void {
+    this.#changedAt = Math.max(this.#changedAt, nowMs);
+  }
+
+  /** due tells whether the kind's watermark should go out at nowMs. */
+  due(kind: string, nowMs: number): boolean {
+    const last = this.#markedAt.get(kind);
+    if (last === undefined) return true;
+    const age = nowMs - last;
+    const busy = this.#changedAt >= last || nowMs - this.#changedAt < this.#pacing.idleIntervalMs;
+    return age >= this.#pacing.idleIntervalMs || (busy && age >= this.#pacing.intervalMs);
+  }
+
+  /** marked records that the kind's watermark went out at nowMs. */
+  marked(kind: string, nowMs: number): void {
+    this.#markedAt.set(kind, nowMs);
+  }
+
+  /** tickMs is how often the kinds ask whether they are due: a tenth of the interval, at most 100 ms. */
+  get tickMs(): number {
+    return Math.min(100, Math.max(1, Math.floor(this.#pacing.intervalMs / 10)));
+  }
+}
