@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
-import { rssBytes } from './probes.ts';
+import { requestMeter, requestsNote, totalRequests, type ApiCounts } from './kafka-requests.ts';
+import { childPid, rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
@@ -15,23 +16,23 @@ const DEADLINE_MS = 600_000;
 
 /**
  * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
- * measured processes from the RC's creation until N pods ran.
+ * measured processes and the Kafka requests of the kcm-bus services among them from the RC's creation until N pods ran.
  */
-type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>> };
+type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>>; readonly requests: ApiCounts };
 
 /**
  * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
- * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there and the CPU the processes
- * `cpu` names used meanwhile, then cleans up.
+ * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
+ * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
  */
-async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined, cpu: Readonly<Record<string, number>>): Promise<S1Run> {
+async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined, cpu: Readonly<Record<string, number>>, services: readonly number[]): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  const meter = cpuMeter(cpu);
+  const [meter, requests] = [cpuMeter(cpu), await requestMeter(services)];
   const started = performance.now();
   await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s1', N));
   try {
     const run = await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
-    return { ...run, rssMb: rssBytes(pid ?? 0) / 2 ** 20, cpu: meter.read() };
+    return { ...run, rssMb: rssBytes(pid ?? 0) / 2 ** 20, cpu: meter.read(), requests: await requests.read() };
   } finally {
     await cleanUpNamespace(ctx.kube, ns);
   }
@@ -41,7 +42,7 @@ async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const kcm = startUpstream(ctx.e, q);
   try {
     const pid = kcm.process.pid ?? 0;
-    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) });
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) }, [childPid('services/watcher/src/main.ts')]);
   } finally {
     await kcm.stop();
   }
@@ -51,7 +52,7 @@ async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const bus = await startKcmBus(ctx.e, q);
   try {
     const pids = busPids(bus);
-    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) });
+    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) }, Object.values(pids));
   } finally {
     await bus.stop();
   }
@@ -72,6 +73,8 @@ function cpuRows(q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
       note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
     { scenario: `S1 broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(sum(upstream.cpu, BUS_INFRA)), kcmBus: per1000(sum(kcmBus.cpu, BUS_INFRA)),
       note: `${each(kcmBus, BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+    { scenario: `S1 Kafka requests per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 'req', upstream: per1000(totalRequests(upstream.requests)), kcmBus: per1000(totalRequests(kcmBus.requests)),
+      note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests, 1000 / N)}` },
   ];
 }
 

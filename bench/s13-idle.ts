@@ -6,6 +6,8 @@
  * (under upstream they serve only the bench's watcher).
  */
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
+import { requestMeter, requestsNote, totalRequests, type ApiCounts } from './kafka-requests.ts';
+import { childPid } from './probes.ts';
 import { Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { caughtUp } from './s6-memory.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
@@ -20,39 +22,50 @@ const WARM_UP_MS = Number(process.env['BENCH_S13_WARM_UP_SECONDS'] ?? 30) * 1000
 const PER_RC = 50;
 const QPS: Qps = { qps: 20, burst: 30 };
 
-/** idleWindow measures the processes' CPU over the window after the warm-up, as CPU-seconds per minute. */
-async function idleWindow(pids: Readonly<Record<string, number>>): Promise<Readonly<Record<string, number>>> {
+/** Idle is one arm's window: CPU-seconds per minute by process, and the kcm-bus services' Kafka requests per minute. */
+type Idle = { readonly cpu: Readonly<Record<string, number>>; readonly requests: ApiCounts };
+
+/**
+ * idleWindow measures the processes' CPU and the Kafka requests of the kcm-bus services among them (`services`, by
+ * pid) over the window after the warm-up, per minute.
+ */
+async function idleWindow(pids: Readonly<Record<string, number>>, services: readonly number[]): Promise<Idle> {
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
-  const meter = cpuMeter(pids);
+  const [meter, requests] = [cpuMeter(pids), await requestMeter(services)];
   await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
-  return Object.fromEntries(Object.entries(meter.read()).map(([name, s]) => [name, (s * 60_000) / WINDOW_MS]));
+  const perMinute = (reading: Readonly<Record<string, number>>): Record<string, number> =>
+    Object.fromEntries(Object.entries(reading).map(([name, s]) => [name, (s * 60_000) / WINDOW_MS]));
+  return { cpu: perMinute(meter.read()), requests: perMinute(await requests.read()) };
 }
 
-async function underUpstream(ctx: BenchContext, pop: Population): Promise<Readonly<Record<string, number>>> {
+async function underUpstream(ctx: BenchContext, pop: Population): Promise<Idle> {
   const kcm = startUpstream(ctx.e, QPS);
   try {
     await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: 600_000, intervalMs: 1000 });
-    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) });
+    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, [childPid('services/watcher/src/main.ts')]);
   } finally {
     await kcm.stop();
   }
 }
 
-async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Readonly<Record<string, number>>> {
+async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Idle> {
   const bus = await startKcmBus(ctx.e, QPS);
   try {
     await caughtUp(bus.reconciler, pop.pods);
-    return await idleWindow({ ...busPids(bus), ...stackPids(ctx.e, BUS_INFRA) });
+    const services = busPids(bus);
+    return await idleWindow({ ...services, ...stackPids(ctx.e, BUS_INFRA) }, Object.values(services));
   } finally {
     await bus.stop();
   }
 }
 
-function rows(pods: number, upstream: Readonly<Record<string, number>>, kcmBus: Readonly<Record<string, number>>): Row[] {
-  const each = (names: readonly string[]): string => names.map((n) => `${n} ${(kcmBus[n] ?? 0).toFixed(2)}`).join(', ');
+function rows(pods: number, upstream: Idle, kcmBus: Idle): Row[] {
+  const each = (names: readonly string[]): string => names.map((n) => `${n} ${(kcmBus.cpu[n] ?? 0).toFixed(2)}`).join(', ');
   return [
-    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream['kube-controller-manager'], kcmBus: sum(kcmBus, BUS_SERVICES), note: `kube-controller-manager vs ${each(BUS_SERVICES)}` },
-    { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream, BUS_INFRA), kcmBus: sum(kcmBus, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream.cpu['kube-controller-manager'], kcmBus: sum(kcmBus.cpu, BUS_SERVICES), note: `kube-controller-manager vs ${each(BUS_SERVICES)}` },
+    { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream.cpu, BUS_INFRA), kcmBus: sum(kcmBus.cpu, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+    { scenario: `S13 idle Kafka requests per minute, ${pods} pods`, unit: 'req', upstream: totalRequests(upstream.requests), kcmBus: totalRequests(kcmBus.requests),
+      note: `upstream: the bench's watcher only (${requestsNote(upstream.requests, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests, 1)}` },
   ];
 }
 

@@ -1,4 +1,5 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import type { OnRequest } from '../bus/request-count.kafka.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import { COMMON_FLAGS } from './common.ts';
@@ -33,9 +34,9 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
     console.log(`${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`);
     process.exit(0);
   }
-  const { flags, log, connection } = configure(name, specs, argv);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const { flags, log, connection } = configure(name, specs, argv, kafkaRequestCounter(registry));
   await runUntilSignal(log, async () => {
     const fatal = (what: string, err: unknown): void => {
       log.error(what, { err });
@@ -53,13 +54,19 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
 }
 
 /** configure reads the flags and reaches the bus and registry as they say; a wrong flag exits with status 2, naming it. */
-function configure(name: string, specs: readonly FlagSpec[], argv: readonly string[]): { flags: FlagReader; log: Logger; connection: BusConnection } {
+function configure(name: string, specs: readonly FlagSpec[], argv: readonly string[], onRequest: OnRequest): { flags: FlagReader; log: Logger; connection: BusConnection } {
   try {
     const flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
     const log = jsonLogger(name, { level: flags.string('log-level') as Level });
-    return { flags, log, connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra)) };
+    return { flags, log, connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra), onRequest) };
   } catch (err) {
     console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
     process.exit(2);
   }
+}
+
+/** kafkaRequestCounter counts the service's requests to Kafka by API: kcm_bus_kafka_requests_total{api}. */
+function kafkaRequestCounter(registry: Registry): OnRequest {
+  const counter = new Counter({ name: 'kcm_bus_kafka_requests_total', help: 'Requests sent to Kafka, by Kafka API (Produce, Fetch, EndTxn, ...).', labelNames: ['api'], registers: [registry] });
+  return (api) => counter.inc({ api });
 }

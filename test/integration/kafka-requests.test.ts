@@ -1,0 +1,39 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { busFlags, testStack, uniqueName } from '../support/stack.ts';
+import { metricValue, startService, stopAllServices } from '../support/processes.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+
+describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Kafka API', () => {
+  after(stopAllServices);
+
+  it('given a bus told of requests, when one transaction is published, then its InitProducerId, AddPartitionsToTxn, Produce and EndTxn are counted', async () => {
+    const counts = new Map<string, number>();
+    const bus = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-requests', onRequest: (api) => counts.set(api, (counts.get(api) ?? 0) + 1) });
+    const topic = uniqueName('kcm.test.requests');
+    await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
+    const publisher = await bus.transactionalPublisher(uniqueName('kcm-bus-test-requests'));
+    const before = new Map(counts);
+    try {
+      await publisher.send(topic, [{ key: 'k', value: Buffer.from('v') }]);
+    } finally {
+      await publisher.close();
+      await bus.deleteTopics([topic]);
+    }
+    const sent = (api: string): number => (counts.get(api) ?? 0) - (before.get(api) ?? 0);
+    assert.deepEqual(['AddPartitionsToTxn', 'Produce', 'EndTxn'].map(sent), [1, 1, 1]);
+    assert.ok((counts.get('InitProducerId') ?? 0) >= 1, `InitProducerId counted when the publisher opened: ${JSON.stringify([...counts])}`);
+  });
+
+  it('given a running watcher, then its /metrics counts its transactions (EndTxn) and the requests that carry them', async () => {
+    const watcher = await startService('watcher', [...busFlags(stack), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    const endTxn = await waitFor('the watcher to commit a transaction', async () => {
+      const n = await metricValue(watcher, 'kcm_bus_kafka_requests_total', { api: 'EndTxn' });
+      return n > 0 && n;
+    });
+    assert.ok(await metricValue(watcher, 'kcm_bus_kafka_requests_total', { api: 'Produce' }) >= endTxn - 6, 'a Produce for every transaction (those of the kinds still opening aside)');
+  });
+});
