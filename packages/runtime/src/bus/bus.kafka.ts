@@ -7,8 +7,10 @@ import { readTail } from './read-tail.ts';
 import { readToEnd } from './read-to-end.ts';
 import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 import { countRequests, type OnRequest } from './request-count.kafka.ts';
+import { cacheTransactionCoordinators } from './coordinator-cache.kafka.ts';
 
 stopIdleRequestQueueLoop();
+cacheTransactionCoordinators();
 
 /**
  * KafkaTls is how the client speaks TLS to the brokers (an SSL or SASL_SSL listener): the CA to trust (PEM; absent:
