@@ -13,13 +13,16 @@ import { down, up } from '@kcm-bus/stack/stack.ts';
 import { type ServiceProcess, startService, stopAllServices } from '../test/support/processes.ts';
 import { rawKube, untaintWhenReady } from '../test/support/stack.ts';
 import { waitFor } from '../test/support/wait.ts';
+import { startBrokerProfile } from './broker-profile.ts';
 import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
+import { stackPids } from './cpu.ts';
 import { KAFKA_AUTH, watcherFlags } from './systems.ts';
 import { formatTable } from './table.ts';
-import type { BenchContext, Row, Scenario } from './scenario.ts';
+import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
 
 const HERE = import.meta.dirname;
 const OUT = resolve(HERE, 'out');
+const PROFILES = join(OUT, 'profiles');
 const NODES = 4;
 const SCHEDULER_QPS = 1000;
 
@@ -53,11 +56,11 @@ function onlyFlag(argv: readonly string[]): string[] {
 
 async function main(): Promise<void> {
   const chosen = await scenarios(onlyFlag(process.argv.slice(2)));
-  const profiles = join(OUT, 'profiles');
   if (process.env['BENCH_CPU_PROFILE'] === '1') {
-    rmSync(profiles, { recursive: true, force: true });
-    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${profileOptions(profiles)}`.trim();
+    rmSync(PROFILES, { recursive: true, force: true });
+    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${profileOptions(PROFILES)}`.trim();
   }
+  const brokerSummaries: string[] = [];
   const c = stackConfig(process.env['KCM_BUS_BENCH_PROFILE'] ?? 'bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
     KCM_BUS_KCM_CONTROLLERS: backgroundControllers(process.env) });
   let watcher: ServiceProcess | undefined;
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
     const data: Record<string, unknown> = {};
     for (const s of chosen) {
       ctx.log(`${s.id}: ${s.title}`);
-      const result = await s.run(ctx);
+      const result = await runScenario(s, ctx, brokerSummaries);
       rows.push(...result.rows);
       data[s.id] = result.data;
       report(rows, data);
@@ -84,7 +87,23 @@ async function main(): Promise<void> {
     await stopAllServices();
     await down(c, { purge: true });
   }
-  if (process.env['BENCH_CPU_PROFILE'] === '1') console.log(`\nCPU profiles (${profiles}):\n${summarizeProfiles(profiles)}`);
+  if (process.env['BENCH_CPU_PROFILE'] === '1') console.log(`\nCPU profiles (${PROFILES}):\n${summarizeProfiles(PROFILES)}`);
+  if (brokerSummaries.length > 0) console.log(`\nBroker profiles:\n${brokerSummaries.join('\n')}`);
+}
+
+/**
+ * runScenario runs one scenario; with BENCH_BROKER_PROFILE=1 the broker is recorded around it (bench/broker-profile.ts)
+ * and the recording's summary kept for the end of the run.
+ */
+async function runScenario(s: Scenario, ctx: BenchContext, summaries: string[]): Promise<ScenarioResult> {
+  if (process.env['BENCH_BROKER_PROFILE'] !== '1') return s.run(ctx);
+  mkdirSync(PROFILES, { recursive: true });
+  const profile = await startBrokerProfile(stackPids(ctx.e, ['kafka'])['kafka'] ?? 0, s.id, PROFILES);
+  try {
+    return await s.run(ctx);
+  } finally {
+    summaries.push(await profile.stop());
+  }
 }
 
 /** report prints the table so far and rewrites bench/out/bench.json (a failing later scenario keeps the earlier figures). */
