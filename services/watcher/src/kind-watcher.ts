@@ -16,6 +16,7 @@ export type KindWatcherOptions = ReflectorOptions & {
   readonly keepManagedFields: boolean;
   readonly maxBatch: number;
   readonly highWater: number;
+  readonly settleMs?: number;
 };
 
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */

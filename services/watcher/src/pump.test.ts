@@ -129,4 +129,28 @@ describe('Pump', () => {
     assert.deepEqual(batches[0], ['1', '2', '3']);
     assert.equal(pump.reached, '10', 'a push right after a drain ended is published too');
   });
+
+  it('given settleMs, when records follow a publication at once, then the next waits out the rest of settleMs and takes what came meanwhile', async () => {
+    let now = 1000;
+    const batches: string[][] = [];
+    const waits: number[] = [];
+    let pump: Pump | undefined;
+    pump = new Pump(async (events) => {
+      batches.push(events.map((e) => e.resourceVersion));
+      now += 5;
+    }, { maxBatch: 100, highWater: 1000, settleMs: 3 }, failing({
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        await pump!.push([applied('3')]);
+        now += ms;
+      },
+    }));
+    await pump.push([applied('1')]);
+    await pump.push([applied('2')]);
+    await pump.flush();
+    assert.deepEqual(batches, [['1'], ['2', '3']]);
+    assert.deepEqual(waits, [3], 'the first publication starts at once; the second 3 ms after the first ended');
+  });
 });
+

@@ -4,8 +4,14 @@ import type { KubeObject } from './events.ts';
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
 export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; readonly resourceVersion: string };
 
-/** PumpOptions bound one publication (a transaction) and the queue before producers must wait. */
-export type PumpOptions = { readonly maxBatch: number; readonly highWater: number };
+/**
+ * PumpOptions bound one publication (a transaction) and the queue before producers must wait. settleMs (default 0)
+ * is the least time between the end of one publication and the start of the next: the broker writes a commit's
+ * markers after answering it, and a transaction begun before they are written is refused (CONCURRENT_TRANSACTIONS)
+ * and retried by the client, each refusal a wasted AddPartitionsToTxn and a metadata refresh (kafkajs); what arrives
+ * meanwhile joins the next transaction.
+ */
+export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly settleMs?: number };
 
 /**
  * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
@@ -49,6 +55,7 @@ export class Pump {
   #failed = false;
   #stalled = false;
   #inFlightSince: number | undefined;
+  #publishedAt = -Infinity;
   readonly #closing = new AbortController();
 
   constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
@@ -115,6 +122,7 @@ export class Pump {
   async #drain(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#failed) {
+        await this.#settle();
         const batch = this.#nextBatch();
         const records = batch.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
         if (records.length > 0 && !await this.#publishRetrying(records)) return;
@@ -126,6 +134,12 @@ export class Pump {
     }
   }
 
+  /** #settle waits out what is left of settleMs since the last publication ended. */
+  async #settle(): Promise<void> {
+    const wait = this.#publishedAt + (this.#opts.settleMs ?? 0) - this.#failures.now();
+    if (wait > 0 && !this.#closing.signal.aborted) await this.#failures.sleep(wait, this.#closing.signal);
+  }
+
   /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
   async #publishRetrying(records: readonly WatchRecord<KubeObject>[]): Promise<boolean> {
     for (let failures = 0; ; failures++) {
@@ -133,6 +147,7 @@ export class Pump {
         this.#inFlightSince = this.#failures.now();
         await this.#publish(records);
         this.#inFlightSince = undefined;
+        this.#publishedAt = this.#failures.now();
         if (this.#stalled) this.#recovered(failures);
         return true;
       } catch (err) {
