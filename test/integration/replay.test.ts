@@ -46,6 +46,11 @@ describe('kcm-bus replay: this build of reconciler-rc over a window of history, 
   it('decides the creates and deletes the deployed controller made, and ends the RC status where it did', async () => {
     await kube('POST', rcs, rcManifest('web', 3));
     await running('web', 3);
+    // Upstream's LogarithmicScaleDown ranks pods by log2 buckets of their ages at the sync's time; the replay's sync
+    // time approximates the deployed one's (BATCH_MS after the record, or after a hold for its own write). Within a
+    // few tens of milliseconds of a bucket's edge (1.07, 2.15, 4.29 s) that picks another pod of equal rank, so the
+    // scale-down waits until the youngest pod is 5 s old: the next edge is 8.6 s.
+    await waitFor('the pods 5 s old', async () => (await pods('web')).every((p) => Date.now() - Date.parse(p.metadata.creationTimestamp ?? '') >= 5000), { intervalMs: 100 });
     await scale('web', 1);
     await waitFor('one pod left', async () => (await pods('web')).length === 1);
     await waitFor('status replicas 1', async () => ((await kube('GET', `${rcs}/web`))['status'] as { replicas?: number }).replicas === 1);

@@ -3,7 +3,7 @@ import { waitFor } from './wait.ts';
 
 /** Pod and Rc are the fields the ReplicationController tests read. */
 export type Pod = {
-  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string; ownerReferences?: OwnerRef[] };
+  metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string; deletionTimestamp?: string; ownerReferences?: OwnerRef[] };
   status?: { phase?: string; conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
 };
 export type OwnerRef = { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean };
