@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type ServiceProcess } from '../test/support/processes.ts';
 import { waitFor } from '../test/support/wait.ts';
-import { childPid, scrape, terminate } from './probes.ts';
+import { scrape, terminate } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 import { busFlags } from '../test/support/stack.ts';
-import { reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
+import { benchWatcherPid, reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
 import { StackFaults } from './chaos-stack.ts';
 
 /** PAUSE_S is how long a SIGSTOPped service stays stopped: longer than the group session (6 s), so its partitions move. */
@@ -45,7 +45,7 @@ export class ChaosSystem {
 
   static async start(ctx: BenchContext): Promise<ChaosSystem> {
     const system = new ChaosSystem(ctx);
-    await terminate(childPid('services/watcher/src/main.ts'));
+    await terminate(benchWatcherPid());
     for (const slot of SLOTS) await system.#run(slot);
     return system;
   }

@@ -4,11 +4,11 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from './pods-over-time.ts';
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
 import { requestMeter, requestsNote, totalRequests, type ApiCounts } from './kafka-requests.ts';
-import { childPid, rssBytes } from './probes.ts';
+import { rssBytes } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
 import { startUpstream } from '../test/support/upstream.ts';
-import { BUS_SERVICES, busPids, cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
+import { BUS_SERVICES, benchWatcherPid, busPids, cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const SETTINGS: readonly Qps[] = [{ qps: 20, burst: 30 }, { qps: 1000, burst: 1000 }];
@@ -42,7 +42,7 @@ async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
   const kcm = startUpstream(ctx.e, q);
   try {
     const pid = kcm.process.pid ?? 0;
-    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) }, [childPid('services/watcher/src/main.ts')]);
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) }, [benchWatcherPid()]);
   } finally {
     await kcm.stop();
   }

@@ -13,7 +13,8 @@ import { startUpstream } from '../test/support/upstream.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { cpuSeconds } from './cpu.ts';
 import { percentile } from './latency-hops.ts';
-import { childPid, inParallel, rssBytes } from './probes.ts';
+import { inParallel, rssBytes } from './probes.ts';
+import { benchWatcherPid } from './systems.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { readTimed } from './timed-records.ts';
 
@@ -29,7 +30,7 @@ type Window = { readonly notReady: number; readonly cpuSeconds: number; readonly
 
 /** watchWindow samples the nodes every SAMPLE_MS for the window, measuring `pid`'s CPU and the watcher's over it. */
 async function watchWindow(ctx: BenchContext, names: ReadonlySet<string>, pid: number): Promise<Window> {
-  const watcher = childPid('services/watcher/src/main.ts');
+  const watcher = benchWatcherPid();
   const [cpu0, watcherCpu0, from] = [cpuSeconds(pid), cpuSeconds(watcher), Date.now()];
   const notReady = new Set<string>();
   while (Date.now() - from < WINDOW_MS) {

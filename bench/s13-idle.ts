@@ -7,11 +7,10 @@
  */
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
 import { requestMeter, requestsNote, totalRequests, type ApiCounts } from './kafka-requests.ts';
-import { childPid } from './probes.ts';
 import { Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { caughtUp } from './s6-memory.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { BUS_SERVICES, busPids, startKcmBus, type Qps } from './systems.ts';
+import { BUS_SERVICES, benchWatcherPid, busPids, startKcmBus, type Qps } from './systems.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { waitFor } from '../test/support/wait.ts';
 
@@ -42,7 +41,7 @@ async function underUpstream(ctx: BenchContext, pop: Population): Promise<Idle> 
   const kcm = startUpstream(ctx.e, QPS);
   try {
     await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: 600_000, intervalMs: 1000 });
-    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, [childPid('services/watcher/src/main.ts')]);
+    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, [benchWatcherPid()]);
   } finally {
     await kcm.stop();
   }

@@ -1,8 +1,8 @@
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
-import { childPid, gcMemory, mallocHeapBytes, rssBytes, scrape, settle, type GcMemory } from './probes.ts';
+import { gcMemory, mallocHeapBytes, rssBytes, scrape, settle, type GcMemory } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { startUpstream } from '../test/support/upstream.ts';
-import { startKcmBus, type Qps } from './systems.ts';
+import { benchWatcherPid, startKcmBus, type Qps } from './systems.ts';
 import { waitFor } from '../test/support/wait.ts';
 import type { ServiceProcess } from '../test/support/processes.ts';
 
@@ -56,7 +56,7 @@ async function kcmBusMemory(ctx: BenchContext, pods: number): Promise<Omit<Sampl
   const bus = await startKcmBus(ctx.e, QPS);
   try {
     const cachedPods = await caughtUp(bus.reconciler, pods);
-    const pids: PerService = { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, reconciler: bus.reconciler.process.pid ?? 0 };
+    const pids: PerService = { watcher: benchWatcherPid(), writer: bus.writer.process.pid ?? 0, reconciler: bus.reconciler.process.pid ?? 0 };
     const gc = { watcher: await gcMemory(pids.watcher), writer: await gcMemory(pids.writer), reconciler: await gcMemory(pids.reconciler) };
     const steady = await settle('kcm-bus RSS after a full GC', { watcher: () => rssBytes(pids.watcher), writer: () => rssBytes(pids.writer), reconciler: () => rssBytes(pids.reconciler) });
     const where = { watcher: { ...gc.watcher, mallocHeap: mallocHeapBytes(pids.watcher) }, reconciler: { ...gc.reconciler, mallocHeap: mallocHeapBytes(pids.reconciler) } };

@@ -15,9 +15,14 @@ export type KcmBus = { readonly writer: ServiceProcess; readonly reconciler: Ser
 /** BUS_SERVICES are the kcm-bus processes an RC scenario exercises, whose CPU stands against kube-controller-manager's. */
 export const BUS_SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
 
+/** benchWatcherPid is the pid of the watcher the bench runs throughout (bench/main.ts starts it). */
+export function benchWatcherPid(): number {
+  return childPid('services/watcher/src/main.ts');
+}
+
 /** busPids are the pids of BUS_SERVICES: the bench's own watcher and the given writer and reconciler-rc. */
 export function busPids(bus: KcmBus): Record<(typeof BUS_SERVICES)[number], number> {
-  return { watcher: childPid('services/watcher/src/main.ts'), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+  return { watcher: benchWatcherPid(), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
 }
 
 /**
