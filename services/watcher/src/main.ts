@@ -26,7 +26,8 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
   const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') });
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer }, fatal)));
+  const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k) }, fatal)));
   return {
     probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced() && s.watcher.publishing()) },
     stop: async () => {
@@ -39,7 +40,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
 });
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
-  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
   const log = ctx.log.child({ kind: kind.kind });
   const registry = ctx.schemaRegistry;
   const topicName = watchTopic(kind);
@@ -65,7 +66,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: 3,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    ...shared, quiet: ctx.flags.list('watermark-quiet-kinds').map(watchedKind).includes(kind), log, now: () => new Date(), onFatal, fenced: publisherFenced,
+    ...shared, log, now: () => new Date(), onFatal, fenced: publisherFenced,
   });
   return { watcher, topic };
 }
