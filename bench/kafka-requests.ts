@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 
-const METRIC = 'kcm_bus_kafka_requests_total';
+/** SAMPLE is one sample line of kcm_bus_kafka_requests_total: its API and value. */
+const SAMPLE = /^kcm_bus_kafka_requests_total\{api="([^"]+)"\} (\S+)$/;
 
 /** ApiCounts are Kafka requests by API (Produce, Fetch, EndTxn, ...). */
 export type ApiCounts = Readonly<Record<string, number>>;
@@ -18,7 +19,7 @@ export function metricsUrlOf(pid: number): string {
 export function parseRequestCounts(page: string): ApiCounts {
   const counts: Record<string, number> = {};
   for (const line of page.split('\n')) {
-    const api = new RegExp(`^${METRIC}\\{api="([^"]+)"\\} (\\S+)$`).exec(line);
+    const api = SAMPLE.exec(line);
     if (api) counts[api[1]!] = (counts[api[1]!] ?? 0) + Number(api[2]);
   }
   return counts;
