@@ -4,7 +4,7 @@ import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/co
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import { onPodEvent, onRcEvent } from './handlers.ts';
 import { at, LABELS, newPod, newRc, T0 } from './rc.fixture.ts';
-import { getIndirectlyRelatedPods, getPodControllers, POD_INDEXERS, RC_INDEXERS } from './rc-lookup.ts';
+import { filterPodsByOwner, getIndirectlyRelatedPods, getPodControllers, POD_INDEXERS, RC_INDEXERS } from './rc-lookup.ts';
 
 const rc1 = newRc(1, LABELS);
 const rc2 = newRc(1, { bar: 'foo' }, { metadata: { name: 'barfoo', uid: 'rc-uid-barfoo' } });
@@ -145,5 +145,17 @@ describe('TestGetReplicaSetsWithSameController / TestRelatedPodsLookup', () => {
   });
   it('given an RC without a controller, then no related pods (only its own are ranked)', () => {
     assert.deepEqual(getIndirectlyRelatedPods(unrelated, all, pods), []);
+  });
+});
+
+describe('filterPodsByOwner (controller.FilterPodsByOwner with includeOrphanedPods)', () => {
+  it('given pods of the RC, of another RC, of a namesake RC and orphans in two namespaces, then it finds the RC\'s pods and its namespace\'s orphans', () => {
+    const namesake: OwnerReference = { ...refTo(rc1), uid: 'uid-of-a-deleted-foobar' };
+    const pods = listerOf([
+      newPod('mine', rc1), newPod('theirs', rc2), withMeta(newPod('namesake', rc1), { ownerReferences: [namesake] }),
+      newPod('orphan', rc1, { owned: false }), withMeta(newPod('far-orphan', rc1, { owned: false }), { namespace: 'other' }),
+      withMeta(newPod('far-mine', rc1), { namespace: 'other' }),
+    ], POD_INDEXERS);
+    assert.deepEqual(filterPodsByOwner(pods, rc1).map((p) => p.metadata.name).sort(), ['mine', 'orphan']);
   });
 });

@@ -2,12 +2,15 @@ import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/co
 import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
 import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { byControllerUID, byNamespace, CONTROLLER_UID_INDEX, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import { byNamespace, byPodController, NAMESPACE_INDEX, POD_CONTROLLER_INDEX, podControllerIndexKey } from '@kcm-bus/runtime/store/index-funcs.ts';
 import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
 import { RC_KIND } from './replication-controller.ts';
 
-/** POD_INDEXERS are the pods lister's indexes: by namespace (the orphans of one) and by controller UID (an RC's pods). */
-export const POD_INDEXERS: Indexers<Pod> = { [NAMESPACE_INDEX]: byNamespace, [CONTROLLER_UID_INDEX]: byControllerUID };
+/**
+ * POD_INDEXERS are the pods lister's indexes: by namespace (the pods related RCs select) and by controller within the
+ * namespace (an RC's pods, and a namespace's orphans), as upstream's pod informer has them.
+ */
+export const POD_INDEXERS: Indexers<Pod> = { [NAMESPACE_INDEX]: byNamespace, [POD_CONTROLLER_INDEX]: byPodController };
 
 /** RC_INDEXERS are the RCs lister's indexes: by namespace (upstream's rcLister.ReplicationControllers(namespace)). */
 export const RC_INDEXERS: Indexers<ReplicationController> = { [NAMESPACE_INDEX]: byNamespace };
@@ -34,14 +37,14 @@ export function getPodControllers(pod: Pod, rcs: Lister<ReplicationController>):
 }
 
 /**
- * filterPodsByOwner mirrors controller.FilterPodsByOwner(…, includeOrphanedPods=true): the pods the RC controls
- * (index controllerUID) plus every orphan of its namespace (index namespace), the candidates ClaimPods looks at.
+ * filterPodsByOwner mirrors controller.FilterPodsByOwner(…, includeOrphanedPods=true): the pods whose controllerRef
+ * names the RC (kind, name and UID, in its namespace) plus the orphans of its namespace, two lookups of the
+ * podController index: the candidates ClaimPods looks at.
  */
 export function filterPodsByOwner(pods: Lister<Pod>, rc: ReplicationController): readonly Pod[] {
-  const { uid, namespace = '' } = rc.metadata;
-  const owned = pods.byIndex(CONTROLLER_UID_INDEX, uid).filter((p) => controllerOf(p.metadata)?.uid === uid && p.metadata.namespace === namespace);
-  const orphans = pods.byIndex(NAMESPACE_INDEX, namespace).filter((p) => controllerOf(p.metadata) === undefined);
-  return [...owned, ...orphans];
+  const { name, uid, namespace = '' } = rc.metadata;
+  const owned = pods.byIndex(POD_CONTROLLER_INDEX, podControllerIndexKey(namespace, { kind: RC_KIND, name, uid }));
+  return [...owned, ...pods.byIndex(POD_CONTROLLER_INDEX, namespace)];
 }
 
 /**

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { byControllerUID, byNamespace } from './index-funcs.ts';
+import { byNamespace, byPodController } from './index-funcs.ts';
 
-const pod = (namespace: string, ownerUID: string) => ({ metadata: { namespace, ownerReferences: [{ uid: ownerUID, controller: true }] } });
+const pod = (namespace: string, ownerUID: string) => ({ metadata: { namespace, ownerReferences: [{ kind: 'ReplicationController', name: 'web', uid: ownerUID, controller: true }] } });
 
 describe('index functions', () => {
   it('byNamespace gives the namespace, and "" for a cluster-scoped object', () => {
@@ -10,10 +10,14 @@ describe('index functions', () => {
     assert.deepEqual(byNamespace({ metadata: {} }), ['']);
   });
 
-  it('byControllerUID gives only the controller ref\'s UID: a non-controller owner makes an orphan', () => {
-    assert.deepEqual(byControllerUID(pod('ns', 'rc1')), ['rc1']);
-    assert.deepEqual(byControllerUID({ metadata: { ownerReferences: [{ uid: 'x', controller: false }, { uid: 'y' }] } }), []);
-    assert.deepEqual(byControllerUID({ metadata: { ownerReferences: [{ uid: 'x' }, { uid: 'rc2', controller: true }] } }), ['rc2']);
-    assert.deepEqual(byControllerUID({}), []);
+  it('byPodController gives namespace/Kind/Name/UID of the controller ref, as PodControllerIndexKey does', () => {
+    assert.deepEqual(byPodController(pod('ns', 'rc1')), ['ns/ReplicationController/web/rc1']);
+    assert.deepEqual(byPodController({ metadata: { namespace: 'ns', ownerReferences: [{ uid: 'x' }, { kind: 'K', name: 'n', uid: 'rc2', controller: true }] } }), ['ns/K/n/rc2']);
+  });
+
+  it('byPodController gives the bare namespace for an orphan: no owner, or owners none of which is the controller', () => {
+    assert.deepEqual(byPodController({ metadata: { namespace: 'ns', ownerReferences: [{ uid: 'x', controller: false }, { uid: 'y' }] } }), ['ns']);
+    assert.deepEqual(byPodController({ metadata: { namespace: 'ns' } }), ['ns']);
+    assert.deepEqual(byPodController({}), ['']);
   });
 });

@@ -1,3 +1,11 @@
+/** OwnerReferenceLike is the part of a metav1.OwnerReference the index functions read. */
+export type OwnerReferenceLike = {
+  readonly kind?: string | null;
+  readonly name?: string | null;
+  readonly uid?: string | null;
+  readonly controller?: boolean | null;
+};
+
 /**
  * ObjectMetaLike is the part of an API object the ready-made index functions read (metav1.ObjectMeta's
  * namespace and ownerReferences), so they work on any kind's JSON.
@@ -5,15 +13,15 @@
 export type ObjectMetaLike = {
   readonly metadata?: {
     readonly namespace?: string | null;
-    readonly ownerReferences?: readonly { readonly uid?: string | null; readonly controller?: boolean | null }[] | null;
+    readonly ownerReferences?: readonly OwnerReferenceLike[] | null;
   } | null;
 };
 
 /** NAMESPACE_INDEX is the conventional name of the byNamespace index (client-go's NamespaceIndex). */
 export const NAMESPACE_INDEX = 'namespace';
 
-/** CONTROLLER_UID_INDEX is the conventional name of the byControllerUID index (upstream's controllerUIDIndex). */
-export const CONTROLLER_UID_INDEX = 'controllerUID';
+/** POD_CONTROLLER_INDEX is the name of the byPodController index (controller.PodControllerIndex). */
+export const POD_CONTROLLER_INDEX = 'podController';
 
 /**
  * byNamespace indexes an object under its namespace; a cluster-scoped object goes under "" as in client-go.
@@ -24,11 +32,19 @@ export function byNamespace(obj: ObjectMetaLike): readonly string[] {
 }
 
 /**
- * byControllerUID indexes an object under the UID of its controller (the ownerReference with controller=true);
- * an object without one (an orphan) is in no entry. Mirrors the controllerUIDIndex of replica_set.go
- * (metav1.GetControllerOf).
+ * podControllerIndexKey mirrors controller.PodControllerIndexKey: `namespace/Kind/Name/UID` of the controller an
+ * object names in its ownerReferences, or the bare namespace for an object without one (an orphan).
  */
-export function byControllerUID(obj: ObjectMetaLike): readonly string[] {
+export function podControllerIndexKey(namespace: string, controller: OwnerReferenceLike | undefined): string {
+  return controller === undefined ? namespace : `${namespace}/${controller.kind ?? ''}/${controller.name ?? ''}/${controller.uid ?? ''}`;
+}
+
+/**
+ * byPodController indexes an object under its controller (the ownerReference with controller=true) within its
+ * namespace, or under the namespace alone when it has none, so one lookup finds an owner's objects and another the
+ * orphans it may adopt. Mirrors controller.AddPodControllerIndexer (metav1.GetControllerOf).
+ */
+export function byPodController(obj: ObjectMetaLike): readonly string[] {
   const ref = obj.metadata?.ownerReferences?.find((r) => r.controller === true);
-  return ref?.uid ? [ref.uid] : [];
+  return [podControllerIndexKey(obj.metadata?.namespace ?? '', ref)];
 }
