@@ -31,7 +31,7 @@ describe('startKindWatcher: watermarks', () => {
     const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
       pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
     }, {
-      api, publish: async (records) => void published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS, pacer: new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }), quiet: false,
+      api, publish: async (records) => void published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS, pacer: new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }), quiet: false, prompt: false,
       log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
     });
     try {
@@ -46,7 +46,7 @@ describe('startKindWatcher: watermarks', () => {
   });
 
   it('given nothing changes, then a kind marks once and waits out the idle interval; when an event comes, then a watermark follows it at once', async () => {
-    const paced = pacedWatcher(false);
+    const paced = pacedWatcher({});
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       await sleep(300);
@@ -60,7 +60,7 @@ describe('startKindWatcher: watermarks', () => {
   });
 
   it('given a quiet kind (--watermark-quiet-kinds), when an event comes, then no watermark hastens after it', async () => {
-    const paced = pacedWatcher(true);
+    const paced = pacedWatcher({ quiet: true });
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
@@ -73,8 +73,46 @@ describe('startKindWatcher: watermarks', () => {
   });
 });
 
-/** pacedWatcher runs a kind with nothing listed, a 50 ms interval and an idle interval of 10 minutes; emit sends a watch event. */
-function pacedWatcher(quiet: boolean): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
+describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
+  const created = { type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } } as const;
+  const changed = { type: 'MODIFIED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '12' } } } as const;
+
+  it('given changes going on (a minute\'s interval), when an object of a prompt kind is created, then a watermark follows at once; a change of it does not', async () => {
+    const paced = pacedWatcher({ prompt: true, intervalMs: 60_000 });
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      await sleep(10); // a creation in the very millisecond of the last mark is covered by it (the pacer marks no more)
+      await paced.emit(created);
+      await until(() => paced.published.length >= 3);
+      await paced.emit(changed);
+      await until(() => paced.published.length >= 4);
+      await sleep(300);
+      assert.deepEqual(paced.published.map((r) => [r.type, r.resourceVersion]), [['Watermark', '10'], ['Applied', '11'], ['Watermark', '11'], ['Applied', '12']]);
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+
+  it('given a kind that is not a prompt kind, when an object is created while changes go on, then the watermark waits for the interval', async () => {
+    const paced = pacedWatcher({ intervalMs: 60_000 });
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      await paced.emit(changed);
+      await paced.emit({ ...created, object: { metadata: { ...created.object.metadata, name: 'b', resourceVersion: '13' } } });
+      await until(() => paced.published.length >= 3);
+      await sleep(300);
+      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark', 'Applied', 'Applied']);
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+});
+
+/**
+ * pacedWatcher runs a kind with nothing listed, an interval of 50 ms (or intervalMs) and an idle interval of 10
+ * minutes; emit sends a watch event.
+ */
+function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50 }: { quiet?: boolean; prompt?: boolean; intervalMs?: number }): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
   const paced = { published: [] as WatchRecord<KubeObject>[], emit: async (_event: RawWatchEvent): Promise<void> => undefined };
   const api: ListWatcher = {
     list: async () => ({ items: [], resourceVersion: '10' }),
@@ -88,7 +126,7 @@ function pacedWatcher(quiet: boolean): { watcher: KindWatcher; published: WatchR
     pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
   }, {
     api, publish: async (records) => void paced.published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS,
-    pacer: new WatermarkPacer({ intervalMs: 50, idleIntervalMs: 600_000 }), quiet,
+    pacer: new WatermarkPacer({ intervalMs, idleIntervalMs: 600_000 }), quiet, prompt,
     log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
   });
   return { watcher, published: paced.published, emit: (event) => paced.emit(event) };

@@ -32,6 +32,8 @@ export type KindWatcherPorts = {
   readonly pacer: WatermarkPacer;
   /** quiet: the kind's changes are not told to the pacer (no controller reads it at a cut). */
   readonly quiet: boolean;
+  /** prompt: the kind's creations are told to the pacer as such (a controller syncs a new object of it at a cut). */
+  readonly prompt: boolean;
   readonly onFatal: (err: unknown) => void;
   /** fenced tells a failed publication that a newer watcher of the kind fenced: final. */
   readonly fenced: (err: unknown) => boolean;
@@ -64,9 +66,11 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   let streaming = false;
   const sink = async (items: readonly StreamItem[]): Promise<void> => {
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
+    const created = ports.prompt && queued.some((item) => item.type === 'Applied' && !ports.state.has(item.key));
     for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
     for (const item of items) if (item.type !== 'Progress') ports.metrics.event(kind.kind, item.type);
-    if (!ports.quiet && items.some((item) => item.type !== 'Progress')) ports.pacer.changed(ports.now().getTime());
+    if (created) ports.pacer.created(ports.now().getTime());
+    else if (!ports.quiet && items.some((item) => item.type !== 'Progress')) ports.pacer.changed(ports.now().getTime());
     await pump.push(queued);
   };
   const hooks = {

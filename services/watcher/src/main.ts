@@ -27,7 +27,8 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
   const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') });
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k) }, fatal)));
+  const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k) }, fatal)));
   return {
     probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced() && s.watcher.publishing()) },
     stop: async () => {
@@ -40,7 +41,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
 });
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
-  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean; prompt: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
   const log = ctx.log.child({ kind: kind.kind });
   const registry = ctx.schemaRegistry;
   const topicName = watchTopic(kind);

@@ -20,6 +20,11 @@ export class PublishedState {
     else this.#objects.set(key, `${object.metadata?.resourceVersion ?? ''}/${object.metadata?.uid ?? ''}`);
   }
 
+  /** has tells whether a live object of this key was published. */
+  has(key: string): boolean {
+    return this.#objects.has(key);
+  }
+
   /** size is how many live objects were published. */
   get size(): number {
     return this.#objects.size;

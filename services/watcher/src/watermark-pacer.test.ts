@@ -62,6 +62,18 @@ describe('WatermarkPacer', () => {
     assert.deepEqual(marks, [1000, 2000, 3000]);
   });
 
+  it('given changes going on, when an object a controller syncs at a cut is created, then every kind is due at once, once', () => {
+    const pacer = markedAt(10_000);
+    pacer.changed(10_100);
+    assert.equal(pacer.due('Pod', 10_200), false, 'busy: one interval after the mark');
+    pacer.created(10_200);
+    assert.equal(pacer.due('Pod', 10_200), true);
+    assert.equal(pacer.due('ReplicationController', 10_200), true);
+    pacer.marked('Pod', 10_300);
+    assert.equal(pacer.due('Pod', 10_400), false, 'the creation was marked');
+    assert.equal(pacer.due('Pod', 11_300), true, 'and the creation counts as a change: one interval later');
+  });
+
   it('given an interval of 0 or an idle interval shorter than the interval, then it refuses, naming both', () => {
     assert.throws(() => new WatermarkPacer({ intervalMs: 0, idleIntervalMs: 5000 }), /0 < interval \(0 ms\)/);
     assert.throws(() => new WatermarkPacer({ intervalMs: 1000, idleIntervalMs: 500 }), /idle interval \(500 ms\)/);

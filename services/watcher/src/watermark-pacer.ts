@@ -14,11 +14,14 @@ export type WatermarkPacing = {
  * nothing changing, a kind marks once per idleIntervalMs: the freshness an idle consumer needs (node lifecycle's
  * stall guard, --max-input-staleness, judges no node on inputs older than 20 s) at a fifth of a 1 s clock's
  * transactions. Every kind is paced by the changes of all (the watcher does not know which kinds a consumer reads
- * together), except the changes of kinds that no controller reads at a cut, which the caller does not report.
+ * together), except the changes of kinds that no controller reads at a cut, which the caller does not report. The
+ * creation of an object that a controller syncs at a cut (an RC, a Service: `created`) makes every kind due at once
+ * while changes go on too, so such a cut waits one tick, not up to intervalMs.
  */
 export class WatermarkPacer {
   readonly #pacing: WatermarkPacing;
   #changedAt = -Infinity;
+  #createdAt = -Infinity;
   readonly #markedAt = new Map<string, number>();
 
   constructor(pacing: WatermarkPacing) {
@@ -33,10 +36,16 @@ export class WatermarkPacer {
     this.#changedAt = Math.max(this.#changedAt, nowMs);
   }
 
+  /** created records that a kind published the creation of an object a controller syncs at a cut, at nowMs. */
+  created(nowMs: number): void {
+    this.changed(nowMs);
+    this.#createdAt = Math.max(this.#createdAt, nowMs);
+  }
+
   /** due tells whether the kind's watermark should go out at nowMs. */
   due(kind: string, nowMs: number): boolean {
     const last = this.#markedAt.get(kind);
-    if (last === undefined) return true;
+    if (last === undefined || this.#createdAt > last) return true;
     const age = nowMs - last;
     const busy = this.#changedAt >= last || nowMs - this.#changedAt < this.#pacing.idleIntervalMs;
     return age >= this.#pacing.idleIntervalMs || (busy && age >= this.#pacing.intervalMs);
