@@ -1,5 +1,5 @@
 import type { Endpoints, EndpointSubset, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
-import { labelsSuperset } from '@kcm-bus/k8s/labels.ts';
+import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339Nano } from '@kcm-bus/k8s/meta-v1.ts';
 import { createDraft, deleteDraft, type MutationLog, mutationLog, updateDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller.ts';
@@ -41,7 +41,8 @@ export function syncService(key: string, input: SyncInput): ReconcileResult {
   }
   const selector = service.spec?.selector;
   if (service.spec?.type === 'ExternalName' || selector == null) return { mutations: log.mutations() };
-  const pods = input.pods.byIndex(NAMESPACE_INDEX, service.metadata.namespace ?? '').filter((p) => labelsSuperset(selector, p.metadata.labels));
+  const selects = supersetMatcher(selector);
+  const pods = input.pods.byIndex(NAMESPACE_INDEX, service.metadata.namespace ?? '').filter((p) => selects(p.metadata.labels));
   const triggerTime = input.tracker.computeEndpointLastChangeTriggerTime(key, service, pods);
   const subsets = serviceSubsets(service, pods);
   if (current === undefined || !unchanged(current, subsets, service)) writeEndpoints(log, service, current, subsets, triggerTime);

@@ -1,6 +1,6 @@
 import type { OwnerReference, Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import type { JsonPatchOp } from '@kcm-bus/k8s/json-patch.ts';
-import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
+import { selectorMatcher } from '@kcm-bus/k8s/labels.ts';
 import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { RC_API_VERSION, RC_KIND } from './replication-controller.ts';
 
@@ -23,9 +23,10 @@ export function claimPods(rc: ReplicationController, pods: readonly Pod[]): Clai
   const claimed: Pod[] = [];
   const actions: ClaimAction[] = [];
   const deleting = isTerminating(rc.metadata);
+  const matches = selectorMatcher(rc.spec.selector);
   for (const pod of pods) {
     const ref = controllerOf(pod.metadata);
-    const match = selectorMatches(rc.spec.selector, pod.metadata.labels);
+    const match = matches(pod.metadata.labels);
     if (ref !== undefined) {
       if (ref.uid !== rc.metadata.uid) continue;
       if (match) claimed.push(pod);

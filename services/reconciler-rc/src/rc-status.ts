@@ -1,7 +1,7 @@
 import { getCondition, removeCondition, setCondition } from '@kcm-bus/k8s/conditions.ts';
 import type { Pod, ReplicationController, ReplicationControllerStatus } from '@kcm-bus/k8s/core-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
-import { labelsSuperset } from '@kcm-bus/k8s/labels.ts';
+import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339, timeMs } from '@kcm-bus/k8s/meta-v1.ts';
 import { isPodAvailable, isPodReady, podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 import type { ManageError } from './manage-replicas.ts';
@@ -15,16 +15,8 @@ export const REPLICA_FAILURE = 'ReplicaFailure';
  * ReplicaFailure condition: added on a manage error when absent, removed when the error has cleared.
  */
 export function calculateStatus(rc: ReplicationController, pods: readonly Pod[], manageErr: ManageError | undefined, now: Date): ReplicationControllerStatus {
-  const minReadySeconds = rc.spec.minReadySeconds ?? 0;
-  const templateLabels = rc.spec.template?.metadata?.labels;
   const old = rc.status ?? { replicas: 0 };
-  let status: ReplicationControllerStatus = {
-    ...old,
-    replicas: pods.length,
-    fullyLabeledReplicas: pods.filter((p) => labelsSuperset(templateLabels, p.metadata.labels)).length,
-    readyReplicas: pods.filter(isPodReady).length,
-    availableReplicas: pods.filter((p) => isPodAvailable(p, minReadySeconds, now)).length,
-  };
+  let status: ReplicationControllerStatus = { ...old, replicas: pods.length, ...countPods(rc, pods, now) };
   const failure = getCondition(old, REPLICA_FAILURE);
   if (manageErr !== undefined && failure === undefined) {
     const cond = { type: REPLICA_FAILURE, status: 'True' as const, lastTransitionTime: rfc3339(now), reason: manageErr.reason, message: manageErr.message };
@@ -33,6 +25,20 @@ export function calculateStatus(rc: ReplicationController, pods: readonly Pod[],
     status = removeCondition(status, REPLICA_FAILURE);
   }
   return status;
+}
+
+/** countPods is calculateStatus's one pass over the pods: fully labeled, ready, and of those available at `now`. */
+function countPods(rc: ReplicationController, pods: readonly Pod[], now: Date): Pick<ReplicationControllerStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'> {
+  const minReadySeconds = rc.spec.minReadySeconds ?? 0;
+  const fullyLabeled = supersetMatcher(rc.spec.template?.metadata?.labels);
+  let [fullyLabeledReplicas, readyReplicas, availableReplicas] = [0, 0, 0];
+  for (const pod of pods) {
+    if (fullyLabeled(pod.metadata.labels)) fullyLabeledReplicas++;
+    if (!isPodReady(pod)) continue;
+    readyReplicas++;
+    if (isPodAvailable(pod, minReadySeconds, now)) availableReplicas++;
+  }
+  return { fullyLabeledReplicas, readyReplicas, availableReplicas };
 }
 
 /**

@@ -31,13 +31,13 @@ export class Indices<T> {
   }
 
   /**
-   * keys lists the keys under value in the named index; an unknown index name is a programming error and throws,
-   * as client-go's ByIndex returns "Index with name %s does not exist".
+   * keys is the set of keys under value in the named index, live (read it before the next update); an unknown
+   * index name is a programming error and throws, as client-go's ByIndex returns "Index with name %s does not exist".
    */
-  keys(name: string, value: string): readonly string[] {
+  keys(name: string, value: string): ReadonlySet<string> {
     const index = this.#indices.get(name);
     if (!index) throw new Error(`Index with name ${name} does not exist`);
-    return [...(index.get(value) ?? [])];
+    return index.get(value) ?? NO_KEYS;
   }
 
   /** values lists the index values that have at least one key in the named index. Mirrors ListIndexFuncValues. */
@@ -45,6 +45,8 @@ export class Indices<T> {
     return [...(this.#indices.get(name)?.keys() ?? [])];
   }
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 function addKey(index: Map<string, Set<string>>, value: string, key: string): void {
   const keys = index.get(value);

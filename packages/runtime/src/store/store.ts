@@ -24,7 +24,7 @@ export class Store<T> {
     this.#lister = {
       get: (key) => this.#items.get(key),
       list: () => [...this.#items.values()],
-      byIndex: (index, value) => this.#indices.keys(index, value).map((key) => this.#items.get(key)!),
+      byIndex: (index, value) => Array.from(this.#indices.keys(index, value), (key) => this.#items.get(key)!),
     };
   }
 
