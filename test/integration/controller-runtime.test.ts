@@ -1,6 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
@@ -20,6 +22,7 @@ function probe(group: string, mode: 'global' | 'singleton'): Promise<ServiceProc
 
 const cached = (member: ServiceProcess, kind: string): Promise<number> => metricValue(member, 'kcm_bus_cached_objects', { controller: 'probe-controller', kind });
 const reconciles = (member: ServiceProcess): Promise<number> => metricValue(member, 'controller_runtime_reconcile_total', { controller: 'probe-controller' });
+const deadResults = (member: ServiceProcess): Promise<number> => metricValue(member, 'kcm_bus_dead_letters_total', { topic: MUTATION_TOPICS.results });
 const items = async (path: string): Promise<number> => ((await kube('GET', path))['items'] as unknown[]).length;
 
 /** namespacesOnEveryPartition picks one new namespace name per partition number. */
@@ -54,6 +57,24 @@ describe('the controller runtime on the real stack: global inputs and a single a
       return figures[0] === nodes && figures[1] === nodes && figures[2]! + figures[3]! === pods ? figures : undefined;
     }, { timeoutMs: 120_000, intervalMs: 500 });
     assert.ok(seen[2]! > 0 && seen[3]! > 0, `each member holds some pods, none holds all (${seen[2]} + ${seen[3]} of ${pods})`);
+  });
+
+  it('given results its group read, when a member starts again, then it reads on from there; a new group from the end: a bad result is dead-lettered once', async () => {
+    const key = `${uniqueName('rt-results')}/x`;
+    const garbage = async (): Promise<void> => {
+      const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
+      await publisher.send(MUTATION_TOPICS.results, [{ key, value: Buffer.from('not a result'), headers: {} }]).finally(() => publisher.close());
+    };
+    const group = uniqueName('kcm-bus-probe-results');
+    const first = await probe(group, 'global');
+    await garbage();
+    await waitFor('the first member dead-letters the bad result', async () => (await deadResults(first)) === 1, { timeoutMs: 60_000, intervalMs: 200 });
+    await first.stop();
+    const [again, fresh] = [await probe(group, 'global'), await probe(uniqueName('kcm-bus-probe-results'), 'global')];
+    await garbage();
+    // The second bad result is on the partition of the first (one key), after it: read it, and a replay would have met both.
+    await waitFor('both members dead-letter the second bad result', async () => (await deadResults(again)) >= 1 && (await deadResults(fresh)) >= 1, { timeoutMs: 60_000, intervalMs: 200 });
+    assert.deepEqual([await deadResults(again), await deadResults(fresh)], [1, 1]);
   });
 
   it('given a singleton group of two, then one member is active; when it is killed (-9), the other takes over', async () => {

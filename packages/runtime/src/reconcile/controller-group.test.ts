@@ -35,6 +35,7 @@ function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensure
 async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number } = {}) {
   const { bus, groups, ensured, sent } = scriptedBus(o.partitions);
   const events: InputEvent[] = [];
+  const results: boolean[] = [];
   const dropped: string[] = [];
   const resyncs: Date[] = [];
   const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
@@ -44,10 +45,10 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
     signing: UNSIGNED, dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
   });
   await group.start({
-    onEvent: async (_topic, e) => void events.push(e), onResult: async () => undefined, onWatermark: () => undefined,
+    onEvent: async (_topic, e) => void events.push(e), onResult: async (_r, _c, live) => void results.push(live), onWatermark: () => undefined,
     dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), resync: (at) => void resyncs.push(at),
   });
-  return { group, groups, ensured, sent, events, dropped, resyncs };
+  return { group, groups, ensured, sent, events, results, dropped, resyncs };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
@@ -67,6 +68,23 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([h.group.partitionSynced(p), h.group.ready()], [true, true]);
     await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/z', 2)], lastOffset: '2' }, heartbeat);
     assert.equal(h.events.at(-1)?.live, true);
+  });
+
+  it('given the results topic, then a member reads it on from where its group left it (a new group from its end), inputs from their beginning', async () => {
+    const h = await harness();
+    const o = h.groups[0]!;
+    assert.deepEqual([o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 }), o.latestTopics], ['0', undefined, [RESULTS]]);
+    assert.equal(o.commitProgress, true);
+  });
+
+  it('given a results partition with a history, then the partition syncs without reading it, and each result read is live', async () => {
+    const h = await harness();
+    const p = partitionOfNs('ns-a');
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 0), offsets(RESULTS, p, 50_000)]);
+    assert.equal(h.group.partitionSynced(p), true);
+    const result = { ...record('ns-a/x', 50_000), value: Buffer.from(JSON.stringify({ mutationId: 'm1', outcome: 'Applied' })) };
+    await h.groups[0]!.onBatch({ topic: RESULTS, partition: p, records: [result], lastOffset: '50000' }, heartbeat);
+    assert.deepEqual(h.results, [true]);
   });
 
   it('given a global input, then no partition syncs before the global input caught up, and the global group is ephemeral', async () => {
@@ -98,9 +116,10 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.ok(h.ensured.includes(lockTopic('g')));
     const [globalGroup, lockGroup] = h.groups;
     assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, RESULTS], [lockTopic('g')]]);
+    assert.deepEqual(globalGroup!.latestTopics, [RESULTS], 'results from their end: the history of writes is no active member\'s');
     assert.equal(h.group.partitionOf('any/key'), 0);
     assert.equal(h.group.partitionOwned(0), false, 'a standby owns nothing');
-    await globalGroup!.onAssigned!([offsets(NODES, 0, 0), offsets(RESULTS, 0, 0)]);
+    await globalGroup!.onAssigned!([offsets(NODES, 0, 0), offsets(RESULTS, 0, 9)]);
     await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
     assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
   });

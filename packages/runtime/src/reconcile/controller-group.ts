@@ -1,4 +1,4 @@
-import type { BusBatch, BusRecord, GroupMember, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
+import type { BusBatch, BusRecord, GroupMember, GroupOptions, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from '../consumer/cache-sync.ts';
 import { Watermarks } from '../consumer/watermarks.ts';
 import type { Mutation } from '../mutation/mutation.ts';
@@ -11,18 +11,25 @@ import { recordKey, routeRecord } from './record-route.ts';
 const PARTITIONS_AT_ONCE = 16;
 
 /**
- * REPLAY reads every assigned partition from its beginning on each assignment, whatever the group committed, and
- * commits progress all the same, so that ordinary lag tools (kafka-consumer-groups.sh --describe) see the members.
- * Not for the ephemeral readers of global inputs: a member killed before deleting its reader would leave a group
- * with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at once.
+ * replayFrom is where a partitioned member reads an assigned partition: an input from its beginning on each
+ * assignment, whatever the group committed (its stores are rebuilt from the topics); the results from where the
+ * group last read them (undefined: the committed offset; a new group reads them from their end, latestTopics).
+ * Results build no state: what a member needs of them is what came since (a failed create's expectations lowered),
+ * and reading them whole would make a restart cost the audit window, an Ed25519 verification per result ever
+ * written. Progress is committed either way, so ordinary lag tools (kafka-consumer-groups.sh --describe) see the
+ * members. Not for the ephemeral readers of global inputs: a member killed before deleting its reader would leave a
+ * group with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at once.
  */
-const REPLAY = { startAt: () => '0', commitProgress: true } as const;
+function replayFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'latestTopics' | 'commitProgress'> {
+  return { startAt: (tp) => (tp.topic === resultsTopic ? undefined : '0'), latestTopics: [resultsTopic], commitProgress: true };
+}
 
 /**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
- * in the group with the co-partitioning assigner, every assigned partition replayed from the beginning (state is
- * rebuilt from the topics; progress is committed for lag tools only, REPLAY); global inputs are read whole by an
- * ephemeral group of this member's own. A key is owned when its partition is assigned here, and synced once that
+ * in the group with the co-partitioning assigner, every assigned input partition replayed from the beginning (state
+ * is rebuilt from the topics) and the results read on from where the group left them (replayFrom); global inputs are read whole by an
+ * ephemeral group of this member's own (a singleton's results with them, from their end: a member that becomes
+ * active has no write of its own in flight). A key is owned when its partition is assigned here, and synced once that
  * partition and every global input caught up with the high-water marks seen on assignment (the Kafka form of
  * WaitForCacheSync).
  */
@@ -145,13 +152,21 @@ export class ControllerGroup {
     await this.#publisher?.close();
   }
 
+  /**
+   * #startOf is where catching up with a partition starts: an input's first offset; for the results, read on from
+   * where the group left them (or from their end), the high-water mark: nothing to catch up with, every result is live.
+   */
+  #startOf(p: PartitionOffsets): string {
+    return p.topic === this.#o.resultsTopic ? p.high : p.low;
+  }
+
   #globalSynced(): boolean {
     return this.#o.global.length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#globalSync.allSynced();
   }
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...REPLAY,
+      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...replayFrom(this.#o.resultsTopic),
       onAssigned: async (assignment) => {
         await this.#o.claim?.([...new Set(assignment.map((p) => p.partition))]);
         this.#assigned(assignment);
@@ -165,8 +180,9 @@ export class ControllerGroup {
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
       groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
+      latestTopics: [this.#o.resultsTopic],
       onAssigned: (assignment) => {
-        for (const p of assignment) this.#globalSync.assigned(p, p.high, p.low);
+        for (const p of assignment) this.#globalSync.assigned(p, p.high, this.#startOf(p));
         this.#globalAssigned = true;
       },
       onBatch: (batch, heartbeat) => this.#consume(this.#globalSync, batch, heartbeat),
@@ -187,7 +203,7 @@ export class ControllerGroup {
     this.#partitionedAssigned = true;
     this.#o.dropWhere(() => true);
     this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
-    for (const p of assignment) this.#partitionedSync.assigned(p, p.high, p.low);
+    for (const p of assignment) this.#partitionedSync.assigned(p, p.high, this.#startOf(p));
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
     if (this.#o.singleton && numbers.size > 0) this.#controller?.resync(new Date());
