@@ -17,6 +17,7 @@ export type KindWatcherOptions = ReflectorOptions & {
   readonly maxBatch: number;
   readonly highWater: number;
   readonly settleMs?: number;
+  readonly maxSettleMs?: number;
 };
 
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */

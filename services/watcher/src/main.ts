@@ -63,8 +63,9 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
     idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
     // settleMs: S1 at 20/30 met CONCURRENT_TRANSACTIONS on 1 transaction in 5 without it, each refusal an
-    // AddPartitionsToTxn and a Metadata request more
-    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: 3,
+    // AddPartitionsToTxn and a Metadata request more. maxSettleMs: S1 at 1000/1000 with a fixed 10 ms settle
+    // (one run) had 27 % fewer transactions than with 3 ms; a lone change still waits 3 ms at most.
+    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: 3, maxSettleMs: 10,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
     ...shared, log, now: () => new Date(), onFatal, fenced: publisherFenced,

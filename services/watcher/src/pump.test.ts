@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
-import { Pump, type PumpFailures } from './pump.ts';
+import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
 
 function applied(rv: string): WatchRecord<KubeObject> {
   return { type: 'Applied', key: `ns/p${rv}`, resourceVersion: rv, observedAt: '', object: { metadata: { name: `p${rv}`, namespace: 'ns', resourceVersion: rv } } };
@@ -151,6 +151,21 @@ describe('Pump', () => {
     await pump.flush();
     assert.deepEqual(batches, [['1'], ['2', '3']]);
     assert.deepEqual(waits, [3], 'the first publication starts at once; the second 3 ms after the first ended');
+  });
+
+  it('given maxSettleMs, when a publication carried many records, then the next waits 1 ms per record, up to maxSettleMs', async () => {
+    let now = 1000;
+    const waits: number[] = [];
+    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, settleMs: 3, maxSettleMs: 10 }, failing({
+      now: () => now,
+      sleep: async (ms) => void waits.push(ms, (now += ms)),
+    }));
+    const records = (n: number, from: number): PumpItem[] => Array.from({ length: n }, (_, i) => applied(String(from + i)));
+    for (const [n, from] of [[6, 100], [1, 200], [20, 300], [2, 400], [1, 500]] as const) {
+      await pump.push(records(n, from));
+      await pump.flush(); // the next push comes as the publication ends
+    }
+    assert.deepEqual(waits.filter((_, i) => i % 2 === 0), [6, 3, 10, 3], 'after 6 records 6 ms, after 1 record 3 ms, after 20 records 10 ms (the most), after 2 records 3 ms');
   });
 });
 

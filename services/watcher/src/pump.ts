@@ -9,9 +9,11 @@ export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; re
  * is the least time between the end of one publication and the start of the next: the broker writes a commit's
  * markers after answering it, and a transaction begun before they are written is refused (CONCURRENT_TRANSACTIONS)
  * and retried by the client, each refusal a wasted AddPartitionsToTxn and a metadata refresh (kafkajs); what arrives
- * meanwhile joins the next transaction.
+ * meanwhile joins the next transaction. Up to maxSettleMs (default settleMs), the wait grows by 1 ms for each record
+ * the last publication carried beyond settleMs's worth: a burst's transactions gather more records and are fewer,
+ * while a lone change after a quiet spell, or one that follows a small publication, waits no longer than settleMs.
  */
-export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly settleMs?: number };
+export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly settleMs?: number; readonly maxSettleMs?: number };
 
 /**
  * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
@@ -56,6 +58,8 @@ export class Pump {
   #stalled = false;
   #inFlightSince: number | undefined;
   #publishedAt = -Infinity;
+  /** #lastRecords: how many records the last publication carried (the settle after it grows with them). */
+  #lastRecords = 0;
   readonly #closing = new AbortController();
 
   constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
@@ -134,9 +138,11 @@ export class Pump {
     }
   }
 
-  /** #settle waits out what is left of settleMs since the last publication ended. */
+  /** #settle waits out what is left of the settle time since the last publication ended (PumpOptions). */
   async #settle(): Promise<void> {
-    const wait = this.#publishedAt + (this.#opts.settleMs ?? 0) - this.#failures.now();
+    const min = this.#opts.settleMs ?? 0;
+    const settle = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxSettleMs ?? min));
+    const wait = this.#publishedAt + settle - this.#failures.now();
     if (wait > 0 && !this.#closing.signal.aborted) await this.#failures.sleep(wait, this.#closing.signal);
   }
 
@@ -148,6 +154,7 @@ export class Pump {
         await this.#publish(records);
         this.#inFlightSince = undefined;
         this.#publishedAt = this.#failures.now();
+        this.#lastRecords = records.length;
         if (this.#stalled) this.#recovered(failures);
         return true;
       } catch (err) {
