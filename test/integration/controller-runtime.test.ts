@@ -59,22 +59,31 @@ describe('the controller runtime on the real stack: global inputs and a single a
     assert.ok(seen[2]! > 0 && seen[3]! > 0, `each member holds some pods, none holds all (${seen[2]} + ${seen[3]} of ${pods})`);
   });
 
-  it('given results its group read, when a member starts again, then it reads on from there; a new group from the end: a bad result is dead-lettered once', async () => {
+  it('given results its group read, when a member starts again, then it reads on from there: a bad result is dead-lettered once, not at every start', async () => {
     const key = `${uniqueName('rt-results')}/x`;
-    const garbage = async (): Promise<void> => {
-      const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
+    const kafka = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' });
+    const partition = partitionFor(namespacePartitionKey(key), (await kafka.offsets(MUTATION_TOPICS.results)).length);
+    const garbage = async (): Promise<bigint> => {
+      const publisher = await kafka.publisher();
       await publisher.send(MUTATION_TOPICS.results, [{ key, value: Buffer.from('not a result'), headers: {} }]).finally(() => publisher.close());
+      return BigInt((await kafka.offsets(MUTATION_TOPICS.results)).find((p) => p.partition === partition)!.high);
+    };
+    const committed = async (group: string): Promise<bigint> => {
+      const mine = (await kafka.groupOffsets()).find((g) => g.groupId === group)?.partitions.find((p) => p.topic === MUTATION_TOPICS.results && p.partition === partition);
+      return BigInt(mine?.committed ?? -1);
     };
     const group = uniqueName('kcm-bus-probe-results');
     const first = await probe(group, 'global');
-    await garbage();
-    await waitFor('the first member dead-letters the bad result', async () => (await deadResults(first)) === 1, { timeoutMs: 60_000, intervalMs: 200 });
+    const end = await garbage();
+    // A new group reads the results from their beginning, once; the group's commit past ours says it was read.
+    await waitFor('the first member read past the bad result', async () => (await committed(group)) >= end, { timeoutMs: 60_000, intervalMs: 200 });
+    assert.ok(await deadResults(first) >= 1);
     await first.stop();
-    const [again, fresh] = [await probe(group, 'global'), await probe(uniqueName('kcm-bus-probe-results'), 'global')];
+    const again = await probe(group, 'global');
     await garbage();
-    // The second bad result is on the partition of the first (one key), after it: read it, and a replay would have met both.
-    await waitFor('both members dead-letter the second bad result', async () => (await deadResults(again)) >= 1 && (await deadResults(fresh)) >= 1, { timeoutMs: 60_000, intervalMs: 200 });
-    assert.deepEqual([await deadResults(again), await deadResults(fresh)], [1, 1]);
+    // The second bad result is on the partition of the first (one key), after it: a replay would have met both.
+    await waitFor('the restarted member dead-letters the second bad result', async () => (await deadResults(again)) >= 1, { timeoutMs: 60_000, intervalMs: 200 });
+    assert.equal(await deadResults(again), 1);
   });
 
   it('given a singleton group of two, then one member is active; when it is killed (-9), the other takes over', async () => {

@@ -70,11 +70,6 @@ export type GroupOptions = {
   readonly topics: readonly string[];
   readonly fromBeginning: boolean;
   /**
-   * latestTopics, among topics, are read from their end when the group has no committed offset, whatever
-   * fromBeginning says: notifications (the writer's results) whose history a new group has no use for.
-   */
-  readonly latestTopics?: readonly string[];
-  /**
    * ephemeral: the group is this member's alone (groupId must be unique, e.g. with a random suffix): it reads every
    * partition and is deleted from the cluster when the member stops, so throwaway groups do not pile up.
    */

@@ -37,9 +37,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   const membership = followGroup(kafka, o, consumer);
   try {
     await consumer.connect();
-    const latest = o.topics.filter((t) => o.latestTopics?.includes(t));
-    await consumer.subscribe({ topics: o.topics.filter((t) => !latest.includes(t)), fromBeginning: o.fromBeginning });
-    if (latest.length > 0) await consumer.subscribe({ topics: latest, fromBeginning: false });
+    await consumer.subscribe({ topics: [...o.topics], fromBeginning: o.fromBeginning });
     await consumer.run({
       autoCommit: false, partitionsConsumedConcurrently: o.concurrency ?? 1,
       eachBatch: async ({ batch, heartbeat }) => {

@@ -13,23 +13,24 @@ const PARTITIONS_AT_ONCE = 16;
 /**
  * replayFrom is where a partitioned member reads an assigned partition: an input from its beginning on each
  * assignment, whatever the group committed (its stores are rebuilt from the topics); the results from where the
- * group last read them (undefined: the committed offset; a new group reads them from their end, latestTopics).
- * Results build no state: what a member needs of them is what came since (a failed create's expectations lowered),
- * and reading them whole would make a restart cost the audit window, an Ed25519 verification per result ever
- * written. Progress is committed either way, so ordinary lag tools (kafka-consumer-groups.sh --describe) see the
- * members. Not for the ephemeral readers of global inputs: a member killed before deleting its reader would leave a
- * group with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at once.
+ * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
+ * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
+ * lowered), and replaying them whole on every assignment made a restart cost the audit window, an Ed25519
+ * verification per result ever written. Progress is committed either way, so ordinary lag tools
+ * (kafka-consumer-groups.sh --describe) see the members. Not for the ephemeral readers of global inputs: a member
+ * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
+ * offsets.retention.minutes (a week) where an empty one goes at once.
  */
-function replayFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'latestTopics' | 'commitProgress'> {
-  return { startAt: (tp) => (tp.topic === resultsTopic ? undefined : '0'), latestTopics: [resultsTopic], commitProgress: true };
+function replayFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress'> {
+  return { startAt: (tp) => (tp.topic === resultsTopic ? undefined : '0'), commitProgress: true };
 }
 
 /**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
  * in the group with the co-partitioning assigner, every assigned input partition replayed from the beginning (state
  * is rebuilt from the topics) and the results read on from where the group left them (replayFrom); global inputs are read whole by an
- * ephemeral group of this member's own (a singleton's results with them, from their end: a member that becomes
- * active has no write of its own in flight). A key is owned when its partition is assigned here, and synced once that
+ * ephemeral group of this member's own (a singleton's results with them). Results gate no sync: one is live when it
+ * came after the assignment (at or past the high-water mark seen then). A key is owned when its partition is assigned here, and synced once that
  * partition and every global input caught up with the high-water marks seen on assignment (the Kafka form of
  * WaitForCacheSync).
  */
@@ -37,6 +38,8 @@ export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
   readonly #partitionedSync = new CacheSync();
   readonly #globalSync = new CacheSync();
+  /** #resultsLiveFrom: per assigned results partition, the first offset of a live result (the high-water mark on assignment). */
+  readonly #resultsLiveFrom = new Map<number, bigint>();
   readonly #watermarks = new Watermarks();
   readonly #members: GroupMember[] = [];
   #publisher: Publisher | undefined;
@@ -153,11 +156,12 @@ export class ControllerGroup {
   }
 
   /**
-   * #startOf is where catching up with a partition starts: an input's first offset; for the results, read on from
-   * where the group left them (or from their end), the high-water mark: nothing to catch up with, every result is live.
+   * #track follows an assigned partition: an input in the sync it gates; a results partition by the high-water mark
+   * seen on assignment, where its live results begin (results build no store, so they gate nothing).
    */
-  #startOf(p: PartitionOffsets): string {
-    return p.topic === this.#o.resultsTopic ? p.high : p.low;
+  #track(sync: CacheSync, p: PartitionOffsets): void {
+    if (p.topic === this.#o.resultsTopic) this.#resultsLiveFrom.set(p.partition, BigInt(p.high));
+    else sync.assigned(p, p.high, p.low);
   }
 
   #globalSynced(): boolean {
@@ -180,9 +184,8 @@ export class ControllerGroup {
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
       groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
-      latestTopics: [this.#o.resultsTopic],
       onAssigned: (assignment) => {
-        for (const p of assignment) this.#globalSync.assigned(p, p.high, this.#startOf(p));
+        for (const p of assignment) this.#track(this.#globalSync, p);
         this.#globalAssigned = true;
       },
       onBatch: (batch, heartbeat) => this.#consume(this.#globalSync, batch, heartbeat),
@@ -203,15 +206,16 @@ export class ControllerGroup {
     this.#partitionedAssigned = true;
     this.#o.dropWhere(() => true);
     this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
-    for (const p of assignment) this.#partitionedSync.assigned(p, p.high, this.#startOf(p));
+    for (const p of assignment) this.#track(this.#partitionedSync, p);
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
     if (this.#o.singleton && numbers.size > 0) this.#controller?.resync(new Date());
   }
 
   async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
+    const resultsLiveFrom = batch.topic === this.#o.resultsTopic ? this.#resultsLiveFrom.get(batch.partition) ?? 0n : undefined;
     for (const record of batch.records) {
-      const live = sync.synced(batch);
+      const live = resultsLiveFrom === undefined ? sync.synced(batch) : BigInt(record.offset) >= resultsLiveFrom;
       const source = { topic: batch.topic, partition: batch.partition, offset: record.offset };
       await this.#guard.handle(source, record, () => this.#dispatch(batch.topic, batch.partition, record, live), heartbeat);
       this.#progress(sync, { topic: batch.topic, partition: batch.partition }, record.offset);
