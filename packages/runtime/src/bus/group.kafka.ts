@@ -7,16 +7,14 @@ import { commitProgress } from './progress-commits.kafka.ts';
 import { causeChain } from '../faults/record-fault.ts';
 
 /**
- * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms, and the fetch's
- * fetch.max.wait.ms. A member killed with -9 holds its partitions for a whole session before the group rebalances to
- * its replacement: kafkajs's 30 s session made S7 pause 24-30 s, 10 s made it 14.7 s against upstream's 16.3 s
- * (kube-controller-manager's 15 s lease). 6 s is the broker's default group.min.session.timeout.ms, the shortest a
- * broker accepts, with three heartbeats per session as Kafka advises. kafkajs heartbeats only between batches, and a
- * fetch with nothing to read answers after its max wait (kafkajs: 5 s): an idle member heartbeated every 5 s of a 6 s
- * session and was dropped from its group now and then (reconciler-node's readers, while the watcher was stopped in
- * its test: each drop a rejoin and a replay of its global inputs). A fetch waits at most one heartbeat interval.
+ * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. A member killed with -9
+ * holds its partitions for a whole session before the group rebalances to its replacement: kafkajs's 30 s session
+ * made S7 pause 24-30 s, 10 s made it 14.7 s against upstream's 16.3 s (kube-controller-manager's 15 s lease).
+ * 6 s is the broker's default group.min.session.timeout.ms, the shortest a broker accepts, with three heartbeats per
+ * session as Kafka advises; every batch loop heartbeats between records, so only a 6 s stall of the event loop
+ * could cost a live member its partitions.
  */
-const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000, maxWaitTimeInMs: 2000 } as const;
+const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as const;
 
 /**
  * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
