@@ -5,20 +5,14 @@ import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.t
 import type { KubeObject, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
 import { Backoff } from './backoff.ts';
-import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
+import { Pump, type PumpFailures, type PumpItem, type PumpOptions } from './pump.ts';
 import { runReflector, type ReflectorOptions } from './reflector.ts';
 import type { PublishedState } from './store.ts';
 import type { WatcherMetrics } from './metrics.ts';
 import type { WatermarkPacer } from './watermark-pacer.ts';
 
-/** KindWatcherOptions are the tunables of one kind's pipeline. */
-export type KindWatcherOptions = ReflectorOptions & {
-  readonly keepManagedFields: boolean;
-  readonly maxBatch: number;
-  readonly highWater: number;
-  readonly settleMs?: number;
-  readonly maxSettleMs?: number;
-};
+/** KindWatcherOptions are the tunables of one kind's pipeline: its reflector's, its pump's, and managed fields kept or not. */
+export type KindWatcherOptions = ReflectorOptions & PumpOptions & { readonly keepManagedFields: boolean };
 
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */
 export type KindWatcherPorts = {

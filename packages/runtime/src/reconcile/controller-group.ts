@@ -28,11 +28,11 @@ function replayFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commi
 /**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
  * in the group with the co-partitioning assigner, every assigned input partition replayed from the beginning (state
- * is rebuilt from the topics) and the results read on from where the group left them (replayFrom); global inputs are read whole by an
- * ephemeral group of this member's own (a singleton's results with them). Results gate no sync: one is live when it
- * came after the assignment (at or past the high-water mark seen then). A key is owned when its partition is assigned here, and synced once that
- * partition and every global input caught up with the high-water marks seen on assignment (the Kafka form of
- * WaitForCacheSync).
+ * is rebuilt from the topics) and the results read on from where the group left them (replayFrom); global inputs
+ * are read whole by an ephemeral group of this member's own (a singleton's results with them). Results gate no
+ * sync: one is live when it came after the assignment (at or past the high-water mark seen then). A key is owned
+ * when its partition is assigned here, and synced once that partition and every global input caught up with the
+ * high-water marks seen on assignment (the Kafka form of WaitForCacheSync).
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
