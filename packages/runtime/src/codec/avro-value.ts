@@ -1,5 +1,5 @@
 import { type AvroType, isJsonString, isUnion } from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { deref, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
 
 /**
  * Helpers shared by the two value converters (to-avro-value.ts, from-avro-value.ts). Both use avsc's unwrapped
@@ -52,13 +52,54 @@ export function childPath(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-/** unionBranch picks the branch a non-null value belongs to, like avsc's unwrapped union: the first that accepts it. */
+/** UnionPicker lists a union's non-null branches in order and picks the one a non-null value belongs to. */
+export type UnionPicker = { readonly types: readonly AvroType[]; readonly pick: (value: unknown) => number };
+
+/**
+ * unionPicker mirrors avsc's unwrapped union: a non-null value belongs to the first non-null branch that accepts it
+ * (a lone branch takes every value, its converter checks it); pick throws ValueShapeError when none does.
+ */
+export function unionPicker(branches: readonly AvroType[], names: NamedTypes, path: string): UnionPicker {
+  const types = branches.filter((branch) => branch !== 'null');
+  if (types.length === 1) return { types, pick: () => 0 };
+  const resolved = types.map((type) => deref(type, names));
+  return {
+    types,
+    pick: (value) => {
+      const index = resolved.findIndex((type) => accepts(type, value));
+      if (index < 0) throw new ValueShapeError(path, `one of ${JSON.stringify(branches)}`, value);
+      return index;
+    },
+  };
+}
+
+/** unionBranch picks the branch a non-null value belongs to (unionPicker's rule), for walkers that compile nothing. */
 export function unionBranch(branches: readonly AvroType[], value: unknown, names: NamedTypes, path: string): AvroType {
-  const candidates = branches.filter((branch) => branch !== 'null');
-  const only = candidates.length === 1 ? candidates[0] : undefined;
-  const branch = only ?? candidates.find((candidate) => accepts(deref(candidate, names), value));
-  if (branch === undefined) throw new ValueShapeError(path, `one of ${JSON.stringify(branches)}`, value);
-  return branch;
+  const { types, pick } = unionPicker(branches, names, path);
+  return types[pick(value)] as AvroType;
+}
+
+/**
+ * compiledFor returns the converter `compile` builds for a schema document, building it once per document: the
+ * converters follow references and fix each place's path when built, so converting a value walks no schema.
+ */
+export function compiledFor<F>(cache: WeakMap<object, F>, schema: AvroType, compile: (type: AvroType, path: string, names: NamedTypes) => F): F {
+  if (typeof schema === 'string') return compile(schema, '', indexNamedTypes(schema));
+  let compiled = cache.get(schema);
+  if (compiled === undefined) cache.set(schema, (compiled = compile(schema, '', indexNamedTypes(schema))));
+  return compiled;
+}
+
+/** lazily builds a value on first use: converters of recursive types (a record inside itself) are built as deep as values go. */
+export function lazily<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** setField sets an own data property, `__proto__` included, so a value cannot reach Object.prototype. */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function accepts(type: AvroType, value: unknown): boolean {

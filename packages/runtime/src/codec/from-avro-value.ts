@@ -1,45 +1,64 @@
 import { type AvroRecord, type AvroType, isJsonString, isUnion, jsonNameOf } from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { childPath, expectArray, expectObject, mapEntries, ownValue, unionBranch, ValueShapeError } from './avro-value.ts';
-import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+import { childPath, compiledFor, expectArray, expectObject, lazily, mapEntries, ownValue, setField, unionPicker, ValueShapeError } from './avro-value.ts';
+import { deref, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+
+/** FromAvro converts the decoded value at one place of a schema back to Kubernetes JSON (undefined: leave it out). */
+type FromAvro = (value: unknown) => unknown;
+
+const COMPILED = new WeakMap<object, FromAvro>();
 
 /**
  * fromAvroValue is the inverse of toAvroValue: it turns a value avsc decoded for `schema` (`wrapUnions: 'never'`)
  * back into Kubernetes JSON. Null fields are omitted (Kubernetes treats absent and null alike, so an explicit
  * `null` in the original comes back absent), JSON strings are parsed, renamed fields take their JSON name again.
- * Records come back as plain objects, whatever class avsc decoded them into.
+ * Records come back as plain objects, whatever class avsc decoded them into. Like toAvroValue, it runs a converter
+ * compiled once per schema document.
  */
 export function fromAvroValue(schema: AvroType, value: unknown): unknown {
-  return fromAvro(schema, value, '', indexNamedTypes(schema));
+  return compiledFor(COMPILED, schema, compileFrom)(value);
 }
 
-function fromAvro(type: AvroType, value: unknown, path: string, names: NamedTypes): unknown {
+function compileFrom(type: AvroType, path: string, names: NamedTypes): FromAvro {
   const resolved = deref(type, names);
-  if (isUnion(resolved)) {
-    return value === null || value === undefined ? undefined : fromAvro(unionBranch(resolved, value, names, path), value, path, names);
-  }
-  if (isJsonString(resolved)) return parseJson(value, path);
-  if (typeof resolved === 'string') return value;
+  if (isUnion(resolved)) return unionFrom(resolved, path, names);
+  if (isJsonString(resolved)) return (value) => parseJson(value, path);
+  if (typeof resolved === 'string') return (value) => value;
   switch (resolved.type) {
     case 'record':
-      return fromRecord(resolved, value, path, names);
-    case 'array':
-      return expectArray(value, path).map((item) => fromAvro(resolved.items, item, `${path}[]`, names));
-    case 'map':
-      return mapEntries(expectObject(value, path), (item) => fromAvro(resolved.values, item, `${path}{}`, names));
+      return recordFrom(resolved, path, names);
+    case 'array': {
+      const item = lazily(() => compileFrom(resolved.items, `${path}[]`, names));
+      return (value) => expectArray(value, path).map((v) => item()(v));
+    }
+    case 'map': {
+      const item = lazily(() => compileFrom(resolved.values, `${path}{}`, names));
+      return (value) => mapEntries(expectObject(value, path), (v) => item()(v));
+    }
     case 'enum':
-      return value;
+      return (value) => value;
   }
 }
 
-function fromRecord(record: AvroRecord, value: unknown, path: string, names: NamedTypes): unknown {
-  const object = expectObject(value, path);
-  return Object.fromEntries(
-    record.fields.flatMap((field) => {
-      const jsonName = jsonNameOf(field);
-      const item = fromAvro(field.type, ownValue(object, field.name), childPath(path, jsonName), names);
-      return item === undefined ? [] : [[jsonName, item]];
-    }),
-  );
+function unionFrom(branches: readonly AvroType[], path: string, names: NamedTypes): FromAvro {
+  const { types, pick } = unionPicker(branches, names, path);
+  const converters = types.map((type) => lazily(() => compileFrom(type, path, names)));
+  return (value) => (value === null || value === undefined ? undefined : (converters[pick(value)] as () => FromAvro)()(value));
+}
+
+function recordFrom(record: AvroRecord, path: string, names: NamedTypes): FromAvro {
+  const fields = lazily(() => record.fields.map((field) => {
+    const jsonName = jsonNameOf(field);
+    return { name: field.name, jsonName, convert: compileFrom(field.type, childPath(path, jsonName), names) };
+  }));
+  return (value) => {
+    const object = expectObject(value, path);
+    const out: Record<string, unknown> = {};
+    for (const field of fields()) {
+      const item = field.convert(ownValue(object, field.name));
+      if (item !== undefined) setField(out, field.jsonName, item);
+    }
+    return out;
+  };
 }
 
 function parseJson(value: unknown, path: string): unknown {
