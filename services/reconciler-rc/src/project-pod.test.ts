@@ -2,11 +2,28 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { realisticPod } from '@kcm-bus/runtime/codec/realistic-pod.fixture.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { watchEventView } from '@kcm-bus/runtime/codec/project-schema.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { memoryRegistry } from '@kcm-bus/runtime/registry/registry.fixture.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
 import { newCluster } from './cluster.fixture.ts';
-import { projectPod } from './project-pod.ts';
+import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';
 import { at, newPod, newRc } from './rc.fixture.ts';
+import { PODS } from './replication-controller.ts';
 import { sync } from './sync.fixture.ts';
+
+/** throughFields writes a pod as the watcher does and reads it back as reconciler-rc's input does: through its fields. */
+async function throughFields(pod: unknown): Promise<unknown> {
+  const registry = memoryRegistry();
+  const schema = loadWatchSchema(PODS) as AvroRecord;
+  const record = { type: 'Applied', key: 'k', resourceVersion: '1', observedAt: '2026-11-27T00:00:00Z', object: pod };
+  const bytes = (await new Serde(registry, 'p', schema, (s) => new AvroCodec(s)).encode(record)).bytes;
+  const read = await new Serde(registry, 'p', schema, (s) => new AvroCodec(s), watchEventView(schema, PROJECTED_POD_FIELDS)).decode(bytes);
+  return (read.value as { readonly object: unknown }).object;
+}
 
 describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
   it('given pods of every rank, when the stores hold them projected, then scaling down decides exactly as on the whole pods', () => {
@@ -34,5 +51,16 @@ describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
     assert.equal(pod.status?.phase, source.status?.phase);
     assert.deepEqual(pod.status?.conditions?.map((c) => c.type), ['Ready']);
     assert.ok(JSON.stringify(pod).length < JSON.stringify(realisticPod).length / 4, 'a small fraction of the whole pod');
+  });
+
+  it('given pods decoded through PROJECTED_POD_FIELDS (the input\'s reader schema), then projectPod keeps what it keeps of the whole pods', async () => {
+    const rc = newRc(2);
+    const pods = [
+      realisticPod, newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }), newPod('unscheduled', rc, { phase: 'Pending' }),
+      newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100' } }), newPod('going', rc, { node: 'n1', deleting: at(-3) }),
+    ];
+    for (const pod of pods) assert.deepEqual(projectPod(await throughFields(pod)), projectPod(pod));
+    const read = await throughFields(realisticPod) as Pod;
+    assert.equal(read.spec?.containers, undefined, 'containers are skipped, not built');
   });
 });

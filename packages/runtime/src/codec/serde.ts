@@ -25,19 +25,23 @@ export type CodecFactory = (schema: object) => Codec;
  * resolves it against the reader schema (or, for a reader without one, such as `tail`, reads it as written).
  * Nothing is lost on the way: a schema with the field `unknownFields` carries there what of a value it has no place
  * for (residue.ts), and a record written with a schema that has fields the reader's lacks is read as written, once
- * the reader's schema has shown that it can read it.
+ * the reader's schema has shown that it can read it. A serde given a `view` (a reader schema cut down to the fields a
+ * controller keeps, projectSchema) decodes through it instead: the fields outside it are skipped, not built.
  */
 export class Serde {
   readonly #registry: SchemaRegistry;
   readonly #subject: string;
   readonly #reader: object | undefined;
   readonly #makeCodec: CodecFactory;
+  readonly #view: object | undefined;
   readonly #codecs = new Map<number, WriterSchema>();
   #readerCodec: Codec | undefined;
+  #viewCodec: Codec | undefined;
   #id: Promise<number> | undefined;
 
-  constructor(registry: SchemaRegistry, topic: string, readerSchema: object | undefined, makeCodec: CodecFactory) {
+  constructor(registry: SchemaRegistry, topic: string, readerSchema: object | undefined, makeCodec: CodecFactory, view?: object) {
     this.#registry = registry;
+    this.#view = view;
     this.#subject = `${topic}-value`;
     this.#reader = readerSchema;
     this.#makeCodec = makeCodec;
@@ -63,10 +67,14 @@ export class Serde {
     return { bytes: frame(id, this.#readerCodec.encode(avro)), unknownPaths };
   }
 
-  /** decode reads a framed value back to JSON, fetching its writer schema from the registry when new. */
+  /** decode reads a framed value back to JSON (its view's fields only, given one), fetching its writer schema from the registry when new. */
   async decode(bytes: Buffer): Promise<Decoded> {
     const { schemaId, payload } = unframe(bytes);
     const writer = await this.#writer(schemaId);
+    if (this.#view) {
+      this.#viewCodec ??= this.#makeCodec(this.#view);
+      return { value: restoreResidue(fromAvroValue(this.#view as AvroType, this.#viewCodec.decode(payload, writer.schema))), schemaId };
+    }
     if (this.#reader && !writer.sameAsReader) {
       // Resolved against the reader's schema only to prove it can read the record (it throws otherwise); the value is
       // read as written, so the fields the reader's schema lacks are kept.

@@ -17,13 +17,16 @@ export type InputScope = 'partitioned' | 'global';
 /**
  * Input declares one watch topic a controller reads: its scope, the indexes its listers need (client-go's
  * Indexers), and an optional projection that keeps only the fields the controller reads (applied to every object
- * before it is stored, like an informer's transform).
+ * before it is stored, like an informer's transform). `fields` names what the projection reads of an object (JSON
+ * paths, dotted, lists and maps walked through: `spec.initContainers.restartPolicy`): records are then decoded with
+ * a reader schema cut down to them (projectSchema), so the fields the projection would drop are never built.
  */
 export type Input<T> = {
   readonly topic: string;
   readonly scope: InputScope;
   readonly indexers?: Indexers<T>;
   readonly project?: (object: unknown) => T;
+  readonly fields?: readonly string[];
 };
 
 /** partitioned declares a co-partitioned input of objects of type T. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AvroCodec } from '../codec/codec.avro.ts';
+import { watchEventView } from '../codec/project-schema.ts';
 import { Serde } from '../codec/serde.ts';
 import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
@@ -13,12 +14,13 @@ import type { Signing } from '../signing/signing.ts';
 import { PromWorkqueueMetricsProvider } from '../workqueue/metrics.prom.ts';
 import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { ControllerGroup } from './controller-group.ts';
 import { Controller } from './controller.ts';
-import type { ControllerDeclaration, Inputs } from './declaration.ts';
+import type { ControllerDeclaration, Input, Inputs } from './declaration.ts';
 import { controllerHooks, Informers } from './informers.ts';
 import { ControllerMetrics } from './metrics.prom.ts';
 
@@ -92,7 +94,7 @@ async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>
   const group: ControllerGroup = new ControllerGroup({
     bus: ctx.bus, groupId, singleton: d.singleton ?? false,
     partitioned: informers.topics('partitioned'), global: informers.topics('global'),
-    serdes: serdes(ctx, [...informers.topics('partitioned'), ...informers.topics('global')]), resultsTopic: MUTATION_TOPICS.results,
+    serdes: serdes(ctx, Object.values(d.inputs)), resultsTopic: MUTATION_TOPICS.results,
     mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
     dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
     ...(expectations && { claim: (partitions) => expectations.claim(partitions) }),
@@ -157,10 +159,14 @@ async function ticks(controller: Controller, keys: readonly string[], periodMs: 
 /** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */
 const REDIS_COMMAND_TIMEOUT_MS = 5000;
 
-function serdes(ctx: ServiceContext, topics: readonly string[]): Map<string, Serde> {
+/** serdes decodes each input topic, through a view of the fields its input reads when it names them, and the results. */
+function serdes(ctx: ServiceContext, declared: readonly Input<unknown>[]): Map<string, Serde> {
   const codec = (s: object): AvroCodec => new AvroCodec(s);
   const registry = ctx.schemaRegistry;
-  const inputs = topics.map((t) => [t, new Serde(registry, t, loadWatchSchema(kindOfTopic(t)), codec)] as const);
+  const inputs = declared.map(({ topic, fields }) => {
+    const schema = loadWatchSchema(kindOfTopic(topic)) as AvroRecord;
+    return [topic, new Serde(registry, topic, schema, codec, fields && watchEventView(schema, fields))] as const;
+  });
   return new Map([...inputs, [MUTATION_TOPICS.results, new Serde(registry, MUTATION_TOPICS.results, loadMutationSchemas().result, codec)]]);
 }
 

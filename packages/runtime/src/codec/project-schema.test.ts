@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { AvroRecord, AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import { memoryRegistry } from '../registry/registry.fixture.ts';
+import { AvroCodec } from './codec.avro.ts';
+import { projectSchema, watchEventView } from './project-schema.ts';
+import { Serde } from './serde.ts';
+import { widgetSchema } from './widget.fixture.ts';
+
+const fieldsOf = (type: AvroType): readonly string[] => (type as AvroRecord).fields.map((f) => f.name);
+/** widget is the fixture without its `constructor` field, which avsc's resolver cannot take (the last test). */
+const widget: AvroRecord = { ...(widgetSchema as AvroRecord), fields: (widgetSchema as AvroRecord).fields.filter((f) => f.name !== 'constructor') };
+const object = { name: 'w', replicas: 3, labels: { app: 'web' }, $ref: '#/x', parts: [{ name: 'p', replicas: 1, parts: [{ name: 'q', port: 80 }] }], byZone: { a: { name: 'z' } } };
+
+/** throughView writes a value with the whole schema and reads it back through `view`, as a projecting reader does. */
+async function throughView(schema: AvroRecord, view: AvroRecord | undefined, value: unknown): Promise<unknown> {
+  const registry = memoryRegistry();
+  const bytes = (await new Serde(registry, 't', schema, (s) => new AvroCodec(s)).encode(value)).bytes;
+  return (await new Serde(registry, 't', schema, (s) => new AvroCodec(s), view).decode(bytes)).value;
+}
+
+describe('projectSchema: a reader schema cut down to the fields a controller reads', () => {
+  test('given top-level paths, the record keeps those fields only, in schema order, renamed ones by JSON name', () => {
+    assert.deepEqual(fieldsOf(projectSchema(widget, ['replicas', '$ref', 'name'])), ['name', 'replicas', '_ref']);
+  });
+
+  test('given a path through a list into a recursive record, the record keeps the fields of every place it is met', async () => {
+    const view = projectSchema(widget, ['name', 'parts.replicas']);
+    assert.deepEqual(fieldsOf(view), ['name', 'replicas', 'parts']);
+    assert.deepEqual(await throughView(widget, view, object), { name: 'w', replicas: 3, parts: [{ name: 'p', replicas: 1, parts: [{ name: 'q' }] }] });
+  });
+
+  test('given a path that ends on a record, it is kept whole, all the way down', async () => {
+    const view = projectSchema(widget, ['parts']);
+    assert.deepEqual(await throughView(widget, view, object), { name: 'w', replicas: 3, labels: { app: 'web' }, $ref: '#/x', parts: object.parts, byZone: object.byZone });
+  });
+
+  test('given a path the schema does not have, or one below a field without fields, it throws naming the path', () => {
+    assert.throws(() => projectSchema(widget, ['parts.colour']), /parts\.colour: io\.kcmbus\.test\.v1\.Widget has no field colour/);
+    assert.throws(() => projectSchema(widget, ['name.first']), /name\.first: first is below a field without fields/);
+  });
+
+  test('given a watch record, its view keeps the envelope and the named fields, and what the writer lacked still arrives', async () => {
+    const event = watchEventSchema(widget, 'Widget');
+    const record = { type: 'Applied', key: 'w', resourceVersion: '7', observedAt: '2026-11-23T10:00:00Z', object: { ...object, surplus: { kept: true } } };
+    const read = await throughView(event, watchEventView(event, ['labels']), record);
+    assert.deepEqual(read, { type: 'Applied', key: 'w', resourceVersion: '7', observedAt: '2026-11-23T10:00:00Z', object: { labels: { app: 'web' }, surplus: { kept: true } } });
+  });
+
+  test('given a record with a field named like an Object.prototype member, it throws: avsc could not resolve it', () => {
+    assert.throws(() => projectSchema(widgetSchema as AvroRecord, ['name']), /Widget\.constructor: avsc cannot resolve/);
+  });
+
+  test('given no view, the same bytes read whole (the control for the cases above)', async () => {
+    assert.deepEqual(await throughView(widget, undefined, object), object);
+  });
+});
