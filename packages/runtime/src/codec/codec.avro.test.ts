@@ -40,6 +40,14 @@ describe('AvroCodec', () => {
     assert.throws(() => new AvroCodec(v1).decode(newer), /trailing data/);
   });
 
+  test('given a value larger than the encode buffer, then a small one, each decodes whole (every result its own bytes)', () => {
+    const codec = new AvroCodec(v2);
+    const big = codec.encode({ name: 'x'.repeat(200_000), replicas: 1, zone: 'a' });
+    const small = codec.encode({ name: 'w', replicas: 2, zone: null });
+    assert.deepEqual(plain(codec.decode(big)), { name: 'x'.repeat(200_000), replicas: 1, zone: 'a' });
+    assert.deepEqual(plain(codec.decode(small)), { name: 'w', replicas: 2, zone: null });
+  });
+
   test('given a value that does not fit, encode throws AvroEncodeError naming each path', () => {
     assert.throws(() => new AvroCodec(v2).encode({ name: 7, replicas: 'three', zone: null }), (err: unknown) => {
       assert.ok(err instanceof AvroEncodeError);

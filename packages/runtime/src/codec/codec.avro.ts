@@ -14,6 +14,9 @@ export function avscOptions(): { wrapUnions: 'never' } {
 
 type Resolver = ReturnType<avro.Type['createResolver']>;
 
+/** SCRATCH_BYTES is the encode buffer a codec starts with: a watched object of a few kilobytes fits in it. */
+const SCRATCH_BYTES = 64 * 1024;
+
 /** AvroEncodeError lists where a value does not fit the schema (avsc's isValid paths, e.g. `object.spec.replicas`). */
 export class AvroEncodeError extends Error {
   readonly paths: readonly string[];
@@ -35,6 +38,11 @@ export class AvroCodec implements Codec {
   readonly #resolvers = new Map<string, Resolver>();
   /** #texts: each writer schema object's text, computed once (a pod's schema is tens of kilobytes of JSON). */
   readonly #texts = new WeakMap<object, string>();
+  /**
+   * #scratch is where every value is encoded first, grown when one does not fit: avsc's toBuffer encodes a value of
+   * over 1 KiB twice (into its shared 1 KiB buffer, then again into one of the right size), and a pod is larger.
+   */
+  #scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
 
   constructor(schema: object) {
     this.schema = schema;
@@ -45,7 +53,12 @@ export class AvroCodec implements Codec {
   /** encode writes a value as Avro binary; on a misfit it throws AvroEncodeError naming every offending path. */
   encode(value: unknown): Buffer {
     try {
-      return this.#type.toBuffer(value);
+      let end = this.#type.encode(value, this.#scratch, 0);
+      if (end < 0) {
+        this.#scratch = Buffer.allocUnsafe(Math.max(2 * this.#scratch.length, this.#scratch.length - end));
+        end = this.#type.encode(value, this.#scratch, 0);
+      }
+      return Buffer.from(this.#scratch.subarray(0, end));
     } catch (err) {
       const paths: string[] = [];
       this.#type.isValid(value, { errorHook: (path) => paths.push(path.join('.')) });
