@@ -18,6 +18,7 @@ import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
 import { stackPids } from './cpu.ts';
 import { KAFKA_AUTH, watcherFlags } from './systems.ts';
 import { formatTable } from './table.ts';
+import { warmUp } from './warm-up.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
 
 const HERE = import.meta.dirname;
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     const ctx: BenchContext = { e, stack: c, kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
     const rows: Row[] = [];
     const data: Record<string, unknown> = {};
+    await warmUp(ctx);
     for (const s of chosen) {
       ctx.log(`${s.id}: ${s.title}`);
       const result = await runScenario(s, ctx, brokerSummaries);

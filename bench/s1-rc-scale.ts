@@ -68,11 +68,12 @@ function cpuRows(q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
   const kcm = upstream.cpu['kube-controller-manager'] ?? 0;
   const services = sum(kcmBus.cpu, BUS_SERVICES);
   const each = (r: S1Run, names: readonly string[]): string => names.map((n) => `${n} ${per1000(r.cpu[n] ?? 0).toFixed(1)}`).join(', ');
+  const jit = (r: S1Run): string => per1000(r.cpu['kafka JIT'] ?? 0).toFixed(1);
   return [
     { scenario: `S1 CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(kcm), kcmBus: per1000(services),
       note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
     { scenario: `S1 broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(sum(upstream.cpu, BUS_INFRA)), kcmBus: per1000(sum(kcmBus.cpu, BUS_INFRA)),
-      note: `${each(kcmBus, BUS_INFRA)}; under upstream they serve only the bench's watcher` },
+      note: `${each(kcmBus, BUS_INFRA)}; kafka's JIT compiler threads ${jit(kcmBus)} of it (${jit(upstream)} under upstream); under upstream they serve only the bench's watcher` },
     { scenario: `S1 Kafka requests per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 'req', upstream: per1000(totalRequests(upstream.requests)), kcmBus: per1000(totalRequests(kcmBus.requests)),
       note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests, 1000 / N)}` },
   ];
