@@ -27,3 +27,15 @@ export const SERVICES = watchedKind('services');
 export const PODS = watchedKind('pods');
 /** ENDPOINTS: see SERVICES. */
 export const ENDPOINTS = watchedKind('endpoints');
+
+/**
+ * POD_FIELDS are what the controller reads of a pod (its input's `fields`): membership and readiness
+ * (labels, deletion, phase, Ready condition and its time), the address (IPs, node, hostname and subdomain) and the
+ * ports a named targetPort resolves to (containers' and sidecars'). Pods are decoded through these alone and stored
+ * as such; sync-service-fields.test.ts checks that syncs decide the same on them as on whole pods.
+ */
+export const POD_FIELDS: readonly string[] = [
+  'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.labels', 'metadata.deletionTimestamp',
+  'spec.nodeName', 'spec.hostname', 'spec.subdomain', 'spec.containers.ports', 'spec.initContainers.restartPolicy', 'spec.initContainers.ports',
+  'status.phase', 'status.podIP', 'status.podIPs', 'status.conditions',
+];

@@ -4,7 +4,7 @@ import { runController } from '@kcm-bus/runtime/reconcile/run-controller.node.ts
 import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
 import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
 import { endpointsControllerSpec } from './controller-spec.ts';
-import { CONTROLLER_NAME, ENDPOINTS, PODS, SERVICES } from './endpoints-controller.ts';
+import { CONTROLLER_NAME, ENDPOINTS, POD_FIELDS, PODS, SERVICES } from './endpoints-controller.ts';
 
 const BY_NAMESPACE = { [NAMESPACE_INDEX]: byNamespace };
 
@@ -14,7 +14,7 @@ await runController({
   workqueue: 'endpoint',
   inputs: {
     services: partitioned<Service>(stateTopic(SERVICES), { indexers: BY_NAMESPACE }),
-    pods: partitioned<Pod>(stateTopic(PODS), { indexers: BY_NAMESPACE }),
+    pods: partitioned<Pod>(stateTopic(PODS), { indexers: BY_NAMESPACE, fields: POD_FIELDS }),
     endpoints: partitioned<Endpoints>(stateTopic(ENDPOINTS)),
   },
   workers: { name: 'concurrent-endpoint-syncs', default: 5, help: 'Services synced at once (kube-controller-manager\'s flag).' },

@@ -2,10 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { realisticPod } from '@kcm-bus/runtime/codec/realistic-pod.fixture.ts';
-import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { watchEventView } from '@kcm-bus/runtime/codec/project-schema.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { memoryRegistry } from '@kcm-bus/runtime/registry/registry.fixture.ts';
+import { throughFields } from '@kcm-bus/runtime/codec/view.fixture.ts';
 import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
@@ -15,15 +12,7 @@ import { at, newPod, newRc } from './rc.fixture.ts';
 import { PODS } from './replication-controller.ts';
 import { sync } from './sync.fixture.ts';
 
-/** throughFields writes a pod as the watcher does and reads it back as reconciler-rc's input does: through its fields. */
-async function throughFields(pod: unknown): Promise<unknown> {
-  const registry = memoryRegistry();
-  const schema = loadWatchSchema(PODS) as AvroRecord;
-  const record = { type: 'Applied', key: 'k', resourceVersion: '1', observedAt: '2026-11-27T00:00:00Z', object: pod };
-  const bytes = (await new Serde(registry, 'p', schema, (s) => new AvroCodec(s)).encode(record)).bytes;
-  const read = await new Serde(registry, 'p', schema, (s) => new AvroCodec(s), watchEventView(schema, PROJECTED_POD_FIELDS)).decode(bytes);
-  return (read.value as { readonly object: unknown }).object;
-}
+const POD_SCHEMA = loadWatchSchema(PODS) as AvroRecord;
 
 describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
   it('given pods of every rank, when the stores hold them projected, then scaling down decides exactly as on the whole pods', () => {
@@ -59,8 +48,8 @@ describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
       realisticPod, newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }), newPod('unscheduled', rc, { phase: 'Pending' }),
       newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100' } }), newPod('going', rc, { node: 'n1', deleting: at(-3) }),
     ];
-    for (const pod of pods) assert.deepEqual(projectPod(await throughFields(pod)), projectPod(pod));
-    const read = await throughFields(realisticPod) as Pod;
+    for (const pod of pods) assert.deepEqual(projectPod(await throughFields(POD_SCHEMA, PROJECTED_POD_FIELDS, pod)), projectPod(pod));
+    const read = await throughFields(POD_SCHEMA, PROJECTED_POD_FIELDS, realisticPod as unknown as Pod);
     assert.equal(read.spec?.containers, undefined, 'containers are skipped, not built');
   });
 });

@@ -19,7 +19,8 @@ export type InputScope = 'partitioned' | 'global';
  * Indexers), and an optional projection that keeps only the fields the controller reads (applied to every object
  * before it is stored, like an informer's transform). `fields` names what the projection reads of an object (JSON
  * paths, dotted, lists and maps walked through: `spec.initContainers.restartPolicy`): records are then decoded with
- * a reader schema cut down to them (projectSchema), so the fields the projection would drop are never built.
+ * a reader schema cut down to them (projectSchema), so the fields the projection would drop are never built; without
+ * a projection, `fields` alone is one (the store keeps what they decode).
  */
 export type Input<T> = {
   readonly topic: string;

@@ -1,0 +1,19 @@
+import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import { memoryRegistry } from '../registry/registry.fixture.ts';
+import { AvroCodec } from './codec.avro.ts';
+import { watchEventView } from './project-schema.ts';
+import { Serde } from './serde.ts';
+
+/**
+ * Test fixture: throughFields writes an object in a watch record of `schema` as the watcher does and reads it back
+ * as an input naming `fields` does (through watchEventView), for the tests that check a controller's fields cover
+ * what its code reads of an object.
+ */
+export async function throughFields<T>(schema: AvroRecord, fields: readonly string[], object: T): Promise<T> {
+  const registry = memoryRegistry();
+  const codec = (s: object): AvroCodec => new AvroCodec(s);
+  const record = { type: 'Applied', key: 'k', resourceVersion: '1', observedAt: '2026-11-27T00:00:00Z', object };
+  const bytes = (await new Serde(registry, 't', schema, codec).encode(record)).bytes;
+  const read = await new Serde(registry, 't', schema, codec, watchEventView(schema, fields)).decode(bytes);
+  return (read.value as { readonly object: T }).object;
+}
