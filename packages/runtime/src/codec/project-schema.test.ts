@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AvroRecord, AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import { classifyFault } from '../faults/record-fault.ts';
 import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec } from './codec.avro.ts';
 import { projectSchema, watchEventView } from './project-schema.ts';
@@ -50,6 +51,18 @@ describe('projectSchema: a reader schema cut down to the fields a controller rea
 
   test('given a record with a field named like an Object.prototype member, it throws: avsc could not resolve it', () => {
     assert.throws(() => projectSchema(widgetSchema as AvroRecord, ['name']), /Widget\.constructor: avsc cannot resolve/);
+  });
+
+  test('given bytes that are no record of the schema, or a record of a schema the view cannot resolve, decoding through a view throws (the runtime dead-letters such records)', async () => {
+    const registry = memoryRegistry();
+    const view = projectSchema(widget, ['name']);
+    const reader = new Serde(registry, 't', widget, (s) => new AvroCodec(s), view);
+    const good = (await new Serde(registry, 't', widget, (s) => new AvroCodec(s)).encode(object)).bytes;
+    const poison = (err: unknown): boolean => classifyFault(err) === 'poison';
+    await assert.rejects(reader.decode(Buffer.concat([good.subarray(0, 5), Buffer.from([0x02, 0xff, 0xff, 0xff, 0xff, 0x0f])])), poison);
+    const foreign = { type: 'record', name: 'Gadget', namespace: 'io.kcmbus.test.v1', fields: [{ name: 'name', type: 'int' }] };
+    const bytes = (await new Serde(registry, 't', foreign, (s) => new AvroCodec(s)).encode({ name: 3 })).bytes;
+    await assert.rejects(reader.decode(bytes), (err: unknown) => poison(err) && /cannot be read as io\.kcmbus\.test\.v1\.Widget/.test(String(err)));
   });
 
   test('given no view, the same bytes read whole (the control for the cases above)', async () => {
