@@ -7,19 +7,13 @@ import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec } from './codec.avro.ts';
 import { projectSchema, watchEventView } from './project-schema.ts';
 import { Serde } from './serde.ts';
+import { throughView } from './view.fixture.ts';
 import { widgetSchema } from './widget.fixture.ts';
 
 const fieldsOf = (type: AvroType): readonly string[] => (type as AvroRecord).fields.map((f) => f.name);
 /** widget is the fixture without its `constructor` field, which avsc's resolver cannot take (the last test). */
 const widget: AvroRecord = { ...(widgetSchema as AvroRecord), fields: (widgetSchema as AvroRecord).fields.filter((f) => f.name !== 'constructor') };
 const object = { name: 'w', replicas: 3, labels: { app: 'web' }, $ref: '#/x', parts: [{ name: 'p', replicas: 1, parts: [{ name: 'q', port: 80 }] }], byZone: { a: { name: 'z' } } };
-
-/** throughView writes a value with the whole schema and reads it back through `view`, as a projecting reader does. */
-async function throughView(schema: AvroRecord, view: AvroRecord | undefined, value: unknown): Promise<unknown> {
-  const registry = memoryRegistry();
-  const bytes = (await new Serde(registry, 't', schema, (s) => new AvroCodec(s)).encode(value)).bytes;
-  return (await new Serde(registry, 't', schema, (s) => new AvroCodec(s), view).decode(bytes)).value;
-}
 
 describe('projectSchema: a reader schema cut down to the fields a controller reads', () => {
   test('given top-level paths, the record keeps those fields only, in schema order, renamed ones by JSON name', () => {
