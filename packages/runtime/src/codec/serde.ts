@@ -1,3 +1,4 @@
+import { lazily } from './avro-value.ts';
 import { fromAvroValue } from './from-avro-value.ts';
 import { toAvroValue } from './to-avro-value.ts';
 import type { AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
@@ -13,8 +14,11 @@ export type Encoded = { readonly bytes: Buffer; readonly unknownPaths: readonly 
 /** Decoded is a record value as JSON, with the id of the schema it was written with. */
 export type Decoded = { readonly value: unknown; readonly schemaId: number };
 
-/** WriterSchema is a schema records were written with, its codec, and whether it is the reader's own. */
-type WriterSchema = { readonly codec: Codec; readonly schema: object; readonly sameAsReader: boolean };
+/**
+ * WriterSchema is a schema records were written with, its codec (built on first use: a serde with a view reads
+ * through the view's), and whether it is the reader's own.
+ */
+type WriterSchema = { readonly codec: () => Codec; readonly schema: object; readonly sameAsReader: boolean };
 
 /** CodecFactory builds a codec for a schema (the avsc adapter in services; doubles in unit tests). */
 export type CodecFactory = (schema: object) => Codec;
@@ -81,14 +85,14 @@ export class Serde {
       this.#readerCodec ??= this.#makeCodec(this.#reader);
       this.#readerCodec.decode(payload, writer.schema);
     }
-    return { value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec.decode(payload))), schemaId };
+    return { value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec().decode(payload))), schemaId };
   }
 
   async #writer(id: number): Promise<WriterSchema> {
     const cached = this.#codecs.get(id);
     if (cached) return cached;
     const schema = await this.#registry.schemaById(id);
-    const entry = { codec: this.#makeCodec(schema), schema, sameAsReader: JSON.stringify(schema) === JSON.stringify(this.#reader) };
+    const entry = { codec: lazily(() => this.#makeCodec(schema)), schema, sameAsReader: JSON.stringify(schema) === JSON.stringify(this.#reader) };
     this.#codecs.set(id, entry);
     return entry;
   }
