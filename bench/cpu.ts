@@ -20,18 +20,29 @@ function statSeconds(path: string): number {
 /** JIT_THREAD matches HotSpot's JIT compiler threads as /proc names them (cut to 15 characters). */
 const JIT_THREAD = /^C[12] CompilerThre/;
 
-/**
- * jitSeconds is the CPU time so far of a JVM's JIT compiler threads (/proc/<pid>/task/<tid>/comm and stat): the
- * broker compiles its hot paths while a bench runs, a cost a long-running broker paid long before. A compiler thread
- * that ended meanwhile takes its time with it (HotSpot starts and stops them as the queue of methods to compile grows).
- */
-export function jitSeconds(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+/** jitThreads are a process's JIT compiler threads (/proc/<pid>/task/<tid>/comm): HotSpot's; none for other processes. */
+function jitThreads(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`).filter((tid) => {
     try {
-      if (JIT_THREAD.test(readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8'))) total += statSeconds(`/proc/${pid}/task/${tid}/stat`);
+      return JIT_THREAD.test(readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8'));
     } catch {
-      // the thread ended between the listing and the read
+      return false; // the thread ended between the listing and the read
+    }
+  });
+}
+
+/**
+ * jitSeconds is the CPU time so far of a JVM's JIT compiler threads: the broker compiles its hot paths while a bench
+ * runs, a cost a long-running broker paid long before. A compiler thread that ended meanwhile takes its time with it
+ * (HotSpot starts and stops them as the queue of methods to compile grows).
+ */
+function jitSeconds(pid: number): number {
+  let total = 0;
+  for (const tid of jitThreads(pid)) {
+    try {
+      total += statSeconds(`/proc/${pid}/task/${tid}/stat`);
+    } catch {
+      // the thread ended meanwhile
     }
   }
   return total;
@@ -41,12 +52,12 @@ export function jitSeconds(pid: number): number {
 export type CpuMeter = { readonly read: () => Readonly<Record<string, number>> };
 
 /**
- * cpuMeter starts measuring the processes, by name (utime + stime, the way issue 18's table was read); for Kafka it
- * also reads `kafka JIT`, the part of it its JIT compiler threads used.
+ * cpuMeter starts measuring the processes, by name (utime + stime, the way issue 18's table was read); for a JVM
+ * (Kafka, the registry) it also reads `<name> JIT`, the part of it its JIT compiler threads used.
  */
 export function cpuMeter(pids: Readonly<Record<string, number>>): CpuMeter {
-  const readers: [string, () => number][] = Object.entries(pids).flatMap(([name, pid]): [string, () => number][] => [
-    [name, () => cpuSeconds(pid)], ...(name === 'kafka' ? [['kafka JIT', () => jitSeconds(pid)] as [string, () => number]] : []),
+  const readers = Object.entries(pids).flatMap(([name, pid]): [string, () => number][] => [
+    [name, () => cpuSeconds(pid)], ...(jitThreads(pid).length > 0 ? [[`${name} JIT`, () => jitSeconds(pid)] as [string, () => number]] : []),
   ]);
   const start = new Map(readers.map(([name, read]) => [name, read()]));
   return { read: () => Object.fromEntries(readers.map(([name, read]) => [name, read() - (start.get(name) ?? 0)])) };
