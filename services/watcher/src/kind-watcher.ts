@@ -78,19 +78,20 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   };
   let running = true;
   const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
-  const ticker = setInterval(() => {
-    const [rv, now] = [pump.reached, ports.now()];
-    ports.metrics.reached(kind.kind, rv, pump.depth);
-    if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, now.getTime())) return;
-    ports.pacer.marked(kind.kind, now.getTime());
-    void pump.push([watermark(rv, now)]).catch(ports.onFatal);
-  }, ports.pacer.tickMs);
+  const reported = { rv: undefined as string | undefined, depth: -1 };
+  const untick = ports.pacer.onTick((nowMs) => {
+    const rv = pump.reached;
+    if (rv !== reported.rv || pump.depth !== reported.depth) ports.metrics.reached(kind.kind, (reported.rv = rv), (reported.depth = pump.depth));
+    if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
+    ports.pacer.marked(kind.kind, nowMs);
+    void pump.push([watermark(rv, new Date(nowMs))]).catch(ports.onFatal);
+  });
   return {
     synced: () => synced,
     alive: () => running || stopping.signal.aborted,
     publishing: () => !pump.stalled,
     stop: async () => {
-      clearInterval(ticker);
+      untick();
       stopping.abort();
       await loop;
       await pump.close();

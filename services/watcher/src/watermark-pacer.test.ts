@@ -84,4 +84,23 @@ describe('WatermarkPacer', () => {
     assert.equal(new WatermarkPacer({ intervalMs: 500, idleIntervalMs: 500 }).tickMs, 50);
     assert.equal(new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }).tickMs, 1);
   });
+
+  it('given two kinds ticking, when a tick time passes, then each is asked once, with the clock; when both are removed, then nothing runs until a tick is added again', (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 50_000 });
+    const pacer = new WatermarkPacer(pacing);
+    const asked: [string, number][] = [];
+    const removals = ['Pod', 'Node'].map((kind) => pacer.onTick((nowMs) => asked.push([kind, nowMs])));
+    t.mock.timers.tick(100);
+    assert.deepEqual(asked, [['Pod', 50_100], ['Node', 50_100]]);
+    removals[0]!();
+    t.mock.timers.tick(100);
+    assert.deepEqual(asked.slice(2), [['Node', 50_200]], 'a removed tick is not asked');
+    removals[1]!();
+    t.mock.timers.tick(1000);
+    assert.equal(asked.length, 3, 'no tick left: nothing runs');
+    const again = pacer.onTick((nowMs) => asked.push(['Pod', nowMs]));
+    t.mock.timers.tick(100);
+    assert.deepEqual(asked.slice(3), [['Pod', 51_300]], 'a tick registered after the last removal starts the timer again');
+    again();
+  });
 });
