@@ -45,6 +45,25 @@ describe('startKindWatcher: watermarks', () => {
     }
   });
 
+  it('given nothing changes, then the reached gauges are set once per change, not at every tick', async () => {
+    const reached: [string | undefined, number][] = [];
+    const paced = pacedWatcher({ metrics: { ...METRICS, reached: (_kind, rv, depth) => void reached.push([rv, depth]) } });
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      const listed = reached.length;
+      await sleep(300);
+      assert.equal(reached.length, listed, 'sixty ticks of nothing: not set again');
+      assert.deepEqual(reached.at(-1), ['10', 0]);
+      await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+      await until(() => reached.at(-1)?.[0] === '11');
+      const changed = reached.length;
+      await sleep(300);
+      assert.equal(reached.length, changed, 'after the change, sixty ticks of nothing: not set again');
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+
   it('given nothing changes, then a kind marks once and waits out the idle interval; when an event comes, then a watermark follows it at once', async () => {
     const paced = pacedWatcher({});
     try {
@@ -112,7 +131,7 @@ describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
  * pacedWatcher runs a kind with nothing listed, an interval of 50 ms (or intervalMs) and an idle interval of 10
  * minutes; emit sends a watch event.
  */
-function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50 }: { quiet?: boolean; prompt?: boolean; intervalMs?: number }): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
+function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50, metrics = METRICS }: { quiet?: boolean; prompt?: boolean; intervalMs?: number; metrics?: WatcherMetrics }): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
   const paced = { published: [] as WatchRecord<KubeObject>[], emit: async (_event: RawWatchEvent): Promise<void> => undefined };
   const api: ListWatcher = {
     list: async () => ({ items: [], resourceVersion: '10' }),
@@ -125,7 +144,7 @@ function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50 }: { quie
   const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
     pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
   }, {
-    api, publish: async (records) => void paced.published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS,
+    api, publish: async (records) => void paced.published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics,
     pacer: new WatermarkPacer({ intervalMs, idleIntervalMs: 600_000 }), quiet, prompt,
     log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
   });

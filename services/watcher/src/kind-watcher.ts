@@ -80,8 +80,11 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
   const reported = { rv: undefined as string | undefined, depth: -1 };
   const untick = ports.pacer.onTick((nowMs) => {
-    const rv = pump.reached;
-    if (rv !== reported.rv || pump.depth !== reported.depth) ports.metrics.reached(kind.kind, (reported.rv = rv), (reported.depth = pump.depth));
+    const [rv, depth] = [pump.reached, pump.depth];
+    if (rv !== reported.rv || depth !== reported.depth) {
+      Object.assign(reported, { rv, depth });
+      ports.metrics.reached(kind.kind, rv, depth);
+    }
     if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
     ports.pacer.marked(kind.kind, nowMs);
     void pump.push([watermark(rv, new Date(nowMs))]).catch(ports.onFatal);
