@@ -86,11 +86,11 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
  * 128 MiB that zeroing was 58 % of the broker's CPU under S1 (a JFR profile). 8 MiB hold over 300,000 keys a pass,
  * more than any partition of the benchmarks dirties between two cleanings.
  * One network thread per listener and two request handlers, not Kafka's 3 and 8, on a machine of two cores: each idle
- * thread polls (a bare broker's request threads used 0.41 CPU-s per minute, 0.15-0.21 with these); the controller's no-op
- * record every 5 s, not every 500 ms (metadata.max.idle.interval.ms: it only shows a quorum's liveness to brokers, and
- * this node is its own quorum; raft-io 0.20-0.23 → 0.04 CPU-s per minute). The bare broker idle: 0.96 → 0.63 CPU-s per
- * minute (its threads' utime+stime over 60 s, read from /proc); S13's broker 1.97 → 1.59 with 10,000 pods, and S4's latency
- * stayed within run-to-run spread.
+ * thread polls. The controller's no-op record goes every 5 s, not every 500 ms (metadata.max.idle.interval.ms only
+ * shows a quorum's liveness to brokers, and this node is its own quorum). A bare broker's utime+stime over 60 s, read
+ * from /proc: 0.96 CPU-s per minute with Kafka's defaults, 1.03 with the 5 s record alone (raft-io 0.20 → 0.05, its
+ * request threads 0.41-0.53 either way), 0.63 with both (request threads 0.15-0.21). S13's broker with 10,000 pods:
+ * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (README, session 15).
  */
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
