@@ -90,14 +90,21 @@ async function fillRun(ctx: BenchContext, ns: string, side: EndpointsSide): Prom
 
 const latencyNs = (ctx: BenchContext, side: string): string => `${ctx.runId}-s4-lat-${side}`;
 
+/** Arm is one side's S4: the replacements, its PUTs' mean time (ms) and count during them, and the fill run. */
+type Arm = { readonly latency: Replacement[]; readonly puts: { readonly meanMs: number; readonly count: number }; readonly fill: Fill };
+
 /** arm runs both measurements with one endpoints controller; the RC's pods come from upstream's RC controller in both arms. */
-async function arm(ctx: BenchContext, start: () => Promise<EndpointsSide>): Promise<{ readonly latency: Replacement[]; readonly fill: Fill }> {
+async function arm(ctx: BenchContext, start: () => Promise<EndpointsSide>): Promise<Arm> {
   const side = await start();
   try {
     ctx.log(`S4 ${side.name}: ${STEPS} pod replacements behind a Service over an RC of ${SERVED}`);
+    const before = await side.putTime();
     const latency = await latencyRun(ctx, latencyNs(ctx, side.name));
+    const after = await side.putTime();
+    const count = after.count - before.count;
+    const puts = { meanMs: count > 0 ? ((after.seconds - before.seconds) / count) * 1000 : NaN, count };
     ctx.log(`S4 ${side.name}: RC 0 → ${N} → 0 behind one Service`);
-    return { latency, fill: await fillRun(ctx, `${ctx.runId}-s4-fill-${side.name}`, side) };
+    return { latency, puts, fill: await fillRun(ctx, `${ctx.runId}-s4-fill-${side.name}`, side) };
   } finally {
     await side.stop();
   }
@@ -111,6 +118,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult> {
     const ms = (steps: readonly Replacement[]): number[] => steps.map((s) => s.listedAt - s.readyAt);
     const rows: Row[] = [
       ...[50, 99].map((p): Row => ({ scenario: `S4 pod Ready → in Endpoints, p${p}`, unit: 'ms', upstream: percentile(ms(upstream.latency), p), kcmBus: percentile(ms(kcmBus.latency), p), note: `${STEPS} pods replaced behind a Service over an RC of ${SERVED}; client watches` })),
+      { scenario: 'S4 Endpoints PUT, mean over the replacements', unit: 'ms', upstream: upstream.puts.meanMs, kcmBus: kcmBus.puts.meanMs, note: `${upstream.puts.count} vs ${kcmBus.puts.count} PUTs; rest_client_request_duration_seconds, the apiserver's part of a step` },
       { scenario: `S4 Endpoints writes, RC 0 → ${N} → 0`, unit: 'writes', upstream: upstream.fill.writes, kcmBus: kcmBus.fill.writes, note: `PUT+POST in rest_client_requests_total, qps ${QPS.qps}/${QPS.burst}` },
       { scenario: `S4 ${FULL} ready addresses in Endpoints, RC 0 → ${N}`, unit: 's', upstream: upstream.fill.fullS, kcmBus: kcmBus.fill.fullS, note: `pods by upstream's RC controller in both arms; back to 0 in ${upstream.fill.emptyS.toFixed(1)} vs ${kcmBus.fill.emptyS.toFixed(1)} s` },
       ...await endpointsHopRows(ctx.e, latencyNs(ctx, 'kcm-bus'), kcmBus.latency),
