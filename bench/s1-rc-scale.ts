@@ -44,21 +44,22 @@ async function scaleRun(ctx: BenchContext, ns: string, pid: number | undefined, 
   }
 }
 
-async function underUpstream(ctx: BenchContext, q: Qps): Promise<S1Run> {
+/** underUpstream runs S1 once under kube-controller-manager; `round` tells its namespace from other rounds' (the bench keeps them). */
+async function underUpstream(ctx: BenchContext, q: Qps, round: string): Promise<S1Run> {
   const kcm = startUpstream(ctx.e, q);
   try {
     const pid = kcm.process.pid ?? 0;
-    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) }, [benchWatcherPid()]);
+    return await scaleRun(ctx, `${ctx.runId}-s1-up-${q.qps}${round}`, pid, { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) }, [benchWatcherPid()]);
   } finally {
     await kcm.stop();
   }
 }
 
-async function underKcmBus(ctx: BenchContext, q: Qps): Promise<S1Run> {
+async function underKcmBus(ctx: BenchContext, q: Qps, round: string): Promise<S1Run> {
   const bus = await startKcmBus(ctx.e, q);
   try {
     const pids = busPids(bus);
-    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) }, Object.values(pids));
+    return await scaleRun(ctx, `${ctx.runId}-s1-bus-${q.qps}${round}`, pids['reconciler-rc'], { ...pids, ...stackPids(ctx.e, BUS_INFRA) }, Object.values(pids));
   } finally {
     await bus.stop();
   }
@@ -122,9 +123,9 @@ async function rounds(ctx: BenchContext, q: Qps, count: number): Promise<Rounds>
   for (let i = 1; i <= count; i++) {
     const of = count > 1 ? ` (round ${i} of ${count})` : '';
     ctx.log(`S1 at ${q.qps}/${q.burst}: upstream${of}`);
-    runs.upstream.push(await underUpstream(ctx, q));
+    runs.upstream.push(await underUpstream(ctx, q, i > 1 ? `-r${i}` : ''));
     ctx.log(`S1 at ${q.qps}/${q.burst}: kcm-bus${of}`);
-    runs.kcmBus.push(await underKcmBus(ctx, q));
+    runs.kcmBus.push(await underKcmBus(ctx, q, i > 1 ? `-r${i}` : ''));
   }
   return runs;
 }
