@@ -25,7 +25,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   ]));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
-  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') });
+  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, () => clock().getTime());
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
   const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
   const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k) }, fatal)));
@@ -39,6 +39,9 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
     },
   };
 });
+
+/** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
+const clock = (): Date => new Date();
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
   shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean; prompt: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
@@ -68,7 +71,7 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
     keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: 3, maxSettleMs: 10,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    ...shared, log, now: () => new Date(), onFatal, fenced: publisherFenced,
+    ...shared, log, now: clock, onFatal, fenced: publisherFenced,
   });
   return { watcher, topic };
 }

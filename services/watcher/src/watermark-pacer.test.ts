@@ -103,4 +103,14 @@ describe('WatermarkPacer', () => {
     assert.deepEqual(asked.slice(3), [['Pod', 51_300]], 'a tick registered after the last removal starts the timer again');
     again();
   });
+
+  it('given a clock, then the ticks carry its time, not the wall clock\'s', (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const pacer = new WatermarkPacer(pacing, () => 7_000);
+    const asked: number[] = [];
+    const untick = pacer.onTick((nowMs) => asked.push(nowMs));
+    t.mock.timers.tick(100);
+    untick();
+    assert.deepEqual(asked, [7_000]);
+  });
 });
