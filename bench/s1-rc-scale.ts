@@ -121,11 +121,11 @@ type Rounds = { readonly upstream: S1Run[]; readonly kcmBus: S1Run[] };
 async function rounds(ctx: BenchContext, q: Qps, count: number): Promise<Rounds> {
   const runs: Rounds = { upstream: [], kcmBus: [] };
   for (let i = 1; i <= count; i++) {
-    const of = count > 1 ? ` (round ${i} of ${count})` : '';
+    const [of, round] = count > 1 ? [` (round ${i} of ${count})`, i > 1 ? `-r${i}` : ''] : ['', ''];
     ctx.log(`S1 at ${q.qps}/${q.burst}: upstream${of}`);
-    runs.upstream.push(await underUpstream(ctx, q, i > 1 ? `-r${i}` : ''));
+    runs.upstream.push(await underUpstream(ctx, q, round));
     ctx.log(`S1 at ${q.qps}/${q.burst}: kcm-bus${of}`);
-    runs.kcmBus.push(await underKcmBus(ctx, q, i > 1 ? `-r${i}` : ''));
+    runs.kcmBus.push(await underKcmBus(ctx, q, round));
   }
   return runs;
 }
