@@ -14,6 +14,9 @@ import { promWatcherMetrics } from './metrics.prom.ts';
 import { openKindTopic, restoreKind, type KindTopic } from './kind-topic.ts';
 import { WatermarkPacer } from './watermark-pacer.ts';
 
+/** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
+const clock = (): Date => new Date();
+
 await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const kc = new KubeConfig();
   const credentials = loadKubeConfig(kc, ctx.flags.string('kubeconfig') || null, loadYaml);
@@ -39,9 +42,6 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
     },
   };
 });
-
-/** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
-const clock = (): Date => new Date();
 
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
   shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean; prompt: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
