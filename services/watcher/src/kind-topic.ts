@@ -4,6 +4,7 @@ import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
 import { compareResourceVersion, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import { PublishedState } from './store.ts';
+import type { WatcherTransactions } from './watcher-transactions.ts';
 
 /** KindTopics are one kind's history and state topics. */
 export type KindTopics = { readonly history: string; readonly state: string };
@@ -11,19 +12,16 @@ export type KindTopics = { readonly history: string; readonly state: string };
 /** KindTopic is one kind's topics as the watcher writes them: fenced transactions to both at once. */
 export type KindTopic = {
   readonly publish: (events: readonly WatchRecord<KubeObject>[]) => Promise<void>;
-  readonly close: () => Promise<void>;
 };
 
 /**
- * openKindTopic opens the kind's transactional publisher. Its transactional id is fixed per kind, so opening it
- * fences any older watcher of the kind: a zombie's next transaction is rejected.
- * Every batch is one transaction that writes the same records to the history topic and to the state topic: a
- * Deleted record is followed by the key's tombstone; a watermark goes to every partition. The history is the audit
- * trail; the state topic, compacted, is what a restarting member replays.
+ * openKindTopic writes one kind's batches through the watcher's transactions (send, see openWatcherTransactions).
+ * Every batch writes the same records to the history topic and to the state topic in one transaction: a Deleted
+ * record is followed by the key's tombstone; a watermark goes to every partition. The history is the audit trail;
+ * the state topic, compacted, is what a restarting member replays.
  */
-export async function openKindTopic(bus: Bus, topics: KindTopics, partitions: number, serde: Serde,
-  onUnknown: (path: string) => void): Promise<KindTopic> {
-  const publisher = await bus.transactionalPublisher(`kcm-bus-watcher-${topics.history}`);
+export function openKindTopic(send: WatcherTransactions['send'], topics: KindTopics, partitions: number, serde: Serde,
+  onUnknown: (path: string) => void): KindTopic {
   const encode = async (event: WatchRecord<KubeObject>): Promise<Buffer> => {
     const { bytes, unknownPaths } = await serde.encode(event);
     for (const path of unknownPaths) onUnknown(path.replace(/^object\./, ''));
@@ -37,9 +35,8 @@ export async function openKindTopic(bus: Bus, topics: KindTopics, partitions: nu
         if (event.type === 'Watermark') for (let p = 0; p < partitions; p++) records.push({ key: event.key, value, partition: p });
         else records.push({ key: event.key, value }, ...(event.type === 'Deleted' ? [{ key: event.key, value: null }] : []));
       }
-      await publisher.sendTopics([{ topic: topics.history, records }, { topic: topics.state, records }]);
+      await send([{ topic: topics.history, records }, { topic: topics.state, records }]);
     },
-    close: () => publisher.close(),
   };
 }
 

@@ -11,8 +11,12 @@ import { kubeListWatcher } from './api.kube.ts';
 import { WATCHER_FLAGS } from './flags.ts';
 import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import { promWatcherMetrics } from './metrics.prom.ts';
-import { openKindTopic, restoreKind, type KindTopic } from './kind-topic.ts';
+import { openKindTopic, restoreKind } from './kind-topic.ts';
 import { WatermarkPacer } from './watermark-pacer.ts';
+import { openWatcherTransactions, type WatcherTransactions } from './watcher-transactions.ts';
+
+/** SETTLE_MS is the least time between two of the watcher's transactions (PumpOptions.settleMs). */
+const SETTLE_MS = 3;
 
 /** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
 const clock = (): Date => new Date();
@@ -31,20 +35,25 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, () => clock().getTime());
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
   const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
-  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k) }, fatal)));
+  const transactions = await openWatcherTransactions(ctx.bus, kinds, SETTLE_MS, () => clock().getTime());
+  const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k), send: transactions.send, onFatal: fatal })));
   return {
-    probes: { healthy: () => started.every((s) => s.watcher.alive()), ready: () => started.every((s) => s.watcher.synced() && s.watcher.publishing()) },
+    probes: { healthy: () => started.every((s) => s.alive()), ready: () => started.every((s) => s.synced() && s.publishing()) },
     stop: async () => {
-      await Promise.all(started.map(async (s) => {
-        await s.watcher.stop();
-        await s.topic.close();
-      }));
+      await Promise.all(started.map((s) => s.stop()));
+      await transactions.close();
     },
   };
 });
 
+/** KindShared is what every kind of the watcher shares: metrics, the pacer, the transactions, and the exit on fencing. */
+type KindShared = {
+  readonly metrics: ReturnType<typeof promWatcherMetrics>; readonly pacer: WatermarkPacer; readonly quiet: boolean; readonly prompt: boolean;
+  readonly send: WatcherTransactions['send']; readonly onFatal: (err: unknown) => void;
+};
+
 async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, kind: WatchedKind, partitions: number,
-  shared: { metrics: ReturnType<typeof promWatcherMetrics>; pacer: WatermarkPacer; quiet: boolean; prompt: boolean }, onFatal: (err: unknown) => void): Promise<{ watcher: KindWatcher; topic: KindTopic }> {
+  shared: KindShared): Promise<KindWatcher> {
   const log = ctx.log.child({ kind: kind.kind });
   const registry = ctx.schemaRegistry;
   const topicName = watchTopic(kind);
@@ -55,23 +64,23 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
   await state.schemaId();
   await registry.setCompatibility(`${stateTopic(kind)}-value`, 'BACKWARD');
   const seen = new Set<string>();
-  const topic = await openKindTopic(ctx.bus, { history: topicName, state: stateTopic(kind) }, partitions, serde, (path) => {
+  const { send, ...common } = shared;
+  const topic = openKindTopic(send, { history: topicName, state: stateTopic(kind) }, partitions, serde, (path) => {
     shared.metrics.unknownField(kind.kind, path);
     if (!seen.has(path)) log.warn('a field the schema lacks is published in unknownFields', { path });
     seen.add(path);
   });
   const restored = await restoreKind(ctx.bus, stateTopic(kind), state, (offset, err) => log.error('a record of the state topic cannot be decoded: skipped (the first of them; the count follows)', { offset, err }));
   log.info('restored from the state topic', { records: restored.records, skipped: restored.skipped, objects: restored.state.size, resumeFrom: restored.resumeFrom });
-  const watcher = startKindWatcher(kind, {
+  return startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
     idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
     // settleMs: S1 at 20/30 met CONCURRENT_TRANSACTIONS on 1 transaction in 5 without it, each refusal an
     // AddPartitionsToTxn and a Metadata request more. maxSettleMs: S1 at 1000/1000 with a fixed 10 ms settle
     // (one run) had 27 % fewer transactions than with 3 ms; a lone change still waits 3 ms at most.
-    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: 3, maxSettleMs: 10,
+    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: SETTLE_MS, maxSettleMs: 10,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
-    ...shared, log, now: clock, onFatal, fenced: publisherFenced,
+    ...common, log, now: clock, fenced: publisherFenced,
   });
-  return { watcher, topic };
 }

@@ -1,0 +1,60 @@
+import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
+import { publisherFenced, type Bus, type OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+
+/** TopicBatch is what one publication writes to one topic. */
+export type TopicBatch = { readonly topic: string; readonly records: readonly OutgoingRecord[] };
+
+/** WatcherTransactions is the watcher's one transactional publisher, shared by its kinds. */
+export type WatcherTransactions = {
+  /** send resolves once a committed transaction holds the batches. */
+  readonly send: (batches: readonly TopicBatch[]) => Promise<void>;
+  readonly close: () => Promise<void>;
+};
+
+/**
+ * watcherTransactionalId names the watcher's transactions after the kinds it watches: a newer watcher of the same
+ * kinds fences the older one, and watchers of disjoint kinds run side by side.
+ */
+export function watcherTransactionalId(kinds: readonly WatchedKind[]): string {
+  return `kcm-bus-watcher-${kinds.map((k) => k.plural).sort().join('.')}`;
+}
+
+/**
+ * openWatcherTransactions opens the watcher's transactional publisher (fencing any older watcher of the same kinds).
+ * What the kinds publish while a transaction is in flight, or within one turn of the event loop, goes in the next
+ * transaction together, begun no sooner than settleMs after the last one ended (see PumpOptions.settleMs): an idle
+ * watcher's watermarks, due for every kind at the same tick, are one transaction, not one per kind. A shared
+ * transaction that fails other than by fencing is tried again per kind, each alone: one kind's records that no
+ * transaction takes fail only that kind's publication.
+ */
+export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedKind[], settleMs: number, now: () => number): Promise<WatcherTransactions> {
+  const publisher = await bus.transactionalPublisher(watcherTransactionalId(kinds));
+  let endedAt = -Infinity;
+  const batcher = new Batcher<readonly TopicBatch[]>(async (items) => {
+    try {
+      await publisher.sendTopics(mergeTopics(items));
+    } finally {
+      endedAt = now();
+    }
+  }, { gather: () => nextTurnAfter(endedAt + settleMs - now()), alone: (err) => !publisherFenced(err) });
+  return { send: (batches) => batcher.push(batches), close: () => publisher.close() };
+}
+
+/** nextTurnAfter resolves after waitMs, or at the next turn of the event loop when there is nothing to wait. */
+function nextTurnAfter(waitMs: number): Promise<void> {
+  return new Promise((resolve) => (waitMs > 0 ? setTimeout(resolve, waitMs) : setImmediate(resolve)));
+}
+
+/** mergeTopics joins publications into one: each topic's records in the order the publications came. */
+export function mergeTopics(items: readonly (readonly TopicBatch[])[]): TopicBatch[] {
+  const byTopic = new Map<string, OutgoingRecord[]>();
+  for (const batches of items) {
+    for (const { topic, records } of batches) {
+      const merged = byTopic.get(topic) ?? [];
+      for (const record of records) merged.push(record);
+      byTopic.set(topic, merged);
+    }
+  }
+  return [...byTopic].map(([topic, records]) => ({ topic, records }));
+}
