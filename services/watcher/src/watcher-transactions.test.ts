@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PublisherFencedError, type Bus, type TransactionalPublisher } from '@kcm-bus/runtime/bus/bus.ts';
+import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { mergeTopics, openWatcherTransactions, watcherTransactionalId, type TopicBatch } from './watcher-transactions.ts';
+import { openWatcherTransactions, watcherTransactionalId } from './watcher-transactions.ts';
 
-const record = (key: string): TopicBatch['records'][number] => ({ key, value: Buffer.from(key) });
+const record = (key: string): TopicRecords['records'][number] => ({ key, value: Buffer.from(key) });
 
 /** busOver is a Bus whose one transactional publisher hands each transaction to sendTopics and remembers its id. */
 function busOver(sendTopics: TransactionalPublisher['sendTopics']): { bus: Bus; ids: string[] } {
@@ -20,11 +21,6 @@ describe('watcher transactions', () => {
     assert.equal(id, 'kcm-bus-watcher-nodes.pods');
     assert.equal(watcherTransactionalId(['nodes', 'pods'].map(watchedKind)), id);
     assert.notEqual(watcherTransactionalId(['pods'].map(watchedKind)), id);
-  });
-
-  it('given publications to the same and to other topics, then the merge keeps each topic\'s records in the order they came', () => {
-    const merged = mergeTopics([[{ topic: 'a', records: [record('1')] }, { topic: 'b', records: [record('2')] }], [{ topic: 'a', records: [record('3')] }]]);
-    assert.deepEqual(merged.map((b) => [b.topic, b.records.map((r) => r.key)]), [['a', ['1', '3']], ['b', ['2']]]);
   });
 
   it('given every kind publishes its watermark in one turn, then one transaction carries them all', async () => {

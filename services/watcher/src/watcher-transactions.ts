@@ -1,14 +1,12 @@
 import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
-import { publisherFenced, type Bus, type OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import { publisherFenced, type Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
-
-/** TopicBatch is what one publication writes to one topic. */
-export type TopicBatch = { readonly topic: string; readonly records: readonly OutgoingRecord[] };
 
 /** WatcherTransactions is the watcher's one transactional publisher, shared by its kinds. */
 export type WatcherTransactions = {
   /** send resolves once a committed transaction holds the batches. */
-  readonly send: (batches: readonly TopicBatch[]) => Promise<void>;
+  readonly send: (batches: readonly TopicRecords[]) => Promise<void>;
   readonly close: () => Promise<void>;
 };
 
@@ -26,14 +24,15 @@ export function watcherTransactionalId(kinds: readonly WatchedKind[]): string {
  * transaction together, begun no sooner than settleMs after the last one ended (see PumpOptions.settleMs): an idle
  * watcher's watermarks, due for every kind at the same tick, are one transaction, not one per kind. A shared
  * transaction that fails other than by fencing is tried again per kind, each alone: one kind's records that no
- * transaction takes fail only that kind's publication.
+ * transaction takes fail only that kind's publication. The kinds' batches go to sendTopics as they came (the
+ * client joins a topic's batches in order; a kind has one publication in flight, so its topics appear once).
  */
 export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedKind[], settleMs: number, now: () => number): Promise<WatcherTransactions> {
   const publisher = await bus.transactionalPublisher(watcherTransactionalId(kinds));
   let endedAt = -Infinity;
-  const batcher = new Batcher<readonly TopicBatch[]>(async (items) => {
+  const batcher = new Batcher<readonly TopicRecords[]>(async (items) => {
     try {
-      await publisher.sendTopics(mergeTopics(items));
+      await publisher.sendTopics(items.flat());
     } finally {
       endedAt = now();
     }
@@ -44,17 +43,4 @@ export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedK
 /** nextTurnAfter resolves after waitMs, or at the next turn of the event loop when there is nothing to wait. */
 function nextTurnAfter(waitMs: number): Promise<void> {
   return new Promise((resolve) => (waitMs > 0 ? setTimeout(resolve, waitMs) : setImmediate(resolve)));
-}
-
-/** mergeTopics joins publications into one: each topic's records in the order the publications came. */
-export function mergeTopics(items: readonly (readonly TopicBatch[])[]): TopicBatch[] {
-  const byTopic = new Map<string, OutgoingRecord[]>();
-  for (const batches of items) {
-    for (const { topic, records } of batches) {
-      const merged = byTopic.get(topic) ?? [];
-      for (const record of records) merged.push(record);
-      byTopic.set(topic, merged);
-    }
-  }
-  return [...byTopic].map(([topic, records]) => ({ topic, records }));
 }
