@@ -20,6 +20,8 @@ const SETTLE_MS = 3;
 
 /** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
 const clock = (): Date => new Date();
+/** clockMs is the same clock in ms, as the pacer and the transactions read it. */
+const clockMs = (): number => clock().getTime();
 
 await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const kc = new KubeConfig();
@@ -32,10 +34,10 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   ]));
   const metrics = promWatcherMetrics(ctx.registry);
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
-  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, () => clock().getTime());
+  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, clockMs);
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
   const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
-  const transactions = await openWatcherTransactions(ctx.bus, kinds, SETTLE_MS, () => clock().getTime());
+  const transactions = await openWatcherTransactions(ctx.bus, kinds, SETTLE_MS, clockMs);
   const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k), send: transactions.send, onFatal: fatal })));
   return {
     probes: { healthy: () => started.every((s) => s.alive()), ready: () => started.every((s) => s.synced() && s.publishing()) },
