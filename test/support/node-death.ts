@@ -1,6 +1,6 @@
 import { FakeKubelet } from './kubelet.ts';
 import { type RawKube, uniqueName } from './stack.ts';
-import { waitFor } from './wait.ts';
+import { waitFor, waitForSteady } from './wait.ts';
 
 type Condition = { readonly type: string; readonly status: string; readonly reason?: string };
 type Obj = {
@@ -85,9 +85,18 @@ async function judged(kube: RawKube, r: Run): Promise<NodeDeath> {
     patientReady: condition(patient, 'Ready')?.status,
     short: { terminating: short.metadata.deletionTimestamp !== undefined, disruptionTarget: condition(short, 'DisruptionTarget')?.reason },
     replacementOnLiveNode: moved?.spec?.nodeName !== undefined && moved.spec.nodeName !== r.dying.name,
-    events: await eventsOf(kube, r.ns, { [r.dying.name]: 'dying node', short: 'short', patient: 'patient' }),
+    events: await settledEvents(kube, r),
     seconds: { unknown, tainted, notReady, evicted, replaced },
   };
+}
+
+/**
+ * settledEvents are the run's events once three polls a second apart agree. The last ones (the patient's cancelled
+ * eviction, TaintManagerEviction, recorded when the taints go) are recorded asynchronously in both systems, and
+ * kcm-bus's after one more trip through Kafka: read at once when the taints are seen gone, they may not be there yet.
+ */
+function settledEvents(kube: RawKube, r: Run): Promise<Record<string, string[]>> {
+  return waitForSteady(`${r.system}: events`, () => eventsOf(kube, r.ns, { [r.dying.name]: 'dying node', short: 'short', patient: 'patient' }), () => true, { timeoutMs: 60_000 });
 }
 
 /** eventsOf lists, per role, the reasons of the events about that object in the order they first happened (RegisteredNode aside). */
