@@ -1,22 +1,23 @@
 import type { TopicPartition } from '../bus/bus.ts';
 
 /**
- * Watermarks keep the newest watermark each input partition brought: the watcher's time at which it had published
- * everything it had read of that partition. An input is known complete up to the oldest of its partitions' newest
- * watermarks; a partition without one yet leaves the input's time unknown. The pipeline's own clock: a stall
- * anywhere between the API and this member stops it, where wall time goes on.
+ * Watermarks keep, per input partition, the newest time up to which the watcher had published everything it had read
+ * of it: a watermark record's time, or any record's own observedAt (a record read at t comes after all that was read
+ * before t). An input is known complete up to the oldest of its partitions' newest times; a partition without one yet
+ * leaves the input's time unknown. The pipeline's own clock: a stall anywhere between the API and this member stops
+ * it, where wall time goes on.
  */
 export class Watermarks {
   readonly #newest = new Map<string, Map<number, number>>();
 
-  /** observe records a watermark of one partition; an older one read late (a replay) never moves time back. */
+  /** observe records a time one partition is known complete up to; an older one read late (a replay) never moves time back. */
   observe(tp: TopicPartition, observedAt: Date): void {
     const partitions = this.#newest.get(tp.topic) ?? new Map<number, number>();
     partitions.set(tp.partition, Math.max(partitions.get(tp.partition) ?? -Infinity, observedAt.getTime()));
     this.#newest.set(tp.topic, partitions);
   }
 
-  /** observedAt is the oldest newest watermark of these partitions of the topic, undefined if one has none yet. */
+  /** observedAt is the oldest newest time of these partitions of the topic, undefined if one has none yet. */
   observedAt(topic: string, partitions: readonly number[]): Date | undefined {
     const newest = this.#newest.get(topic);
     if (partitions.length === 0 || newest === undefined) return undefined;

@@ -140,6 +140,25 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.equal(h.resyncs.length, 0);
   });
 
+  it('given records read at given times, then each advances its partition\'s input clock as a watermark does, never back', async () => {
+    const h = await harness({ global: [NODES] });
+    await h.groups[0]!.onAssigned!([offsets(NODES, 0, 0), offsets(NODES, 1, 0)]);
+    const at = (key: string, offset: number, observedAt: string) => {
+      const r = record(key, offset);
+      return { ...r, value: Buffer.from(JSON.stringify({ ...JSON.parse(r.value.toString()) as object, observedAt })) };
+    };
+    const batch = (partition: number, records: ReturnType<typeof at>[]) => h.groups[0]!.onBatch({ topic: NODES, partition, records, lastOffset: String(records.length - 1) }, heartbeat);
+    await batch(0, [at('n1', 0, '2026-01-01T00:00:05Z')]);
+    assert.equal(h.group.observedAt(NODES), undefined, 'partition 1 has brought no time yet');
+    await batch(1, [at('n2', 0, '2026-01-01T00:00:03Z'), at('n3', 1, '2026-01-01T00:00:09Z')]);
+    assert.equal(h.group.observedAt(NODES)?.toISOString(), '2026-01-01T00:00:05.000Z');
+    await batch(0, [at('n1', 1, '2026-01-01T00:00:01Z'), at('n4', 2, '2026-01-01T00:00:12Z')]);
+    assert.equal(h.group.observedAt(NODES)?.toISOString(), '2026-01-01T00:00:09.000Z');
+    const keyOn = (p: number): string => ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].find((k) => h.group.watchPartitionOf(k) === p)!;
+    assert.deepEqual([0, 1].map((p) => h.group.observedAt(NODES, keyOn(p))?.toISOString()), ['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:09.000Z'],
+      'with a key, the time of the partition its records are on');
+  });
+
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {
     assert.throws(() => new ControllerGroup({ singleton: true, partitioned: [PODS] } as unknown as ControllerGroupOptions), /global inputs only/);
   });

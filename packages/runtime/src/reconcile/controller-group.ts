@@ -105,12 +105,15 @@ export class ControllerGroup {
   }
 
   /**
-   * observedAt is the watcher's time up to which an input topic is complete here: the oldest newest watermark of
-   * its partitions this member reads (all of a global input's, the owned ones of a partitioned input's).
+   * observedAt is the watcher's time up to which an input topic is complete here: the oldest newest time (a
+   * watermark's or a record's, see Watermarks) of its partitions this member reads (all of a global input's, the
+   * owned ones of a partitioned input's); with an object key, of the one partition its records are on, if read here.
    */
-  observedAt(topic: string): Date | undefined {
+  observedAt(topic: string, key?: string): Date | undefined {
     const global = this.#globalSync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
-    return this.#watermarks.observedAt(topic, this.#o.global.includes(topic) ? global : [...this.#owned]);
+    const read = this.#o.global.includes(topic) ? global : [...this.#owned];
+    const partitions = key === undefined ? read : read.filter((p) => p === this.watchPartitionOf(key));
+    return this.#watermarks.observedAt(topic, partitions);
   }
 
   /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
@@ -230,7 +233,12 @@ export class ControllerGroup {
   async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {
     const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, topic, partition, record, live);
     if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
-    if (routed.kind === 'event') await this.#controller?.onEvent(topic, routed.event);
+    if (routed.kind === 'event') {
+      // A record is an implicit watermark: the watcher publishes a kind in the order it read it, so everything of the
+      // partition it read before this record's time is published before it.
+      if (routed.event.observedAt !== undefined) this.#watermarks.observe({ topic, partition }, routed.event.observedAt);
+      await this.#controller?.onEvent(topic, routed.event);
+    }
     if (routed.kind === 'watermark') {
       this.#watermarks.observe({ topic, partition }, routed.observedAt);
       this.#controller?.onWatermark(topic, partition, routed.resourceVersion);

@@ -42,8 +42,9 @@ export function global<T>(topic: string, options: Omit<Input<T>, 'topic' | 'scop
 
 /**
  * ObjectEvent is what an event handler gets once the runtime applied a record to the input's store: the object's
- * new state (Applied) or last known state (Deleted), the state the store held before (undefined: an add), and
- * whether the record is live or replayed history. Mirrors the arguments of client-go's ResourceEventHandler funcs.
+ * new state (Applied) or last known state (Deleted), the state the store held before (undefined: an add), whether
+ * the record is live or replayed history, and when the watcher read it (the pipeline's time; absent for a resync's
+ * adds, which come from the store). Mirrors the arguments of client-go's ResourceEventHandler funcs.
  */
 export type ObjectEvent<T> = {
   readonly type: ObjectEventType;
@@ -51,6 +52,7 @@ export type ObjectEvent<T> = {
   readonly object: T;
   readonly old: T | undefined;
   readonly live: boolean;
+  readonly observedAt?: Date | undefined;
 };
 
 /** Inputs maps each input's name to the type of its objects (e.g. `{ pods: Pod; rcs: ReplicationController }`). */
@@ -87,12 +89,13 @@ export type ControllerSpec<L extends Inputs> = {
 
 /**
  * InputClock says how fresh a controller's view of each input is: observedAt(input) is the watcher's time up to
- * which the input is known complete here, the oldest of its partitions' newest watermarks (undefined until every
- * partition brought one). A controller that judges by elapsed time (node lifecycle) compares it with its clock, so
+ * which the input is known complete here, the oldest of its partitions' newest times, each brought by a watermark
+ * record or by any record's own observedAt (undefined until every partition brought one). A controller that judges by elapsed time (node lifecycle) compares it with its clock, so
  * a stalled pipeline is seen as stale input, never as silent objects.
  */
 export interface InputClock<L extends Inputs> {
-  observedAt(input: keyof L & string): Date | undefined;
+  /** observedAt(input, key): with a key, the time of the one partition that key's records are on (if read here). */
+  observedAt(input: keyof L & string, key?: string): Date | undefined;
 }
 
 /**

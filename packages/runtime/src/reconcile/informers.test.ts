@@ -39,6 +39,12 @@ describe('Informers: the runtime applies records to the declared stores and hand
     assert.deepEqual(seen.map((e) => [e.type, e.key, e.old, e.live]), [['Applied', 'n1', undefined, false], ['Applied', 'n2', undefined, false]]);
   });
 
+  it('given a record read by the watcher at a time, then the handler gets that time with the object', () => {
+    const { informers: i, seen } = informers();
+    i.apply(handlers(seen), 'kcm.watch.things', { ...record('Applied', 'ns/a', thing('ns', 'a')), observedAt: new Date('2026-01-01T00:00:07Z') });
+    assert.equal(seen[0]?.observedAt?.toISOString(), '2026-01-01T00:00:07.000Z');
+  });
+
   it('given an add then an update, then the handler gets the new object and the old one, and the lister serves it by index', () => {
     const { informers: i, seen } = informers();
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 1)));

@@ -58,7 +58,7 @@ export class Informers<L extends Inputs> {
     const object = event.type === 'Deleted' ? old ?? given : given;
     if (object === undefined) return NOTHING;
     const handler = handlers[informer.name] as (e: unknown) => HandlerOutput;
-    return handler({ type: event.type, key: event.key, object, old, live: event.live });
+    return handler({ type: event.type, key: event.key, object, old, live: event.live, observedAt: event.observedAt });
   }
 
   /**

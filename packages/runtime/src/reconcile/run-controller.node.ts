@@ -109,7 +109,7 @@ type MemberParts = { readonly informers: Informers<Inputs>; readonly group: Cont
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
 function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue }: MemberParts & { readonly expectations: RedisExpectations | undefined },
   metrics: ControllerMetrics): Controller {
-  const clock = { observedAt: (input: string) => group.observedAt(informers.topicOf(input)) };
+  const clock = { observedAt: (input: string, key?: string) => group.observedAt(informers.topicOf(input), key) };
   const spec = d.spec(informers.listers(), { flags: ctx.flags, clock, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
