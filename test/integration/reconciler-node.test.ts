@@ -13,11 +13,13 @@ type Condition = { readonly type: string; readonly status: string };
 type NodeView = { readonly spec?: { readonly taints?: readonly Taint[] }; readonly status?: { readonly conditions?: readonly Condition[] } };
 
 /**
- * The test's timing: a 10 s grace period and a 1 s monitor period keep a node's death under a minute. A zone of more
- * than 3 nodes counts as large, and an unhealthy one is tainted at 0.2 nodes/s (one every 5 s), so the secondary rate
- * shows in seconds; the three-node zone stays small (unhealthy: not tainted at all).
+ * The test's timing: a 10 s grace period and a 1 s monitor period keep a node's death under a minute. The staleness
+ * bound stays at its 20 s default, twice the grace period, so that what keeps a stall from marking nodes before it is
+ * stale shows: silence counted only up to what was read. A zone of more than 3 nodes counts as large, and an unhealthy
+ * one is tainted at 0.2 nodes/s (one every 5 s), so the secondary rate shows in seconds; the three-node zone stays
+ * small (unhealthy: not tainted at all). The watcher marks every second even when idle, so a 14 s stall stays fresh.
  */
-const NODE_FLAGS = ['--node-monitor-period', '1s', '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s', '--max-input-staleness', '5s',
+const NODE_FLAGS = ['--node-monitor-period', '1s', '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s', '--max-input-staleness', '20s',
   '--large-cluster-size-threshold', '3', '--secondary-node-eviction-rate', '0.2'];
 
 describe('reconciler-node end to end: fake kubelets → watcher → Kafka → reconciler-node → Kafka → writer → apiserver', () => {
@@ -38,7 +40,7 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     for (const k of [...kubelets, ...bigKubelets]) await k.register();
-    watcher = await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    watcher = await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3', '--watermark-idle-interval-ms', '1000']);
     await startService('writer', [...serviceBusFlags(stack, 'writer'), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
     reconciler = await startService('reconciler-node', [...serviceBusFlags(stack, 'reconciler-node'), ...NODE_FLAGS]);
   });
@@ -57,23 +59,37 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
     }
   });
 
+  /** bad names a live kubelet's node that is not Ready or is tainted unreachable. */
+  const bad = async (): Promise<string | undefined> => {
+    for (const k of [...kubelets, ...bigKubelets]) {
+      const n = await node(k.name);
+      if (ready(n) !== 'True' || taints(n).some((t) => t.startsWith('node.kubernetes.io/unreachable'))) return `${k.name}: Ready ${ready(n)}, taints ${taints(n).join(',')}`;
+    }
+    return undefined;
+  };
+  const stale = async (): Promise<boolean> => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 1;
+
   it('does not take a stalled pipeline for dead nodes: the watcher stopped for 2.5 grace periods marks nothing Unknown and taints nothing', async () => {
-    const bad = async (): Promise<string | undefined> => {
-      for (const k of kubelets) {
-        const n = await node(k.name);
-        if (ready(n) !== 'True' || taints(n).some((t) => t.startsWith('node.kubernetes.io/unreachable'))) return `${k.name}: Ready ${ready(n)}, taints ${taints(n).join(',')}`;
-      }
-      return undefined;
-    };
     watcher.process.kill('SIGSTOP');
     try {
-      await waitFor('the reconciler to see its inputs stale', async () => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 1, { timeoutMs: 30_000 });
+      await waitFor('the reconciler to see its inputs stale', stale, { timeoutMs: 40_000 });
       await observeNothing(bad, 25_000);
     } finally {
       watcher.process.kill('SIGCONT');
     }
-    await waitFor('the reconciler to see its inputs fresh again', async () => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 0, { timeoutMs: 60_000 });
+    await waitFor('the reconciler to see its inputs fresh again', async () => !await stale(), { timeoutMs: 60_000 });
     await observeNothing(bad, 15_000);
+  });
+
+  it('counts only the silence it has read: the watcher stopped 14 s, past the grace period and short of stale, marks nothing', async () => {
+    await waitFor('the inputs fresh', async () => !await stale(), { timeoutMs: 60_000 });
+    watcher.process.kill('SIGSTOP');
+    try {
+      await observeNothing(async () => (await stale() ? 'the inputs went stale: the stall must stay under --max-input-staleness' : await bad()), 14_000);
+    } finally {
+      watcher.process.kill('SIGCONT');
+    }
+    await observeNothing(bad, 10_000);
   });
 
   it('judges a node whose kubelet died: Unknown after the grace period, unreachable taints, its pods NotReady, a pod tolerating 5 s evicted; back, the taints go', async () => {

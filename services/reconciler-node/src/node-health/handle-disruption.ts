@@ -33,8 +33,11 @@ export function healthyQPSFunc(config: ZoneConfig): number {
   return config.evictionLimiterQPS;
 }
 
-/** DisruptionPass is what handleDisruption reads besides the tainting pass. */
-export type DisruptionPass = TaintingPass & { readonly config: ZoneConfig; readonly metrics: NodeCollectorMetrics };
+/**
+ * DisruptionPass is what handleDisruption reads besides the tainting pass; heartbeatAtMs is the pipeline's time a
+ * node's heartbeat is known complete up to (the clock its probe timestamps are in).
+ */
+export type DisruptionPass = TaintingPass & { readonly config: ZoneConfig; readonly metrics: NodeCollectorMetrics; readonly heartbeatAtMs: (name: string) => number };
 
 /**
  * handleDisruption mirrors Controller.handleDisruption: the zones' new states (and their metrics); entering
@@ -97,11 +100,12 @@ function allWereFullyDisrupted(pass: DisruptionPass, zoneConditions: ReadonlyMap
   return true;
 }
 
-/** resetProbeTimestamps gives every node a fresh grace period (leaving the all-zones-down mode). */
-function resetProbeTimestamps(pass: TaintingPass, nodes: readonly Node[]): void {
-  for (const node of nodes) {
-    const health = pass.state.health.get(node.metadata.name);
-    if (health !== undefined) pass.state.health.set(node.metadata.name, { ...health, probeTimestamp: pass.nowMs, readyTransitionTimestamp: pass.nowMs });
+/** resetProbeTimestamps gives every node a fresh grace period (leaving the all-zones-down mode), from its heartbeat's time. */
+function resetProbeTimestamps(pass: DisruptionPass, nodes: readonly Node[]): void {
+  for (const { metadata: { name } } of nodes) {
+    const health = pass.state.health.get(name);
+    const at = pass.heartbeatAtMs(name);
+    if (health !== undefined) pass.state.health.set(name, { ...health, probeTimestamp: at, readyTransitionTimestamp: at });
   }
 }
 

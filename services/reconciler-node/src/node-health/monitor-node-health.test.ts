@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
-import { at, lease, newHarness, node, ready, setStatus } from './node-health.fixture.ts';
+import { at, lease, newHarness, node, ready, renewLease, setStatus } from './node-health.fixture.ts';
 import { MONITOR_KEY } from './node-health-spec.ts';
 import { NOOP_NODE_COLLECTOR_METRICS } from './metrics.ts';
 
@@ -110,5 +110,48 @@ describe('monitorNodeHealth: stale inputs (not upstream)', () => {
     assert.deepEqual(h.run(MONITOR_KEY, at(169)).mutations, []);
     h.run(MONITOR_KEY, at(171));
     assert.equal(conditionsOf(h, 'node0')[0]?.status, 'Unknown');
+  });
+});
+
+describe('monitorNodeHealth: silence is counted up to what the inputs vouch for (not upstream; its lease circuit breaker\'s job)', () => {
+  it('given a Lease last read at 0 and inputs known complete up to 35 s, when now is 51 s (within the staleness bound), then nothing is written', () => {
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
+    h.run(MONITOR_KEY, at(0));
+    h.observedAt = at(35);
+    assert.deepEqual(h.run(MONITOR_KEY, at(51)).mutations, [], 'the 16 s the member has not read may hold a renewal');
+    assert.equal(conditionsOf(h, 'node0')[0]?.status, 'True');
+  });
+
+  it('given that unread window held a renewal (an apiserver restarting, a watch relisting), when it is read, then the node is never marked', () => {
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
+    h.run(MONITOR_KEY, at(0));
+    h.observedAt = at(35);
+    h.run(MONITOR_KEY, at(51));
+    h.cluster.leases.set('kube-node-lease/node0', lease('node0', at(40).toISOString()));
+    h.observedAt = at(55);
+    assert.deepEqual(h.run(MONITOR_KEY, at(56)).mutations.filter((m) => m.target.name === 'node0'), []);
+    assert.equal(conditionsOf(h, 'node0')[0]?.status, 'True');
+    assert.equal(conditionsOf(h, 'node1')[0]?.status, 'Unknown', 'node1, silent through what was read, is marked');
+  });
+
+  it('given inputs known complete past the grace period with no renewal read, then the node is marked as soon as they are', () => {
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0)]);
+    h.run(MONITOR_KEY, at(0));
+    h.observedAt = at(49);
+    assert.deepEqual(h.run(MONITOR_KEY, at(60)).mutations, []);
+    h.observedAt = at(51);
+    h.run(MONITOR_KEY, at(61));
+    assert.equal(conditionsOf(h, 'node0')[0]?.status, 'Unknown');
+  });
+
+  it('given a renewal the watcher read at 2 s and a pass that first noticed it at 4 s, then silence is dated from 2 s: Unknown once 52 s are known', () => {
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
+    h.run(MONITOR_KEY, at(0));
+    renewLease(h, 'node0', at(1.5), at(2));
+    renewLease(h, 'node1', at(3.5), at(4));
+    h.run(MONITOR_KEY, at(4));
+    h.observedAt = at(52.5);
+    h.run(MONITOR_KEY, at(53));
+    assert.deepEqual(['node0', 'node1'].map((n) => conditionsOf(h, n)[0]?.status), ['Unknown', 'True'], 'node1, read at 4 s, has half a second to go');
   });
 });

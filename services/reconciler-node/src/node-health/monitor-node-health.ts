@@ -1,6 +1,6 @@
 import { getZoneKey } from '@kcm-bus/k8s/node-taints.ts';
 import { type Lease, type Node, NODE_LEASE_NAMESPACE, type NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
-import type { Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { InputClock, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState, published } from './node-lifecycle-state.ts';
@@ -14,13 +14,14 @@ export type NodeHealthInputs = { readonly nodes: Node; readonly leases: Lease };
 /** MonitorConfig is the part of NodeLifecycleConfig a monitor pass reads. */
 export type MonitorConfig = ZoneConfig & { readonly nodeMonitorGracePeriodMs: number; readonly nodeStartupGracePeriodMs: number };
 
-/** MonitorPass is one monitor sync's context: the member's state, its listers, config, metrics and clock. */
+/** MonitorPass is one monitor sync's context: the member's state, its listers, config, metrics, clock and inputs' clock. */
 export type MonitorPass = {
   readonly state: NodeLifecycleState;
   readonly listers: Listers<NodeHealthInputs>;
   readonly config: MonitorConfig;
   readonly metrics: NodeCollectorMetrics;
   readonly now: Date;
+  readonly clock: InputClock<NodeHealthInputs>;
 };
 
 /** The label that keeps a node out of zone health (upstream's labelNodeDisruptionExclusion). */
@@ -35,39 +36,54 @@ export function isNodeExcludedFromDisruptionChecks(node: Node): boolean {
  * monitorNodeHealth mirrors Controller.monitorNodeHealth for fresh inputs, without the pods (another half marks
  * them NotReady): classifyNodes and their events, tryUpdateNodeHealth per node (status written only when Ready
  * changed), processTaintBaseEviction, handleDisruption, then doNoExecuteTaintingPass on what it queued.
- * `freshGrace` grants every node a fresh grace period (first pass, or inputs fresh again after stale). Returns the
- * pass's writes.
+ * `freshGrace` grants every node a fresh grace period (first pass, or inputs fresh again after stale). Signs of life
+ * and silence are read in the pipeline's time (HealthClock). Returns the pass's writes.
  */
 export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeWrites {
   const { state, listers, config, metrics, now } = pass;
+  const heartbeatAtMs = (name: string): number => heartbeatObservedAtMs(pass, name);
   const started = performance.now();
   const writes = new NodeWrites(now, (name) => inFlight(state, listers.nodes.get(name)));
   const tainting: TaintingPass = { state, writes, nowMs: now.getTime() };
   const nodes = listers.nodes.list();
   classifyNodes(pass, tainting, nodes);
   const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
-  const clock = { ...config, now, freshGrace };
   for (const node of nodes) {
     const nodeStarted = performance.now();
     const name = node.metadata.name;
-    const update = tryUpdateNodeHealth(node, listers.leases.get(`${NODE_LEASE_NAMESPACE}/${name}`), state.health.get(name), clock);
+    const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
+    const lease = listers.leases.get(leaseKey);
+    const seen = { nodeSeenAtMs: state.seenAt.get(name), leaseSeenAtMs: state.seenAt.get(leaseKey) };
+    const clock = { ...config, now, observedAtMs: heartbeatAtMs(name), ...seen, freshGrace };
+    const update = tryUpdateNodeHealth(node, lease, state.health.get(name), clock);
     state.health.set(name, update.health);
-    if (update.newStatus !== undefined) writes.updateStatus(node, update.newStatus);
+    // NodeNotReady goes with the status write, recorded once it applied: upstream records it after UpdateStatus succeeded.
+    const notReady = update.currentReady?.status !== 'True' && update.observedReady.status === 'True';
+    if (update.newStatus !== undefined) writes.updateStatus(node, update.newStatus, notReady ? recordNodeStatusChange(node, 'NodeNotReady') : undefined);
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       const zone = getZoneKey(node);
       zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(update.currentReady);
     }
-    if (update.currentReady !== undefined) {
-      processTaintBaseEviction(tainting, node, update.currentReady);
-      if (update.currentReady.status !== 'True' && update.observedReady.status === 'True') writes.event(recordNodeStatusChange(node, 'NodeNotReady'));
-    }
+    if (update.currentReady !== undefined) processTaintBaseEviction(tainting, node, update.currentReady);
     metrics.updateNodeHealthDuration((performance.now() - nodeStarted) / 1000);
   }
-  handleDisruption({ ...tainting, config, metrics }, zoneConditions, nodes);
+  handleDisruption({ ...tainting, config, metrics, heartbeatAtMs }, zoneConditions, nodes);
   doNoExecuteTaintingPass(tainting, listers.nodes, metrics);
   published(state, writes.written());
   metrics.updateAllNodesHealthDuration((performance.now() - started) / 1000);
   return writes;
+}
+
+/**
+ * heartbeatObservedAtMs is the pipeline's time up to which the node's heartbeat is known complete here: the partition
+ * of its Lease (every node's Lease is on the one partition of kube-node-lease, fresh with every other node's renewal),
+ * or of the node itself when it has no Lease (a kubelet that only posts status). The monitor pass runs once both
+ * inputs are known complete (staleness), so the input's own time and then the wall clock are mere fallbacks.
+ */
+function heartbeatObservedAtMs(pass: MonitorPass, name: string): number {
+  const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
+  const [input, key] = pass.listers.leases.get(leaseKey) === undefined ? ['nodes', name] as const : ['leases', leaseKey] as const;
+  return (pass.clock.observedAt(input, key) ?? pass.clock.observedAt(input) ?? pass.now).getTime();
 }
 
 /**

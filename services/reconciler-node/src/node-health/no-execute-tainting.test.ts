@@ -16,7 +16,7 @@ describe('NoExecute tainting: TestApplyNoExecuteTaintsToUnreachableNode', () => 
     h.run(MONITOR_KEY, at(40));
     assert.deepEqual(taintKeys(h, 'node0'), [], 'no taint within the grace period');
     const monitor = h.run(MONITOR_KEY, at(51));
-    assert.deepEqual(monitor.mutations.map((m) => m.verb), ['RecordEvent', 'UpdateStatus'], 'the taint waits for the status write');
+    assert.deepEqual(monitor.mutations.map((m) => [m.verb, m.event?.reason]), [['UpdateStatus', 'NodeNotReady']], 'the taint waits for the status write, NodeNotReady goes with it');
     assert.ok(h.enqueued().includes(NO_EXECUTE_KEY), 'the write seen enqueues the tainting pass');
     h.run(NO_EXECUTE_KEY, at(51.01));
     assert.deepEqual(taintKeys(h, 'node0'), [UNREACHABLE]);

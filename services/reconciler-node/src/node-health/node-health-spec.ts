@@ -4,7 +4,7 @@ import type { ControllerSpec, InputClock, Listers } from '@kcm-bus/runtime/recon
 import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
-import { inFlight, newNodeLifecycleState, type NodeLifecycleState, published as recordPublished } from './node-lifecycle-state.ts';
+import { inFlight, newNodeLifecycleState, type NodeLifecycleState, published as recordPublished, sawRecord } from './node-lifecycle-state.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { NodeWrites } from './node-writes.ts';
 import { nodeUpdatePass } from './node-update-pass.ts';
@@ -43,7 +43,8 @@ export const NO_EXECUTE_KEY = '~no-execute-tainting';
  * again while a zone queue holds work (the lead's tick should enqueue both keys, so work left waiting for a token
  * by a monitor pass gets its pass); any other key is a node name (doNodeProcessingPassWorker). Node events
  * enqueue the node, and NO_EXECUTE_KEY while a zone queue holds work (so a node waiting for its own status write
- * to be seen is tainted once it is); Lease events enqueue nothing (the monitor pass reads them). A node with a
+ * to be seen is tainted once it is); Lease events enqueue nothing (the monitor pass reads them). Both note when the
+ * watcher read the record (the time a sign of life is dated by, sawRecord). A node with a
  * write of any of the three in flight gets no other until that one is read back (they are all guarded by the same
  * resourceVersion; the nodes handler brings the node back). The NodeLifecycleState is this member's memory. Failed writes (ReconcileInput.failures) are not read: every pass
  * decides again from the state its inputs show.
@@ -53,8 +54,11 @@ export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeL
   const queued = (): boolean => [...state.tainters.values()].some((q) => q.size() > 0);
   return {
     handlers: {
-      nodes: (event) => ({ enqueue: event.type === 'Deleted' ? [] : [event.key, ...(queued() ? [NO_EXECUTE_KEY] : [])] }),
-      leases: () => ({ enqueue: [] }),
+      nodes: (event) => {
+        sawRecord(state, event);
+        return { enqueue: event.type === 'Deleted' ? [] : [event.key, ...(queued() ? [NO_EXECUTE_KEY] : [])] };
+      },
+      leases: (event) => (sawRecord(state, event), { enqueue: [] }),
     },
     reconcile: (key, input) => {
       if (key === MONITOR_KEY) return monitorSync(state, { listers, config, clock, metrics }, input);
@@ -83,11 +87,11 @@ function monitorSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInpu
   const stale = staleness(deps, input.now);
   deps.metrics.inputsStale(stale !== undefined, stale ?? '');
   if (stale !== undefined) {
-    state.stale = true;
+    state.freshGrace = true;
     return { mutations: [] };
   }
-  const writes = monitorNodeHealth({ ...deps, state, now: input.now }, state.stale);
-  state.stale = false;
+  const writes = monitorNodeHealth({ ...deps, state, now: input.now }, state.freshGrace);
+  state.freshGrace = false;
   return published(MONITOR_KEY, input, writes.drafts());
 }
 

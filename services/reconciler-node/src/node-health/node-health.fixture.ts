@@ -18,7 +18,7 @@ export type NodeCluster = {
 export type Harness = {
   readonly cluster: NodeCluster;
   readonly spec: ControllerSpec<NodeHealthInputs>;
-  /** observedAt: the time both inputs are known complete up to; undefined means "as fresh as now". */
+  /** observedAt: the time both inputs are known complete up to (null: not known); undefined means "as fresh as the run's now". */
   observedAt: Date | null | undefined;
   /** run reconciles `key` at `now`, applies its mutations to the cluster and returns the result; node events it causes are handled. */
   run: (key: string, now: Date) => ReconcileResult;
@@ -40,18 +40,23 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
     leases: new Map(leases.map((l) => [`${l.metadata.namespace}/${l.metadata.name}`, l])), events: [], conflicts: [], rv: 100,
   };
   let queue: string[] = [];
+  let runAt = new Date(0);
+  const reconcile = (key: string, now: Date): ReconcileResult => {
+    runAt = now;
+    return spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
+  };
   const h: Harness = {
     cluster, observedAt: undefined,
     get spec() {
       return spec;
     },
     run: (key, now) => {
-      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
+      const result = reconcile(key, now);
       for (const m of result.mutations) queue.push(...applyNodeMutation(cluster, m, spec));
       return result;
     },
     publish: (key, now) => {
-      const result = spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
+      const result = reconcile(key, now);
       return { ...result, apply: () => void result.mutations.forEach((m) => queue.push(...applyNodeMutation(cluster, m, spec))) };
     },
     enqueued: () => {
@@ -60,12 +65,15 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
       return out;
     },
   };
-  const clock = { observedAt: () => (h.observedAt === null ? undefined : h.observedAt ?? new Date(8.64e15)) };
+  const clock = { observedAt: () => (h.observedAt === null ? undefined : h.observedAt ?? runAt) };
   const spec = nodeHealthSpec({ nodes: listerOver(cluster.nodes), leases: listerOver(cluster.leases) }, { ...DEFAULT_NODE_LIFECYCLE_CONFIG, ...config }, clock, metrics);
   return h;
 }
 
-/** applyNodeMutation plays the writer for one mutation (events, UpdateStatus, strategic merge patches of labels and taints) and hands the node event to the spec; returns the keys enqueued. */
+/**
+ * applyNodeMutation plays the writer for one mutation (events, UpdateStatus, strategic merge patches of labels and
+ * taints; a write's outcome event once it applied) and hands the node event to the spec; returns the keys enqueued.
+ */
 function applyNodeMutation(c: NodeCluster, m: Mutation, spec: ControllerSpec<NodeHealthInputs>): string[] {
   if (m.verb === 'RecordEvent') {
     c.events.push(m.event!);
@@ -79,6 +87,7 @@ function applyNodeMutation(c: NodeCluster, m: Mutation, spec: ControllerSpec<Nod
   const next = m.verb === 'UpdateStatus' ? { ...old, status: (JSON.parse(m.body!) as Node).status ?? {} } : merged(old, JSON.parse(m.patch!) as NodePatch);
   const object = { ...next, metadata: { ...next.metadata, resourceVersion: String(++c.rv) } };
   c.nodes.set(m.target.name, object);
+  if (m.event !== null) c.events.push(m.event);
   const event: ObjectEvent<Node> = { type: 'Applied', key: m.target.name, object, old, live: true };
   return [...spec.handlers.nodes(event).enqueue];
 }
@@ -117,6 +126,15 @@ export function ready(status: NodeCondition['status'], heartbeat: string, transi
 /** lease is a node's Lease in kube-node-lease renewed at renewTime. */
 export function lease(name: string, renewTime: string): Lease {
   return { metadata: { name, namespace: 'kube-node-lease', uid: `lease-${name}` }, spec: { holderIdentity: name, renewTime } };
+}
+
+/** renewLease renews a node's Lease at renewTime, as the watcher would bring it: its record read at observedAt. */
+export function renewLease(h: Harness, name: string, renewTime: Date, observedAt: Date): void {
+  const key = `kube-node-lease/${name}`;
+  const old = h.cluster.leases.get(key);
+  const object = lease(name, renewTime.toISOString());
+  h.cluster.leases.set(key, object);
+  h.spec.handlers.leases({ type: 'Applied', key, object, old, live: true, observedAt });
 }
 
 /** setStatus changes a node's status as its kubelet would (a new resourceVersion). */

@@ -1,5 +1,5 @@
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
-import { type MutationDraft, mergePatchDraft, recordEventDraft, updateStatusDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import { type MutationDraft, mergePatchDraft, recordEventDraft, updateStatusDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { swapNodeControllerTaint, type TaintRef } from '@kcm-bus/k8s/node-taints.ts';
 import type { Node, NodeStatus, Taint } from '@kcm-bus/k8s/node-v1.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
@@ -27,7 +27,7 @@ export function recordNodeStatusChange(node: Node, status: string): MutationDraf
  */
 export class NodeWrites {
   readonly #events: MutationDraft[] = [];
-  readonly #status = new Map<string, { readonly node: Node; readonly status: NodeStatus }>();
+  readonly #status = new Map<string, { readonly node: Node; readonly status: NodeStatus; readonly event: MutationDraft | undefined }>();
   readonly #taints = new Map<string, { readonly node: Node; taints: readonly Taint[] }>();
   readonly #now: Date;
   readonly #blocked: (name: string) => boolean;
@@ -43,9 +43,9 @@ export class NodeWrites {
     this.#events.push(draft);
   }
 
-  /** updateStatus writes the node's new status (the node as the lister holds it). */
-  updateStatus(node: Node, status: NodeStatus): void {
-    this.#status.set(node.metadata.name, { node, status });
+  /** updateStatus writes the node's new status (the node as the lister holds it), with the event to record once it applied. */
+  updateStatus(node: Node, status: NodeStatus, event?: MutationDraft): void {
+    this.#status.set(node.metadata.name, { node, status, event });
   }
 
   /** taintsOf is the node's taints as this sync left them. */
@@ -75,11 +75,14 @@ export class NodeWrites {
   }
 
   /**
-   * drafts are the sync's writes: events, status updates, then one strategic merge patch of spec.taints (the whole
+   * drafts are the sync's writes: events, status updates (with their outcome events), then one strategic merge patch of spec.taints (the whole
    * list, as PatchNodeTaints sends it) per node whose taints changed, guarded by uid and resourceVersion.
    */
   drafts(): MutationDraft[] {
-    const status = [...this.#status.values()].map(({ node, status: s }) => updateStatusDraft(NODES, node, s));
+    const status = [...this.#status.values()].map(({ node, status: s, event }) => {
+      const draft = updateStatusDraft(NODES, node, s);
+      return event === undefined ? draft : withOutcomeEvent(draft, event);
+    });
     const taints = [...this.#taints.values()].filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? []))
       .map(({ node, taints: t }) => mergePatchDraft(NODES, node, { spec: { taints: t } }));
     return [...this.#events, ...status, ...taints];

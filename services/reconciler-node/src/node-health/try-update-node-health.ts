@@ -5,7 +5,8 @@ import type { Lease, Node, NodeCondition, NodeStatus } from '@kcm-bus/k8s/node-v
 
 /**
  * NodeHealthData mirrors upstream's nodeHealthData: when this member last saw a sign of life (probeTimestamp) and a
- * Ready transition (readyTransitionTimestamp), in epoch ms of its own clock, with the status and Lease it saw then.
+ * Ready transition (readyTransitionTimestamp), with the status and Lease it saw then. Both times are the pipeline's,
+ * in epoch ms: when the watcher read the record that carried them (HealthClock), not when this member got to them.
  */
 export type NodeHealthData = {
   readonly probeTimestamp: number;
@@ -14,9 +15,20 @@ export type NodeHealthData = {
   readonly lease: Lease | undefined;
 };
 
-/** HealthClock is what tryUpdateNodeHealth needs to judge: now, the grace periods, and whether to grant a fresh grace period. */
+/**
+ * HealthClock is what tryUpdateNodeHealth judges by. Upstream reads one clock, its own, trusting its informers to be
+ * current; here the node's signs of life and its silence are both read in the pipeline's time (the watcher's clock):
+ * - observedAtMs: the node's heartbeat (its Lease, or its status when it has none) is known complete here up to this
+ *   time (the InputClock); its silence is counted up to it, never on past it, where a renewal may wait unread;
+ * - nodeSeenAtMs, leaseSeenAtMs: when the watcher read the node and the Lease as this member holds them (undefined:
+ *   not known, then observedAtMs stands in);
+ * - now: the wall clock, for the times the written conditions carry.
+ */
 export type HealthClock = {
   readonly now: Date;
+  readonly observedAtMs: number;
+  readonly nodeSeenAtMs: number | undefined;
+  readonly leaseSeenAtMs: number | undefined;
   readonly nodeMonitorGracePeriodMs: number;
   readonly nodeStartupGracePeriodMs: number;
   /** freshGrace: the member's first fresh pass (or the first after stale input): every grace period starts now. */
@@ -40,28 +52,31 @@ const CONDITIONS_TO_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPr
 /**
  * tryUpdateNodeHealth mirrors Controller.tryUpdateNodeHealth without the lease circuit breaker (gate
  * NodeControllerLeaseCircuitBreaker, beta and on in 1.37: a live GET of the Lease before going Unknown), whose job
- * the stale-input check of the monitor pass does here, from the watermarks:
- * a changed Ready heartbeat or a renewed Lease moves probeTimestamp to now; past probeTimestamp + grace period the
- * Ready/MemoryPressure/DiskPressure/PIDPressure conditions become Unknown (NodeStatusUnknown, or
- * NodeStatusNeverUpdated when missing), and the status is written when Ready changed.
+ * (never mark a node on a Lease cache older than the API) is done here by reading silence in the pipeline's time
+ * (HealthClock): first sight, a changed Ready heartbeat or a renewed Lease move probeTimestamp to when the watcher
+ * read them; once the node's heartbeat is known complete past probeTimestamp + grace period, the Ready/MemoryPressure/
+ * DiskPressure/PIDPressure conditions become Unknown (NodeStatusUnknown, or NodeStatusNeverUpdated when missing), and
+ * the status is written when Ready changed.
  */
 export function tryUpdateNodeHealth(node: Node, lease: Lease | undefined, saved: NodeHealthData | undefined, clock: HealthClock): NodeHealthUpdate {
-  const nowMs = clock.now.getTime();
+  const at = clock.observedAtMs;
   const status = node.status ?? {};
   const currentReady = getCondition(status, 'Ready');
   const created = node.metadata.creationTimestamp;
   const observedReady = currentReady ?? { type: 'Ready', status: 'Unknown', ...(created === undefined ? {} : { lastHeartbeatTime: created, lastTransitionTime: created }) };
   const gracePeriod = currentReady === undefined ? clock.nodeStartupGracePeriodMs : clock.nodeMonitorGracePeriodMs;
-  const prior = saved !== undefined && clock.freshGrace ? { ...saved, probeTimestamp: nowMs, readyTransitionTimestamp: nowMs } : saved;
-  let health = currentReady === undefined ? startupHealth(status, prior, clock.freshGrace ? nowMs : timeMs(created) ?? 0) : prior;
-  health = probedHealth(status, currentReady, health, prior, nowMs);
+  const prior = saved !== undefined && clock.freshGrace ? { ...saved, probeTimestamp: at, readyTransitionTimestamp: at } : saved;
+  let health = currentReady === undefined ? startupHealth(status, prior, clock.freshGrace ? at : timeMs(created) ?? 0) : prior;
+  health = probedHealth(status, currentReady, health, prior, { firstSight: at, heartbeat: clock.nodeSeenAtMs ?? at });
   const savedLease = prior?.lease;
-  if (lease !== undefined && (savedLease === undefined || before(savedLease, lease))) health = { ...health, lease, probeTimestamp: nowMs };
-  if (!(nowMs > health.probeTimestamp + gracePeriod)) return { health, observedReady, currentReady, newStatus: undefined };
+  if (lease !== undefined && (savedLease === undefined || before(savedLease, lease))) {
+    health = { ...health, lease, probeTimestamp: Math.max(health.probeTimestamp, clock.leaseSeenAtMs ?? at) };
+  }
+  if (!(at > health.probeTimestamp + gracePeriod)) return { health, observedReady, currentReady, newStatus: undefined };
   const newStatus = { ...status, conditions: conditionsToUnknown(node, clock.now) };
   const newReady = getCondition(newStatus, 'Ready');
   if (jsonEqual(newReady, observedReady)) return { health, observedReady, currentReady: newReady, newStatus: undefined };
-  const written = { status: newStatus, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: nowMs, lease };
+  const written = { status: newStatus, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: at, lease };
   return { health: written, observedReady, currentReady: newReady, newStatus };
 }
 
@@ -72,17 +87,21 @@ function startupHealth(status: NodeStatus, saved: NodeHealthData | undefined, si
 }
 
 /**
- * probedHealth is tryUpdateNodeHealth's case analysis: first sight, a Ready condition appearing or disappearing, or
- * a new Ready heartbeat make probeTimestamp now (and readyTransitionTimestamp now when the transition time moved).
- * `saved` is the health before this pass, `health` the one after the startup case.
+ * probedHealth is tryUpdateNodeHealth's case analysis: first sight makes probeTimestamp the pipeline's now; a Ready
+ * condition appearing or disappearing, or a new Ready heartbeat, make it the time the node's record was read (and
+ * readyTransitionTimestamp too when the transition time moved), never earlier than it was: a record read long ago
+ * (replayed at a member's start) is no fresher sign of life than first sight. `saved` is the health before this
+ * pass, `health` the one after the startup case.
  */
-function probedHealth(status: NodeStatus, currentReady: NodeCondition | undefined, health: NodeHealthData | undefined, saved: NodeHealthData | undefined, nowMs: number): NodeHealthData {
-  const fresh = (transition: number): NodeHealthData => ({ status, probeTimestamp: nowMs, readyTransitionTimestamp: transition, lease: undefined });
-  if (health === undefined) return fresh(nowMs);
+function probedHealth(status: NodeStatus, currentReady: NodeCondition | undefined, health: NodeHealthData | undefined, saved: NodeHealthData | undefined,
+  times: { readonly firstSight: number; readonly heartbeat: number }): NodeHealthData {
+  if (health === undefined) return { status, probeTimestamp: times.firstSight, readyTransitionTimestamp: times.firstSight, lease: undefined };
+  const probed = Math.max(health.probeTimestamp, times.heartbeat);
+  const fresh = (transition: number): NodeHealthData => ({ status, probeTimestamp: probed, readyTransitionTimestamp: transition, lease: undefined });
   const savedReady = health === saved && saved.status !== undefined ? getCondition(saved.status, 'Ready') : undefined;
-  if ((savedReady === undefined) !== (currentReady === undefined)) return fresh(nowMs);
+  if ((savedReady === undefined) !== (currentReady === undefined)) return fresh(probed);
   if (savedReady === undefined || currentReady === undefined || savedReady.lastHeartbeatTime === currentReady.lastHeartbeatTime) return health;
-  return fresh(savedReady.lastTransitionTime === currentReady.lastTransitionTime ? health.readyTransitionTimestamp : nowMs);
+  return fresh(savedReady.lastTransitionTime === currentReady.lastTransitionTime ? health.readyTransitionTimestamp : probed);
 }
 
 /** before mirrors MicroTime.Before on the Leases' renewTime: false when either is unset. */
