@@ -50,10 +50,21 @@ export async function nodeDeath(kube: RawKube, system: string, toleration: numbe
       template: { metadata: { labels: { app: 'short' } }, spec: { tolerations, containers: [{ name: 'c', image: 'nginx' }] } } } });
     await waitFor(`${system}: short adopted, every node schedulable`, async () => (await get(`${pods}/short`) as { metadata: { ownerReferences?: unknown[] } }).metadata.ownerReferences?.length === 1
       && (await Promise.all(kubelets.map(async (k) => taints(await get(`/api/v1/nodes/${k.name}`))))).every((t) => t.length === 0), { timeoutMs: 120_000 });
+    await waitFor(`${system}: every node registered by a monitor pass`, () => registered(kube, kubelets.map((k) => k.name)), { timeoutMs: 120_000 });
     return await judged(kube, { system, ns, dying, get, node, pods });
   } finally {
     for (const k of kubelets) await k.remove();
   }
+}
+
+/**
+ * registered: every one of these nodes has its RegisteredNode event, recorded by the node lifecycle controller's
+ * monitor pass when it first sees a node. A node killed before that pass would get its grace period from the pass
+ * (upstream's "Missing timestamp for Node. Assuming now"), in either system: the script kills only after it.
+ */
+async function registered(kube: RawKube, names: readonly string[]): Promise<boolean> {
+  const events = (await kube('GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DRegisteredNode'))['items'] as Event[];
+  return names.every((name) => events.some((e) => e.involvedObject.name === name));
 }
 
 type Run = { readonly system: string; readonly ns: string; readonly dying: FakeKubelet; readonly get: (path: string) => Promise<Obj>; readonly node: string; readonly pods: string };
