@@ -37,5 +37,6 @@ export function promNodeCollectorMetrics(registry: Registry): NodeCollectorMetri
     updateNodeHealthDuration: (s) => nodeDuration.observe(s),
     updateAllNodesHealthDuration: (s) => allDuration.observe(s),
     inputsStale: (isStale) => stale.set(isStale ? 1 : 0),
+    nodeSilent: () => undefined,
   };
 }

@@ -22,7 +22,16 @@ export interface NodeCollectorMetrics {
    * says which and how old) and therefore judged nothing; the lead turns it into a gauge and a log line.
    */
   inputsStale(stale: boolean, reason: string): void;
+  /**
+   * nodeSilent (not upstream's metrics: its "Node hasn't been updated" log line) tells that the monitor pass marks a
+   * node Unknown, with the evidence: its last sign of life and how far its heartbeat is known complete (pipeline time),
+   * and the Lease renewal the member holds.
+   */
+  nodeSilent(node: string, evidence: NodeSilence): void;
 }
+
+/** NodeSilence is the evidence a node is marked Unknown on, times in RFC 3339. */
+export type NodeSilence = { readonly lastSignOfLife: string; readonly knownCompleteUpTo: string; readonly leaseRenewTime: string | undefined };
 
 /** NOOP_NODE_COLLECTOR_METRICS records nothing (tests, and members that do not export metrics). */
 export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
@@ -33,16 +42,19 @@ export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
   updateNodeHealthDuration: () => {},
   updateAllNodesHealthDuration: () => {},
   inputsStale: () => {},
+  nodeSilent: () => {},
 };
 
 /**
  * withStalenessLog tells the operator when the monitor pass starts and stops judging nothing: a warning with the
- * reason when its inputs go stale, a line when they are fresh again (every node then gets a fresh grace period).
+ * reason when its inputs go stale, a line when they are fresh again (every node then gets a fresh grace period); and
+ * each node it marks Unknown, with the evidence.
  */
 export function withStalenessLog(metrics: NodeCollectorMetrics, log: Pick<Logger, 'warn' | 'info'>): NodeCollectorMetrics {
   let wasStale = false;
   return {
     ...metrics,
+    nodeSilent: (node, evidence) => log.info('node silent past its grace period: marked Unknown', { node, ...evidence }),
     inputsStale: (stale, reason) => {
       if (stale && !wasStale) log.warn('node lifecycle inputs are stale: judging no node until they catch up', { reason });
       if (!stale && wasStale) log.info('node lifecycle inputs caught up: every node gets a fresh grace period');

@@ -145,7 +145,9 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
   });
 
   it('given a renewal the watcher read at 2 s and a pass that first noticed it at 4 s, then silence is dated from 2 s: Unknown once 52 s are known', () => {
-    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
+    const silent: unknown[] = [];
+    const metrics = { ...NOOP_NODE_COLLECTOR_METRICS, nodeSilent: (n: string, e: object) => void silent.push({ n, ...e }) };
+    const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)], {}, metrics);
     h.run(MONITOR_KEY, at(0));
     renewLease(h, 'node0', at(1.5), at(2));
     renewLease(h, 'node1', at(3.5), at(4));
@@ -153,5 +155,6 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
     h.observedAt = at(52.5);
     h.run(MONITOR_KEY, at(53));
     assert.deepEqual(['node0', 'node1'].map((n) => conditionsOf(h, n)[0]?.status), ['Unknown', 'True'], 'node1, read at 4 s, has half a second to go');
+    assert.deepEqual(silent, [{ n: 'node0', lastSignOfLife: at(2).toISOString(), knownCompleteUpTo: at(52.5).toISOString(), leaseRenewTime: at(1.5).toISOString() }]);
   });
 });

@@ -2,7 +2,7 @@ import { getZoneKey } from '@kcm-bus/k8s/node-taints.ts';
 import { type Lease, type Node, NODE_LEASE_NAMESPACE, type NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
 import type { InputClock, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
-import type { NodeCollectorMetrics } from './metrics.ts';
+import type { NodeCollectorMetrics, NodeSilence } from './metrics.ts';
 import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState, published } from './node-lifecycle-state.ts';
 import { NodeWrites, recordNodeEvent, recordNodeStatusChange } from './node-writes.ts';
 import { doNoExecuteTaintingPass, markNodeAsReachable, processTaintBaseEviction, type TaintingPass } from './no-execute-tainting.ts';
@@ -59,7 +59,10 @@ export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeW
     state.health.set(name, update.health);
     // NodeNotReady goes with the status write, recorded once it applied: upstream records it after UpdateStatus succeeded.
     const notReady = update.currentReady?.status !== 'True' && update.observedReady.status === 'True';
-    if (update.newStatus !== undefined) writes.updateStatus(node, update.newStatus, notReady ? recordNodeStatusChange(node, 'NodeNotReady') : undefined);
+    if (update.newStatus !== undefined) {
+      writes.updateStatus(node, update.newStatus, notReady ? recordNodeStatusChange(node, 'NodeNotReady') : undefined);
+      metrics.nodeSilent(name, silence(update.health.probeTimestamp, clock.observedAtMs, lease));
+    }
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       const zone = getZoneKey(node);
       zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(update.currentReady);
@@ -72,6 +75,11 @@ export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeW
   published(state, writes.written());
   metrics.updateAllNodesHealthDuration((performance.now() - started) / 1000);
   return writes;
+}
+
+/** silence is the evidence a node is marked Unknown on (NodeCollectorMetrics.nodeSilent). */
+function silence(probeMs: number, knownMs: number, lease: Lease | undefined): NodeSilence {
+  return { lastSignOfLife: new Date(probeMs).toISOString(), knownCompleteUpTo: new Date(knownMs).toISOString(), leaseRenewTime: lease?.spec?.renewTime ?? undefined };
 }
 
 /**
