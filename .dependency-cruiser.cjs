@@ -1,7 +1,8 @@
 /**
  * The layering rule, checked by the test command (see README "Layers"; test/unit/layers.test.ts proves each rule fires):
  * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
- *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime and tools;
+ *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime, tools and
+ *   schemas;
  *   test imports any;
  * - services never import each other;
  * - pure modules (every module of schemas, packages/runtime, packages/k8s and services/* except adapters
@@ -18,7 +19,7 @@ const LAYERS = {
   'packages/runtime': ['schemas'],
   'packages/k8s': ['packages/runtime', 'schemas'],
   'packages/tools': ['packages/runtime', 'schemas'],
-  'packages/stack': ['packages/runtime', 'packages/tools'],
+  'packages/stack': ['packages/runtime', 'packages/tools', 'schemas'],
   'services/[^/]+': ['packages/runtime', 'packages/k8s', 'schemas'],
 };
 

@@ -18,6 +18,12 @@ const core = (kind: string, plural: string, namespaced: boolean): WatchedKind =>
   openApiPath: 'api/v1', openApiFile: 'api__v1_openapi.json',
 });
 
+/** grouped is a namespaced kind of an API group (`apps`, `discovery.k8s.io`) at version v1, defined in io.k8s.api.<pkg>.v1. */
+const grouped = (group: string, pkg: string, kind: string, plural: string): WatchedKind => ({
+  kind, plural, apiVersion: `${group}/v1`, namespaced: true, definition: `io.k8s.api.${pkg}.v1.${kind}`,
+  openApiPath: `apis/${group}/v1`, openApiFile: `apis__${group}__v1_openapi.json`,
+});
+
 /** WATCHED_KINDS are the kinds with a watch topic (DESIGN "Topics and records"); the generator serves any other. */
 export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Pod', 'pods', true),
@@ -25,11 +31,9 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Service', 'services', true),
   core('Endpoints', 'endpoints', true),
   core('Node', 'nodes', false),
-  {
-    kind: 'Lease', plural: 'leases', apiVersion: 'coordination.k8s.io/v1', namespaced: true,
-    definition: 'io.k8s.api.coordination.v1.Lease',
-    openApiPath: 'apis/coordination.k8s.io/v1', openApiFile: 'apis__coordination.k8s.io__v1_openapi.json',
-  },
+  grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
+  grouped('apps', 'apps', 'ReplicaSet', 'replicasets'),
+  grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
 ];
 
 /** watchedKind looks a watched kind up by kind or plural. */

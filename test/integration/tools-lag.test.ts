@@ -27,9 +27,9 @@ type GroupLag = {
   readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly lag: number | null; readonly watermarkAgeMs: number | null }[];
 };
 
-/** rcGroup is reconciler-rc's group in `lag --json`'s report. */
+/** rcGroup is reconciler-rc's RC controller group in `lag --json`'s report (one group per controller: `<prefix>.<workqueue>`). */
 async function rcGroup(): Promise<GroupLag | undefined> {
-  return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc');
+  return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc.replicationmanager');
 }
 
 describe('kcm-bus lag: the services\' consumer groups, their lag and their inputs\' watermark age', () => {

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { ROLES } from '@kcm-bus/stack/kube-access.ts';
 import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 
@@ -22,11 +23,9 @@ type PodSpec = { serviceAccountName: string; automountServiceAccountToken?: bool
 
 const load = (file: string): Resource[] => parseAllDocuments(readFileSync(join(BASE, file), 'utf8')).map((d) => d.toJSON() as Resource);
 const rbac = load('rbac.yaml');
-const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'] as const;
-const RECONCILER_SIGNERS: Readonly<Record<string, readonly string[]>> = {
-  'reconciler-rc': ['replicationcontroller-controller'], 'reconciler-endpoint': ['endpoints-controller'],
-  'reconciler-node': ['node-lifecycle-controller', 'taint-eviction-controller'],
-};
+const SERVICES = ['watcher', 'writer', ...RECONCILER_SERVICES] as const;
+/** RECONCILER_SIGNERS are the controllers each reconciler service signs as, the catalog's. */
+const RECONCILER_SIGNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(RECONCILER_SERVICES.map((s) => [s, controllersOf(s).map((c) => c.name)]));
 const deployment = (service: string): Deployment => load(`${service}.yaml`).find((r) => r.kind === 'Deployment')!.spec!;
 const container = (service: string): Container => deployment(service).template.spec.containers[0]!;
 

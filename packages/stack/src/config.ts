@@ -1,3 +1,4 @@
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { runDir } from './paths.ts';
 
 /** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */
@@ -24,12 +25,12 @@ export type StackConfig = {
 };
 
 /**
- * KCM_BUS_CONTROLLERS are upstream's controllers kcm-bus replaces: replication (reconciler-rc), endpoints
- * (reconciler-endpoint), node lifecycle and taint eviction (reconciler-node). The stack's kube-controller-manager runs
- * every other one (BESIDE_KCM_BUS), as a cluster running kcm-bus beside its own kube-controller-manager does: garbage
- * collection, namespace deletion, service accounts and quotas behave as on a real cluster.
+ * KCM_BUS_CONTROLLERS are upstream's controllers kcm-bus replaces, the catalog's (packages/runtime/src/catalog). The
+ * stack's kube-controller-manager runs every other one (BESIDE_KCM_BUS), as a cluster running kcm-bus beside its own
+ * kube-controller-manager does: garbage collection, namespace deletion, service accounts, quotas and the Deployment
+ * controller (on kcm-bus's ReplicaSets) behave as on a real cluster.
  */
-export const KCM_BUS_CONTROLLERS = ['replicationcontroller-controller', 'endpoints-controller', 'node-lifecycle-controller', 'taint-eviction-controller'] as const;
+export const KCM_BUS_CONTROLLERS: readonly string[] = CONTROLLERS.map((c) => c.name);
 
 /** BESIDE_KCM_BUS is the `--controllers` list of a kube-controller-manager running beside kcm-bus. */
 export const BESIDE_KCM_BUS = ['*', ...KCM_BUS_CONTROLLERS.map((c) => `-${c}`)].join(',');

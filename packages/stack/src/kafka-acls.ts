@@ -1,15 +1,9 @@
 import type { KafkaAcl, KafkaAclOperation } from '@kcm-bus/runtime/bus/bus.ts';
+import { inputKindsOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
 
 /** SERVICES are the kcm-bus services, each its own Kafka principal (User:<service>) on the secure listener. */
-export const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'] as const;
+export const SERVICES = ['watcher', 'writer', ...RECONCILER_SERVICES] as const;
 export type ServiceName = typeof SERVICES[number];
-
-/** RECONCILER_INPUTS are each reconciler's input topics (its main.ts declares them), which get its dead letters. */
-const RECONCILER_INPUTS: Readonly<Record<Exclude<ServiceName, 'watcher' | 'writer'>, readonly string[]>> = {
-  'reconciler-rc': ['pods', 'replicationcontrollers'],
-  'reconciler-endpoint': ['services', 'pods', 'endpoints'],
-  'reconciler-node': ['nodes', 'leases', 'pods'],
-};
 
 const MUTATIONS = 'kcm.mutations';
 const RESULTS = 'kcm.mutation-results';
@@ -26,8 +20,9 @@ const readBack: Grant = { type: 'GROUP', name: 'kcm-bus-read-', prefixed: true, 
 /**
  * grantsOf is what one service may do on the bus, and nothing more: only the watcher writes watch and state
  * topics, only reconcilers write kcm.mutations, only the writer writes kcm.mutation-results. Reading is granted
- * where the service's loops read (the watcher reads its state topics back on restart; a reconciler reads the
- * results of its own mutations), creating and configuring where the service creates the topic.
+ * where the service's loops read (the watcher reads its state topics back on restart; a reconciler reads the state
+ * topics of its controllers' inputs, from the catalog, and the results of its own mutations), creating and
+ * configuring where the service creates the topic.
  */
 function grantsOf(service: ServiceName): readonly Grant[] {
   if (service === 'watcher') {
@@ -42,7 +37,7 @@ function grantsOf(service: ServiceName): readonly Grant[] {
       { type: 'GROUP', name: 'kcm-bus-writer', operations: READS }, readBack,
     ];
   }
-  const inputs = RECONCILER_INPUTS[service].map((plural) => `kcm.state.${plural}`);
+  const inputs = inputKindsOf(service).map((plural) => `kcm.state.${plural}`);
   return [
     ...inputs.map((t) => topic(t, READS)), ...[...inputs, RESULTS].map((t) => topic(`${t}.dlq`, [...OWN, 'WRITE'])),
     topic(MUTATIONS, ['WRITE', 'DESCRIBE']), topic(RESULTS, ['READ', 'CREATE', 'DESCRIBE']),

@@ -1,5 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { IDENTITIES, pkiDir } from './pki.ts';
 
 /** kubeconfigPath is the kubeconfig of one identity: `kubeconfig` for the admin, `kubeconfig.<id>` otherwise. */
@@ -25,29 +28,52 @@ export function writeKubeconfigs(stackDir: string, server: string): void {
 
 type Rule = { readonly apiGroups: readonly string[]; readonly resources: readonly string[]; readonly verbs: readonly string[] };
 
-const WATCHED = ['pods', 'nodes', 'services', 'endpoints', 'replicationcontrollers'];
+/** RBAC_VERBS are the API verbs each mutation verb needs; a RecordEvent creates, patches or updates an event (client-go's recorder). */
+const RBAC_VERBS: Readonly<Record<MutationVerb, readonly string[]>> = {
+  Create: ['create'], Update: ['update'], UpdateStatus: ['update'], Patch: ['patch'], Delete: ['delete'], RecordEvent: ['create', 'patch', 'update'],
+};
+
+/** groupOf splits the catalog's `resource[.group][/subresource]` into RBAC's group and `resource[/subresource]`. */
+function groupOf(resource: string): { readonly group: string; readonly resource: string } {
+  const [qualified = '', sub] = resource.split('/');
+  const dot = qualified.indexOf('.');
+  const name = dot < 0 ? qualified : qualified.slice(0, dot);
+  return { group: dot < 0 ? '' : qualified.slice(dot + 1), resource: sub === undefined ? name : `${name}/${sub}` };
+}
+
+/** rulesOf gathers (group, resource, verbs) into one rule per group and resource, verbs deduplicated, in first-seen order. */
+function rulesOf(grants: readonly { readonly group: string; readonly resource: string; readonly verbs: readonly string[] }[]): Rule[] {
+  const rules = new Map<string, { apiGroups: string[]; resources: string[]; verbs: string[] }>();
+  for (const g of grants) {
+    const key = `${g.group} ${g.resource}`;
+    const rule = rules.get(key) ?? { apiGroups: g.resource === 'events' ? ['', 'events.k8s.io'] : [g.group], resources: [g.resource], verbs: [] };
+    for (const verb of g.verbs) if (!rule.verbs.includes(verb)) rule.verbs.push(verb);
+    rules.set(key, rule);
+  }
+  return [...rules.values()];
+}
+
+/** writerRules are the catalog's grants as RBAC (and the owners' finalizers, which blockOwnerDeletion needs under OwnerReferencesPermissionEnforcement). */
+function writerRules(): Rule[] {
+  const grants = CONTROLLERS.flatMap((c) => [
+    ...c.grants.map((g) => ({ ...groupOf(g.resource), verbs: g.verbs.flatMap((v) => RBAC_VERBS[v]) })),
+    ...c.ownerFinalizers.map((plural) => ({ group: apiGroup(watchedKind(plural).apiVersion), resource: `${plural}/finalizers`, verbs: ['update'] })),
+  ]);
+  return rulesOf(grants);
+}
+
+/** watcherRules are list and watch of every watched kind, one rule per API group. */
+function watcherRules(): Rule[] {
+  const groups = [...new Set(WATCHED_KINDS.map((k) => apiGroup(k.apiVersion)))];
+  return groups.map((group) => ({ apiGroups: [group], resources: WATCHED_KINDS.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural), verbs: ['list', 'watch'] }));
+}
 
 /**
- * ROLES bind each kcm-bus identity to least privilege: the watcher may only list and watch what it
- * turns into topics; the writer may perform what upstream's replication, endpoints and node lifecycle
- * controllers do (and read single objects back), and nothing else.
+ * ROLES bind each kcm-bus identity to least privilege: the watcher may only list and watch what it turns into topics
+ * (WATCHED_KINDS); the writer may perform what the catalog grants the controllers (upstream's roles for the writes
+ * they make), and nothing else: it never reads.
  */
-export const ROLES: Readonly<Record<string, readonly Rule[]>> = {
-  watcher: [
-    { apiGroups: [''], resources: WATCHED, verbs: ['list', 'watch'] },
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
-  ],
-  writer: [
-    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'create', 'delete', 'patch'] },
-    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
-    { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get'] },
-    { apiGroups: [''], resources: ['replicationcontrollers/status'], verbs: ['update'] },
-    { apiGroups: [''], resources: ['endpoints'], verbs: ['get', 'create', 'update', 'delete'] },
-    { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch', 'update'] },
-    { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-    { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
-  ],
-};
+export const ROLES: Readonly<Record<string, readonly Rule[]>> = { watcher: watcherRules(), writer: writerRules() };
 
 /** rbacObjects are the ClusterRoles and ClusterRoleBindings of ROLES, as API objects. */
 export function rbacObjects(): readonly { readonly path: string; readonly body: { readonly metadata: { readonly name: string } } }[] {

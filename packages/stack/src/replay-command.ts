@@ -1,14 +1,10 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { serviceScript } from './services.ts';
 
-/** CONTROLLER_SERVICES say which kcm-bus service runs each upstream controller it replaces (`--controllers` names). */
-export const CONTROLLER_SERVICES: Readonly<Record<string, string>> = {
-  'replicationcontroller-controller': 'reconciler-rc',
-  'endpoints-controller': 'reconciler-endpoint',
-  'node-lifecycle-controller': 'reconciler-node',
-  'taint-eviction-controller': 'reconciler-node',
-};
+/** CONTROLLER_SERVICES say which kcm-bus service runs each upstream controller it replaces (the catalog's). */
+export const CONTROLLER_SERVICES: Readonly<Record<string, string>> = Object.fromEntries(CONTROLLERS.map((c) => [c.name, c.service]));
 
 /**
  * replayCommand is `kcm-bus replay --controller NAME --from T [--to T] [--json]`: the controller's service's own

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**
  * LOCAL_SIGNERS are who signs records on the local stack, by the names the records carry: the writer (results) and
- * every controller the writer's default allowlist grants anything (mutations), node lifecycle's and taint eviction's included.
+ * every controller of the catalog (mutations).
  */
-export const LOCAL_SIGNERS = ['writer', 'replicationcontroller-controller', 'endpoints-controller', 'node-lifecycle-controller', 'taint-eviction-controller'] as const;
+export const LOCAL_SIGNERS: readonly string[] = ['writer', ...CONTROLLERS.map((c) => c.name)];
 
 /** signingDir is the stack's signing directory: one key pair per local signer, shared by every service on this disk. */
 export function signingDir(stackDir: string): string {

@@ -1,3 +1,4 @@
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { Version } from './history-format.ts';
@@ -29,7 +30,7 @@ export function explainCause(cause: MutationCause, e: Evidence): Explanation {
     case 'unresolved': return { cause, kind: e.kind, text: `${e.why} (${ref})`, diff: [] };
     case 'version': {
       const diff = e.previous === undefined ? [] : diffObjects(e.previous.object, e.version.object);
-      const what = e.objectKind === 'ReplicationController' ? explainRc(e, diff) : explainObject(e, diff);
+      const what = SCALED[e.objectKind] === undefined ? explainObject(e, diff) : explainScaled(e, diff);
       return { cause, kind: e.kind, text: `${what} (${ref}, rv ${e.version.resourceVersion})`, diff };
     }
   }
@@ -47,9 +48,12 @@ export function outcomeOf(result: MutationResult | undefined): string {
   return [result.outcome, result.status, result.reason].filter((p) => p !== null && p !== undefined && p !== 0).join(' ');
 }
 
-/** explainRc tells an RC version by its replicas: created with, went from … to, and the other changed fields in brief. */
-function explainRc(e: Extract<Evidence, { kind: 'version' }>, diff: readonly DiffLine[]): string {
-  const name = `RC ${e.key}`;
+/** SCALED are the kinds told by their replicas, with the short name an explanation gives them. */
+const SCALED: Readonly<Record<string, string>> = { ReplicationController: 'RC', ReplicaSet: 'ReplicaSet' };
+
+/** explainScaled tells an RC's or a ReplicaSet's version by its replicas: created with, went from … to, the other changes in brief. */
+function explainScaled(e: Extract<Evidence, { kind: 'version' }>, diff: readonly DiffLine[]): string {
+  const name = `${SCALED[e.objectKind] ?? e.objectKind} ${e.key}`;
   const replicas = at(e.version.object, 'spec.replicas');
   if (e.version.type === 'Deleted') return `${name} was deleted`;
   if (e.previous === undefined) return `${name} was created with ${String(replicas ?? 1)} replicas`;
@@ -74,27 +78,26 @@ function briefList(items: readonly string[]): string {
   return items.length > BRIEF_CHANGES ? `${items.slice(0, BRIEF_CHANGES).join(', ')} and ${items.length - BRIEF_CHANGES} more` : items.join(', ');
 }
 
-/** RECONCILED_KINDS are the plural of the objects each controller reconciles (its mutations' reconcileKey). */
-export const RECONCILED_KINDS: Readonly<Record<string, string>> = {
-  'replicationcontroller-controller': 'replicationcontrollers', 'endpoints-controller': 'services',
-};
+/** RECONCILED_KINDS are the plural of the objects each controller reconciles (its mutations' reconcileKey), the catalog's. */
+export const RECONCILED_KINDS: Readonly<Record<string, string>> = Object.fromEntries(CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [[c.name, c.reconciles]])));
 
 /**
  * explainReconciled tells what the reconciled object wanted when a mutation was decided (its last version by then):
- * an RC's replicas and when they last changed. A sync acts on the whole state, while its recorded cause is only the
+ * an RC's or a ReplicaSet's replicas and when they last changed. A sync acts on the whole state, while its recorded cause is only the
  * record that last enqueued the key (a result, a pod), so this names what the sync saw whatever the cause.
  */
 export function explainReconciled(kind: string, key: string, versions: readonly Version[], when: number): string | undefined {
   const seen = versions.filter((v) => v.timestamp <= when);
   const last = seen.at(-1);
   if (last === undefined) return undefined;
-  if (kind !== 'ReplicationController') return `${kind} ${key} was at rv ${last.resourceVersion}`;
+  const short = SCALED[kind];
+  if (short === undefined) return `${kind} ${key} was at rv ${last.resourceVersion}`;
   const replicas = (v: Version | undefined): string => String(at(v?.object, 'spec.replicas') ?? 1);
   const i = seen.findLastIndex((v, j) => j > 0 && replicas(v) !== replicas(seen[j - 1]));
   const changed = seen[i];
-  if (changed === undefined) return `RC ${key} wanted ${replicas(last)} replicas, as created`;
+  if (changed === undefined) return `${short} ${key} wanted ${replicas(last)} replicas, as created`;
   const time = new Date(changed.timestamp).toISOString().slice(11, 19);
-  return `RC ${key} wanted ${replicas(last)} replicas: it went from ${replicas(seen[i - 1])} to ${replicas(changed)} replicas at rv ${changed.resourceVersion} (${time}Z)`;
+  return `${short} ${key} wanted ${replicas(last)} replicas: it went from ${replicas(seen[i - 1])} to ${replicas(changed)} replicas at rv ${changed.resourceVersion} (${time}Z)`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-
 export type ObjectArgs = Connection & { readonly kind: WatchedKind; readonly key: string; readonly json: boolean };
 
 /** SHORT_NAMES are kubectl's short names of the watched kinds. */
-const SHORT_NAMES: Readonly<Record<string, string>> = { po: 'pods', rc: 'replicationcontrollers', svc: 'services', ep: 'endpoints', no: 'nodes' };
+const SHORT_NAMES: Readonly<Record<string, string>> = { po: 'pods', rc: 'replicationcontrollers', rs: 'replicasets', svc: 'services', ep: 'endpoints', no: 'nodes' };
 
 /** kindNamed finds a watched kind by plural, singular (any case) or kubectl short name: pods, pod, Pod, po. */
 export function kindNamed(name: string): WatchedKind {

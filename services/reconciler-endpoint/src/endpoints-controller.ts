@@ -1,3 +1,4 @@
+import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 
 /*
@@ -5,10 +6,12 @@ import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
  * and annotations it writes (k8s.io/api/core/v1 well-known names).
  */
 
+const ENTRY = catalogEntry('endpoints-controller');
+
 /** CONTROLLER_NAME is the controller's name in kube-controller-manager (--controllers), and our mutations' controller. */
-export const CONTROLLER_NAME = 'endpoints-controller';
+export const CONTROLLER_NAME = ENTRY.name;
 /** EVENT_SOURCE is upstream's ControllerName: its event source and the value of the managed-by label. */
-export const EVENT_SOURCE = 'endpoint-controller';
+export const EVENT_SOURCE = ENTRY.eventSource;
 /** LABEL_MANAGED_BY is LabelManagedBy: set on every Endpoints the controller writes. */
 export const LABEL_MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
 /** LABEL_HEADLESS is v1.IsHeadlessService: set (empty) when the Service has no cluster IP. */

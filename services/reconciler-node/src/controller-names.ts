@@ -1,8 +1,16 @@
+import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
+
+const NODE_LIFECYCLE = catalogEntry('node-lifecycle-controller');
+const TAINT_EVICTION = catalogEntry('taint-eviction-controller');
+
 /** NODE_LIFECYCLE_CONTROLLER is upstream's controller name (--controllers): the `controller` of both halves' mutations. */
-export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
+export const NODE_LIFECYCLE_CONTROLLER = NODE_LIFECYCLE.name;
 
 /** NODE_CONTROLLER_SOURCE is the EventSource component of upstream's node lifecycle recorder. */
-export const NODE_CONTROLLER_SOURCE = 'node-controller';
+export const NODE_CONTROLLER_SOURCE = NODE_LIFECYCLE.eventSource;
 
-/** TAINT_EVICTION_CONTROLLER is upstream's taint eviction controller name and its recorder's EventSource component. */
-export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
+/** TAINT_EVICTION_CONTROLLER is upstream's taint eviction controller name. */
+export const TAINT_EVICTION_CONTROLLER = TAINT_EVICTION.name;
+
+/** TAINT_EVICTION_SOURCE is the EventSource component of its recorder. */
+export const TAINT_EVICTION_SOURCE = TAINT_EVICTION.eventSource;

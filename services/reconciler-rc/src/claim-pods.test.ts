@@ -4,9 +4,11 @@ import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { applyJsonPatch, JsonPatchError } from '@kcm-bus/k8s/json-patch.fixture.ts';
 import { adoptOps, claimPods, newControllerRef, releaseOps } from './claim-pods.ts';
 import { newPod, newRc } from './rc.fixture.ts';
+import { REPLICATION_CONTROLLERS } from './replica-set-kind.ts';
 
 const rc = newRc(1);
-const ours = newControllerRef(rc);
+const OWNER = REPLICATION_CONTROLLERS.owner;
+const ours = newControllerRef(rc, OWNER);
 const statefulSet: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ss', uid: 'ss-uid' };
 const other: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: 'other', uid: 'other-uid', controller: true };
 const withRefs = (pod: Pod, ownerReferences: readonly OwnerReference[] | undefined): Pod => {
@@ -21,7 +23,7 @@ describe('claimPods (ClaimObject)', () => {
       newPod('ours', rc), newPod('ours-relabelled', rc, { labels: { foo: 'x' } }), newPod('orphan', rc, { owned: false }),
       newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }), newPod('theirs', rc, { ownerReferences: [other] }),
     ];
-    const { claimed, actions } = claimPods(rc, pods);
+    const { claimed, actions } = claimPods(rc, OWNER, (labels) => labels?.['foo'] === 'bar', pods);
     assert.deepEqual(claimed.map((p) => p.metadata.name), ['ours']);
     assert.deepEqual(actions.map((a) => [a.type, a.pod.metadata.name]), [['Release', 'ours-relabelled'], ['Adopt', 'orphan']]);
   });
@@ -30,14 +32,14 @@ describe('claimPods (ClaimObject)', () => {
 describe('adoptOps: the guarded adoption patch', () => {
   it('given an orphan without owner references, then the controllerRef is added; if one appeared meanwhile, the patch fails', () => {
     const orphan = newPod('p', rc, { owned: false });
-    const ops = adoptOps(orphan, rc);
+    const ops = adoptOps(orphan, rc, OWNER);
     assert.deepEqual(refsAfter(orphan, ops), [ours]);
     assert.throws(() => applyJsonPatch(withRefs(orphan, [other]), ops), JsonPatchError);
   });
 
   it('given a StatefulSet as non-controller owner, then ours is appended; if that owner became controller meanwhile, the patch fails', () => {
     const pod = withRefs(newPod('p', rc), [statefulSet]);
-    const ops = adoptOps(pod, rc);
+    const ops = adoptOps(pod, rc, OWNER);
     assert.deepEqual(refsAfter(pod, ops), [statefulSet, ours]);
     assert.throws(() => applyJsonPatch(withRefs(pod, [{ ...statefulSet, controller: true }]), ops), JsonPatchError);
     assert.throws(() => applyJsonPatch(withRefs(pod, [other]), ops), JsonPatchError);
@@ -45,7 +47,7 @@ describe('adoptOps: the guarded adoption patch', () => {
 
   it('given our own ref with controller=false, then it is flipped to the controllerRef in place', () => {
     const pod = withRefs(newPod('p', rc), [statefulSet, { ...ours, controller: false, blockOwnerDeletion: false }]);
-    assert.deepEqual(refsAfter(pod, adoptOps(pod, rc)), [statefulSet, ours]);
+    assert.deepEqual(refsAfter(pod, adoptOps(pod, rc, OWNER)), [statefulSet, ours]);
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { listers, newCluster } from './cluster.fixture.ts';
-import { observedInPods, rcEvent } from './controller-spec.ts';
+import { observedInPods, setEvent } from './controller-spec.ts';
 import { newPod, newRc } from './rc.fixture.ts';
 
 describe('observedInPods: pending expectations the pods store already shows done (after a replay or a rebalance)', () => {
@@ -19,16 +19,16 @@ describe('observedInPods: pending expectations the pods store already shows done
   });
 });
 
-describe('rcEvent: when an RC event syncs its key', () => {
+describe('setEvent: when a set\'s event syncs its key', () => {
   const rc = newRc(3);
   const event = (old: typeof rc | undefined) => ({ type: 'Applied' as const, key: 'default/foobar', object: rc, old, live: true });
 
   it('given a new RC, then it syncs at its cut (after the pods created before it are read), not at once', () => {
-    assert.deepEqual([rcEvent(event(undefined)).enqueue, rcEvent(event(undefined)).enqueueAtCut], [[], ['default/foobar']]);
+    assert.deepEqual([setEvent(event(undefined)).enqueue, setEvent(event(undefined)).enqueueAtCut], [[], ['default/foobar']]);
   });
 
   it('given an RC changed, then it syncs at once', () => {
     const scaled = { ...rc, spec: { ...rc.spec, replicas: 5 } };
-    assert.deepEqual([rcEvent({ ...event(rc), object: scaled }).enqueue, rcEvent({ ...event(rc), object: scaled }).enqueueAtCut], [['default/foobar'], []]);
+    assert.deepEqual([setEvent({ ...event(rc), object: scaled }).enqueue, setEvent({ ...event(rc), object: scaled }).enqueueAtCut], [['default/foobar'], []]);
   });
 });

@@ -1,24 +1,24 @@
-import type { ObservedKeys } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { ExpectationsView, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
-import { onPodEvent, onRcEvent } from './handlers.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
-import { reconcileRc, type RcConfig } from './reconcile-rc.ts';
+import type { HandlerOutput, ObservedKeys } from '@kcm-bus/runtime/reconcile/controller.ts';
+import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { ExpectationsView, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { onPodEvent, onSetEvent } from './handlers.ts';
+import type { ReplicaSetKind, ReplicaSetLike } from './replica-set-kind.ts';
+import { type ReplicaSetConfig, syncReplicaSet } from './sync-replica-set.ts';
 
-/** RcInputs are the objects reconciler-rc reads: pods and ReplicationControllers, co-partitioned by namespace. */
-export type RcInputs = { readonly pods: Pod; readonly rcs: ReplicationController };
+/** SetInputs are the objects a ReplicaSet manager reads: pods and its sets (ReplicaSets or RCs), co-partitioned by namespace. */
+export type SetInputs = { readonly pods: Pod; readonly sets: ReplicaSetLike };
 
 /**
- * rcControllerSpec joins the pure pieces into a controller: upstream's handlers (addPod/updatePod/deletePod,
- * addRC/updateRC/deleteRC) choose the keys, reconcileRc syncs one, and pending expectations the pods store already
- * shows done are observedInPods.
+ * replicaSetControllerSpec joins the pure pieces into the controller of one kind: upstream's handlers
+ * (addPod/updatePod/deletePod, addRS/updateRS/deleteRS) choose the keys, syncReplicaSet syncs one, and pending
+ * expectations the pods store already shows done are observedInPods.
  */
-export function rcControllerSpec(listers: Listers<RcInputs>, config: RcConfig): ControllerSpec<RcInputs> {
+export function replicaSetControllerSpec(kind: ReplicaSetKind, listers: Listers<SetInputs>, config: ReplicaSetConfig): ControllerSpec<SetInputs> {
   return {
-    handlers: { pods: (event) => podEvent(event, listers.rcs), rcs: rcEvent },
-    reconcile: (key, input) => reconcileRc(key, { ...input, rcs: listers.rcs, pods: listers.pods, config }),
+    handlers: { pods: (event) => podEvent(kind, event, listers.sets), sets: setEvent },
+    reconcile: (key, input) => syncReplicaSet(key, { ...input, kind, sets: listers.sets, pods: listers.pods, config }),
     observedInStores: (_key, pending) => observedInPods(listers.pods, pending),
   };
 }
@@ -36,22 +36,22 @@ export function observedInPods(pods: Lister<Pod>, pending: ExpectationsView): Ob
   return { creates, deletes };
 }
 
-function podEvent(event: ObjectEvent<Pod>, rcs: Lister<ReplicationController>): HandlerOutput {
-  const effect = onPodEvent(event.type, event.object, event.old, rcs);
+function podEvent(kind: ReplicaSetKind, event: ObjectEvent<Pod>, sets: Lister<ReplicaSetLike>): HandlerOutput {
+  const effect = onPodEvent(kind, event.type, event.object, event.old, sets);
   const o = effect.observed;
   return {
     enqueue: effect.enqueue,
     enqueueAfter: effect.enqueueAfterMs ? [effect.enqueueAfterMs] : [],
-    observed: o === undefined ? [] : [{ kind: o.kind, key: o.rcKey, objectKey: o.podKey }],
+    observed: o === undefined ? [] : [{ kind: o.kind, key: o.setKey, objectKey: o.podKey }],
   };
 }
 
 /**
- * rcEvent: a new RC syncs at its cut (once the pods topic is known complete up to when the watcher saw the RC), so it
+ * setEvent: a new set syncs at its cut (once the pods topic is known complete up to when the watcher saw it), so it
  * adopts the pods created just before it instead of creating its own, as upstream's informers let it.
  */
-export function rcEvent(event: ObjectEvent<ReplicationController>): HandlerOutput {
-  const effect = onRcEvent(event.type, event.object, event.old);
+export function setEvent(event: ObjectEvent<ReplicaSetLike>): HandlerOutput {
+  const effect = onSetEvent(event.type, event.object, event.old);
   const created = event.type === 'Applied' && event.old === undefined;
   return { enqueue: created ? [] : effect.enqueue, enqueueAtCut: created ? effect.enqueue : [], deleteExpectations: effect.deleteExpectations };
 }

@@ -1,11 +1,11 @@
-import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
-import { selectorMatches } from '@kcm-bus/k8s/labels.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
+import type { LabelsMatcher } from '@kcm-bus/k8s/labels.ts';
 import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /**
- * FailureSummary sorts the results of this RC's earlier mutations that did not take effect by what upstream did
+ * FailureSummary sorts the results of this set's earlier mutations that did not take effect by what upstream did
  * with the error of the same call: claim (AdoptPod/ReleasePod patches; the sync aborts), create and delete (the
  * manageReplicas error: events, ReplicaFailure condition), status (the updateReplicaSetStatus error). Each entry is
  * the apiserver's message.
@@ -38,12 +38,12 @@ export function summarizeFailures(failures: readonly MutationResult[], wasReleas
 }
 
 /**
- * releasedBy tells which of the RC's pod patches was a ReleasePod: claimPods releases only pods the selector no
+ * releasedBy tells which of the set's pod patches was a ReleasePod: claimPods releases only pods the selector no
  * longer matches and adopts only pods it matches, so a patched pod that no longer matches (or is gone) was released.
  */
-export function releasedBy(rc: ReplicationController, pods: Lister<Pod>): (r: MutationResult) => boolean {
+export function releasedBy(matches: LabelsMatcher, pods: Lister<Pod>): (r: MutationResult) => boolean {
   return (r) => {
     const pod = pods.get(objectKey({ namespace: r.target.namespace, name: r.target.name }));
-    return pod === undefined || !selectorMatches(rc.spec.selector, pod.metadata.labels);
+    return pod === undefined || !matches(pod.metadata.labels);
   };
 }

@@ -1,4 +1,4 @@
-import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { createDraft, deleteDraft, type MutationDraft, type MutationLog, recordEventDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
@@ -8,15 +8,16 @@ import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { getPodsToDelete } from './active-pods-with-ranks.ts';
 import type { FailureSummary } from './failures.ts';
 import { getPodFromTemplate, getPodsPrefix, templateHasLabels } from './pod-from-template.ts';
-import { getIndirectlyRelatedPods } from './rc-lookup.ts';
-import { EVENT_SOURCE, PODS, RC_API_VERSION, RC_KIND } from './replication-controller.ts';
+import { PODS, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
+import { getIndirectlyRelatedPods } from './set-lookup.ts';
 
 /** ManageError is manageReplicas's error as calculateStatus turns it into the ReplicaFailure condition. */
 export type ManageError = { readonly reason: 'FailedCreate' | 'FailedDelete'; readonly message: string };
 
-/** ManageContext is what manageReplicas reads besides the RC and its claimed pods. */
+/** ManageContext is what manageReplicas reads besides the set and its claimed pods: its kind, the sets and pods listers, burstReplicas, the clock, the log. */
 export type ManageContext = {
-  readonly rcs: Lister<ReplicationController>;
+  readonly kind: ReplicaSetKind;
+  readonly sets: Lister<ReplicaSetLike>;
   readonly pods: Lister<Pod>;
   readonly burstReplicas: number;
   readonly now: Date;
@@ -32,9 +33,9 @@ export type ManageResult = { readonly expectations?: ExpectationChange; readonly
  * the first error; here the failed results arrive with the next reconcile, which records the same events and
  * returns that error (so no creates or deletes this round, and a rate-limited requeue).
  */
-export function reportFailures(rc: ReplicationController, failures: FailureSummary, log: MutationLog): ManageError | undefined {
-  for (const message of failures.create) log.push(rcEvent(rc, 'Warning', 'FailedCreate', `Error creating: ${message}`));
-  for (const message of failures.delete) log.push(rcEvent(rc, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
+export function reportFailures(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): ManageError | undefined {
+  for (const message of failures.create) log.push(setEvent(kind, set, 'Warning', 'FailedCreate', `Error creating: ${message}`));
+  for (const message of failures.delete) log.push(setEvent(kind, set, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
   const [create] = failures.create;
   if (create !== undefined) return { reason: 'FailedCreate', message: create };
   const [del] = failures.delete;
@@ -48,10 +49,10 @@ export function reportFailures(rc: ReplicationController, failures: FailureSumma
  * the call succeeds, which the writer records only if the write is Applied (SuccessfulCreate names the pod the
  * writer will create: generatedName of the Create's id).
  */
-export function manageReplicas(rc: ReplicationController, claimed: readonly Pod[], ctx: ManageContext): ManageResult {
-  const diff = claimed.length - (rc.spec.replicas ?? 1);
-  if (diff < 0) return createPods(rc, Math.min(-diff, ctx.burstReplicas), ctx.log);
-  if (diff > 0) return deletePods(rc, claimed, Math.min(diff, ctx.burstReplicas), ctx);
+export function manageReplicas(set: ReplicaSetLike, claimed: readonly Pod[], ctx: ManageContext): ManageResult {
+  const diff = claimed.length - (set.spec.replicas ?? 1);
+  if (diff < 0) return createPods(ctx.kind, set, Math.min(-diff, ctx.burstReplicas), ctx.log);
+  if (diff > 0) return deletePods(set, claimed, Math.min(diff, ctx.burstReplicas), ctx);
   return {};
 }
 
@@ -61,26 +62,26 @@ export function manageReplicas(rc: ReplicationController, claimed: readonly Pod[
  * batch with a failure, as upstream does within one sync; the skipped ones come back as results that lower the
  * expectations.
  */
-function createPods(rc: ReplicationController, count: number, log: MutationLog): ManageResult {
-  if (!templateHasLabels(rc)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
-  const prefix = getPodsPrefix(rc.metadata.name);
+function createPods(kind: ReplicaSetKind, set: ReplicaSetLike, count: number, log: MutationLog): ManageResult {
+  if (!templateHasLabels(set)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
+  const prefix = getPodsPrefix(set.metadata.name);
   const objectKeys: string[] = [];
   const run = log.nextId();
   for (let i = 0; i < count; i++) {
     const name = generatedName(prefix, log.nextId());
-    const created = rcEvent(rc, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`);
-    const draft = createDraft(PODS, rc.metadata.namespace, getPodFromTemplate(rc));
+    const created = setEvent(kind, set, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`);
+    const draft = createDraft(PODS, set.metadata.namespace, getPodFromTemplate(set, kind.owner));
     log.push({ ...withOutcomeEvent(draft, created), slowStart: { run, index: i, size: count } });
-    objectKeys.push(objectKey({ namespace: rc.metadata.namespace, name }));
+    objectKeys.push(objectKey({ namespace: set.metadata.namespace, name }));
   }
   return { expectations: { type: 'ExpectCreations', objectKeys } };
 }
 
-function deletePods(rc: ReplicationController, claimed: readonly Pod[], count: number, ctx: ManageContext): ManageResult {
-  const related = getIndirectlyRelatedPods(rc, ctx.rcs, ctx.pods);
+function deletePods(set: ReplicaSetLike, claimed: readonly Pod[], count: number, ctx: ManageContext): ManageResult {
+  const related = getIndirectlyRelatedPods(ctx.kind, set, ctx.sets, ctx.pods);
   const victims = getPodsToDelete(claimed, related, count, ctx.now);
   for (const pod of victims) {
-    ctx.log.push(withOutcomeEvent(deleteDraft(PODS, pod.metadata), rcEvent(rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)));
+    ctx.log.push(withOutcomeEvent(deleteDraft(PODS, pod.metadata), setEvent(ctx.kind, set, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)));
   }
   return { expectations: { type: 'ExpectDeletions', objectKeys: getPodKeys(victims) } };
 }
@@ -90,7 +91,7 @@ export function getPodKeys(pods: readonly Pod[]): readonly string[] {
   return pods.map(podKey);
 }
 
-/** rcEvent is RealPodControl's Recorder.Eventf(rc, …): an event on the RC from replication-controller. */
-function rcEvent(rc: ReplicationController, type: EventType, reason: string, message: string): MutationDraft {
-  return recordEventDraft(EVENT_SOURCE, { apiVersion: RC_API_VERSION, kind: RC_KIND, metadata: rc.metadata }, type, reason, message);
+/** setEvent is RealPodControl's Recorder.Eventf(set, …): an event on the set from its kind's event source. */
+function setEvent(kind: ReplicaSetKind, set: ReplicaSetLike, type: EventType, reason: string, message: string): MutationDraft {
+  return recordEventDraft(kind.eventSource, { ...kind.owner, metadata: set.metadata }, type, reason, message);
 }

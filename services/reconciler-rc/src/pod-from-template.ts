@@ -1,11 +1,12 @@
 import { newControllerRef } from './claim-pods.ts';
-import type { ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import type { ObjectKind } from '@kcm-bus/runtime/catalog/content-rules.ts';
+import type { ReplicaSetLike } from './replica-set-kind.ts';
 
 /** DNS1123_SUBDOMAIN_MAX_LENGTH is validation.DNS1123SubdomainMaxLength, the longest valid pod name. */
 const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
 /**
- * getPodsPrefix mirrors controller_utils.go getPodsPrefix: `<rc-name>-` when that is a valid generateName (an RC
+ * getPodsPrefix mirrors controller_utils.go getPodsPrefix: `<name>-` when that is a valid generateName (a set
  * name is a DNS subdomain, so only its length can fail), else the bare name.
  */
 export function getPodsPrefix(controllerName: string): string {
@@ -22,21 +23,21 @@ export type PodBody = {
 
 /**
  * getPodFromTemplate mirrors controller.GetPodFromTemplate: the template's labels, annotations and finalizers
- * (empty ones omitted, as Go's omitempty does), metadata.generateName `<rc-name>-` (the writer derives the name
- * from the mutation id), the RC's controllerRef as the only owner, and the template's spec as is.
+ * (empty ones omitted, as Go's omitempty does), metadata.generateName `<name>-` (the writer derives the name
+ * from the mutation id), the set's controllerRef as the only owner, and the template's spec as is.
  */
-export function getPodFromTemplate(rc: ReplicationController): PodBody {
-  const template = rc.spec.template ?? {};
+export function getPodFromTemplate(set: ReplicaSetLike, owner: ObjectKind): PodBody {
+  const template = set.spec.template ?? {};
   const meta = template.metadata ?? {};
-  const metadata: Record<string, unknown> = { generateName: getPodsPrefix(rc.metadata.name), namespace: rc.metadata.namespace };
+  const metadata: Record<string, unknown> = { generateName: getPodsPrefix(set.metadata.name), namespace: set.metadata.namespace };
   if (Object.keys(meta.labels ?? {}).length > 0) metadata['labels'] = meta.labels;
   if (Object.keys(meta.annotations ?? {}).length > 0) metadata['annotations'] = meta.annotations;
   if ((meta.finalizers ?? []).length > 0) metadata['finalizers'] = meta.finalizers;
-  metadata['ownerReferences'] = [newControllerRef(rc)];
+  metadata['ownerReferences'] = [newControllerRef(set, owner)];
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: template.spec ?? {} };
 }
 
 /** templateHasLabels is false when createPods would refuse: "unable to create pods, no labels". */
-export function templateHasLabels(rc: ReplicationController): boolean {
-  return Object.keys(rc.spec.template?.metadata?.labels ?? {}).length > 0;
+export function templateHasLabels(set: ReplicaSetLike): boolean {
+  return Object.keys(set.spec.template?.metadata?.labels ?? {}).length > 0;
 }

@@ -9,7 +9,7 @@ import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
 import { newCluster } from './cluster.fixture.ts';
 import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';
 import { at, newPod, newRc } from './rc.fixture.ts';
-import { PODS } from './replication-controller.ts';
+import { PODS } from './replica-set-kind.ts';
 import { sync } from './sync.fixture.ts';
 
 const POD_SCHEMA = loadWatchSchema(PODS) as AvroRecord;

@@ -1,4 +1,6 @@
+import type { LabelSelector, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import type { Pod, PodCondition, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
+import type { ReplicaSetLike } from './replica-set-kind.ts';
 import { rfc3339 } from '@kcm-bus/k8s/meta-v1.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 
@@ -35,6 +37,27 @@ export function newRc(replicas: number, selector = LABELS, overrides: { readonly
   };
 }
 
+/**
+ * newRs mirrors upstream's newReplicaSet for apps/v1: ReplicaSet `default/foobar` whose selector is this LabelSelector
+ * (matchLabels `foo: bar` by default), the template labelled with `templateLabels` (the selector's matchLabels by
+ * default), owned by a Deployment as upstream's test ReplicaSets are; overrides replace spec and metadata fields.
+ */
+export function newRs(replicas: number, selector: LabelSelector = { matchLabels: LABELS }, overrides: { readonly metadata?: object; readonly spec?: object; readonly status?: object; readonly templateLabels?: Readonly<Record<string, string>> } = {}): ReplicaSet {
+  const owner = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'dep', uid: 'dep-uid-123', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'foobar', namespace: 'default', uid: 'rs-uid-foobar', resourceVersion: '18', generation: 1, ownerReferences: [owner], ...overrides.metadata },
+    spec: {
+      replicas,
+      selector,
+      template: { metadata: { labels: overrides.templateLabels ?? selector.matchLabels ?? {} }, spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object },
+      ...overrides.spec,
+    },
+    status: { replicas: 0, observedGeneration: 1, ...overrides.status },
+  };
+}
+
 /** PodOptions shape a test pod: owned (controllerRef to the RC), its phase, Ready since when, node and labels. */
 export type PodOptions = {
   readonly owned?: boolean;
@@ -51,20 +74,20 @@ export type PodOptions = {
 };
 
 /**
- * newPod mirrors upstream's newPod: pod `name` in the RC's namespace with its selector as labels; a Running pod is
+ * newPod mirrors upstream's newPod: pod `name` in the set's namespace with its selector's labels; a Running pod is
  * Ready (since readySince, if given) unless ready is false.
  */
-export function newPod(name: string, rc: ReplicationController, o: PodOptions = {}): Pod {
+export function newPod(name: string, rc: ReplicaSetLike, o: PodOptions = {}): Pod {
   const phase = o.phase ?? 'Running';
   const ready = o.ready ?? phase === 'Running';
   const conditions: PodCondition[] = phase === 'Running' || o.ready !== undefined
     ? [{ type: 'Ready', status: ready ? 'True' : 'False', ...(o.readySince === undefined ? {} : { lastTransitionTime: o.readySince }) }]
     : [];
-  const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name, uid: rc.metadata.uid, controller: true, blockOwnerDeletion: true };
+  const owner = { apiVersion: rc.apiVersion ?? 'v1', kind: rc.kind ?? 'ReplicationController', name: rc.metadata.name, uid: rc.metadata.uid, controller: true, blockOwnerDeletion: true };
   const ownerReferences = o.ownerReferences ?? (o.owned === false ? undefined : [owner]);
   const metadata = {
     name, namespace: rc.metadata.namespace ?? 'default', uid: `uid-${name}`, resourceVersion: '1',
-    labels: o.labels ?? rc.spec.selector ?? {},
+    labels: o.labels ?? selectorLabels(rc),
     ...(ownerReferences === undefined ? {} : { ownerReferences }),
     ...(o.created === undefined ? {} : { creationTimestamp: o.created }),
     ...(o.deleting === undefined ? {} : { deletionTimestamp: o.deleting }),
@@ -72,4 +95,11 @@ export function newPod(name: string, rc: ReplicationController, o: PodOptions = 
   };
   const containerStatuses = o.restarts === undefined ? [] : [{ name: 'c', restartCount: o.restarts }];
   return { metadata, spec: o.node === undefined ? {} : { nodeName: o.node }, status: { phase, conditions, containerStatuses } };
+}
+
+/** selectorLabels are the labels a set's selector asks for: an RC's map, a ReplicaSet's matchLabels (upstream's newPod). */
+function selectorLabels(set: ReplicaSetLike): Readonly<Record<string, string>> {
+  const selector = set.spec.selector as (LabelSelector & Readonly<Record<string, unknown>>) | null | undefined;
+  if (selector == null) return {};
+  return 'matchLabels' in selector || 'matchExpressions' in selector ? selector.matchLabels ?? {} : selector as Readonly<Record<string, string>>;
 }

@@ -5,7 +5,7 @@ import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { newCluster, type RcCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
-import { REPLICA_FAILURE } from './rc-status.ts';
+import { REPLICA_FAILURE } from './set-status.ts';
 import { convergeRc, nextCause, podWrites, sync } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';

@@ -6,23 +6,23 @@ import { controllerHooks, Informers } from '@kcm-bus/runtime/reconcile/informers
 import { signature } from '@kcm-bus/runtime/replay/replay-diff.ts';
 import { ReplayRun, type ReplayInput } from '@kcm-bus/runtime/replay/replay-run.ts';
 import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
-import { rcControllerSpec, type RcInputs } from './controller-spec.ts';
+import { replicaSetControllerSpec, type SetInputs } from './controller-spec.ts';
 import { projectPod } from './project-pod.ts';
 import { newPod, newRc } from './rc.fixture.ts';
-import { POD_INDEXERS, RC_INDEXERS } from './rc-lookup.ts';
-import { DEFAULT_RC_CONFIG } from './reconcile-rc.ts';
-import { CONTROLLER_NAME, PODS, RCS } from './replication-controller.ts';
+import { PODS, type ReplicaSetLike, REPLICATION_CONTROLLERS } from './replica-set-kind.ts';
+import { POD_INDEXERS, SET_INDEXERS } from './set-lookup.ts';
+import { DEFAULT_REPLICA_SET_CONFIG } from './sync-replica-set.ts';
 
-const RC_TOPIC = stateTopic(RCS);
+const RC_TOPIC = stateTopic(REPLICATION_CONTROLLERS.objects);
 const POD_TOPIC = stateTopic(PODS);
 let offset = 0;
 
 function replayOfRc(from = 0): ReplayRun {
-  const informers = new Informers<RcInputs>({
+  const informers = new Informers<SetInputs>({
     pods: partitioned<Pod>(POD_TOPIC, { indexers: POD_INDEXERS, project: projectPod }),
-    rcs: partitioned<ReplicationController>(RC_TOPIC, { indexers: RC_INDEXERS }),
+    sets: partitioned<ReplicaSetLike>(RC_TOPIC, { indexers: SET_INDEXERS }),
   });
-  const hooks = controllerHooks(CONTROLLER_NAME, informers, rcControllerSpec(informers.listers(), DEFAULT_RC_CONFIG));
+  const hooks = controllerHooks(REPLICATION_CONTROLLERS.controller, informers, replicaSetControllerSpec(REPLICATION_CONTROLLERS, informers.listers(), DEFAULT_REPLICA_SET_CONFIG));
   return new ReplayRun(hooks, { from, ttlMs: 300_000, keepsExpectations: true, partitions: new Map() });
 }
 

@@ -7,7 +7,8 @@ import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-
 import { listers, type PodWatchEvent, type RcCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
 import { CAUSE, T0 } from './rc.fixture.ts';
-import { DEFAULT_RC_CONFIG, reconcileRc } from './reconcile-rc.ts';
+import { REPLICATION_CONTROLLERS, type ReplicaSetKind } from './replica-set-kind.ts';
+import { DEFAULT_REPLICA_SET_CONFIG, syncReplicaSet } from './sync-replica-set.ts';
 
 /** SATISFIED is the expectations of a key with nothing pending (no record). */
 export const SATISFIED: ExpectationsView = { satisfied: true, pendingCreates: [], pendingDeletes: [] };
@@ -24,6 +25,8 @@ export type SyncOptions = {
   readonly cause?: readonly MutationCause[];
   /** fresh: the sync reads fresh (default: as upstream's uncached GET, which the fake client answers from the cluster). */
   readonly fresh?: boolean;
+  /** kind: which manager syncs (default: the RC's). */
+  readonly kind?: ReplicaSetKind;
 };
 
 let offset = 1000;
@@ -38,12 +41,13 @@ export function nextCause(): readonly MutationCause[] {
 
 /** sync reconciles key against the cluster (upstream's manager.syncReplicaSet), checking every mutation is valid. */
 export function sync(c: RcCluster, key: string, o: SyncOptions = {}): ReconcileResult {
-  const result = reconcileRc(key, {
-    ...listers(c),
+  const kind = o.kind ?? REPLICATION_CONTROLLERS;
+  const result = syncReplicaSet(key, {
+    kind, ...listers(c, kind),
     expectations: o.expectations ?? SATISFIED,
     failures: o.failures ?? [],
     now: o.now ?? T0,
-    config: { ...DEFAULT_RC_CONFIG, ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }) },
+    config: { ...DEFAULT_REPLICA_SET_CONFIG, ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }) },
     cause: o.cause ?? CAUSE,
     fresh: o.fresh ?? true,
   });
@@ -95,7 +99,7 @@ export function expectationsModel(): ExpectationsModel {
       else records.set(key, r);
     },
     observe: (o) => {
-      if (o !== undefined) lower(o.rcKey, o.kind === 'creation' ? [o.podKey] : [], o.kind === 'deletion' ? [o.podKey] : []);
+      if (o !== undefined) lower(o.setKey, o.kind === 'creation' ? [o.podKey] : [], o.kind === 'deletion' ? [o.podKey] : []);
     },
     lower: (failures) => {
       for (const f of failures) {
@@ -110,11 +114,11 @@ export function expectationsModel(): ExpectationsModel {
   };
 }
 
-/** deliver feeds pod watch events through onPodEvent into the expectations, as the consumer would. */
-export function deliver(c: RcCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[]): string[] {
+/** deliver feeds pod watch events through onPodEvent (of `kind`, the RC's by default) into the expectations, as the consumer would. */
+export function deliver(c: RcCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[], kind: ReplicaSetKind = REPLICATION_CONTROLLERS): string[] {
   const enqueued: string[] = [];
   for (const e of events) {
-    const effect = onPodEvent(e.type, e.object, e.type === 'Deleted' ? undefined : e.old, listers(c).rcs);
+    const effect = onPodEvent(kind, e.type, e.object, e.type === 'Deleted' ? undefined : e.old, listers(c, kind).sets);
     exp.observe(effect.observed);
     enqueued.push(...effect.enqueue);
   }

@@ -29,14 +29,24 @@ describe('DEFAULT_ALLOWLIST', () => {
     assert.equal(allows(DEFAULT_ALLOWLIST, by('endpoints-controller', aMutation())), false);
   });
 
-  it('given node lifecycle, then it may patch node taints and status, pod status, delete pods, but not create them', () => {
+  it('given node lifecycle, then it may patch node taints, update node and pod status, delete pods, but not create them', () => {
     const nl = 'node-lifecycle-controller';
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: nodes }))), true);
-    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: { ...nodes, subresource: 'status' } }))), true);
+    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'UpdateStatus', target: nodes }))), true);
+    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: { ...nodes, subresource: 'status' } }))), false, 'its status writes are updates');
+    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Update', target: nodes }))), false, 'no whole-node writes');
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'UpdateStatus' }))), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation())), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aCreate())), false);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Delete', target: nodes }))), false);
+  });
+
+  it('given the ReplicaSet controller, then it may create, patch and delete pods and update ReplicaSet status, but not RC status', () => {
+    const rs = 'replicaset-controller';
+    const status = (resource: string, apiVersion: string) => aMutation({ verb: 'UpdateStatus', target: { ...podTarget, apiVersion, kind: 'X', resource } });
+    for (const m of [aCreate(), aMutation(), aMutation({ verb: 'Patch' }), status('replicasets', 'apps/v1'), aRecordEvent()]) assert.equal(allows(DEFAULT_ALLOWLIST, by(rs, m)), true, m.verb);
+    assert.equal(allows(DEFAULT_ALLOWLIST, by(rs, status('replicationcontrollers', 'v1'))), false);
+    assert.equal(allows(DEFAULT_ALLOWLIST, by(rc, status('replicasets', 'apps/v1'))), false);
   });
 
   it('given an unknown controller, then nothing is allowed', () => {

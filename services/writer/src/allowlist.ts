@@ -1,3 +1,4 @@
+import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { MUTATION_VERBS, type Mutation, type MutationVerb, qualifiedResource, subresourceOf } from '@kcm-bus/runtime/mutation/mutation.ts';
 
 /**
@@ -20,30 +21,11 @@ export class AllowlistError extends Error {
 
 const RESOURCE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/[a-z]+)?$/;
 
-const entry = (controller: string, resource: string, verbs: readonly MutationVerb[]): AllowlistEntry => ({ controller, resource, verbs });
-
 /**
- * DEFAULT_ALLOWLIST_ENTRIES grant each controller exactly what upstream's does (and what the stack's
- * `kcm-bus:writer` ClusterRole permits): replication (pods create/delete, RC status, events), endpoints (endpoints
- * create/update/delete, events), node lifecycle (node status, node taints by patch or update, pod status, pod
- * deletion for eviction, events) and taint eviction, which upstream runs on node lifecycle's role (pod status for
- * the DisruptionTarget condition, pod deletion, events).
+ * DEFAULT_ALLOWLIST_ENTRIES are the catalog's grants (packages/runtime/src/catalog/controllers.ts): each controller
+ * may perform exactly what upstream's does, and the stack's `kcm-bus:writer` ClusterRole permits no more.
  */
-export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = [
-  entry('replicationcontroller-controller', 'pods', ['Create', 'Delete', 'Patch']),
-  entry('replicationcontroller-controller', 'replicationcontrollers/status', ['UpdateStatus']),
-  entry('replicationcontroller-controller', 'events', ['RecordEvent']),
-  entry('endpoints-controller', 'endpoints', ['Create', 'Update', 'Delete']),
-  entry('endpoints-controller', 'events', ['RecordEvent']),
-  entry('node-lifecycle-controller', 'nodes/status', ['UpdateStatus', 'Patch']),
-  entry('node-lifecycle-controller', 'nodes', ['Patch', 'Update']),
-  entry('node-lifecycle-controller', 'pods/status', ['UpdateStatus', 'Patch']),
-  entry('node-lifecycle-controller', 'pods', ['Delete']),
-  entry('node-lifecycle-controller', 'events', ['RecordEvent']),
-  entry('taint-eviction-controller', 'pods/status', ['Patch']),
-  entry('taint-eviction-controller', 'pods', ['Delete']),
-  entry('taint-eviction-controller', 'events', ['RecordEvent']),
-];
+export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = CONTROLLERS.flatMap((c) => c.grants.map((g) => ({ controller: c.name, resource: g.resource, verbs: g.verbs })));
 
 /** DEFAULT_ALLOWLIST is DEFAULT_ALLOWLIST_ENTRIES as triples: the writer's table when no --allowlist is given. */
 export const DEFAULT_ALLOWLIST: Allowlist = toRules(DEFAULT_ALLOWLIST_ENTRIES);

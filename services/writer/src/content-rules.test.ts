@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { contentRefusal } from './content-rules.ts';
 
 const rcRef = { apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true, blockOwnerDeletion: true };
@@ -37,6 +37,17 @@ describe('contentRefusal: what a controller may write, beyond verb and resource'
     assert.match(contentRefusal(patch({ op: 'add' })) ?? '', /not a list of operations/);
   });
 
+  it('given the ReplicaSet controller, then its rules are the RC controller\'s for ReplicaSets: one ReplicaSet controller, ReplicaSet refs only', () => {
+    const rsRef = { ...rcRef, apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+    const rs = (m: Mutation): Mutation => ({ ...m, controller: 'replicaset-controller' });
+    assert.equal(contentRefusal(rs(createWith({ generateName: 'web-', ownerReferences: [rsRef] }))), undefined);
+    assert.match(contentRefusal(rs(createWith({ generateName: 'web-', ownerReferences: [rcRef] }))) ?? '', /replicaset-controller may not Create a pod whose controller is not one ReplicaSet/);
+    assert.equal(contentRefusal(rs(patch([{ op: 'test', path: '/metadata/ownerReferences', value: null }, { op: 'add', path: '/metadata/ownerReferences', value: [rsRef] }]))), undefined);
+    assert.match(contentRefusal(rs(patch([{ op: 'add', path: '/metadata/ownerReferences/-', value: rcRef }]))) ?? '', /an owner reference that is not a ReplicaSet/);
+    const aboutRc = { ...aRecordEvent().event!, involvedObject: { ...aRecordEvent().event!.involvedObject, kind: 'ReplicationController' } };
+    assert.match(contentRefusal(rs(aRecordEvent(aboutRc))) ?? '', /may not record an event about a ReplicationController/);
+  });
+
   it('given an event about a kind its controller does not act on, alone or attached to a write, then it is refused', () => {
     assert.equal(contentRefusal(aRecordEvent()), undefined);
     const aboutNode = { ...aRecordEvent().event!, involvedObject: { ...aRecordEvent().event!.involvedObject, kind: 'Node' } };
@@ -48,5 +59,33 @@ describe('contentRefusal: what a controller may write, beyond verb and resource'
   it('given a Delete, or a controller without rules for its verb, then nothing is checked beyond the allowlist', () => {
     assert.equal(contentRefusal(aMutation()), undefined);
     assert.equal(contentRefusal(aMutation({ controller: 'endpoints-controller', verb: 'Update', target: { apiVersion: 'v1', kind: 'Endpoints', namespace: 'default', name: 'web', resource: 'endpoints', subresource: null }, body: '{}' })), undefined);
+  });
+});
+
+const node: MutationTarget = { apiVersion: 'v1', kind: 'Node', namespace: null, name: 'n1', resource: 'nodes', subresource: null };
+const podStatus: MutationTarget = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-1', resource: 'pods', subresource: 'status' };
+const patchBy = (controller: string, target: MutationTarget, body: unknown, patchType: Mutation['patchType'] = 'strategic-merge'): Mutation =>
+  aMutation({ controller, verb: 'Patch', target, patchType, patch: JSON.stringify(body), preconditions: { uid: 'u', resourceVersion: '7' } });
+const nodeLifecycle = (body: unknown, target = node, type: Mutation['patchType'] = 'strategic-merge') => contentRefusal(patchBy('node-lifecycle-controller', target, body, type));
+const taintEviction = (body: unknown, target = podStatus) => contentRefusal(patchBy('taint-eviction-controller', target, body));
+
+describe('contentRefusal: what node lifecycle and taint eviction may write', () => {
+  it('given node lifecycle patching a node\'s taints or its beta os/arch labels (PatchNodeTaints, reconcileNodeLabels), then it may', () => {
+    assert.equal(nodeLifecycle({ spec: { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-11-23T12:00:00Z' }] } }), undefined);
+    assert.equal(nodeLifecycle({ metadata: { labels: { 'beta.kubernetes.io/os': 'linux', 'beta.kubernetes.io/arch': 'amd64' } } }), undefined);
+  });
+
+  it('given node lifecycle patching anything else of a node, as a json patch, or another subresource, then it is refused naming what', () => {
+    assert.match(nodeLifecycle({ spec: { unschedulable: true } }) ?? '', /node-lifecycle-controller may not Patch a patch of \/spec\/unschedulable/);
+    assert.match(nodeLifecycle({ metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } } }) ?? '', /\/metadata\/labels\/node-role/);
+    assert.match(nodeLifecycle({ metadata: { annotations: { a: 'b' } } }) ?? '', /\/metadata\/annotations/);
+    assert.match(nodeLifecycle([{ op: 'replace', path: '/spec/taints', value: [] }], node, 'json') ?? '', /a json patch/);
+  });
+
+  it('given taint eviction patching a pod\'s DisruptionTarget condition (addConditionAndDeletePod), then it may; any other field or condition is refused', () => {
+    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
+    assert.equal(taintEviction({ status: { conditions: [condition] } }), undefined);
+    assert.match(taintEviction({ status: { conditions: [{ ...condition, type: 'Ready' }] } }) ?? '', /a pod condition of type "Ready"/);
+    assert.match(taintEviction({ status: { phase: 'Failed' } }) ?? '', /\/status\/phase/);
   });
 });

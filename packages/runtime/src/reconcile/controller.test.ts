@@ -202,6 +202,22 @@ describe('Controller: maxRetries (handleErr)', () => {
   });
 });
 
+describe('Controller: a warning (HandleError and return nil)', () => {
+  it('given a sync that warns (an invalid selector), then the warning is logged and the key is not requeued', async () => {
+    const logs: string[] = [];
+    const h = harness(() => ({ mutations: [], warning: 'error converting pod selector' }), undefined, { withoutExpectations: true, logs });
+    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.syncs(1);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    h.clock.advance(60_000);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    await h.stop();
+    assert.equal(h.inputs.length, 1, 'no requeue');
+    assert.equal(h.queue.numRequeues(KEY), 0);
+    assert.ok(logs.some((l) => l.includes('"level":"warn"') && l.includes('error converting pod selector') && l.includes(KEY)), logs.join('\n'));
+  });
+});
+
 describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
   const RCS = 'kcm.watch.replicationcontrollers';
   const rcEvent = (offset: number, resourceVersion: string) => ({ cause: { topic: RCS, partition: 0, offset }, type: 'Applied' as const, key: KEY, object: {}, resourceVersion, live: true });

@@ -191,6 +191,7 @@ export class Controller {
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt, fresh });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
+    if (result.warning !== undefined) this.#ports.log.warn('sync skipped until the object changes', { key, warning: result.warning });
     await this.#publish(key, result.mutations, result.expectations !== undefined);
     this.#requeue(key, result, failures);
   }

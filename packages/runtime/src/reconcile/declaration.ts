@@ -1,4 +1,5 @@
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
+import type { WorkersFlag } from '../catalog/controllers.ts';
 import type { FlagReader, FlagSpec } from '../service/flags.ts';
 import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
@@ -109,8 +110,7 @@ export type SpecContext<L extends Inputs> = {
   readonly registry: MetricsRegistry;
 };
 
-/** WorkersFlag is the flag that sets how many keys sync at once (upstream's --concurrent-<kind>-syncs). */
-export type WorkersFlag = { readonly name: string; readonly default: number; readonly help: string };
+export type { WorkersFlag } from '../catalog/controllers.ts';
 
 /**
  * Tick asks for `keys` to be enqueued every period (upstream's wait.Until loops, e.g. node lifecycle's

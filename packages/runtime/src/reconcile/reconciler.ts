@@ -44,6 +44,11 @@ export type ReconcileResult = {
   /** error: the sync failed (e.g. a FailedCreate was seen): the runtime requeues it rate-limited, as upstream. */
   readonly error?: string;
   /**
+   * warning: the sync cannot act on the object as it is (an invalid selector) and waits for it to change: the runtime
+   * logs it and does not requeue (upstream's utilruntime.HandleError and return nil).
+   */
+  readonly warning?: string;
+  /**
    * freshRead: the sync needs a view known complete up to now (upstream's uncached GET: canAdopt's recheck, the
    * status update's retry): the key syncs again once every co-partitioned input's watermark passed this moment,
    * and that sync's input says `fresh`.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { byNamespace, byPodController } from './index-funcs.ts';
+import { byControllerUID, byNamespace, byPodController } from './index-funcs.ts';
 
 const pod = (namespace: string, ownerUID: string) => ({ metadata: { namespace, ownerReferences: [{ kind: 'ReplicationController', name: 'web', uid: ownerUID, controller: true }] } });
 
@@ -19,5 +19,11 @@ describe('index functions', () => {
     assert.deepEqual(byPodController({ metadata: { namespace: 'ns', ownerReferences: [{ uid: 'x', controller: false }, { uid: 'y' }] } }), ['ns']);
     assert.deepEqual(byPodController({ metadata: { namespace: 'ns' } }), ['ns']);
     assert.deepEqual(byPodController({}), ['']);
+  });
+
+  it('byControllerUID gives the UID of the controller ref (TestGetReplicaSetsWithSameController\'s index), nothing without one', () => {
+    assert.deepEqual(byControllerUID({ metadata: { ownerReferences: [{ uid: 'x' }, { kind: 'Deployment', name: 'd', uid: 'dep-1', controller: true }] } }), ['dep-1']);
+    assert.deepEqual(byControllerUID({ metadata: { ownerReferences: [{ uid: 'x', controller: false }] } }), []);
+    assert.deepEqual(byControllerUID({}), []);
   });
 });

@@ -23,6 +23,9 @@ export const NAMESPACE_INDEX = 'namespace';
 /** POD_CONTROLLER_INDEX is the name of the byPodController index (controller.PodControllerIndex). */
 export const POD_CONTROLLER_INDEX = 'podController';
 
+/** CONTROLLER_UID_INDEX is the name of the byControllerUID index (replica_set.go's controllerUIDIndex). */
+export const CONTROLLER_UID_INDEX = 'controllerUID';
+
 /**
  * byNamespace indexes an object under its namespace; a cluster-scoped object goes under "" as in client-go.
  * Mirrors cache.MetaNamespaceIndexFunc.
@@ -47,4 +50,13 @@ export function podControllerIndexKey(namespace: string, controller: OwnerRefere
 export function byPodController(obj: ObjectMetaLike): readonly string[] {
   const ref = obj.metadata?.ownerReferences?.find((r) => r.controller === true);
   return [podControllerIndexKey(obj.metadata?.namespace ?? '', ref)];
+}
+
+/**
+ * byControllerUID indexes an object under the UID of its own controller (the ownerReference with controller=true),
+ * nothing for one without: a Deployment's ReplicaSets in one lookup. Mirrors replica_set.go's controllerUIDIndex.
+ */
+export function byControllerUID(obj: ObjectMetaLike): readonly string[] {
+  const uid = obj.metadata?.ownerReferences?.find((r) => r.controller === true)?.uid;
+  return uid == null ? [] : [uid];
 }

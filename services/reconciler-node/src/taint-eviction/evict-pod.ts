@@ -2,7 +2,7 @@ import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { deleteDraft, mergePatchDraft, type MutationDraft, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { rfc3339 } from '@kcm-bus/k8s/meta-v1.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { TAINT_EVICTION_CONTROLLER } from '../controller-names.ts';
+import { TAINT_EVICTION_SOURCE } from '../controller-names.ts';
 
 const PODS = watchedKind('pods');
 
@@ -17,7 +17,7 @@ const DISRUPTION_TARGET = { type: 'DisruptionTarget', status: 'True', reason: 'D
 export function evictionEvent(key: string, cancelled: boolean): MutationDraft {
   const [namespace = '', name = ''] = key.split('/');
   const message = `${cancelled ? 'Cancelling deletion of' : 'Marking for deletion'} Pod ${key}`;
-  return recordEventDraft(TAINT_EVICTION_CONTROLLER, { ...PODS, metadata: { namespace, name, uid: '' } }, 'Normal', 'TaintManagerEviction', message);
+  return recordEventDraft(TAINT_EVICTION_SOURCE, { ...PODS, metadata: { namespace, name, uid: '' } }, 'Normal', 'TaintManagerEviction', message);
 }
 
 /**

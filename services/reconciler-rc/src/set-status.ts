@@ -1,22 +1,25 @@
 import { getCondition, removeCondition, setCondition } from '@kcm-bus/k8s/conditions.ts';
-import type { Pod, ReplicationController, ReplicationControllerStatus } from '@kcm-bus/k8s/core-v1.ts';
+import type { ReplicaSetStatus } from '@kcm-bus/k8s/apps-v1.ts';
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339, timeMs } from '@kcm-bus/k8s/meta-v1.ts';
 import { isPodAvailable, isPodReady, podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 import type { ManageError } from './manage-replicas.ts';
+import type { ReplicaSetLike } from './replica-set-kind.ts';
 
-/** REPLICA_FAILURE is v1.ReplicationControllerReplicaFailure, the one condition this controller manages. */
+/** REPLICA_FAILURE is apps.ReplicaSetReplicaFailure (v1.ReplicationControllerReplicaFailure), the one condition this controller manages. */
 export const REPLICA_FAILURE = 'ReplicaFailure';
 
 /**
- * calculateStatus mirrors replica_set_utils.go calculateStatus for an RC (no terminatingReplicas): counts of the
- * claimed active pods (fully labeled = carrying every template label, ready, available at `now`), plus the
- * ReplicaFailure condition: added on a manage error when absent, removed when the error has cleared.
+ * calculateStatus mirrors replica_set_utils.go calculateStatus: counts of the claimed active pods (fully labeled =
+ * carrying every template label, ready, available at `now`), terminatingReplicas as the count of the claimed
+ * terminating pods when the kind counts them (`terminating` undefined: absent, as an RC's), plus the ReplicaFailure
+ * condition: added on a manage error when absent, removed when the error has cleared.
  */
-export function calculateStatus(rc: ReplicationController, pods: readonly Pod[], manageErr: ManageError | undefined, now: Date): ReplicationControllerStatus {
-  const old = rc.status ?? { replicas: 0 };
-  let status: ReplicationControllerStatus = { ...old, replicas: pods.length, ...countPods(rc, pods, now) };
+export function calculateStatus(set: ReplicaSetLike, pods: readonly Pod[], terminating: readonly Pod[] | undefined, manageErr: ManageError | undefined, now: Date): ReplicaSetStatus {
+  const { terminatingReplicas: _old, ...old } = set.status ?? { replicas: 0 };
+  let status: ReplicaSetStatus = { ...old, replicas: pods.length, ...countPods(set, pods, now), ...(terminating === undefined ? {} : { terminatingReplicas: terminating.length }) };
   const failure = getCondition(old, REPLICA_FAILURE);
   if (manageErr !== undefined && failure === undefined) {
     const cond = { type: REPLICA_FAILURE, status: 'True' as const, lastTransitionTime: rfc3339(now), reason: manageErr.reason, message: manageErr.message };
@@ -27,10 +30,9 @@ export function calculateStatus(rc: ReplicationController, pods: readonly Pod[],
   return status;
 }
 
-/** countPods is calculateStatus's one pass over the pods: fully labeled, ready, and of those available at `now`. */
-function countPods(rc: ReplicationController, pods: readonly Pod[], now: Date): Pick<ReplicationControllerStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'> {
-  const minReadySeconds = rc.spec.minReadySeconds ?? 0;
-  const fullyLabeled = supersetMatcher(rc.spec.template?.metadata?.labels);
+function countPods(set: ReplicaSetLike, pods: readonly Pod[], now: Date): Pick<ReplicaSetStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'> {
+  const minReadySeconds = set.spec.minReadySeconds ?? 0;
+  const fullyLabeled = supersetMatcher(set.spec.template?.metadata?.labels);
   let [fullyLabeledReplicas, readyReplicas, availableReplicas] = [0, 0, 0];
   for (const pod of pods) {
     if (fullyLabeled(pod.metadata.labels)) fullyLabeledReplicas++;
@@ -42,16 +44,18 @@ function countPods(rc: ReplicationController, pods: readonly Pod[], now: Date): 
 }
 
 /**
- * statusToWrite mirrors updateReplicaSetStatus's steady-state check: undefined when the counts, the conditions and
- * observedGeneration (= metadata.generation) already hold, else the status to PUT, stamped with the generation.
+ * statusToWrite mirrors updateReplicaSetStatus's no-op test: nothing to write when the counts (terminatingReplicas
+ * compared as pointers: absent is not 0), the observed generation and the conditions are as stored; else the status
+ * with observedGeneration set to the set's generation.
  */
-export function statusToWrite(rc: ReplicationController, status: ReplicationControllerStatus): ReplicationControllerStatus | undefined {
-  const old = rc.status ?? { replicas: 0 };
+export function statusToWrite(set: ReplicaSetLike, status: ReplicaSetStatus): ReplicaSetStatus | undefined {
+  const old = set.status ?? { replicas: 0 };
   const counts = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const;
   const same = counts.every((f) => (old[f] ?? 0) === (status[f] ?? 0))
-    && (rc.metadata.generation ?? 0) === (old.observedGeneration ?? 0)
+    && (old.terminatingReplicas ?? undefined) === (status.terminatingReplicas ?? undefined)
+    && (set.metadata.generation ?? 0) === (old.observedGeneration ?? 0)
     && jsonEqual(old.conditions ?? [], status.conditions ?? []);
-  return same ? undefined : { ...status, observedGeneration: rc.metadata.generation ?? 0 };
+  return same ? undefined : { ...status, observedGeneration: set.metadata.generation ?? 0 };
 }
 
 /**

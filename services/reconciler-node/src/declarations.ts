@@ -1,0 +1,41 @@
+import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
+import type { Lease, Node } from '@kcm-bus/k8s/node-v1.ts';
+import { declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
+import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { NODE_LIFECYCLE_CONTROLLER, TAINT_EVICTION_CONTROLLER } from './controller-names.ts';
+import { promNodeCollectorMetrics } from './node-health/metrics.prom.ts';
+import { withStalenessLog } from './node-health/metrics.ts';
+import { MONITOR_KEY, NO_EXECUTE_KEY, nodeHealthSpec } from './node-health/node-health-spec.ts';
+import { NODE_LIFECYCLE_FLAGS, nodeLifecycleConfig } from './node-flags.ts';
+import { POD_NODE_NAME_INDEXERS } from './pods-not-ready/pod-node-name-index.ts';
+import { podsNotReadySpec } from './pods-not-ready/pods-not-ready-spec.ts';
+import { promTaintEvictionMetrics } from './taint-eviction/metrics.prom.ts';
+import { taintEvictionSpec } from './taint-eviction/taint-eviction-spec.ts';
+
+const isPodKey = (key: string): boolean => key.includes('/');
+const pods = { indexers: POD_NODE_NAME_INDEXERS };
+
+/** nodeHealth is node lifecycle's node half: one active member (upstream's leader), nodes and Leases read whole. */
+const nodeHealth = declared<{ nodes: Node; leases: Lease }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller', {
+  tick: { flag: 'node-monitor-period', default: '5s', help: 'How often node health is judged (monitorNodeHealth) and the NoExecute tainting queues looked at.', keys: [MONITOR_KEY, NO_EXECUTE_KEY] },
+  flags: NODE_LIFECYCLE_FLAGS,
+  spec: (listers, { flags, clock, log, registry }) => ({
+    ...nodeHealthSpec(listers, nodeLifecycleConfig(flags), clock, withStalenessLog(promNodeCollectorMetrics(registry), log)),
+    ownsKey: (key) => !isPodKey(key),
+  }),
+});
+
+/** podsNotReady is node lifecycle's pod half (MarkPodsNotReady), sharded with the pods by namespace. */
+const podsNotReady = declared<{ pods: Pod; nodes: Node }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller_pods', {
+  inputs: { pods },
+  spec: (listers, { clock }) => ({ ...podsNotReadySpec(listers, clock), ownsKey: isPodKey }),
+});
+
+/** taintEviction is upstream's taint-eviction-controller, sharded with the pods by namespace. */
+const taintEviction = declared<{ pods: Pod; nodes: Node }>(TAINT_EVICTION_CONTROLLER, 'noexec_taint_pod', {
+  inputs: { pods },
+  spec: (listers, { registry }) => taintEvictionSpec(listers, promTaintEvictionMetrics(registry)),
+});
+
+/** DECLARATIONS are the controllers reconciler-node runs, each a catalog entry's part and its code. */
+export const DECLARATIONS = [nodeHealth, podsNotReady, taintEviction] as unknown as readonly ControllerDeclaration<Inputs>[];
