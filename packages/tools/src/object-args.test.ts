@@ -5,6 +5,7 @@ import { kindNamed, parseObjectArgs } from './object-args.ts';
 describe('kindNamed', () => {
   it('given a plural, a singular, a kind or a short name, then it is the watched kind', () => {
     assert.deepEqual(['pods', 'pod', 'Pod', 'po'].map((n) => kindNamed(n).plural), ['pods', 'pods', 'pods', 'pods']);
+    assert.deepEqual(['replicasets', 'replicaset', 'ReplicaSet', 'rs'].map((n) => kindNamed(n).plural), ['replicasets', 'replicasets', 'replicasets', 'replicasets']);
     assert.deepEqual(['replicationcontrollers', 'replicationcontroller', 'rc'].map((n) => kindNamed(n).plural), Array(3).fill('replicationcontrollers'));
   });
 

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
+import { kindNamed } from './object-args.ts';
 
 /** TailOptions say which records of which topic `tail` prints. */
 export type TailOptions = Connection & {
@@ -14,7 +16,8 @@ export type TailOptions = Connection & {
 const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
- * parseTailOptions reads `tail TOPIC [--from-beginning] [--follow] [--key K] [--since T]`. Without
+ * parseTailOptions reads `tail TOPIC|KIND [--from-beginning] [--follow] [--key K] [--since T]`: a topic by name, or a
+ * watched kind by plural, singular or short name (`rs`, `replicasets`) for its history topic. Without
  * --from-beginning or --since it follows new records (like kafka-console-consumer); with them it prints the
  * history and exits at the end unless --follow is given. --since takes an RFC 3339 time or an age (30s, 10m, 2h, 1d).
  */
@@ -26,8 +29,9 @@ export function parseTailOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       ...CONNECTION_OPTIONS,
     },
   });
-  const [topic] = positionals;
-  if (!topic) throw new Error('usage: kcm-bus tail TOPIC [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]');
+  const [name] = positionals;
+  if (!name) throw new Error('usage: kcm-bus tail TOPIC|KIND [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]');
+  const topic = name.includes('.') ? name : watchTopic(kindNamed(name));
   const since = values.since === undefined ? undefined : sinceTime(values.since, now);
   const history = values['from-beginning'] === true || since !== undefined;
   return {
