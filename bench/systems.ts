@@ -80,12 +80,14 @@ export async function withThrowawayTopic<T>(ctx: BenchContext, topic: string, fn
 }
 
 /**
- * cleanUpNamespace deletes a scenario's RCs and pods: the stack runs no namespace or garbage collector controller,
+ * cleanUpNamespace deletes a scenario's RCs, ReplicaSets and pods: the stack runs no namespace or garbage collector controller,
  * so the pods are deleted here (Background propagation: an Orphan one would leave the RCs behind with the orphan
  * finalizer nobody removes). A failure is reported, not fatal.
  */
 export async function cleanUpNamespace(kube: RawKube, ns: string): Promise<void> {
-  for (const path of [`/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`, `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`]) {
+  const collections = [`/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`, `/apis/apps/v1/namespaces/${ns}/replicasets?propagationPolicy=Background`,
+    `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`];
+  for (const path of collections) {
     await kube('DELETE', path).catch((err: unknown) => console.error(`clean-up of ${path} failed: ${String(err)}`));
   }
 }
