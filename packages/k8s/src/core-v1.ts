@@ -165,6 +165,8 @@ export type ServiceSpec = {
   readonly clusterIP?: string;
   readonly ipFamilies?: readonly string[];
   readonly publishNotReadyAddresses?: boolean;
+  /** trafficDistribution: `PreferClose`, `PreferSameZone` or `PreferSameNode` asks the endpointslice controller for hints. */
+  readonly trafficDistribution?: string;
 };
 
 /** Service is core/v1 Service. */

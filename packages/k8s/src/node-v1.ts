@@ -35,6 +35,8 @@ export type NodeSpec = {
 /** NodeStatus is the part of core/v1 NodeStatus the controllers read; the rest travels untouched when spread. */
 export type NodeStatus = {
   readonly conditions?: readonly NodeCondition[];
+  /** allocatable: resource quantities by name (`cpu`: `4`, `3500m`), as the API serves them. */
+  readonly allocatable?: Readonly<Record<string, string>>;
 };
 
 /** Node is core/v1 Node (cluster-scoped: no namespace). */

@@ -2,6 +2,7 @@ import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { labelsSuperset } from '@kcm-bus/k8s/labels.ts';
 import { isPodReady } from '@kcm-bus/k8s/pod-util.ts';
+import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
 import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
@@ -75,4 +76,29 @@ function getServicesForPod(services: Lister<Service>, namespace: string, labels:
 export function isLeftoverCandidate(event: ObjectEvent<Endpoints>): boolean {
   if (event.type === 'Deleted') return true;
   return !event.live && event.object.metadata.annotations?.[ANNOTATION_LEADER] === undefined;
+}
+
+/**
+ * serviceEvent mirrors onServiceUpdate and onServiceDelete of the endpoints and endpointslice controllers: the
+ * Service is enqueued at once, whatever the batch period; a new one at its cut (once the pods topic is known complete
+ * up to when the watcher saw the Service), so its first Endpoints or slices hold the pods created just before it
+ * rather than being written empty and then again, as upstream's synced informers let them.
+ */
+export function serviceEvent(event: ObjectEvent<Service>): HandlerOutput {
+  return event.type === 'Applied' && event.old === undefined ? { enqueue: [], enqueueAtCut: [event.key] } : { enqueue: [event.key] };
+}
+
+/**
+ * podEvent mirrors onPodUpdate then syncPod: the Services whose membership the change touches
+ * (GetPodUpdateProjectionKey, GetServicesToUpdate) are enqueued after the batch period (AddAfter(0) is Add).
+ */
+export function podEvent(event: ObjectEvent<Pod>, services: Lister<Service>, batchMs: number): HandlerOutput {
+  const projection = getPodUpdateProjectionKey(event);
+  const keys = projection === undefined ? [] : getServicesToUpdate(services, projection);
+  return afterDelay(keys, batchMs);
+}
+
+/** afterDelay is queue.AddAfter(key, ms) for each key; AddAfter(0) is Add. */
+export function afterDelay(keys: readonly string[], ms: number): HandlerOutput {
+  return ms <= 0 ? { enqueue: keys } : { enqueue: [], enqueueAfter: keys.map((key) => ({ key, ms })) };
 }

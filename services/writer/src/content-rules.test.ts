@@ -89,3 +89,26 @@ describe('contentRefusal: what node lifecycle and taint eviction may write', () 
     assert.match(taintEviction({ status: { phase: 'Failed' } }) ?? '', /\/status\/phase/);
   });
 });
+
+describe('contentRefusal: what the endpointslice controller may write', () => {
+  const target: MutationTarget = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace: 'default', name: 'web-abc', resource: 'endpointslices', subresource: null };
+  const owner = { apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true };
+  const labels = { 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' };
+  const slice = (metadata: Record<string, unknown>, verb: 'Create' | 'Update' = 'Create'): Mutation => aMutation({
+    controller: 'endpointslice-controller', verb, target, preconditions: { uid: verb === 'Update' ? 'u' : null, resourceVersion: verb === 'Update' ? '7' : null },
+    body: JSON.stringify({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata, addressType: 'IPv4', endpoints: [] }),
+  });
+
+  it('given a slice labelled as its own and controlled by the Service its label names, then it may create and update it', () => {
+    assert.equal(contentRefusal(slice({ generateName: 'web-', labels, ownerReferences: [owner] })), undefined);
+    assert.equal(contentRefusal(slice({ name: 'web-abc', labels, ownerReferences: [owner] }, 'Update')), undefined);
+  });
+
+  it('given a slice of the user\'s, with no owner, owned by another Service than its label names, or of another namespace, then it is refused', () => {
+    assert.match(contentRefusal(slice({ labels: { ...labels, 'endpointslice.kubernetes.io/managed-by': 'someone-else' }, ownerReferences: [owner] })) ?? '', /not labelled endpointslice.kubernetes.io\/managed-by=endpointslice-controller.k8s.io/);
+    assert.match(contentRefusal(slice({ labels })) ?? '', /whose controller is not the one Service its kubernetes.io\/service-name label names/);
+    assert.match(contentRefusal(slice({ labels: { ...labels, 'kubernetes.io/service-name': 'db' }, ownerReferences: [owner] })) ?? '', /not the one Service/);
+    assert.match(contentRefusal(slice({ labels, ownerReferences: [{ ...owner, kind: 'Pod' }] })) ?? '', /not the one Service/);
+    assert.match(contentRefusal(slice({ namespace: 'kube-system', labels, ownerReferences: [owner] })) ?? '', /a slice of namespace "kube-system" in default/);
+  });
+});

@@ -79,11 +79,30 @@ const mergePatch = (fields: PatchShape, conditionType?: string): ContentRule => 
   return conditionType === undefined ? undefined : otherCondition(patch, conditionType);
 };
 
+const SERVICE_NAME = 'kubernetes.io/service-name';
+const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+const SERVICE: ObjectKind = { apiVersion: 'v1', kind: 'Service' };
+
+/**
+ * managedEndpointSlice: the endpointslice controller writes only its own slices: of the mutation's namespace,
+ * labelled managed-by it, with one controller reference, to the v1 Service its service-name label names.
+ */
+const managedEndpointSlice = (managedBy: string): ContentRule => (m) => {
+  const meta = (JSON.parse(m.body ?? '{}') as { metadata?: { namespace?: unknown; labels?: Record<string, unknown>; ownerReferences?: unknown } }).metadata ?? {};
+  if (meta.namespace !== undefined && meta.namespace !== m.target.namespace) return `a slice of namespace ${JSON.stringify(meta.namespace)} in ${m.target.namespace ?? ''}`;
+  if (meta.labels?.[MANAGED_BY] !== managedBy) return `a slice not labelled ${MANAGED_BY}=${managedBy}`;
+  const controllers = (Array.isArray(meta.ownerReferences) ? meta.ownerReferences as (OwnerRef & { name?: unknown })[] : []).filter((r) => r.controller === true);
+  const service = meta.labels[SERVICE_NAME];
+  const ok = controllers.length === 1 && isRefTo(SERVICE)(controllers[0]) && controllers[0]!.name === service && typeof service === 'string';
+  return ok ? undefined : `a slice whose controller is not the one Service its ${SERVICE_NAME} label names`;
+};
+
 function ruleOf(spec: ContentRuleSpec): ContentRule {
   switch (spec.rule) {
     case 'controlled-by': return controlledBy(spec.owner);
     case 'owner-references': return ownerReferences(spec.owner);
     case 'merge-patch': return mergePatch(spec.fields, spec.conditionType);
+    case 'managed-endpoint-slice': return managedEndpointSlice(spec.managedBy);
   }
 }
 

@@ -16,9 +16,13 @@ export type PatchShape = { readonly [field: string]: true | PatchShape };
  * - owner-references: a json patch of metadata.ownerReferences only, writing only references of `owner`'s kind
  *   (AdoptPod and ReleasePod);
  * - merge-patch: a strategic merge or merge patch setting no field outside `fields`, and, when `conditionType` is
- *   given, writing only conditions of that type.
+ *   given, writing only conditions of that type;
+ * - managed-endpoint-slice: an EndpointSlice of the mutation's namespace labelled managed-by `managedBy`, whose one
+ *   controller reference is a v1 Service named as its kubernetes.io/service-name label (what the endpointslice
+ *   controller writes; a slice of the user's, or one pointing traffic at another Service's name, is refused).
  */
 export type ContentRuleSpec =
   | { readonly rule: 'controlled-by'; readonly owner: ObjectKind }
   | { readonly rule: 'owner-references'; readonly owner: ObjectKind }
-  | { readonly rule: 'merge-patch'; readonly fields: PatchShape; readonly conditionType?: string };
+  | { readonly rule: 'merge-patch'; readonly fields: PatchShape; readonly conditionType?: string }
+  | { readonly rule: 'managed-endpoint-slice'; readonly managedBy: string };

@@ -96,6 +96,20 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     }],
   },
   {
+    name: 'endpointslice-controller', service: 'reconciler-endpoint', eventSource: 'endpoint-slice-controller', reconciles: 'services', eventKinds: ['Service'],
+    ownerFinalizers: ['services'],
+    grants: [
+      { resource: 'endpointslices.discovery.k8s.io', verbs: ['Create', 'Update'], content: { rule: 'managed-endpoint-slice', managedBy: 'endpointslice-controller.k8s.io' } },
+      { resource: 'endpointslices.discovery.k8s.io', verbs: ['Delete'] },
+      events,
+    ],
+    parts: [{
+      workqueue: 'endpoint_slice',
+      inputs: { services: partitioned('services'), pods: partitioned('pods'), endpointSlices: partitioned('endpointslices'), nodes: global('nodes') },
+      workers: { name: 'concurrent-service-endpoint-syncs', default: 5, help: 'Services whose EndpointSlices are synced at once (kube-controller-manager\'s flag).' },
+    }],
+  },
+  {
     name: 'node-lifecycle-controller', service: 'reconciler-node', eventSource: 'node-controller', reconciles: null, eventKinds: ['Node', 'Pod'], ownerFinalizers: [],
     grants: [
       { resource: 'nodes/status', verbs: ['UpdateStatus'] },
