@@ -50,24 +50,12 @@ export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeW
   const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
   for (const node of nodes) {
     const nodeStarted = performance.now();
-    const name = node.metadata.name;
-    const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
-    const lease = listers.leases.get(leaseKey);
-    const seen = { nodeSeenAtMs: state.seenAt.get(name), leaseSeenAtMs: state.seenAt.get(leaseKey) };
-    const clock = { ...config, now, observedAtMs: heartbeatAtMs(name), ...seen, freshGrace };
-    const update = tryUpdateNodeHealth(node, lease, state.health.get(name), clock);
-    state.health.set(name, update.health);
-    // NodeNotReady goes with the status write, recorded once it applied: upstream records it after UpdateStatus succeeded.
-    const notReady = update.currentReady?.status !== 'True' && update.observedReady.status === 'True';
-    if (update.newStatus !== undefined) {
-      writes.updateStatus(node, update.newStatus, notReady ? recordNodeStatusChange(node, 'NodeNotReady') : undefined);
-      metrics.nodeSilent(name, silence(update.health.probeTimestamp, clock.observedAtMs, lease));
-    }
+    const currentReady = updateNodeHealth(pass, { writes, freshGrace, heartbeatAtMs }, node);
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       const zone = getZoneKey(node);
-      zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(update.currentReady);
+      zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(currentReady);
     }
-    if (update.currentReady !== undefined) processTaintBaseEviction(tainting, node, update.currentReady);
+    if (currentReady !== undefined) processTaintBaseEviction(tainting, node, currentReady);
     metrics.updateNodeHealthDuration((performance.now() - nodeStarted) / 1000);
   }
   handleDisruption({ ...tainting, config, metrics, heartbeatAtMs }, zoneConditions, nodes);
@@ -75,6 +63,28 @@ export function monitorNodeHealth(pass: MonitorPass, freshGrace: boolean): NodeW
   published(state, writes.written());
   metrics.updateAllNodesHealthDuration((performance.now() - started) / 1000);
   return writes;
+}
+
+/**
+ * updateNodeHealth is monitorNodeHealth's tryUpdateNodeHealth for one node, dated in the pipeline's time: the node's
+ * saved health is replaced, its status written when Ready changed (NodeNotReady with it, recorded once it applied:
+ * upstream records it after UpdateStatus succeeded), the evidence of a silent node reported. Returns its Ready now.
+ */
+function updateNodeHealth(pass: MonitorPass, p: { readonly writes: NodeWrites; readonly freshGrace: boolean; readonly heartbeatAtMs: (name: string) => number }, node: Node): NodeCondition | undefined {
+  const { state, listers, config, metrics, now } = pass;
+  const name = node.metadata.name;
+  const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
+  const lease = listers.leases.get(leaseKey);
+  const seen = { nodeSeenAtMs: state.seenAt.get(name), leaseSeenAtMs: state.seenAt.get(leaseKey) };
+  const clock = { ...config, now, observedAtMs: p.heartbeatAtMs(name), ...seen, freshGrace: p.freshGrace };
+  const update = tryUpdateNodeHealth(node, lease, state.health.get(name), clock);
+  state.health.set(name, update.health);
+  if (update.newStatus !== undefined) {
+    const notReady = update.currentReady?.status !== 'True' && update.observedReady.status === 'True';
+    p.writes.updateStatus(node, update.newStatus, notReady ? recordNodeStatusChange(node, 'NodeNotReady') : undefined);
+    metrics.nodeSilent(name, silence(update.health.probeTimestamp, clock.observedAtMs, lease));
+  }
+  return update.currentReady;
 }
 
 /** silence is the evidence a node is marked Unknown on (NodeCollectorMetrics.nodeSilent). */

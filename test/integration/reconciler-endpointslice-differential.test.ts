@@ -1,0 +1,83 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { settledSlices, sliceSnapshot, type SliceSnapshot } from '../support/slices.ts';
+import { startService, stopAllServices } from '../support/processes.ts';
+import { startUpstream, type Upstream } from '../support/upstream.ts';
+import { waitFor } from '../support/wait.ts';
+
+const stack = testStack();
+const kube = rawKube();
+
+/** podManifest is a pod of app `app` whose container port `http` is `port`, with extra spec fields. */
+function podManifest(name: string, app: string, port: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { metadata: { name, labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: port }] }], ...extra } };
+}
+
+/** serviceManifest is a Service of port 80 to the targetPort named `http`, selecting app=<app> (none: selectorless). */
+function serviceManifest(name: string, app: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { metadata: { name }, spec: { ...(app === undefined ? {} : { selector: { app } }), ports: [{ name: 'web', port: 80, targetPort: 'http' }], ...extra } };
+}
+
+/** Outcome is what the script compares, per step: each Service's slices (SliceSnapshot) at that point. */
+type Outcome = Record<string, SliceSnapshot>;
+
+/**
+ * script is the EndpointSlice scenario both systems run, each in its own namespace: a Service of 3 pods, one of them
+ * not Ready, one with hostname and subdomain; a Service with publishNotReadyAddresses; 150 pods whose named
+ * targetPort resolves to two numbers (two port mappings, and two slices for the 140 of one); a selectorless
+ * Service; the 150 scaled down to 10; a Service deleted (its slices go with it, by the garbage collector).
+ */
+async function script(ns: string): Promise<Outcome> {
+  const pods = `/api/v1/namespaces/${ns}/pods`;
+  const services = `/api/v1/namespaces/${ns}/services`;
+  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  await kube('POST', services, serviceManifest('web', 'web'));
+  await kube('POST', services, serviceManifest('pnr', 'web', { publishNotReadyAddresses: true }));
+  await kube('POST', services, serviceManifest('manual', undefined));
+  for (const [i, extra] of [{}, { hostname: 'h1', subdomain: 'web' }, {}].entries()) await kube('POST', pods, podManifest(`web-${i}`, 'web', 8080, extra));
+  await waitFor('3 web pods Running with IPs', async () => ((await kube('GET', `${pods}?labelSelector=app%3Dweb`))['items'] as { status?: { phase?: string; podIP?: string } }[])
+    .filter((p) => p.status?.phase === 'Running' && p.status.podIP).length === 3);
+  await notReady(pods, 'web-2');
+  const out: Outcome = { web: await settledSlices(kube, ns, 'web', 3), pnr: await settledSlices(kube, ns, 'pnr', 3) };
+  for (let i = 0; i < 150; i++) await kube('POST', pods, podManifest(`many-${i}`, 'many', i < 140 ? 8080 : 8081));
+  await kube('POST', services, serviceManifest('many', 'many'));
+  out['many150'] = await settledSlices(kube, ns, 'many', 150);
+  for (let i = 10; i < 150; i++) await kube('DELETE', `${pods}/many-${i}?gracePeriodSeconds=0`);
+  out['many10'] = await settledSlices(kube, ns, 'many', 10);
+  out['manual'] = await sliceSnapshot(kube, ns, 'manual');
+  await kube('DELETE', `${services}/web`);
+  out['webDeleted'] = await settledSlices(kube, ns, 'web', 0);
+  return out;
+}
+
+/** notReady sets a Running pod's Ready condition False, as its kubelet would when a readiness probe fails. */
+async function notReady(pods: string, name: string): Promise<void> {
+  const pod = await kube('GET', `${pods}/${name}`);
+  const status = pod['status'] as { conditions?: { type: string; status: string }[] };
+  const conditions = (status.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c));
+  await kube('PUT', `${pods}/${name}/status`, { ...pod, status: { ...status, conditions } });
+}
+
+describe('differential: the same EndpointSlice script under upstream\'s endpointslice-controller and under kcm-bus ends in the same slices', () => {
+  let upstream: Upstream | undefined;
+  before(async () => {
+    await schedulableKwokNode(uniqueName('kwok-eps'));
+  });
+  after(async () => {
+    await upstream?.stop();
+    await stopAllServices();
+  });
+
+  it('slice count, ports, address types, endpoints and their conditions, hostnames and labels match at every step, names and IPs aside', async () => {
+    upstream = startUpstream(stack, { controllers: 'endpointslice-controller', qps: 100, burst: 100 });
+    const expected = await script(uniqueName('eps-up'));
+    await upstream.stop();
+    const bus = busFlags(stack);
+    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    await startService('reconciler-endpoint', bus);
+    const actual = await script(uniqueName('eps-bus'));
+    for (const step of Object.keys(expected)) assert.deepEqual(actual[step], expected[step], step);
+  });
+});

@@ -1,0 +1,45 @@
+import type { RawKube } from './stack.ts';
+import { waitForSteady } from './wait.ts';
+
+type Endpoint = {
+  readonly addresses: readonly string[]; readonly conditions?: Record<string, boolean | undefined>; readonly hostname?: string; readonly nodeName?: string;
+  readonly zone?: string; readonly targetRef?: { readonly kind?: string }; readonly hints?: unknown;
+};
+type Slice = {
+  readonly metadata: { readonly name: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string>; readonly deletionTimestamp?: string;
+    readonly ownerReferences?: readonly { readonly kind: string; readonly name: string; readonly controller?: boolean }[] };
+  readonly addressType: string; readonly endpoints?: readonly Endpoint[] | null; readonly ports?: readonly { readonly name?: string; readonly port?: number; readonly protocol?: string }[] | null;
+};
+
+/** SliceSnapshot is one Service's EndpointSlices as a user compares them, names and IPs aside: each slice in a canonical order. */
+export type SliceSnapshot = readonly string[];
+
+/** MANAGED_BY is the managed-by label of the endpointslice controller's slices (upstream's and kcm-bus's alike). */
+const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+
+/**
+ * describeSlice is a slice without its generated name and pods' IPs: address type, ports, its endpoints (conditions,
+ * hostname, node, zone, target kind, hints), labels but the managed-by one (upstream's and ours are the same value,
+ * the mirroring controller's another), whether it has the trigger-time annotation, and its controller.
+ */
+function describeSlice(s: Slice): string {
+  const endpoints = (s.endpoints ?? []).map((e) => JSON.stringify({ c: e.conditions, h: e.hostname, n: e.nodeName, z: e.zone, t: e.targetRef?.kind, hints: e.hints, ips: e.addresses.length })).sort();
+  const ports = (s.ports ?? []).map((p) => `${p.name ?? ''}:${p.port ?? ''}/${p.protocol ?? ''}`).sort();
+  const owner = s.metadata.ownerReferences?.find((r) => r.controller);
+  const labels = Object.entries(s.metadata.labels ?? {}).sort().map(([k, v]) => `${k}=${v}`);
+  const trigger = s.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'] !== undefined;
+  return JSON.stringify({ type: s.addressType, ports, endpoints, labels, trigger, owner: owner ? `${owner.kind}/${owner.name}` : null });
+}
+
+/** sliceSnapshot reads the slices of a Service (by its service-name label) in namespace ns. */
+export async function sliceSnapshot(kube: RawKube, ns: string, service: string): Promise<SliceSnapshot> {
+  const selector = encodeURIComponent(`kubernetes.io/service-name=${service}`);
+  const items = (await kube('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${selector}`))['items'] as Slice[];
+  return items.filter((s) => s.metadata.deletionTimestamp === undefined && s.metadata.labels?.[MANAGED_BY] === 'endpointslice-controller.k8s.io').map(describeSlice).sort();
+}
+
+/** settledSlices waits until the Service's slices hold `endpoints` endpoints in all and three polls a second apart agree. */
+export function settledSlices(kube: RawKube, ns: string, service: string, endpoints: number): Promise<SliceSnapshot> {
+  const count = (s: SliceSnapshot): number => s.reduce((n, slice) => n + (JSON.parse(slice) as { endpoints: unknown[] }).endpoints.length, 0);
+  return waitForSteady(`${ns}/${service} slices`, () => sliceSnapshot(kube, ns, service), (s) => count(s) === endpoints, { timeoutMs: 180_000 });
+}
