@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
 import { describe, it } from 'node:test';
-import { CONTROLLER_SERVICES, replayCommand } from './replay-command.ts';
+import { main } from './cli.ts';
+import { CONTROLLER_SERVICES } from './replay-command.ts';
 import { serviceScript } from './services.ts';
 
 describe('kcm-bus replay', () => {
@@ -12,7 +13,13 @@ describe('kcm-bus replay', () => {
   });
 
   it('refuses a controller kcm-bus does not run, with exit status 2 and no service started', async () => {
-    assert.equal(await replayCommand(['--controller', 'deployment-controller', '--from', '1h']), 2);
-    assert.equal(await replayCommand(['--from', '1h']), 2);
+    assert.equal(await main(['replay', '--controller', 'deployment-controller', '--from', '1h'], {}), 2);
+    assert.equal(await main(['replay', '--controller', 'constructor', '--from', '1h'], {}), 2);
+    assert.equal(await main(['replay', '--from', '1h'], {}), 2);
+  });
+
+  it('given --help and no --controller, then its own help, exit status 0 and no service started', async () => {
+    assert.equal(await main(['replay', '--help'], {}), 0);
+    assert.equal(await main(['replay', '--from', '1h', '-h'], {}), 0);
   });
 });

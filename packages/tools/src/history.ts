@@ -1,9 +1,10 @@
 import { watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import { formatHistory, historyEntries, type Version } from './history-format.ts';
-import { parseObjectArgs, type ObjectArgs } from './object-args.ts';
+import type { Command } from './command.ts';
+import { OBJECT_ABOUT, OBJECT_SYNOPSIS, objectArgs, objectFlags, type ObjectArgs } from './object-args.ts';
 import type { Json } from './object-diff.ts';
-import { openScanner, scanKeys, type Progress, type Scanner } from './topic-scan.ts';
+import { openScanner, scanKeys, type Scanner } from './topic-scan.ts';
 
 /**
  * readVersions reads every version of the given objects of a kind in its history topic (`kcm.watch.<plural>`),
@@ -36,9 +37,15 @@ export async function history(args: Pick<ObjectArgs, 'kind' | 'key' | 'json'>, s
   for (const line of lines) print(line);
 }
 
-/** runHistory is `kcm-bus history KIND NAMESPACE/NAME [--json]`: output on print, progress of long scans on progress. */
-export async function runHistory(argv: readonly string[], env: NodeJS.ProcessEnv, print: (line: string) => void, progress: Progress): Promise<number> {
-  const args = parseObjectArgs('history', argv, env);
-  await history(args, openScanner(args, 'kcm-bus-history', progress), print);
-  return 0;
-}
+/** HISTORY_COMMAND is `kcm-bus history KIND NAMESPACE/NAME [--json]`: output on stdout, progress of long scans on stderr. */
+export const HISTORY_COMMAND: Command = {
+  name: 'history', synopsis: OBJECT_SYNOPSIS, positionals: [2, 2],
+  summary: 'every version of one object in the audit window, as diffs',
+  about: OBJECT_ABOUT,
+  flags: objectFlags('One JSON object per version (the diff as a list) instead of the timeline of diffs.'),
+  run: async (line, env) => {
+    const args = objectArgs(line, env);
+    await history(args, openScanner(args, 'kcm-bus-history', console.error), console.log);
+    return 0;
+  },
+};

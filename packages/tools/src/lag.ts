@@ -1,19 +1,36 @@
-import { parseArgs } from 'node:util';
 import type { Bus, TopicPartition } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import type { CommandLine } from '@kcm-bus/runtime/service/flags.ts';
 import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import { connect, CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
+import type { Command } from './command.ts';
+import { connect, CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';
 import { formatLagTable, hasWatermarks, lagReport, partitionId, type GroupLag } from './lag-table.ts';
 
 /** LagOptions say which groups `lag` reports and how. */
 export type LagOptions = Connection & { readonly json: boolean; readonly group: string | undefined };
 
-/** parseLagOptions reads `lag [--json] [--group PREFIX]` and the connection options. */
-export function parseLagOptions(argv: readonly string[], env: NodeJS.ProcessEnv): LagOptions {
-  const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, group: { type: 'string' }, ...CONNECTION_OPTIONS } });
-  return { json: values.json === true, group: values.group, ...connectionOf(values, env) };
+/** lagOptions reads `lag`'s flags (LAG_COMMAND's). */
+export function lagOptions(line: CommandLine, env: NodeJS.ProcessEnv): LagOptions {
+  const group = line.flags.string('group');
+  return { json: line.flags.boolean('json'), group: group === '' ? undefined : group, ...connectionOf(line.flags, env) };
 }
+
+/** LAG_COMMAND is `kcm-bus lag [--json] [--group PREFIX]`. */
+export const LAG_COMMAND: Command = {
+  name: 'lag', synopsis: '[--json] [--group PREFIX]', positionals: [0, 0],
+  summary: 'each kcm-bus consumer group\'s lag per partition, and its inputs\' watermark age',
+  flags: [
+    { name: 'json', type: 'boolean', default: false, env: false, help: 'The report as JSON (one GroupLag per group) instead of the table.' },
+    { name: 'group', type: 'string', default: '', env: false,
+      help: 'The consumer groups whose name starts with this prefix, kcm-bus\'s or not (default: the kcm-bus services\' groups).' },
+    ...CONNECTION_FLAGS,
+  ],
+  run: async (line, env) => {
+    await lag(lagOptions(line, env), (text) => console.log(text));
+    return 0;
+  },
+};
 
 /**
  * TAIL_WINDOWS are how many of a partition's last offsets are read for its newest watermark: a few first (an idle

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { kindNamed, parseObjectArgs } from './object-args.ts';
+import { FlagError } from '@kcm-bus/runtime/service/flags.ts';
+import { commandLine } from './command.ts';
+import { HISTORY_COMMAND } from './history.ts';
+import { kindNamed, objectArgs } from './object-args.ts';
+import { TRACE_COMMAND } from './trace.ts';
 
 describe('kindNamed', () => {
   it('given a plural, a singular, a kind or a short name, then it is the watched kind', () => {
@@ -14,24 +18,29 @@ describe('kindNamed', () => {
   });
 });
 
-describe('parseObjectArgs', () => {
+describe('objectArgs: history and trace KIND NAMESPACE/NAME [--json]', () => {
   const env = { KCM_BUS_KAFKA_BROKERS: 'b1:9092,b2:9092', KCM_BUS_SCHEMA_REGISTRY_URL: 'http://r' };
+  const trace = (argv: readonly string[], e: NodeJS.ProcessEnv = env) => objectArgs(commandLine(TRACE_COMMAND, argv, e), e);
+  const history = (argv: readonly string[], e: NodeJS.ProcessEnv = env) => objectArgs(commandLine(HISTORY_COMMAND, argv, e), e);
 
   it('given kind, key and --json, then the key is as given and the connection comes from the environment', () => {
-    assert.deepEqual(parseObjectArgs('trace', ['rc', 'demo/web', '--json'], env),
+    assert.deepEqual(trace(['rc', 'demo/web', '--json']),
       { kind: kindNamed('rc'), key: 'demo/web', json: true, brokers: ['b1:9092', 'b2:9092'], registry: 'http://r', security: { kafka: {}, registry: {} } });
   });
 
-  it('given a flag, then it wins over the environment', () => {
-    assert.deepEqual(parseObjectArgs('history', ['pod', 'a/b', '--kafka-brokers', 'k:1'], env).brokers, ['k:1']);
+  it('given a flag, then it wins over the environment; --json is read from the command line only', () => {
+    assert.deepEqual(history(['pod', 'a/b', '--kafka-brokers', 'k:1']).brokers, ['k:1']);
+    assert.equal(history(['pod', 'a/b'], { KCM_BUS_JSON: 'true' }).json, false);
   });
 
   it('given a namespaced name without namespace, then it is in default; a cluster-scoped one with a namespace is refused', () => {
-    assert.equal(parseObjectArgs('history', ['pods', 'web-1'], {}).key, 'default/web-1');
-    assert.throws(() => parseObjectArgs('history', ['nodes', 'a/n1'], {}), /cluster-scoped/);
+    assert.equal(history(['pods', 'web-1'], {}).key, 'default/web-1');
+    assert.throws(() => history(['nodes', 'a/n1'], {}), (err: Error) => err instanceof FlagError && /cluster-scoped/.test(err.message));
   });
 
-  it('given no name, then it prints the usage', () => {
-    assert.throws(() => parseObjectArgs('trace', ['pods'], {}), /usage: kcm-bus trace KIND NAMESPACE\/NAME/);
+  it('given no name, one argument too many or an unknown flag, then the command line is refused (FlagError: exit 2 with the usage)', () => {
+    assert.throws(() => trace(['pods']), (err: Error) => err instanceof FlagError && /missing arguments: kcm-bus trace KIND NAMESPACE\/NAME/.test(err.message));
+    assert.throws(() => trace(['pods', 'a/b', 'c']), (err: Error) => err instanceof FlagError && /unexpected argument "c"/.test(err.message));
+    assert.throws(() => trace(['pods', 'a/b', '--jsn']), (err: Error) => err instanceof FlagError && /--jsn/.test(err.message));
   });
 });

@@ -1,9 +1,21 @@
-import { parseArgs } from 'node:util';
+import { FlagError, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
+import { CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';
 
 /** ObjectArgs name one object for `history` and `trace`: its kind, its record key, and how to print. */
 export type ObjectArgs = Connection & { readonly kind: WatchedKind; readonly key: string; readonly json: boolean };
+
+/** OBJECT_SYNOPSIS is what follows `history` and `trace`. */
+export const OBJECT_SYNOPSIS = 'KIND NAMESPACE/NAME [--json]';
+
+/** OBJECT_ABOUT says how `history` and `trace` name an object. */
+export const OBJECT_ABOUT = 'KIND is a watched kind by plural, singular or kubectl short name (pods, pod, po, rc, rs); '
+  + 'a namespaced object\'s NAME without NAMESPACE/ is in default, as kubectl\'s.';
+
+/** objectFlags are the flags of `history` and `trace`: --json (doing what json says) and the connection flags. */
+export function objectFlags(json: string): readonly FlagSpec[] {
+  return [{ name: 'json', type: 'boolean', default: false, env: false, help: json }, ...CONNECTION_FLAGS];
+}
 
 /** SHORT_NAMES are kubectl's short names of the watched kinds. */
 const SHORT_NAMES: Readonly<Record<string, string>> = { po: 'pods', rc: 'replicationcontrollers', rs: 'replicasets', svc: 'services', ep: 'endpoints', no: 'nodes' };
@@ -13,20 +25,18 @@ export function kindNamed(name: string): WatchedKind {
   const n = name.toLowerCase();
   const plural = SHORT_NAMES[n] ?? n;
   const found = WATCHED_KINDS.find((k) => k.plural === plural || k.kind.toLowerCase() === n);
-  if (!found) throw new Error(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
+  if (!found) throw new FlagError(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
   return found;
 }
 
 /**
- * parseObjectArgs reads `COMMAND KIND NAMESPACE/NAME [--json]` and the connection options; a namespaced kind's
- * name without a namespace is in `default`, as kubectl's.
+ * objectArgs reads `KIND NAMESPACE/NAME` and the objectFlags of a command line (commandLine checked there are two);
+ * a namespaced kind's name without a namespace is in `default`, as kubectl's.
  */
-export function parseObjectArgs(command: string, argv: readonly string[], env: NodeJS.ProcessEnv): ObjectArgs {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { json: { type: 'boolean' }, ...CONNECTION_OPTIONS } });
-  const [kindName, name] = positionals;
-  if (kindName === undefined || name === undefined || positionals.length > 2) throw new Error(`usage: kcm-bus ${command} KIND NAMESPACE/NAME [--json]`);
+export function objectArgs(line: CommandLine, env: NodeJS.ProcessEnv): ObjectArgs {
+  const [kindName = '', name = ''] = line.positionals;
   const kind = kindNamed(kindName);
   const key = kind.namespaced && !name.includes('/') ? `default/${name}` : name;
-  if (!kind.namespaced && key.includes('/')) throw new Error(`${kind.plural} are cluster-scoped: give NAME, not ${key}`);
-  return { kind, key, json: values.json === true, ...connectionOf(values, env) };
+  if (!kind.namespaced && key.includes('/')) throw new FlagError(`${kind.plural} are cluster-scoped: give NAME, not ${key}`);
+  return { kind, key, json: line.flags.boolean('json'), ...connectionOf(line.flags, env) };
 }

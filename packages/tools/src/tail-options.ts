@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
+import { FlagError, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
 import { watchTopic } from '@kcm-bus/schemas/kinds.ts';
-import { CONNECTION_OPTIONS, connectionOf, type Connection } from './connection-options.ts';
+import { CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';
 import { kindNamed } from './object-args.ts';
 
 /** TailOptions say which records of which topic `tail` prints. */
@@ -13,29 +13,35 @@ export type TailOptions = Connection & {
   readonly since: number | undefined;
 };
 
+/** TAIL_FLAGS are `tail`'s own flags (command line only) and the connection flags. */
+export const TAIL_FLAGS: readonly FlagSpec[] = [
+  { name: 'from-beginning', type: 'boolean', default: false, env: false,
+    help: 'Print the topic\'s history from its first record, then exit at its end (unless --follow).' },
+  { name: 'follow', short: 'f', type: 'boolean', default: false, env: false,
+    help: 'Keep printing new records after the history (with --from-beginning or --since).' },
+  { name: 'key', type: 'string', default: '', env: false,
+    help: 'Only the records of this key (NAMESPACE/NAME, or NAME for a cluster-scoped kind).' },
+  { name: 'since', type: 'string', default: '', env: false,
+    help: 'Only records at or after this time: an RFC 3339 time or an age (30s, 10m, 2h, 1d); implies the history.' },
+  ...CONNECTION_FLAGS,
+];
+
 const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
- * parseTailOptions reads `tail TOPIC|KIND [--from-beginning] [--follow] [--key K] [--since T]`: a topic by name, or a
- * watched kind by plural, singular or short name (`rs`, `replicasets`) for its history topic. Without
- * --from-beginning or --since it follows new records (like kafka-console-consumer); with them it prints the
- * history and exits at the end unless --follow is given. --since takes an RFC 3339 time or an age (30s, 10m, 2h, 1d).
+ * tailOptions reads `tail TOPIC|KIND` and the TAIL_FLAGS: a topic by name, or a watched kind by plural, singular or
+ * short name (`rs`, `replicasets`) for its history topic. Without --from-beginning or --since it follows new records
+ * (like kafka-console-consumer); with them it prints the history and exits at the end unless --follow is given.
  */
-export function parseTailOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: number): TailOptions {
-  const { values, positionals } = parseArgs({
-    args: [...argv], allowPositionals: true,
-    options: {
-      'from-beginning': { type: 'boolean' }, follow: { type: 'boolean', short: 'f' }, key: { type: 'string' }, since: { type: 'string' },
-      ...CONNECTION_OPTIONS,
-    },
-  });
-  const [name] = positionals;
-  if (!name) throw new Error('usage: kcm-bus tail TOPIC|KIND [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]');
+export function tailOptions(line: CommandLine, env: NodeJS.ProcessEnv, now: number): TailOptions {
+  const [name = ''] = line.positionals;
   const topic = name.includes('.') ? name : watchTopic(kindNamed(name));
-  const since = values.since === undefined ? undefined : sinceTime(values.since, now);
-  const history = values['from-beginning'] === true || since !== undefined;
+  const since = line.flags.string('since') === '' ? undefined : sinceTime(line.flags.string('since'), now);
+  const history = line.flags.boolean('from-beginning') || since !== undefined;
+  const key = line.flags.string('key');
   return {
-    topic, fromBeginning: history, follow: values.follow === true || !history, key: values.key, since, ...connectionOf(values, env),
+    topic, fromBeginning: history, follow: line.flags.boolean('follow') || !history, key: key === '' ? undefined : key, since,
+    ...connectionOf(line.flags, env),
   };
 }
 
@@ -43,6 +49,6 @@ function sinceTime(text: string, now: number): number {
   const age = /^(\d+)([smhd])$/.exec(text);
   if (age) return now - Number(age[1]) * (UNITS[age[2] ?? 's'] ?? 1000);
   const t = Date.parse(text);
-  if (Number.isNaN(t)) throw new Error(`--since ${JSON.stringify(text)} is neither an RFC 3339 time nor an age like 10m`);
+  if (Number.isNaN(t)) throw new FlagError(`--since ${JSON.stringify(text)} is neither an RFC 3339 time nor an age like 10m`);
   return t;
 }

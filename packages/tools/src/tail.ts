@@ -3,8 +3,22 @@ import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
+import type { Command } from './command.ts';
 import { connect } from './connection-options.ts';
-import type { TailOptions } from './tail-options.ts';
+import { TAIL_FLAGS, tailOptions, type TailOptions } from './tail-options.ts';
+
+/** TAIL_COMMAND is `kcm-bus tail TOPIC|KIND [--from-beginning] [--follow] [--key K] [--since T]` (tailOptions). */
+export const TAIL_COMMAND: Command = {
+  name: 'tail', synopsis: 'TOPIC|KIND [--from-beginning] [--follow] [--key KEY] [--since TIME|AGE]', positionals: [1, 1],
+  summary: 'a kcm-bus topic as JSON lines, decoded with the registry\'s schemas',
+  about: 'TOPIC by name (kcm.mutations), or a watched kind (pods, rs) for its history topic. Without --from-beginning or '
+    + '--since it follows new records until Ctrl-C; with them it prints the history and exits at its end unless --follow.',
+  flags: TAIL_FLAGS,
+  run: async (line, env) => {
+    await tail(tailOptions(line, env, Date.now()), (text) => console.log(text));
+    return 0;
+  },
+};
 
 /**
  * tail prints a kcm-bus topic as JSON lines ({topic, partition, offset, timestamp, key, value}), values

@@ -1,7 +1,8 @@
-import { parseObjectArgs, type ObjectArgs } from './object-args.ts';
+import type { Command } from './command.ts';
+import { OBJECT_ABOUT, OBJECT_SYNOPSIS, objectArgs, objectFlags, type ObjectArgs } from './object-args.ts';
 import { formatTrace, stepJson, traceSteps } from './trace-chain.ts';
 import { readTrace } from './trace-read.ts';
-import { openScanner, type Progress, type Scanner } from './topic-scan.ts';
+import { openScanner, type Scanner } from './topic-scan.ts';
 
 /**
  * trace prints why an object is as it is: each mutation that targeted it (who, when, what, and the writer's outcome)
@@ -14,9 +15,15 @@ export async function trace(args: Pick<ObjectArgs, 'kind' | 'key' | 'json'>, s: 
   for (const line of lines) print(line);
 }
 
-/** runTrace is `kcm-bus trace KIND NAMESPACE/NAME [--json]`: output on print, progress of long scans on progress. */
-export async function runTrace(argv: readonly string[], env: NodeJS.ProcessEnv, print: (line: string) => void, progress: Progress): Promise<number> {
-  const args = parseObjectArgs('trace', argv, env);
-  await trace(args, openScanner(args, 'kcm-bus-trace', progress), print);
-  return 0;
-}
+/** TRACE_COMMAND is `kcm-bus trace KIND NAMESPACE/NAME [--json]`: output on stdout, progress of long scans on stderr. */
+export const TRACE_COMMAND: Command = {
+  name: 'trace', synopsis: OBJECT_SYNOPSIS, positionals: [2, 2],
+  summary: 'the mutations of one object, their outcomes and the inputs that caused them',
+  about: OBJECT_ABOUT,
+  flags: objectFlags('One JSON object per mutation instead of one causal chain of text per mutation.'),
+  run: async (line, env) => {
+    const args = objectArgs(line, env);
+    await trace(args, openScanner(args, 'kcm-bus-trace', console.error), console.log);
+    return 0;
+  },
+};

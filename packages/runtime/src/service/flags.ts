@@ -10,12 +10,16 @@ export type FlagSpec = {
   readonly type: 'string' | 'number' | 'boolean' | 'list' | 'duration';
   readonly default: string | number | boolean | readonly string[];
   readonly help: string;
+  /** short is a one-letter alias: `f` for `-f`. */
+  readonly short?: string;
+  /** env false reads the flag from the command line only: a command's own switch (`--json`) no exported variable turns on. */
+  readonly env?: false;
 };
 
 /** FlagValues are parsed flags by name. */
 export type FlagValues = Readonly<Record<string, string | number | boolean | readonly string[]>>;
 
-/** FlagError says which flag or variable is wrong and how. */
+/** FlagError says which flag, variable or argument of a command line is wrong and how. */
 export class FlagError extends Error {}
 
 /** envName is a flag's environment variable: `--kube-api-qps` → `KCM_BUS_KUBE_API_QPS`. */
@@ -28,45 +32,83 @@ export function envName(flag: string): string {
  * An unknown flag or a value of the wrong type fails with a FlagError naming it.
  */
 export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[], env: NodeJS.ProcessEnv): FlagValues {
-  let parsed: Record<string, string | boolean | undefined>;
+  let parsed: RawArgs;
   try {
-    parsed = parseArgs({ args: [...argv], options: argOptions(specs), strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    parsed = rawArgs(specs, argv, { strict: true, allowPositionals: false });
   } catch (err) {
     throw new FlagError(`${(err as Error).message}\n${usage(specs)}`);
   }
-  return resolveFlags(specs, parsed, env);
+  return resolveFlags(specs, parsed.values, env);
+}
+
+/** CommandLine is a command's arguments as given (argv), its flags read as parseFlags reads them, and its positionals. */
+export type CommandLine = { readonly argv: readonly string[]; readonly flags: FlagReader; readonly positionals: readonly string[] };
+
+/**
+ * parseCommandLine is parseFlags for a command that also takes positional arguments, flags and positionals in any
+ * order (`trace pod web-x --json`), `--` ending the flags. With others 'pass' it reads only its own flags and leaves
+ * the rest to the command it passes argv on to (kcm-bus replay: the controller's service), which checks them.
+ */
+export function parseCommandLine(specs: readonly FlagSpec[], argv: readonly string[], env: NodeJS.ProcessEnv,
+  others: 'refuse' | 'pass' = 'refuse'): CommandLine {
+  const { values, positionals } = rawArgs(specs, argv, { strict: others === 'refuse', allowPositionals: true });
+  return { argv, flags: flagReader(resolveFlags(specs, values, env)), positionals };
+}
+
+/** wantsHelp says whether a command line asks for help (`--help` or `-h` before any `--`), answered before all else. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+type RawArgs = { readonly values: Readonly<Record<string, string | boolean | undefined>>; readonly positionals: readonly string[] };
+
+/** rawArgs splits argv with node:util parseArgs; a malformed command line is a FlagError. */
+function rawArgs(specs: readonly FlagSpec[], argv: readonly string[], mode: { strict: boolean; allowPositionals: boolean }): RawArgs {
+  try {
+    return parseArgs({ args: [...argv], options: argOptions(specs), ...mode });
+  } catch (err) {
+    throw new FlagError((err as Error).message);
+  }
 }
 
 /** argOptions are flags as node:util parseArgs options, for a command that parses them among its own (then resolveFlags). */
-export function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string' }> {
-  return Object.fromEntries(specs.map((s) => [s.name, { type: s.type === 'boolean' ? 'boolean' as const : 'string' as const }]));
+export function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string'; readonly short?: string }> {
+  return Object.fromEntries(specs.map((s) => [s.name, {
+    type: s.type === 'boolean' ? 'boolean' as const : 'string' as const, ...(s.short ? { short: s.short } : {}),
+  }]));
 }
 
 /**
  * resolveFlags is parseFlags for values a command parsed itself (node:util parseArgs, flags by name): each from
- * those values, then the environment (KCM_BUS_<NAME>), then the default, with the same checks.
+ * those values, then the environment (KCM_BUS_<NAME>, unless the flag is command line only), then the default,
+ * with the same checks.
  */
-export function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): FlagValues {
-  return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? env[envName(s.name)])]));
+export function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>,
+  env: NodeJS.ProcessEnv): FlagValues {
+  return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? (s.env === false ? undefined : env[envName(s.name)]))]));
 }
 
 function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[string] {
   if (raw === undefined) return spec.type === 'duration' ? valueOf(spec, String(spec.default)) : spec.default;
-  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'boolean') {
+    if (spec.type !== 'boolean') throw new FlagError(`--${spec.name} needs a value`);
+    return raw;
+  }
   switch (spec.type) {
     case 'duration':
       try {
         return parseGoDuration(raw);
       } catch (err) {
-        throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${(err as Error).message}`);
+        throw new FlagError(`${named(spec)}: ${(err as Error).message}`);
       }
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${JSON.stringify(raw)} is not a number`);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not a number`);
       return n;
     }
     case 'boolean':
-      if (raw !== 'true' && raw !== 'false') throw new FlagError(`--${spec.name} (${envName(spec.name)}): ${JSON.stringify(raw)} is not true or false`);
+      if (raw !== 'true' && raw !== 'false') throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not true or false`);
       return raw === 'true';
     case 'list':
       return raw.split(',').map((s) => s.trim()).filter(Boolean);
@@ -75,9 +117,18 @@ function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[
   }
 }
 
-/** usage lists every flag with its variable, default and help. */
+/** named names a flag in an error: `--name (KCM_BUS_NAME)`, the variable only where the flag reads one. */
+function named(spec: FlagSpec): string {
+  return spec.env === false ? `--${spec.name}` : `--${spec.name} (${envName(spec.name)})`;
+}
+
+/** usage lists every flag with its short alias, variable, default and help. */
 export function usage(specs: readonly FlagSpec[]): string {
-  return specs.map((s) => `  --${s.name} (${envName(s.name)}, default ${JSON.stringify(s.default)})\n      ${s.help}`).join('\n');
+  return specs.map((s) => {
+    const names = s.short ? `-${s.short}, --${s.name}` : `--${s.name}`;
+    const variable = s.env === false ? '' : `${envName(s.name)}, `;
+    return `  ${names} (${variable}default ${JSON.stringify(s.default)})\n      ${s.help}`;
+  }).join('\n');
 }
 
 /** FlagReader reads parsed flags with their types. */
