@@ -1,3 +1,4 @@
+import { reconciledKinds } from '@kcm-bus/runtime/catalog/controllers.ts';
 import type { FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
 import { WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 
@@ -10,7 +11,7 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
   { name: 'watermark-interval-ms', type: 'number', default: 1000, help: 'The least time between two watermarks of a kind (a record to every partition saying the kind is complete up to its time) while the watched kinds change; a change after a quiet spell is marked at once.' },
   { name: 'watermark-idle-interval-ms', type: 'number', default: 5000, help: 'How often a kind\'s watermark goes out while none of the watched kinds changes: how old an idle input may look to a consumer (plus transit). Keep it well under reconciler-node\'s --max-input-staleness (20 s).' },
   { name: 'watermark-quiet-kinds', type: 'list', default: ['leases', 'nodes'], help: 'Kinds whose changes do not hasten the watermarks (by plural): no controller reads them beside other kinds at a cut (node lifecycle reads Nodes and Leases whole, for freshness only), and every Lease renewal would keep every kind at the busy pace.' },
-  { name: 'watermark-prompt-kinds', type: 'list', default: ['replicationcontrollers', 'services'], help: 'Kinds whose creations bring every kind\'s watermark at once, also while changes go on (by plural): a controller syncs a new object of them at a cut (reconciler-rc an RC, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one tick, not up to --watermark-interval-ms.' },
+  { name: 'watermark-prompt-kinds', type: 'list', default: reconciledKinds(), help: 'Kinds whose creations bring every kind\'s watermark at once, also while changes go on (by plural; default: the kinds the catalog\'s controllers sync): a controller syncs a new object of them at a cut (reconciler-rc an RC or a ReplicaSet, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one tick, not up to --watermark-interval-ms.' },
   { name: 'page-size', type: 'number', default: 500, help: 'Items per page of a list (client-go pager\'s default).' },
   { name: 'min-watch-timeout-seconds', type: 'number', default: 300, help: 'Watches end after [min, 2·min) seconds and are renewed (reflector minWatchTimeout).' },
   { name: 'watch-idle-timeout-seconds', type: 'number', default: 150, help: 'Watchdog: a watch without events or bookmarks for this long is restarted.' },

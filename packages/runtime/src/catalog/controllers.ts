@@ -156,3 +156,8 @@ export function controllersOf(service: ReconcilerService): readonly ControllerEn
 export function inputKindsOf(service: ReconcilerService): readonly string[] {
   return [...new Set(controllersOf(service).flatMap((c) => c.parts.flatMap((p) => Object.values(p.inputs).map((i) => i.kind))))];
 }
+
+/** reconciledKinds are the kinds (plurals) whose objects controllers sync, each once, in catalog order. */
+export function reconciledKinds(): readonly string[] {
+  return [...new Set(CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [c.reconciles])))];
+}
