@@ -65,7 +65,10 @@ export type WorkloadSnapshot = {
 export async function workloadSnapshot(kube: RawKube, ns: string): Promise<WorkloadSnapshot> {
   const list = async <T>(path: string): Promise<T[]> => (await kube('GET', path))['items'] as T[];
   const describe = (w: Workload): unknown => {
-    const { conditions, ...status } = w.status ?? {};
+    // A rolling update's number of scaling steps (each a new ReplicaSet generation) depends on how fast pods become
+    // available: compare whether the status observed the latest generation, not the generation's number.
+    const { conditions, observedGeneration, ...rest } = w.status ?? {};
+    const status = { ...rest, observedLatest: observedGeneration === w.metadata.generation };
     const owner = w.metadata.ownerReferences?.find((r) => r.controller)?.kind ?? 'none';
     return { replicas: w.spec.replicas, status, conditions: (conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).sort(), owner,
       image: w.spec.template?.spec?.containers?.[0]?.image, revision: w.metadata.annotations?.['deployment.kubernetes.io/revision'] };
