@@ -1,5 +1,6 @@
 /**
- * The layering rule, checked by the test command (see README "Layers"; test/unit/layers.test.ts proves each rule fires):
+ * The layering rule, checked by the test command (see docs/design.md#tests; test/unit/layers.test.ts proves each rule
+ * fires):
  * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
  *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime, tools and
  *   schemas;

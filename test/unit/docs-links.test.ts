@@ -6,8 +6,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 /** ROOT is the repository: the docs must stand alone in it. */
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** DOCS are the pages a reader of the repository follows: the README and everything in docs/. */
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+/** SERVICES are the folders of services/, one per service. */
+const SERVICES = readdirSync(join(ROOT, 'services'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+/** SERVICE_READMES are the services' own READMEs (services/<name>/README.md), those that exist. */
+const SERVICE_READMES = SERVICES.map((s) => `services/${s}/README.md`).filter((f) => existsSync(join(ROOT, f)));
+
+/** DOCS are the pages a reader of the repository follows: the README, everything in docs/ and each service's README. */
+const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`), ...SERVICE_READMES];
 
 /** Link is one markdown link or image of a page: its target as written and the line it is on. */
 type Link = { readonly target: string; readonly line: number };
@@ -78,7 +84,42 @@ function brokenLinks(page: string, text = readFileSync(join(ROOT, page), 'utf8')
   });
 }
 
-describe('the docs (README.md and docs/*.md) stand alone in the repository', () => {
+/** CodeSpan is one inline code span of a page's prose (`x`), with the line it is on. */
+type CodeSpan = { readonly text: string; readonly line: number };
+
+/** codeSpansOf lists the inline code spans of a page, fenced code blocks left out. */
+function codeSpansOf(text: string): CodeSpan[] {
+  let fenced = false;
+  return text.split('\n').flatMap((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return [];
+    }
+    return fenced ? [] : [...line.matchAll(/`([^`]+)`/g)].map((m) => ({ text: m[1] ?? '', line: i + 1 }));
+  });
+}
+
+/** filesUnder lists the files below a folder (node_modules aside), as paths relative to it ('/'-separated). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/')).filter((f) => !f.split('/').includes('node_modules'));
+}
+
+/**
+ * unknownSourceFiles lists the TypeScript files a service's README names in code (`sync-replica-set.ts`,
+ * `node-health/node-writes.ts`, `packages/runtime/src/catalog/controllers.ts`) that do not exist: a name resolves
+ * as a path from the repository's root, or as the end of a path below the service's folder. A README that names the
+ * files of an older layout fails here.
+ */
+function unknownSourceFiles(page: string, text = readFileSync(join(ROOT, page), 'utf8')): string[] {
+  const service = dirname(page);
+  const files = filesUnder(join(ROOT, service));
+  const exists = (name: string): boolean => existsSync(join(ROOT, name)) || files.some((f) => f === name || f.endsWith(`/${name}`));
+  return codeSpansOf(text).filter((c) => /^[\w./-]+\.ts$/.test(c.text) && !exists(c.text))
+    .map((c) => `${page}:${c.line}: ${c.text} names no file of the repository or of ${service}`);
+}
+
+describe('the docs (README.md, docs/*.md and services/*/README.md) stand alone in the repository', () => {
   it('given GitHub\'s heading anchors, then slug and anchorsOf compute them', () => {
     assert.equal(slug('Chaos: `npm run chaos`'), 'chaos-npm-run-chaos');
     assert.equal(slug('On a cluster: `deploy/kustomize`'), 'on-a-cluster-deploykustomize');
@@ -100,6 +141,37 @@ describe('the docs (README.md and docs/*.md) stand alone in the repository', () 
       'README.md:1: ../shared/DESIGN.md points outside the repository',
     ]);
   });
+
+  it('given a service README, then brokenLinks resolves its links from the service\'s folder, and names what is broken', () => {
+    const page = '[a](../../docs/design.md#the-writer) [b](docs/design.md) [c](../../docs/operations.md#no-such-heading)\n'
+      + '[d](../../../shared/DESIGN.md) [e](src/main.ts) [f](src/gone.ts) [g](#code)\n## Code';
+    assert.deepEqual(brokenLinks('services/writer/README.md', page), [
+      'services/writer/README.md:1: docs/design.md names no file of the repository',
+      'services/writer/README.md:1: ../../docs/operations.md#no-such-heading: no heading of docs/operations.md has the anchor #no-such-heading',
+      'services/writer/README.md:2: ../../../shared/DESIGN.md points outside the repository',
+      'services/writer/README.md:2: src/gone.ts names no file of the repository',
+    ]);
+  });
+
+  it('given a service README that names files of an older layout, then unknownSourceFiles names those, and only those', () => {
+    const page = '| `reconcile-rc.ts` | `sync-replica-set.ts` | `src/set-lookup.ts` |\n'
+      + '`packages/runtime/src/catalog/controllers.ts`, `packages/runtime/src/catalog/allowlist.ts`, `*.test.ts`, `--help`\n'
+      + '```\n`rc-lookup.ts` in a code block\n```';
+    assert.deepEqual(unknownSourceFiles('services/reconciler-rc/README.md', page), [
+      'services/reconciler-rc/README.md:1: reconcile-rc.ts names no file of the repository or of services/reconciler-rc',
+      'services/reconciler-rc/README.md:2: packages/runtime/src/catalog/allowlist.ts names no file of the repository or of services/reconciler-rc',
+    ]);
+  });
+
+  it('given services/, then every service has a README.md', () => {
+    assert.deepEqual(SERVICES.filter((s) => !existsSync(join(ROOT, 'services', s, 'README.md'))), []);
+  });
+
+  for (const page of SERVICE_READMES) {
+    it(`given ${page}, then every TypeScript file it names exists`, () => {
+      assert.deepEqual(unknownSourceFiles(page), []);
+    });
+  }
 
   for (const page of DOCS) {
     it(`given ${page}, then every relative link names a file of the repository, and every anchor a heading of its page`, () => {

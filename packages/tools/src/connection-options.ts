@@ -9,8 +9,8 @@ import { KAFKA_SECURITY_FLAGS, kafkaSecurity, type KafkaSecurity } from '@kcm-bu
 
 /**
  * CONNECTION_FLAGS are the flags every kcm-bus tool takes to reach a kcm-bus Kafka and its registry, the services'
- * own (COMMON_FLAGS): where they are (the dev stack's by default), and the TLS, SASL and registry-auth flags (README
- * "Secured Kafka and registry").
+ * own (COMMON_FLAGS): where they are (the dev stack's by default), and the TLS, SASL and registry-auth flags
+ * (docs/operations.md#secured-kafka-and-registry).
  */
 export const CONNECTION_FLAGS: readonly FlagSpec[] = [
   ...COMMON_FLAGS.filter((f) => f.name === 'kafka-brokers' || f.name === 'schema-registry-url'),
