@@ -14,6 +14,7 @@ import { REPLAY_COMMAND } from './replay-command.ts';
 import { runSystem } from './run.ts';
 import { serviceParts } from './services.ts';
 import { down, status, up } from './stack.ts';
+import { KAFKA_VERSION_ENV } from './kafka-versions.ts';
 
 /** PROFILE is the flag of every command on the local stack. */
 const PROFILE: FlagSpec = {
@@ -33,6 +34,7 @@ const STACK_ENVIRONMENT: readonly EnvSetting[] = [
   { name: 'KCM_BUS_KCM_CONTROLLERS', default: BESIDE_KCM_BUS,
     help: 'The --controllers of the stack\'s kube-controller-manager: all but those kcm-bus replaces.' },
   { name: 'KCM_BUS_SCHEDULER_QPS', default: '50', help: 'kube-scheduler\'s client QPS (burst twice that).' },
+  KAFKA_VERSION_ENV,
 ];
 
 /** StackCommand is a command on the local stack --profile names: it runs on that stack's StackConfig. */

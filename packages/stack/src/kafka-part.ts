@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { SERVICES, serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
+import { kafkaLogging } from './kafka-logging.ts';
 import { authorizerProperties, kafkaSecureEndpoint, prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
+import { selectedKafka, type KafkaRelease } from './kafka-versions.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
@@ -14,35 +16,67 @@ function kafkaDir(c: StackConfig): string {
   return join(c.dir, 'kafka');
 }
 
-function java(c: StackConfig, b: Binaries, main: string, args: readonly string[]): Launch {
+/** java runs one of a Kafka release's main classes from its cached jars (b: where that release was obtained). */
+function java(c: StackConfig, b: Binaries, release: KafkaRelease, main: string, args: readonly string[]): Launch {
   const libs = join(b.dirs.get('kafka') ?? '', 'libs', '*');
   return {
     name: 'kafka', command: 'java',
-    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', `-Dlog4j.configuration=file:${join(kafkaDir(c), 'log4j.properties')}`,
-      '-cp', libs, main, ...args],
+    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', kafkaLogging(release, kafkaDir(c)).jvmFlag, '-cp', libs, main, ...args],
   };
 }
 
-/** kafkaLaunch runs one KRaft node (broker and controller) on loopback. */
-export function kafkaLaunch(c: StackConfig, b: Binaries): Launch {
-  return java(c, b, 'kafka.Kafka', [join(kafkaDir(c), 'server.properties')]);
+/** kafkaLaunch runs one KRaft node (broker and controller) on loopback, of the stack's Kafka unless told another. */
+export function kafkaLaunch(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()): Launch {
+  return java(c, b, release, 'kafka.Kafka', [join(kafkaDir(c), 'server.properties')]);
+}
+
+/**
+ * kafkaPart is the stack's Kafka as a part (parts.ts's Part, structurally: that module imports this one): one KRaft
+ * node of a release, prepared, probed and given the services' ACLs as `stack up` does. A second broker of another
+ * release (kafka-standalone.ts) is started through it, so both are configured the one way.
+ */
+export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()) {
+  return {
+    name: 'kafka', ports: ['kafka', 'kafkaController', 'kafkaSecure'] as const, readyTimeoutMs: 120_000,
+    launch: kafkaLaunch(c, b, release), prepare: () => prepareKafka(c, b, release), ready: () => kafkaReady(c), configure: () => grantServiceAcls(c),
+  };
 }
 
 /**
  * prepareKafka writes the broker's configuration and formats its storage once, with the secure listener's SCRAM
- * users (a storage formatted before the secure listener existed has none: `down --purge` once to get them).
+ * users (a storage formatted before the secure listener existed has none: `down --purge` once to get them), and
+ * records which release formatted it.
  */
-export async function prepareKafka(c: StackConfig, b: Binaries): Promise<void> {
+export async function prepareKafka(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()): Promise<void> {
   const dir = kafkaDir(c);
   mkdirSync(dir, { recursive: true });
   const secure = await prepareKafkaSecure(c);
   writeFileSync(join(dir, 'server.properties'), serverProperties(c, secure));
-  writeFileSync(join(dir, 'log4j.properties'), LOG4J);
-  if (existsSync(join(dir, 'data', 'meta.properties'))) return;
-  const format = java(c, b, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties'), ...scramFormatArgs(secure)]);
+  const logging = kafkaLogging(release, dir);
+  writeFileSync(logging.file, logging.text);
+  if (existsSync(join(dir, 'data', 'meta.properties'))) return assertFormattedBy(c, release);
+  // Recorded before formatting, so a storage with meta.properties always has its version beside it.
+  writeFileSync(join(dir, 'version'), `${release.version}\n`);
+  const format = java(c, b, release, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties'), ...scramFormatArgs(secure)]);
   await sh(format.command, format.args).catch((err: unknown) => {
     throw new Error(`formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`);
   });
+}
+
+/** UNRECORDED_VERSION formatted the stacks whose storage predates the version file: the only Kafka the stack ran then. */
+const UNRECORDED_VERSION = '3.9.1';
+
+/**
+ * assertFormattedBy fails, saying what to do, when the stack's storage was formatted by another Kafka release than
+ * the one starting: 3.9 knows no metadata.version past 3.9-IV0, and 4.4 formats at 4.4-IV2; an in-place upgrade would
+ * leave the metadata at 3.9's level, a broker no release was verified as. A stack's Kafka is switched by a purge.
+ */
+export function assertFormattedBy(c: StackConfig, release: KafkaRelease): void {
+  const file = join(kafkaDir(c), 'version');
+  const formatted = existsSync(file) ? readFileSync(file, 'utf8').trim() : UNRECORDED_VERSION;
+  if (formatted === release.version) return;
+  throw new Error(`this stack's Kafka storage (${kafkaDir(c)}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
+    `run \`down --purge\` once to start it afresh on ${release.version}, or set KCM_BUS_KAFKA_VERSION=${formatted}`);
 }
 
 /**
@@ -90,7 +124,7 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
  * shows a quorum's liveness to brokers, and this node is its own quorum). A bare broker's utime+stime over 60 s, read
  * from /proc: 0.96 CPU-s per minute with Kafka's defaults, 1.03 with the 5 s record alone (raft-io 0.20 → 0.05, its
  * request threads 0.41-0.53 either way), 0.63 with both (request threads 0.15-0.21). S13's broker with 10,000 pods:
- * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (README, session 15).
+ * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (docs/benchmarks.md, history of figures, session 15).
  */
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
@@ -110,12 +144,3 @@ function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
     '',
   ].join('\n');
 }
-
-const LOG4J = [
-  'log4j.rootLogger=INFO, stdout',
-  'log4j.appender.stdout=org.apache.log4j.ConsoleAppender',
-  'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout',
-  'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n',
-  'log4j.logger.kafka=INFO', 'log4j.logger.org.apache.kafka=INFO', 'log4j.logger.state.change.logger=WARN',
-  '',
-].join('\n');

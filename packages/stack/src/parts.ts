@@ -6,7 +6,7 @@ import { httpOk, redisPing } from './probes.ts';
 import { pkiDir, tlsClient } from './pki.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { KWOK_STAGES } from './build/kwok.ts';
-import { grantServiceAcls, kafkaLaunch, kafkaReady, prepareKafka } from './kafka-part.ts';
+import { kafkaPart } from './kafka-part.ts';
 import { registryLaunch } from './registry-part.ts';
 
 /** Part is one process of the stack: how to launch it, which ports it takes, when it is ready. */
@@ -47,10 +47,7 @@ export function dataParts(c: StackConfig, b: Binaries): readonly Part[] {
       ] },
       ready: () => httpOk(`http://${c.host}:${c.ports.etcd}/health`, undefined, /"health":"true"/),
     },
-    {
-      name: 'kafka', ports: ['kafka', 'kafkaController', 'kafkaSecure'], readyTimeoutMs: 120_000,
-      launch: kafkaLaunch(c, b), prepare: () => prepareKafka(c, b), ready: () => kafkaReady(c), configure: () => grantServiceAcls(c),
-    },
+    kafkaPart(c, b),
     {
       name: 'registry', ports: ['registry'], readyTimeoutMs: 180_000, launch: registryLaunch(c, b),
       ready: () => httpOk(`http://${c.host}:${c.ports.registry}/apis/ccompat/v7/subjects`),

@@ -1,7 +1,7 @@
 /*
  * The bus port: everything kcm-bus asks of Kafka, in its own words. Services, tools and the runtime's controller
  * group program against these types; only the adapter (bus/*.kafka.ts) knows the client library, so a move to
- * another client (one that speaks Kafka 4) touches that folder alone.
+ * another client (one that speaks KIP-848's consumer group protocol, which kafkajs does not) touches that folder alone.
  */
 import { causeChain } from '../faults/record-fault.ts';
 
