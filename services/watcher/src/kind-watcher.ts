@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
-import { Backoff } from './backoff.ts';
 import { Pump, type PumpFailures, type PumpItem, type PumpOptions } from './pump.ts';
-import { runReflector, type ReflectorOptions } from './reflector.ts';
+import { REFLECTOR_BACKOFF, runReflector, type ReflectorOptions } from './reflector.ts';
 import type { PublishedState } from './store.ts';
 import type { WatcherMetrics } from './metrics.ts';
 import type { WatermarkPacer } from './watermark-pacer.ts';
@@ -112,7 +112,7 @@ const STALL_MS = 5000;
  */
 function publishFailures(ports: KindWatcherPorts): PumpFailures {
   return {
-    final: ports.fenced, onFatal: ports.onFatal, backoff: new Backoff({ maxMs: 10_000 }),
+    final: ports.fenced, onFatal: ports.onFatal, backoff: new ExponentialBackoff({ ...REFLECTOR_BACKOFF, capMs: 10_000 }),
     sleep: sleepUnlessAborted, now: () => ports.now().getTime(), stallMs: STALL_MS,
     onRetry: (err, attempt, delayMs) => {
       if (attempt % 10 === 1) ports.log.warn('publishing to Kafka failed: retrying the same records (not ready meanwhile)', { attempt, delayMs: Math.round(delayMs), err });

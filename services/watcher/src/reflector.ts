@@ -1,9 +1,16 @@
+import { type Backoff, ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
-import { Backoff } from './backoff.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 import { ApiStatusError, isGoneError, type ListWatcher } from './list-watcher.ts';
 import type { PublishedState } from './store.ts';
 import type { RawWatchEvent } from './watch-stream.ts';
+
+/**
+ * REFLECTOR_BACKOFF is the reflector's retry delay: 800 ms doubling to 30 s with up to 100 % jitter, as client-go's
+ * reflector (wait.NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0)); reset once a watch delivered, where
+ * upstream's resets after 2 minutes without a failure.
+ */
+export const REFLECTOR_BACKOFF: Backoff = { durationMs: 800, factor: 2, jitter: 1, capMs: 30_000 };
 
 /** ReflectorOptions are the loop's tunables (client-go's reflector names where it has them). */
 export type ReflectorOptions = {
@@ -39,7 +46,7 @@ export type ReflectorHooks = {
  */
 export async function runReflector(api: ListWatcher, state: PublishedState, resumeFrom: string | undefined,
   opts: ReflectorOptions, hooks: ReflectorHooks, signal: AbortSignal): Promise<void> {
-  const backoff = new Backoff({ random: hooks.random });
+  const backoff = new ExponentialBackoff(REFLECTOR_BACKOFF, hooks.random);
   let rv = resumeFrom;
   while (!signal.aborted) {
     try {

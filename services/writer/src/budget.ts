@@ -1,5 +1,5 @@
 import type { Clock, Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
-import { TokenBucket } from '@kcm-bus/runtime/workqueue/token-bucket.ts';
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
 
 /** DEFAULT_KUBE_API_QPS is kube-controller-manager's --kube-api-qps default (it overrides client-go's 5). */
 export const DEFAULT_KUBE_API_QPS = 20;
@@ -21,8 +21,8 @@ export function budgetConfig(qps: number, burst: number): BudgetConfig {
 
 /**
  * RequestBudget is the one token bucket every apiserver request of a writer passes, retries included, like the
- * rate limiter inside a client-go rest.Config (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait). It reuses
- * the runtime's TokenBucket, so callers queue fairly: each acquire reserves a token now and waits its turn.
+ * rate limiter inside a client-go rest.Config (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait): the
+ * runtime's TokenBucket, so callers queue fairly (each acquire reserves a token now and waits its turn).
  */
 export class RequestBudget {
   readonly #bucket: TokenBucket;
@@ -40,10 +40,6 @@ export class RequestBudget {
 
   /** acquire resolves when the caller may send its request (tokenBucketRateLimiter.Wait). */
   acquire(): Promise<void> {
-    const waitMs = this.#bucket.reserve();
-    if (waitMs <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#scheduler.setTimeout(resolve, waitMs);
-    });
+    return this.#bucket.wait(this.#scheduler);
   }
 }

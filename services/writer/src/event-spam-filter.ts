@@ -1,5 +1,5 @@
 import type { Clock } from '@kcm-bus/runtime/workqueue/clock.ts';
-import { TokenBucket } from '@kcm-bus/runtime/workqueue/token-bucket.ts';
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
 import { type CoreEvent, getSpamKey } from './core-event.ts';
 import { LruCache } from './lru-cache.ts';
 
@@ -29,7 +29,7 @@ export class EventSourceObjectSpamFilter {
   filter(event: CoreEvent): boolean {
     const key = getSpamKey(event);
     const bucket = this.#cache.get(key) ?? new TokenBucket(this.#qps, this.#burst, this.#clock);
-    const drop = !bucket.tryTake();
+    const drop = !bucket.tryAccept();
     this.#cache.add(key, bucket);
     return drop;
   }

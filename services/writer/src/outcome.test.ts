@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import { backoffDelay, DEFAULT_RETRY_POLICY, retryAfterMs } from './backoff.ts';
+import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
+import { DEFAULT_RETRY_POLICY, retryAfterMs } from './backoff.ts';
 import { classify, type HttpAnswer, nextStep } from './outcome.ts';
 import type { HttpMethod } from './request.ts';
 import { refusedResult, resultOf } from './result.ts';
@@ -100,9 +101,10 @@ describe('nextStep', () => {
 
 describe('backoffDelay and retryAfterMs', () => {
   it('given growing attempts, then delays double from 100 ms and stop at 30 s, jitter included', () => {
-    assert.deepEqual([1, 2, 3, 9, 10, 60, 5000].map((a) => backoffDelay(a, DEFAULT_RETRY_POLICY, () => 0)), [100, 200, 400, 25_600, 30_000, 30_000, 30_000]);
-    assert.equal(backoffDelay(9, DEFAULT_RETRY_POLICY, () => 0.99), 30_000);
-    assert.equal(backoffDelay(2, DEFAULT_RETRY_POLICY, () => 0.25), 250);
+    const delayOf = (attempt: number, random: () => number): number => backoffDelay(DEFAULT_RETRY_POLICY, attempt - 1, random);
+    assert.deepEqual([1, 2, 3, 9, 10, 60, 5000].map((a) => delayOf(a, () => 0)), [100, 200, 400, 25_600, 30_000, 30_000, 30_000]);
+    assert.equal(delayOf(9, () => 0.99), 30_000);
+    assert.equal(delayOf(2, () => 0.25), 250);
   });
 
   it('given Retry-After headers, then only whole seconds count', () => {

@@ -1,7 +1,8 @@
 import type { Outcome } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { type ApiAnswer, hasStatusCause, readAnswer } from './api-status.ts';
-import { backoffDelay, retryAfterMs, type RetryPolicy } from './backoff.ts';
+import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
+import { retryAfterMs, type RetryPolicy } from './backoff.ts';
 import type { KubeRequest } from './request.ts';
 
 /**
@@ -85,6 +86,6 @@ export function nextStep(verdict: Final | Retryable, attempts: number, policy: R
     const message = `gave up after ${attempts} attempts: ${verdict.message}`;
     return { type: 'Final', outcome: 'Failed', status: verdict.status, reason: verdict.reason, message, uid: null, resourceVersion: null };
   }
-  const delayMs = verdict.retryAfterMs === null ? backoffDelay(attempts, policy, random) : Math.min(verdict.retryAfterMs, policy.capMs);
+  const delayMs = backoffDelay(policy, attempts - 1, random, verdict.retryAfterMs);
   return { type: 'Retry', delayMs, status: verdict.status, message: verdict.message };
 }

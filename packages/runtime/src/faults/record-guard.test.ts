@@ -4,7 +4,7 @@ import type { BusRecord } from '../bus/bus.ts';
 import { WireFormatError } from '../codec/wire.ts';
 import { jsonLogger } from '../service/log.ts';
 import { TransientError } from './record-fault.ts';
-import { GuardStoppedError, RecordGuard, RETRY_MS } from './record-guard.ts';
+import { GuardStoppedError, RecordGuard, RETRY_BACKOFF } from './record-guard.ts';
 
 const SOURCE = { topic: 'kcm.watch.pods', partition: 1, offset: '7' };
 const RECORD: BusRecord = { key: Buffer.from('ns/p'), value: Buffer.from('garbage'), offset: '7', timestamp: '0', headers: {} };
@@ -41,7 +41,7 @@ describe('RecordGuard: no record can stop a consumer', () => {
       faults.push(h.g.fault());
       if (++calls < 4) throw new TransientError('redis down');
     }, beat);
-    assert.deepEqual(h.waits, [RETRY_MS.initial, RETRY_MS.initial * 2, RETRY_MS.initial * 4]);
+    assert.deepEqual(h.waits, [RETRY_BACKOFF.durationMs, RETRY_BACKOFF.durationMs * 2, RETRY_BACKOFF.durationMs * 4]);
     assert.deepEqual(h.deadLetters, []);
     assert.match(faults[3] ?? '', /redis down/);
     assert.equal(h.g.fault(), undefined, 'cleared once the record went through');

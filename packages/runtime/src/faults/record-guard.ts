@@ -1,4 +1,5 @@
 import type { BusRecord } from '../bus/bus.ts';
+import { type Backoff, backoffDelay } from '../flowcontrol/backoff.ts';
 import type { Logger } from '../service/log.ts';
 import { classifyFault } from './record-fault.ts';
 
@@ -15,8 +16,8 @@ export type RecordGuardPorts = {
   readonly sleep: (ms: number) => Promise<void>;
 };
 
-/** RETRY_MS bounds the backoff of a transient fault: 100 ms doubling to 10 s. */
-export const RETRY_MS = { initial: 100, max: 10_000 } as const;
+/** RETRY_BACKOFF is the backoff of a record whose handling met a transient fault: 100 ms doubling to 10 s, no jitter. */
+export const RETRY_BACKOFF: Backoff = { durationMs: 100, factor: 2, jitter: 0, capMs: 10_000 };
 
 /** GuardStoppedError ends a retry loop when the consumer stops (the record stays uncommitted and is read again). */
 export class GuardStoppedError extends Error {}
@@ -54,7 +55,7 @@ export class RecordGuard {
   async handle(source: RecordSource, record: BusRecord, work: () => Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
     const id = `${source.topic}/${source.partition}/${source.offset}`;
     try {
-      for (let delay: number = RETRY_MS.initial; ; delay = Math.min(delay * 2, RETRY_MS.max)) {
+      for (let step = 0; ; step++) {
         try {
           return await work();
         } catch (err) {
@@ -63,7 +64,7 @@ export class RecordGuard {
           this.#logOnce(`transient:${source.topic}:${kindOf(err)}`, 'warn', 'transient fault; retrying the record', source, err);
         }
         if (this.#stopped) throw new GuardStoppedError('stopped while retrying a record');
-        await this.#ports.sleep(delay);
+        await this.#ports.sleep(backoffDelay(RETRY_BACKOFF, step));
         await heartbeat();
       }
     } finally {

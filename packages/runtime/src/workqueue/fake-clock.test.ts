@@ -33,4 +33,16 @@ describe('FakeClock', () => {
     clock.advance(10);
     assert.equal(fired, false);
   });
+
+  it('given pending timers, then nextTimerAt names the earliest due time, and none once they fired or were cleared', () => {
+    const clock = new FakeClock(1000);
+    assert.equal(clock.nextTimerAt(), undefined);
+    clock.setTimeout(() => undefined, 30);
+    const early = clock.setTimeout(() => undefined, 10);
+    assert.equal(clock.nextTimerAt(), 1010);
+    clock.clearTimeout(early);
+    assert.equal(clock.nextTimerAt(), 1030);
+    clock.advance(30);
+    assert.equal(clock.nextTimerAt(), undefined);
+  });
 });

@@ -4,7 +4,8 @@ type FakeTimer = { readonly id: number; readonly dueAt: number; readonly fn: () 
 
 /**
  * FakeClock is a Clock and a Scheduler whose time only moves when a test calls advance, so specs about delays,
- * backoff and token refills run instantly and deterministically (client-go's testingclock.FakeClock).
+ * backoff and token refills run instantly and deterministically (client-go's testingclock.FakeClock); a replay steps
+ * one through the history's times.
  */
 export class FakeClock implements Clock, Scheduler {
   #now: number;
@@ -44,6 +45,11 @@ export class FakeClock implements Clock, Scheduler {
       timer.fn();
     }
     this.#now = until;
+  }
+
+  /** nextTimerAt is when the earliest pending timer is due, undefined when none is. */
+  nextTimerAt(): number | undefined {
+    return this.#nextDue(Infinity)?.dueAt;
   }
 
   /** pendingTimers is how many timers are scheduled and not yet fired or cleared. */

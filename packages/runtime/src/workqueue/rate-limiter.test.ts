@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { FakeClock } from './fake-clock.ts';
 import {
   BucketRateLimiter,
@@ -7,7 +8,6 @@ import {
   ItemExponentialFailureRateLimiter,
   MaxOfRateLimiter,
   type RateLimiter,
-  TokenBucket,
 } from './rate-limiter.ts';
 
 /** fixedRateLimiter always answers the same delay and counts the calls, like client-go's test doubles. */
@@ -53,41 +53,6 @@ describe('ItemExponentialFailureRateLimiter', () => {
     assert.equal(delays[17], 5 * 2 ** 17);
     assert.equal(delays[18], 1_000_000);
     assert.equal(delays[1999], 1_000_000);
-  });
-});
-
-describe('TokenBucket', () => {
-  it('given a full bucket of 100 at 10 qps, then 100 reservations pass and the next wait 100 ms each in turn', () => {
-    const bucket = new TokenBucket(10, 100, new FakeClock());
-    const delays = Array.from({ length: 103 }, () => bucket.reserve());
-    assert.deepEqual(delays.slice(0, 100), new Array(100).fill(0));
-    assert.deepEqual(delays.slice(100), [100, 200, 300]);
-  });
-
-  it('given a bucket one token in debt, when half a token refills, then the next reservation waits 150 ms', () => {
-    const clock = new FakeClock();
-    const bucket = new TokenBucket(10, 1, clock);
-    bucket.reserve();
-    assert.equal(bucket.reserve(), 100);
-    clock.advance(50);
-    assert.equal(bucket.reserve(), 150);
-  });
-
-  it('given a long idle time, then the bucket refills only up to burst', () => {
-    const clock = new FakeClock();
-    const bucket = new TokenBucket(10, 2, clock);
-    clock.advance(3_600_000);
-    assert.deepEqual([bucket.reserve(), bucket.reserve(), bucket.reserve()], [0, 0, 100]);
-  });
-
-  it('given infinite qps, then nothing ever waits', () => {
-    const bucket = new TokenBucket(Infinity, 0, new FakeClock());
-    assert.deepEqual([bucket.reserve(), bucket.reserve()], [0, 0]);
-  });
-
-  it('given a non-positive qps or burst, then construction fails', () => {
-    assert.throws(() => new TokenBucket(0, 1, new FakeClock()), RangeError);
-    assert.throws(() => new TokenBucket(10, 0, new FakeClock()), RangeError);
   });
 });
 

@@ -1,7 +1,6 @@
+import { type Backoff, backoffDelay } from '../flowcontrol/backoff.ts';
+import { TokenBucket } from '../flowcontrol/token-bucket.ts';
 import { type Clock, realClock } from './clock.ts';
-import { TokenBucket } from './token-bucket.ts';
-
-export { TokenBucket } from './token-bucket.ts';
 
 /**
  * RateLimiter decides how long an item waits before it is retried (client-go workqueue.RateLimiter). when records
@@ -15,24 +14,22 @@ export interface RateLimiter<T = string> {
 }
 
 /**
- * ItemExponentialFailureRateLimiter delays an item baseDelay * 2^failures ms, capped at maxDelay; each item backs off
- * on its own. Mirrors client-go ItemExponentialFailureRateLimiter.When.
+ * ItemExponentialFailureRateLimiter delays an item baseDelay * 2^failures ms, capped at maxDelay, without jitter (the
+ * runtime's Backoff); each item backs off on its own. Mirrors client-go ItemExponentialFailureRateLimiter.When.
  */
 export class ItemExponentialFailureRateLimiter<T = string> implements RateLimiter<T> {
   readonly #failures = new Map<T, number>();
-  readonly #baseDelayMs: number;
-  readonly #maxDelayMs: number;
+  readonly #backoff: Backoff;
 
   constructor(baseDelayMs: number, maxDelayMs: number) {
-    this.#baseDelayMs = baseDelayMs;
-    this.#maxDelayMs = maxDelayMs;
+    this.#backoff = { durationMs: baseDelayMs, factor: 2, jitter: 0, capMs: maxDelayMs };
   }
 
   /** when returns the item's next backoff and counts one more failure. */
   when(item: T): number {
     const exp = this.#failures.get(item) ?? 0;
     this.#failures.set(item, exp + 1);
-    return Math.min(this.#baseDelayMs * 2 ** exp, this.#maxDelayMs);
+    return backoffDelay(this.#backoff, exp);
   }
 
   /** forget resets the item's backoff to baseDelay. */

@@ -2,6 +2,7 @@
  * scheduler/rate_limited_queue.go as pure code: times are epoch milliseconds passed in by the caller (the injected
  * clock), so a test steps time by hand and a reconcile uses its ReconcileInput.now.
  */
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
 
 /** EVICTION_RATE_LIMITER_BURST is scheduler.EvictionRateLimiterBurst: the burst of every zone's limiter. */
 export const EVICTION_RATE_LIMITER_BURST = 1;
@@ -20,26 +21,15 @@ export interface RateLimiter {
 }
 
 /**
- * tokenBucketRateLimiter mirrors flowcontrol.NewTokenBucketRateLimiter(qps, burst): a bucket that starts full and
- * refills at qps tokens per second up to burst (golang.org/x/time/rate).
+ * tokenBucketRateLimiter mirrors flowcontrol.NewTokenBucketRateLimiter(qps, burst): the runtime's TokenBucket, full
+ * at startMs and told the time of every call (its clock only dates the start: the queue's time is its caller's).
  */
 export function tokenBucketRateLimiter(qps: number, burst: number, startMs: number): RateLimiter {
-  let tokens = burst;
-  let last = startMs;
-  const refill = (nowMs: number): number => Math.min(burst, tokens + Math.max(0, nowMs - last) * qps / 1000);
+  const bucket = new TokenBucket(qps, burst, { now: () => startMs });
   return {
-    tryAccept(nowMs) {
-      tokens = refill(nowMs);
-      last = Math.max(last, nowMs);
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    },
+    tryAccept: (nowMs) => bucket.tryAccept(1, nowMs),
     qps: () => qps,
-    nextAcceptMs: (nowMs) => {
-      const have = refill(nowMs);
-      return have >= 1 ? nowMs : nowMs + (1 - have) * 1000 / qps;
-    },
+    nextAcceptMs: (nowMs) => nowMs + bucket.delay(1, nowMs),
   };
 }
 
