@@ -4,7 +4,8 @@ import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { partitioned } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { controllerHooks, Informers } from '@kcm-bus/runtime/reconcile/informers.ts';
 import { signature } from '@kcm-bus/runtime/replay/replay-diff.ts';
-import { ReplayRun, type ReplayInput } from '@kcm-bus/runtime/replay/replay-run.ts';
+import { ControllerReplay } from '@kcm-bus/runtime/replay/controller-replay.ts';
+import type { ReplayInput } from '@kcm-bus/runtime/replay/replay-input.ts';
 import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
 import { replicaSetControllerSpec, type SetInputs } from './controller-spec.ts';
 import { projectPod } from './project-pod.ts';
@@ -17,13 +18,15 @@ const RC_TOPIC = stateTopic(REPLICATION_CONTROLLERS.objects);
 const POD_TOPIC = stateTopic(PODS);
 let offset = 0;
 
-function replayOfRc(from = 0): ReplayRun {
+/** podWritesOf replays the RC controller over the history in the window [from, to]: the signatures of its pod writes. */
+async function podWritesOf(history: readonly ReplayInput[], to: number, from = 0): Promise<string[]> {
   const informers = new Informers<SetInputs>({
     pods: partitioned<Pod>(POD_TOPIC, { indexers: POD_INDEXERS, project: projectPod }),
     sets: partitioned<ReplicaSetLike>(RC_TOPIC, { indexers: SET_INDEXERS }),
   });
   const hooks = controllerHooks(REPLICATION_CONTROLLERS.controller, informers, replicaSetControllerSpec(REPLICATION_CONTROLLERS, informers.listers(), DEFAULT_REPLICA_SET_CONFIG));
-  return new ReplayRun(hooks, { from, ttlMs: 300_000, keepsExpectations: true, partitions: new Map() });
+  const replay = new ControllerReplay({ from, to, expectationsTtlMs: 300_000, partitions: new Map(), partitioned: [] });
+  return (await replay.run(hooks, history)).flatMap((d) => d.mutations).filter((m) => m.verb === 'Create' || m.verb === 'Delete').map(signature);
 }
 
 function applied(at: number, topic: string, object: Pod | ReplicationController): ReplayInput {
@@ -34,11 +37,6 @@ function applied(at: number, topic: string, object: Pod | ReplicationController)
 
 function rc(replicas: number, rv: number): ReplicationController {
   return newRc(replicas, undefined, { metadata: { resourceVersion: String(rv) } });
-}
-
-async function podWritesOf(run: ReplayRun, history: readonly ReplayInput[], to: number): Promise<string[]> {
-  for (const input of history) await run.feed(input);
-  return (await run.finish(to)).flatMap((d) => d.mutations).filter((m) => m.verb === 'Create' || m.verb === 'Delete').map(signature);
 }
 
 describe('replaying the RC controller over history', () => {
@@ -56,7 +54,7 @@ describe('replaying the RC controller over history', () => {
       applied(2101, POD_TOPIC, web('foobar-e', false)),
       applied(3000, RC_TOPIC, rc(2, 13)),
     ];
-    const writes = await podWritesOf(replayOfRc(), history, 4000);
+    const writes = await podWritesOf(history, 4000);
     const creates = writes.filter((w) => w.startsWith('Create'));
     // Three at 1000 and two at 2000: none at 1060, when two of the three were still expected, and the count let
     // the sync at 2000 act although no pod bore a name the replay had given.
@@ -67,6 +65,6 @@ describe('replaying the RC controller over history', () => {
 
   it('applies the records before the window to its stores only: a sync comes from an event inside the window', async () => {
     const history = [applied(500, RC_TOPIC, rc(2, 10)), applied(1500, POD_TOPIC, newPod('foobar-a', rc(2, 10)))];
-    assert.deepEqual(await podWritesOf(replayOfRc(1000), history, 2000), ['Create pods default/foobar-*']);
+    assert.deepEqual(await podWritesOf(history, 2000, 1000), ['Create pods default/foobar-*']);
   });
 });

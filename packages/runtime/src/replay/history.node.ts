@@ -4,21 +4,25 @@ import { Serde } from '../codec/serde.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { recordKey, routeRecord } from '../reconcile/record-route.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
+import type { Signing } from '../signing/signing.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
-import type { Decision, ReplayInput } from './replay-run.ts';
+import type { Decision, ReplayInput } from './replay-input.ts';
 
 /** HistoryReader reads what a replay needs from the topics: the inputs' history and the deployed decisions. */
 export type HistoryReader = { readonly bus: Bus; readonly registry: SchemaRegistry; readonly progress: (line: string) => void };
 
-/** History is a controller's inputs up to the window's end, in time order, and the records left out as undecodable. */
+/** History is records of a controller's up to the window's end, in time order, and those left out as undecodable. */
 export type History = { readonly inputs: readonly ReplayInput[]; readonly skipped: number };
 
 /**
  * readHistory reads each declared input's history topic (`kcm.state.pods` is replayed from `kcm.watch.pods`, which
  * keeps every version of the audit window) up to `to`, and orders the records by their time, each topic's order kept
- * among equal times. A record that does not decode or does not name its object is counted and left out.
+ * among equal times. A record that does not decode or does not name its object is counted and left out. Each record
+ * names the input topic as its cause, as the deployed controller's did: the watcher writes a kind's two topics in
+ * the same transactions, so a record has the same offset in both, and a replayed sync of the same input makes the
+ * same mutation ids (and so meets its results).
  */
 export async function readHistory(r: HistoryReader, inputTopics: readonly string[], to: number): Promise<History> {
   const inputs: ReplayInput[] = [];
@@ -29,13 +33,37 @@ export async function readHistory(r: HistoryReader, inputTopics: readonly string
     await r.bus.readToEnd(history, async (record, partition) => {
       const at = Number(record.timestamp);
       if (at > to) return;
-      const routed = await routeRecord(serde, undefined, history, partition, record, true).catch(() => undefined);
+      const routed = await routeRecord(serde, undefined, topic, partition, record, true).catch(() => undefined);
       if (routed === undefined) skipped++;
       else if (routed.kind === 'event') inputs.push({ at, topic, partition, kind: 'event', event: routed.event });
-      else if (routed.kind === 'watermark') inputs.push({ at, topic, partition, kind: 'watermark', observedAt: routed.observedAt });
+      else if (routed.kind === 'watermark') {
+        inputs.push({ at, topic, partition, kind: 'watermark', observedAt: routed.observedAt, resourceVersion: routed.resourceVersion });
+      }
     });
     r.progress(`read ${history}: ${inputs.length} records so far`);
   }
+  return { inputs: inputs.sort((a, b) => a.at - b.at), skipped };
+}
+
+/**
+ * readResults reads the controller's results on kcm.mutation-results up to `to`, in time order, verified as its
+ * running members verify them; one that does not decode or verify is counted and left out.
+ */
+export async function readResults(r: HistoryReader, controller: string, signing: Signing, to: number): Promise<History> {
+  const topic = MUTATION_TOPICS.results;
+  const serde = new Serde(r.registry, topic, loadMutationSchemas().result, (s) => new AvroCodec(s));
+  const inputs: ReplayInput[] = [];
+  let skipped = 0;
+  await r.bus.readToEnd(topic, async (record, partition) => {
+    const at = Number(record.timestamp);
+    if (at > to) return;
+    const routed = await routeRecord(serde, signing, topic, partition, record, true).catch(() => undefined);
+    if (routed === undefined) skipped++;
+    else if (routed.kind === 'result' && routed.result.controller === controller) {
+      inputs.push({ at, topic, partition, kind: 'result', result: routed.result, cause: routed.cause });
+    }
+  });
+  r.progress(`read ${topic}: ${inputs.length} results of ${controller}`);
   return { inputs: inputs.sort((a, b) => a.at - b.at), skipped };
 }
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent, podTarget } from '../mutation/mutation.fixture.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { compareDecisions, same, signature } from './replay-diff.ts';
-import type { Decision } from './replay-run.ts';
+import type { Decision } from './replay-input.ts';
 
 const rcStatus = (replicas: number, rv: string): Mutation => aMutation({
   verb: 'UpdateStatus',

@@ -1,5 +1,5 @@
 import type { Mutation } from '../mutation/mutation.ts';
-import type { Decision } from './replay-run.ts';
+import type { Decision } from './replay-input.ts';
 
 /**
  * KeyVerdict compares what the deployed controller decided for one key over the window (its mutations on

@@ -5,9 +5,10 @@ import type { Clock } from '../workqueue/clock.ts';
 
 /**
  * ReplayExpectations are a replayed controller's expectations. The replay publishes nothing, so the objects it
- * expects to create never appear under the names it gave them: the history shows the deployed controller's objects
- * instead. An observed creation therefore lowers the named expectation when it is pending and otherwise any one
- * pending creation, which is upstream's own counting (CreationObserved lowers `add` by one, whatever the name).
+ * expects to create appear under the names it gave them only when it decided as the deployed controller did (the same
+ * mutation ids): otherwise the history shows the deployed controller's objects instead. An observed creation therefore
+ * lowers the named expectation when it is pending and otherwise any one pending creation, which is upstream's own
+ * counting (CreationObserved lowers `add` by one, whatever the name).
  * Deletions stay by name: a replay that deletes the pods the deployed controller deleted sees them go.
  */
 export class ReplayExpectations implements ExpectationsStore {

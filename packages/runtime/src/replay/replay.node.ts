@@ -5,10 +5,12 @@ import { COMMON_FLAGS } from '../service/common.ts';
 import { busConnection } from '../service/connect.node.ts';
 import { FlagError, flagReader, parseFlags, usage, type FlagReader, type FlagSpec } from '../service/flags.ts';
 import { jsonLogger, type Level } from '../service/log.ts';
-import { readDeployed, readHistory, type HistoryReader } from './history.node.ts';
+import { loadSigning } from '../signing/signing-keys.fs.ts';
+import { ControllerReplay } from './controller-replay.ts';
+import { type History, readDeployed, readHistory, readResults, type HistoryReader } from './history.node.ts';
 import { compareDecisions } from './replay-diff.ts';
+import type { Decision } from './replay-input.ts';
 import { differing, formatReport, type ReplayReport } from './replay-report.ts';
-import { type Decision, ReplayRun } from './replay-run.ts';
 import { timeOrAge } from './window.ts';
 
 /** REPLAY_FLAGS are the flags of a controller service's `replay` subcommand, besides the service's own. */
@@ -21,9 +23,10 @@ export const REPLAY_FLAGS: readonly FlagSpec[] = [
 
 /**
  * replayService is a controller service's `replay` subcommand (`reconciler-rc replay --from 2h`): it runs this
- * build's controllers over a window of history in dry-run (reading the history topics; nothing is published, no
- * group is joined but throwaway readers) and prints, per key, what it decided beside what the deployed controller
- * published in the window. Exit status as diff's: 0 the same, 1 some key differs, 2 trouble.
+ * build's controllers, each the runtime's own Controller loop, over a window of history in dry-run (reading the
+ * history topics and the controller's results; nothing is published, no group is joined but throwaway readers) and
+ * prints, per key, what it decided beside what the deployed controller published in the window. Exit status as
+ * diff's: 0 the same, 1 some key differs, 2 trouble.
  */
 export async function replayService(ds: readonly ControllerDeclaration<Inputs>[], specs: readonly FlagSpec[], argv: readonly string[]): Promise<number> {
   const all = [...COMMON_FLAGS, ...specs, ...REPLAY_FLAGS];
@@ -59,13 +62,17 @@ async function replayAll(ds: readonly ControllerDeclaration<Inputs>[], flags: Fl
 
 type Window = { readonly from: number; readonly to: number };
 
-/** replayController replays every declaration of one controller (node lifecycle's halves share a name) and compares. */
+/**
+ * replayController replays every declaration of one controller (node lifecycle's halves share a name), each over its
+ * inputs' history and the controller's results, and compares.
+ */
 async function replayController(reader: HistoryReader, ds: readonly ControllerDeclaration<Inputs>[], flags: FlagReader, w: Window): Promise<ReplayReport> {
   const replayed: Decision[] = [];
+  const results = await readResults(reader, ds[0]!.name, loadSigning(flags.string('signing-dir'), ds[0]!.name), w.to);
   let records = 0;
-  let skipped = 0;
+  let skipped = results.skipped;
   for (const d of ds) {
-    const { decisions, inputs, undecodable } = await replayDeclaration(reader, d, flags, w);
+    const { decisions, inputs, undecodable } = await replayDeclaration(reader, d, flags, w, results);
     replayed.push(...decisions);
     records += inputs;
     skipped += undecodable;
@@ -75,21 +82,22 @@ async function replayController(reader: HistoryReader, ds: readonly ControllerDe
   return { controller: ds[0]!.name, from: iso(w.from), to: iso(w.to), records, skipped, verdicts: compareDecisions(deployed, replayed) };
 }
 
-async function replayDeclaration(reader: HistoryReader, d: ControllerDeclaration<Inputs>, flags: FlagReader, w: Window):
+/** replayDeclaration runs the declaration's controller, built as the service builds it, over the window (ControllerReplay). */
+async function replayDeclaration(reader: HistoryReader, d: ControllerDeclaration<Inputs>, flags: FlagReader, w: Window, results: History):
   Promise<{ decisions: readonly Decision[]; inputs: number; undecodable: number }> {
   const informers = new Informers<Inputs>(d.inputs);
-  const topics = [...informers.topics('partitioned'), ...informers.topics('global')];
-  const holder: { run?: ReplayRun } = {};
-  const clock = { observedAt: (input: string) => holder.run?.observedAt(informers.topicOf(input)) };
-  const spec = d.spec(informers.listers(), { flags, clock, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });
+  const partitioned = informers.topics('partitioned');
+  const topics = [...partitioned, ...informers.topics('global')];
   const partitions = new Map(await Promise.all(topics.map(async (t) => [t, await reader.bus.partitionCount(t)] as const)));
-  const run = new ReplayRun(controllerHooks(d.name, informers, spec), {
-    from: w.from, partitions, keepsExpectations: d.expectations ?? false,
-    ttlMs: d.expectations ? flags.number('expectations-ttl-seconds') * 1000 : 0,
+  const replay = new ControllerReplay({
+    ...w, partitions, partitioned, singleton: d.singleton ?? false,
+    expectationsTtlMs: d.expectations ? flags.number('expectations-ttl-seconds') * 1000 : undefined,
     tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) },
   });
-  holder.run = run;
+  const clock = { observedAt: (input: string, key?: string) => replay.observedAt(informers.topicOf(input), key) };
+  const spec = d.spec(informers.listers(), { flags, clock, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });
   const history = await readHistory(reader, topics, w.to);
-  for (const input of history.inputs) await run.feed(input);
-  return { decisions: await run.finish(w.to), inputs: history.inputs.length, undecodable: history.skipped };
+  const inputs = [...history.inputs, ...results.inputs].sort((a, b) => a.at - b.at);
+  const decisions = await replay.run(controllerHooks(d.name, informers, spec), inputs);
+  return { decisions, inputs: history.inputs.length, undecodable: history.skipped };
 }

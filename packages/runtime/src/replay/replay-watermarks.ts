@@ -1,0 +1,44 @@
+import type { TopicPartition } from '../bus/bus.ts';
+import { Watermarks } from '../consumer/watermarks.ts';
+import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
+
+/** ReplayTopics are a replayed controller's input topics: each with its partition count, and which are co-partitioned. */
+export type ReplayTopics = { readonly partitions: ReadonlyMap<string, number>; readonly partitioned: readonly string[] };
+
+/**
+ * ReplayWatermarks are the pipeline's clock of a replay, as a member that owns every partition would read it
+ * (ControllerGroup's observedAt and partitionObservedAt): each input partition is known complete up to the newest
+ * time a watermark record or any record's own observedAt brought (Watermarks), as the history shows them so far.
+ */
+export class ReplayWatermarks {
+  readonly #topics: ReplayTopics;
+  readonly #count: number;
+  readonly #watermarks = new Watermarks();
+
+  constructor(topics: ReplayTopics) {
+    this.#topics = topics;
+    const first = topics.partitioned[0] ?? [...topics.partitions.keys()][0] ?? '';
+    this.#count = topics.partitions.get(first) ?? 1;
+  }
+
+  /** observe records the time a record or watermark of the topic partition brought. */
+  observe(tp: TopicPartition, observedAt: Date): void {
+    this.#watermarks.observe(tp, observedAt);
+  }
+
+  /** watchPartitionOf is the partition an object's records are on (the watcher's partitioner, by namespace). */
+  watchPartitionOf(objectKey: string): number {
+    return partitionFor(namespacePartitionKey(objectKey), this.#count);
+  }
+
+  /** observedAt is the time up to which the topic is complete: over all its partitions, or the key's one. */
+  observedAt(topic: string, key?: string): Date | undefined {
+    const all = Array.from({ length: this.#topics.partitions.get(topic) ?? 1 }, (_, p) => p);
+    return this.#watermarks.observedAt(topic, key === undefined ? all : [this.watchPartitionOf(key)]);
+  }
+
+  /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
+  partitionObservedAt(n: number): Date | undefined {
+    return this.#watermarks.partitionAt(this.#topics.partitioned, n);
+  }
+}
