@@ -27,4 +27,14 @@ describe('Watermarks', () => {
     w.observe({ topic: 't', partition: 0 }, at(3));
     assert.deepEqual(w.observedAt('t', [0]), at(10));
   });
+
+  it('given co-partitioned topics, when partition n is asked, then it is complete up to the oldest of the topics\' times on n, unknown while one has none', () => {
+    const w = new Watermarks();
+    w.observe({ topic: 'a', partition: 1 }, at(10));
+    assert.equal(w.partitionAt(['a', 'b'], 1), undefined);
+    w.observe({ topic: 'b', partition: 1 }, at(4));
+    w.observe({ topic: 'b', partition: 0 }, at(1));
+    assert.deepEqual(w.partitionAt(['a', 'b'], 1), at(4));
+    assert.equal(w.partitionAt([], 1), undefined);
+  });
 });

@@ -25,4 +25,11 @@ export class Watermarks {
     for (const p of partitions) oldest = Math.min(oldest, newest.get(p) ?? -Infinity);
     return oldest === -Infinity ? undefined : new Date(oldest);
   }
+
+  /** partitionAt is the oldest newest time of partition n over the topics (co-partitioned inputs), undefined if one has none yet. */
+  partitionAt(topics: readonly string[], n: number): Date | undefined {
+    const times = topics.map((topic) => this.observedAt(topic, [n])?.getTime());
+    if (times.length === 0 || times.some((at) => at === undefined)) return undefined;
+    return new Date(Math.min(...times as number[]));
+  }
 }

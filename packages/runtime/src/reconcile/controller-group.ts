@@ -118,9 +118,7 @@ export class ControllerGroup {
 
   /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
   partitionObservedAt(n: number): Date | undefined {
-    const times = this.#o.partitioned.map((topic) => this.#watermarks.observedAt(topic, [n]));
-    if (times.some((at) => at === undefined)) return undefined;
-    return times.length === 0 ? undefined : new Date(Math.min(...times.map((at) => at!.getTime())));
+    return this.#watermarks.partitionAt(this.#o.partitioned, n);
   }
 
   /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
