@@ -3,7 +3,7 @@ import type { ControllerDeclaration, Inputs } from '../reconcile/declaration.ts'
 import { controllerHooks, Informers } from '../reconcile/informers.ts';
 import { COMMON_FLAGS } from '../service/common.ts';
 import { busConnection } from '../service/connect.node.ts';
-import { FlagError, flagReader, parseFlags, usage, type FlagReader, type FlagSpec } from '../service/flags.ts';
+import { FlagError, flagReader, parseFlags, usage, wantsHelp, type FlagReader, type FlagSpec } from '../service/flags.ts';
 import { jsonLogger, type Level } from '../service/log.ts';
 import { loadSigning } from '../signing/signing-keys.fs.ts';
 import { ControllerReplay } from './controller-replay.ts';
@@ -30,7 +30,7 @@ export const REPLAY_FLAGS: readonly FlagSpec[] = [
  */
 export async function replayService(ds: readonly ControllerDeclaration<Inputs>[], specs: readonly FlagSpec[], argv: readonly string[]): Promise<number> {
   const all = [...COMMON_FLAGS, ...specs, ...REPLAY_FLAGS];
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (wantsHelp(argv)) {
     console.log(`${ds[0]!.service} replay: this build's controllers over a window of history, beside what was deployed.\n${usage(all)}`);
     return 0;
   }

@@ -72,19 +72,18 @@ function rawArgs(specs: readonly FlagSpec[], argv: readonly string[], mode: { st
   }
 }
 
-/** argOptions are flags as node:util parseArgs options, for a command that parses them among its own (then resolveFlags). */
-export function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string'; readonly short?: string }> {
+/** argOptions are flags as node:util parseArgs options. */
+function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string'; readonly short?: string }> {
   return Object.fromEntries(specs.map((s) => [s.name, {
     type: s.type === 'boolean' ? 'boolean' as const : 'string' as const, ...(s.short ? { short: s.short } : {}),
   }]));
 }
 
 /**
- * resolveFlags is parseFlags for values a command parsed itself (node:util parseArgs, flags by name): each from
- * those values, then the environment (KCM_BUS_<NAME>, unless the flag is command line only), then the default,
- * with the same checks.
+ * resolveFlags reads each flag from the values parsed off the command line (by name), then the environment
+ * (KCM_BUS_<NAME>, unless the flag is command line only), then the default, with the same checks.
  */
-export function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>,
+function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>,
   env: NodeJS.ProcessEnv): FlagValues {
   return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? (s.env === false ? undefined : env[envName(s.name)]))]));
 }

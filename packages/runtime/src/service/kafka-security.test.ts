@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArgs } from 'node:util';
-import { argOptions, flagReader, FlagError, parseFlags } from './flags.ts';
-import { KAFKA_SECURITY_FLAGS, kafkaSecurity, kafkaSecurityFromArgs, type KafkaSecurity, type ReadFile } from './kafka-security.ts';
+import { flagReader, FlagError, parseFlags } from './flags.ts';
+import { KAFKA_SECURITY_FLAGS, kafkaSecurity, type KafkaSecurity, type ReadFile } from './kafka-security.ts';
 
 const FILES: Readonly<Record<string, string>> = {
   '/s/ca.pem': 'CA PEM', '/s/client.crt': 'CERT PEM', '/s/client.key': 'KEY PEM', '/s/password': 'hunter2\n',
@@ -51,13 +50,6 @@ describe('kafkaSecurity: flags → kafkajs ssl and sasl, registry client options
   it('gives the registry basic auth and an https CA', () => {
     const got = secure(['--schema-registry-username', 'reg', '--schema-registry-password-file', '/s/registry-password', '--schema-registry-ca-file', '/s/ca.pem'], {}, 'https://registry:8081');
     assert.deepEqual(got.registry, { basicAuth: { username: 'reg', password: 'reg-secret' }, ca: 'CA PEM' });
-  });
-
-  it('is built the same from a command\'s own parsed arguments, the rest from the environment', () => {
-    const { values } = parseArgs({ args: ['TOPIC', '--kafka-tls', '--kafka-sasl-mechanism', 'scram-sha-256', '--kafka-sasl-password-file', '/s/password'],
-      options: { ...argOptions(KAFKA_SECURITY_FLAGS), follow: { type: 'boolean' } }, allowPositionals: true });
-    const got = kafkaSecurityFromArgs(values, 'http://registry:8081', { KCM_BUS_KAFKA_SASL_USERNAME: 'tool' }, read);
-    assert.deepEqual(got.kafka, { ssl: { rejectUnauthorized: true }, sasl: { mechanism: 'scram-sha-256', username: 'tool', password: 'hunter2' } });
   });
 });
 

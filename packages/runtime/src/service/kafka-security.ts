@@ -1,6 +1,6 @@
 import type { KafkaSasl, KafkaSaslMechanism, KafkaTls } from '../bus/bus.kafka.ts';
 import type { RegistryClientOptions } from '../registry/registry.http.ts';
-import { envName, flagReader, FlagError, resolveFlags, type FlagReader, type FlagSpec } from './flags.ts';
+import { envName, FlagError, type FlagReader, type FlagSpec } from './flags.ts';
 
 /**
  * KAFKA_SECURITY_FLAGS reach a secured Kafka and schema registry (Confluent Cloud, MSK, any SASL_SSL cluster).
@@ -39,16 +39,6 @@ export function kafkaSecurity(flags: FlagReader, registryUrl: string, env: NodeJ
   const ssl = kafkaTls(flags, read);
   const sasl = kafkaSasl(flags, env, read);
   return { kafka: { ...(ssl ? { ssl } : {}), ...(sasl ? { sasl } : {}) }, registry: registryOptions(flags, registryUrl, env, read) };
-}
-
-/**
- * kafkaSecurityFromArgs is kafkaSecurity for a command that parses its own arguments (node:util parseArgs values by
- * flag name, the options from `argOptions(KAFKA_SECURITY_FLAGS)`): what the values lack comes from KCM_BUS_<NAME>,
- * then the default.
- */
-export function kafkaSecurityFromArgs(values: Readonly<Record<string, string | boolean | undefined>>, registryUrl: string,
-  env: NodeJS.ProcessEnv, read: ReadFile): KafkaSecurity {
-  return kafkaSecurity(flagReader(resolveFlags(KAFKA_SECURITY_FLAGS, values, env)), registryUrl, env, read);
 }
 
 /** TLS_FILES are the PEM files of a TLS connection: the CA, then the client certificate and key of mutual TLS. */

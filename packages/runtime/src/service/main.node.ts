@@ -4,7 +4,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import { COMMON_FLAGS } from './common.ts';
 import { busConnection, type BusConnection } from './connect.node.ts';
-import { flagReader, FlagError, parseFlags, usage, type FlagReader, type FlagSpec } from './flags.ts';
+import { flagReader, FlagError, parseFlags, usage, wantsHelp, type FlagReader, type FlagSpec } from './flags.ts';
 import { runUntilSignal, type Running } from './lifecycle.ts';
 import { jsonLogger, type Level, type Logger } from './log.ts';
 import { boundAddress, serveHttp, type Probes } from './serve.http.ts';
@@ -38,7 +38,7 @@ const EVENT_LOOP_SAMPLE_MS = 100;
 export async function serviceMain(name: string, specs: readonly FlagSpec[],
   start: (ctx: ServiceContext) => Promise<Running & { readonly probes: Probes }>): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (wantsHelp(argv)) {
     console.log(`${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`);
     process.exit(0);
   }
