@@ -17,7 +17,7 @@ export type Side = 'upstream' | 'kcm-bus';
 export type Arm = { readonly side: Side; readonly restarts: () => number; readonly inject: () => Promise<void> };
 
 /**
- * Outcome is one fault's figures under one arm: seconds to settle after each injection (undefined: gave up),
+ * Outcome is one fault's figures under one arm: seconds to converge after each injection (undefined: gave up),
  * over-created, lost, the processes that exited on their own, the nodes found tainted unreachable or not-ready at
  * the end of either way, the NodeNotReady events recorded about nodes during the cycle (all nodes stay healthy:
  * 0), and every node lifecycle taint seen, timed from the cycle's start like the two injections (injectedS).
@@ -56,7 +56,7 @@ export async function cycle(ctx: BenchContext, arm: Arm, fault: string, ns: stri
 }
 
 /**
- * leg waits until half of the way to `target` is done, injects the fault, and times how long the RC takes to settle:
+ * leg waits until half of the way to `target` is done, injects the fault, and times how long the RC takes to converge:
  * its pods and status at the target, and the Service's Endpoints right for the pods the API has.
  */
 async function leg(ctx: BenchContext, arm: Arm, pods: OwnedPods, ns: string, target: number, injected: () => void): Promise<number | undefined> {
@@ -64,9 +64,9 @@ async function leg(ctx: BenchContext, arm: Arm, pods: OwnedPods, ns: string, tar
   const at = performance.now();
   injected();
   await arm.inject();
-  const settled = await reached(ctx, `${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target
+  const converged = await reached(ctx, `${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target
     && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'));
-  return settled ? (performance.now() - at) / 1000 : undefined;
+  return converged ? (performance.now() - at) / 1000 : undefined;
 }
 
 /** reached waits for a condition until DEADLINE_MS; false (logged) when it gave up, so the run goes on to the next fault. */

@@ -7,7 +7,7 @@
  * its publication; CHAOS_ONLY=word,… picks those whose name holds a word. For each fault an RC in a fresh namespace,
  * behind a Service, is scaled 0 → N (CHAOS_PODS, 200) and back to 0 at --kube-api-qps 20/30, and the fault is
  * injected half way each way. Figures per fault:
- * - seconds from each injection until it settled: the RC's pods and status at the target, and the Service's
+ * - seconds from each injection until it converged: the RC's pods and status at the target, and the Service's
  *   Endpoints right for the pods the API has;
  * - pods over-created (the most live pods the RC ever controlled, from a watch, minus N), and pods lost (still live
  *   when the scale-down gave up: a lost delete);
@@ -111,13 +111,13 @@ const seconds = (s: number | undefined): string => s === undefined ? 'gave up' :
 function rowOf(o: Outcome, upstream: Outcome | undefined): Row {
   const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, `
     + `nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
-  return { scenario: `chaos ${o.fault}: seconds to settle, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
+  return { scenario: `chaos ${o.fault}: seconds to converge, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
     note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}` };
 }
 
 function table(outcomes: readonly Outcome[]): string {
   const columns: readonly [string, number, (o: Outcome) => string][] = [
-    ['fault', -55, (o) => o.fault], ['side', -7, (o) => o.side], ['settled ↑', 9, (o) => seconds(o.upS)], ['settled ↓', 9, (o) => seconds(o.downS)],
+    ['fault', -55, (o) => o.fault], ['side', -7, (o) => o.side], ['converged ↑', 11, (o) => seconds(o.upS)], ['converged ↓', 11, (o) => seconds(o.downS)],
     ['over-created', 12, (o) => String(o.overCreated)], ['lost', 4, (o) => String(o.lost)], ['restarts', 8, (o) => String(o.restarts)],
     ['tainted at end', 14, (o) => String(o.taintedNodes)], ['taints seen', 11, (o) => String(o.taints.length)], ['NodeNotReady', 12, (o) => String(o.nodesNotReady)],
   ];

@@ -10,7 +10,7 @@ export type CrashFigures = {
   readonly atKill: number;
   /** pause: the longest time without a new pod between the kill and the target (the row "seconds to resume"). */
   readonly pause: Pause;
-  /** baseline: the most pods seen within `settleS` of the kill (creates in flight at the kill land then). */
+  /** baseline: the most pods seen within `landingS` of the kill (creates in flight at the kill land then). */
   readonly baseline: number;
   /** firstRise: when more than `baseline` pods first existed; pods still queued in Kafka make this early for kcm-bus. */
   readonly firstRise: number | undefined;
@@ -25,11 +25,11 @@ export type CrashFigures = {
  * crashFigures measures a run killed at `killedAt` (seconds after the RC was created) from the series of its live
  * pods, which has one sample per change (a watch, so no pod goes unseen however short it lived).
  */
-export function crashFigures(series: readonly Sample[], killedAt: number, target: number, settleS: number): CrashFigures {
+export function crashFigures(series: readonly Sample[], killedAt: number, target: number, landingS: number): CrashFigures {
   const after = series.filter((s) => s.t >= killedAt);
   const atKill = series.findLast((s) => s.t < killedAt)?.n ?? 0;
   const reached = after.find((s) => s.n >= target)?.t;
-  const baseline = Math.max(atKill, ...after.filter((s) => s.t <= killedAt + settleS).map((s) => s.n));
+  const baseline = Math.max(atKill, ...after.filter((s) => s.t <= killedAt + landingS).map((s) => s.n));
   const firstRise = after.find((s) => s.n > baseline)?.t;
   const maxLive = series.reduce((max, s) => Math.max(max, s.n), 0);
   const since = (t: number | undefined): number | undefined => t === undefined ? undefined : t - killedAt;

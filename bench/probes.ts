@@ -60,10 +60,10 @@ export async function scrape(url: string): Promise<Scraped> {
 export type Steady<K extends string> = (probe: K) => number;
 
 /**
- * settle samples every probe once a second until each one's last `window` samples lie within `tolerance`
+ * waitSteady samples every probe once a second until each one's last `window` samples lie within `tolerance`
  * (relative: (max - min) / max) and returns the last samples; it fails after the deadline.
  */
-export async function settle<K extends string>(what: string, probes: Readonly<Record<K, () => number | Promise<number>>>,
+export async function waitSteady<K extends string>(what: string, probes: Readonly<Record<K, () => number | Promise<number>>>,
   opts: { readonly window?: number; readonly tolerance?: number; readonly timeoutMs?: number } = {}): Promise<Steady<K>> {
   const window = opts.window ?? 5;
   const names = Object.keys(probes) as K[];

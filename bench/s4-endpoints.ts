@@ -5,7 +5,7 @@ import { waitFor } from '../test/support/wait.ts';
 import { endpointsHopRows, type Replacement } from './endpoints-hops.ts';
 import { type EndpointsSide, kcmBusEndpoints, upstreamEndpoints } from './endpoints-sides.ts';
 import { percentile } from './latency-hops.ts';
-import { settle } from './probes.ts';
+import { waitSteady } from './probes.ts';
 import { readyNames, type ReadyCount, type ReadyToEndpoints, watchReadyToEndpoints } from './ready-to-endpoints.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
 import { cleanUpNamespace, type Qps } from './systems.ts';
@@ -63,7 +63,7 @@ async function latencyRun(ctx: BenchContext, ns: string): Promise<Replacement[]>
 
 /** quiet waits until a side's write count held still for 5 s, and returns it. */
 async function quiet(side: EndpointsSide): Promise<number> {
-  return (await settle(`${side.name}'s Endpoints writes`, { writes: side.writes }, { window: 5, tolerance: 0 }))('writes');
+  return (await waitSteady(`${side.name}'s Endpoints writes`, { writes: side.writes }, { window: 5, tolerance: 0 }))('writes');
 }
 
 /** fillRun: a Service over an RC of 0 scaled to N, until FULL ready addresses, then to 0, until none; the side's writes meanwhile. */

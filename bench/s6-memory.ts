@@ -1,5 +1,5 @@
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
-import { gcMemory, mallocHeapBytes, rssBytes, scrape, settle, type GcMemory } from './probes.ts';
+import { gcMemory, mallocHeapBytes, rssBytes, scrape, waitSteady, type GcMemory } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { startUpstream } from '../test/support/upstream.ts';
 import { benchWatcherPid, startKcmBus, type Qps } from './systems.ts';
@@ -32,7 +32,7 @@ async function upstreamRss(ctx: BenchContext, pop: Population): Promise<number> 
   try {
     await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: CATCH_UP_MS, intervalMs: 1000 });
     const pid = kcm.process.pid ?? 0;
-    return (await settle('kube-controller-manager RSS', { rss: () => rssBytes(pid) }))('rss');
+    return (await waitSteady('kube-controller-manager RSS', { rss: () => rssBytes(pid) }))('rss');
   } finally {
     await kcm.stop();
   }
@@ -58,7 +58,7 @@ async function kcmBusMemory(ctx: BenchContext, pods: number): Promise<Omit<Sampl
     const cachedPods = await caughtUp(bus.reconciler, pods);
     const pids: PerService = { watcher: benchWatcherPid(), writer: bus.writer.process.pid ?? 0, reconciler: bus.reconciler.process.pid ?? 0 };
     const gc = { watcher: await gcMemory(pids.watcher), writer: await gcMemory(pids.writer), reconciler: await gcMemory(pids.reconciler) };
-    const steady = await settle('kcm-bus RSS after a full GC', { watcher: () => rssBytes(pids.watcher), writer: () => rssBytes(pids.writer), reconciler: () => rssBytes(pids.reconciler) });
+    const steady = await waitSteady('kcm-bus RSS after a full GC', { watcher: () => rssBytes(pids.watcher), writer: () => rssBytes(pids.writer), reconciler: () => rssBytes(pids.reconciler) });
     const where = { watcher: { ...gc.watcher, mallocHeap: mallocHeapBytes(pids.watcher) }, reconciler: { ...gc.reconciler, mallocHeap: mallocHeapBytes(pids.reconciler) } };
     const heap = { watcher: gc.watcher.heapUsed, writer: gc.writer.heapUsed, reconciler: gc.reconciler.heapUsed };
     return { rss: { watcher: steady('watcher'), writer: steady('writer'), reconciler: steady('reconciler') }, heap, cachedPods, where };

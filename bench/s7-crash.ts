@@ -26,8 +26,8 @@ const AT = Math.floor(N / 2);
 const QPS: Qps = { qps: 20, burst: 30 };
 /** POLL_MS: how often the watched count is checked against the crash point and the target. */
 const POLL_MS = 20;
-/** SETTLE_S: creates in flight at the kill land within this; the most pods then is `baseline` (crash-figures.ts). */
-const SETTLE_S = 1;
+/** LANDING_S: creates in flight at the kill land within this; the most pods then is `baseline` (crash-figures.ts). */
+const LANDING_S = 1;
 /** TAIL_S: after the target is reached the watch goes on this long, so a late extra pod is still seen. */
 const TAIL_S = 5;
 const DEADLINE_MS = 600_000;
@@ -74,7 +74,7 @@ async function observe(ctx: BenchContext, ns: string, pods: OwnedPods, crash: Cr
   const reachedAt = now();
   await until(`RC status at ${N} replicas ${TAIL_S} s on`, async () => now() - reachedAt >= TAIL_S &&
     ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/s7`))['status'] as { replicas?: number }).replicas === N);
-  return { ...crashFigures(pods.series, killedAt, N, SETTLE_S), killedAt, restartedAfter, distinctPods: pods.distinct(), series: pods.series };
+  return { ...crashFigures(pods.series, killedAt, N, LANDING_S), killedAt, restartedAfter, distinctPods: pods.distinct(), series: pods.series };
 }
 
 /**
@@ -136,7 +136,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const bus = { 'reconciler-rc': reconciler, writer };
   return {
     rows: rows(upstream, bus),
-    data: { pods: N, crashAt: AT, qps: QPS, settleS: SETTLE_S, tailS: TAIL_S, upstreamLeaderElection: LEADER_ELECTION, runs: { upstream, ...bus } },
+    data: { pods: N, crashAt: AT, qps: QPS, landingS: LANDING_S, tailS: TAIL_S, upstreamLeaderElection: LEADER_ELECTION, runs: { upstream, ...bus } },
   };
 }
 

@@ -56,16 +56,16 @@ async function scaleTo(kube: RawKube, path: string, replicas: number): Promise<n
   return t0;
 }
 
-/** settled waits until the controller saw its pods: status has the spec's generation and `replicas` ready pods. */
-async function settled(kube: RawKube, path: string, replicas: number): Promise<void> {
-  await waitFor(`${path} settled at ${replicas}`, async () => {
+/** converged waits until the controller saw its pods: status has the spec's generation and `replicas` ready pods. */
+async function converged(kube: RawKube, path: string, replicas: number): Promise<void> {
+  await waitFor(`${path} converged at ${replicas}`, async () => {
     const rc = await kube('GET', path) as RcObject;
     const s = rc.status ?? {};
     return s.observedGeneration === rc.metadata['generation'] && [s.replicas, s.readyReplicas, s.availableReplicas].every((n) => (n ?? 0) === replicas);
   }, { timeoutMs: 60_000, intervalMs: 50 });
 }
 
-/** steps raises the RC one replica at a time, waiting for each new pod and for the controller to settle (idle). */
+/** steps raises the RC one replica at a time, waiting for each new pod and for the controller to converge (idle). */
 async function steps(ctx: BenchContext, path: string, pods: PodWatch): Promise<Step[]> {
   const out: Step[] = [];
   for (let replicas = 1; replicas <= STEPS; replicas++) {
@@ -73,7 +73,7 @@ async function steps(ctx: BenchContext, path: string, pods: PodWatch): Promise<S
     const t0 = await scaleTo(ctx.kube, path, replicas);
     const pod = await waitFor(`pod ${replicas} of ${path}`, () => [...pods.seen.keys()].find((n) => !known.has(n)), { timeoutMs: 60_000, intervalMs: 5 });
     out.push({ replicas, t0, pod, seenAt: pods.seen.get(pod) ?? NaN });
-    await settled(ctx.kube, path, replicas);
+    await converged(ctx.kube, path, replicas);
   }
   return out;
 }
@@ -85,7 +85,7 @@ async function measure(ctx: BenchContext, ns: string): Promise<Step[]> {
   const pods = await watchPods(ctx.e.kubeconfig, ns, ctx.log);
   try {
     await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest(RC, 0));
-    await settled(ctx.kube, path, 0);
+    await converged(ctx.kube, path, 0);
     return await steps(ctx, path, pods);
   } finally {
     pods.stop();

@@ -18,25 +18,25 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   const shared = connect();
   after(() => clients.forEach((redis) => redis.disconnect()));
   const recordKey = (controller: string, key: string): string => `kcm-bus:exp:{${controller}:0}:${key}`;
-  /** unclaimed is a member's store that has not claimed partition 0, every key's here: it may view and lower only. */
-  const unclaimed = (redis: Redis, controller: string, ttlMs = 600_000): RedisExpectations =>
+  /** withoutToken is a member's store that has not taken partition 0's fencing token, every key's here: it may view and lower only. */
+  const withoutToken = (redis: Redis, controller: string, ttlMs = 600_000): RedisExpectations =>
     new RedisExpectations(redis, { controller, ttlMs, partitionOf: () => 0 });
-  /** claimed is a member's store that claimed partition 0: the newest claim, so its record changes are admitted. */
-  const claimed = async (redis: Redis, controller: string, ttlMs = 600_000): Promise<RedisExpectations> => {
-    const store = unclaimed(redis, controller, ttlMs);
-    await store.claim([0]);
+  /** withToken is a member's store that took partition 0's fencing token: the newest, so its record changes are admitted. */
+  const withToken = async (redis: Redis, controller: string, ttlMs = 600_000): Promise<RedisExpectations> => {
+    const store = withoutToken(redis, controller, ttlMs);
+    await store.takeFencingTokens([0]);
     return store;
   };
 
   describe('follows upstream\'s rules', () => {
-    itBehavesLikeExpectations(() => claimed(shared, uniqueName('it-rc')));
+    itBehavesLikeExpectations(() => withToken(shared, uniqueName('it-rc')));
   });
 
   it('given 50 expected creations, when each is observed twice at once from 5 connections (live and replayed), then each counts once and none is lost', async () => {
     const controller = uniqueName('it-rc');
-    const replicas = Array.from({ length: 5 }, () => unclaimed(connect(), controller));
+    const replicas = Array.from({ length: 5 }, () => withoutToken(connect(), controller));
     const pods = Array.from({ length: 50 }, (_, i) => `ns/pod-${i}`);
-    await (await claimed(shared, controller)).set('ns/rc', { type: 'ExpectCreations', objectKeys: pods });
+    await (await withToken(shared, controller)).set('ns/rc', { type: 'ExpectCreations', objectKeys: pods });
     await Promise.all([...pods.slice(1), ...pods.slice(1)].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [pod], [])));
     assert.deepEqual(await shared.smembers(`${recordKey(controller, 'ns/rc')}:creates`), ['ns/pod-0']);
     assert.equal((await replicas[1]!.view('ns/rc')).satisfied, false);
@@ -46,9 +46,9 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
 
   it('given 20 expected deletions, when each is observed twice at once (terminating, then gone), then each counts once', async () => {
     const controller = uniqueName('it-rc');
-    const replicas = Array.from({ length: 5 }, () => unclaimed(connect(), controller));
+    const replicas = Array.from({ length: 5 }, () => withoutToken(connect(), controller));
     const pods = Array.from({ length: 20 }, (_, i) => `ns/pod-${i}`);
-    await (await claimed(shared, controller)).set('ns/rc', { type: 'ExpectDeletions', objectKeys: pods });
+    await (await withToken(shared, controller)).set('ns/rc', { type: 'ExpectDeletions', objectKeys: pods });
     await Promise.all([...pods, ...pods].map((pod, i) => replicas[i % 5]!.lower('ns/rc', [], [pod])));
     assert.equal(await shared.scard(`${recordKey(controller, 'ns/rc')}:deletes`), 0);
     assert.deepEqual(await replicas[4]!.view('ns/rc'), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
@@ -56,7 +56,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
 
   it('given unfulfilled expectations with a 1 s TTL, then they expire: the key is satisfied and Redis drops the record', async () => {
     const controller = uniqueName('it-rc');
-    const store = await claimed(shared, controller, 1000);
+    const store = await withToken(shared, controller, 1000);
     await store.set('ns/rc', { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a'] });
     await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, { timeoutMs: 10_000, intervalMs: 100 });
@@ -67,11 +67,11 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   it('given a replica that set expectations and went away, then a restarted replica sees and finishes them', async () => {
     const controller = uniqueName('it-rc');
     const first = connect();
-    const before = await claimed(first, controller);
+    const before = await withToken(first, controller);
     await before.set('ns/rc', { type: 'ExpectDeletions', objectKeys: ['ns/a', 'ns/b'] });
     await before.lower('ns/rc', [], ['ns/a']);
     await first.quit();
-    const restarted = await claimed(connect(), controller);
+    const restarted = await withToken(connect(), controller);
     assert.deepEqual(await restarted.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/b'] });
     await restarted.lower('ns/rc', [], ['ns/a']);
     assert.equal((await restarted.view('ns/rc')).satisfied, false);
@@ -80,8 +80,8 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   });
 
   it('given two controllers with the same key, then their records do not collide', async () => {
-    const rc = await claimed(shared, uniqueName('it-rc'));
-    const rs = await claimed(shared, uniqueName('it-rs'));
+    const rc = await withToken(shared, uniqueName('it-rc'));
+    const rs = await withToken(shared, uniqueName('it-rs'));
     await rc.set('ns/x', { type: 'ExpectCreations', objectKeys: ['ns/p'] });
     assert.equal((await rs.view('ns/x')).satisfied, true);
     await rs.lower('ns/x', ['ns/p'], []);
@@ -91,10 +91,10 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   describe('fences a member that lost its partition (a zombie mid-sync)', () => {
     const pending = (creates: string[]): object => ({ satisfied: false, pendingCreates: creates, pendingDeletes: [] });
 
-    it('given a newer member claimed the partition, then the older one\'s set and delete are refused and change nothing; its observations still count', async () => {
+    it('given a newer member took the partition\'s fencing token, then the older one\'s set and delete are refused and change nothing; its observations still count', async () => {
       const controller = uniqueName('it-rc');
-      const zombie = await claimed(connect(), controller);
-      const owner = await claimed(connect(), controller);
+      const zombie = await withToken(connect(), controller);
+      const owner = await withToken(connect(), controller);
       await owner.set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
       await assert.rejects(zombie.set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/z'] }), FencedError);
       await assert.rejects(zombie.delete('ns/rc'), FencedError);
@@ -103,20 +103,20 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
       assert.deepEqual(await owner.view('ns/rc'), pending(['ns/b']));
     });
 
-    it('given a member that never claimed the key\'s partition, then its set is refused before reaching Redis', async () => {
-      await assert.rejects(unclaimed(shared, uniqueName('it-rc')).set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/a'] }), /never claimed/);
+    it('given a member without a fencing token of the key\'s partition, then its set is refused before reaching Redis', async () => {
+      await assert.rejects(withoutToken(shared, uniqueName('it-rc')).set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/a'] }), /no fencing token/);
     });
 
-    it('given the fence lost (a Redis flush), then the newest claim still wins once both members write again', async () => {
+    it('given the fence lost (a Redis flush), then the newest fencing token still wins once both members write again', async () => {
       const controller = uniqueName('it-rc');
-      const older = await claimed(connect(), controller);
-      const newer = await claimed(connect(), controller);
+      const older = await withToken(connect(), controller);
+      const newer = await withToken(connect(), controller);
       await shared.del(`kcm-bus:exp:{${controller}:0}:fence`);
       await older.set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/old'] });
       await newer.set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/new'] });
       await assert.rejects(older.set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/old'] }), FencedError);
       assert.deepEqual(await newer.view('ns/rc'), pending(['ns/new']));
-      const latest = await claimed(connect(), controller);
+      const latest = await withToken(connect(), controller);
       await assert.rejects(newer.delete('ns/rc'), FencedError);
       await latest.delete('ns/rc');
     });

@@ -60,7 +60,7 @@ async function script(ns: string): Promise<Snapshot> {
   await setPodReady(kube, ns, 'db-1', false);
   await members(s, 'db', ['db-0'], ['db-1']);
   await kube('DELETE', s.path('services', 'doomed'));
-  return settled(s);
+  return converged(s);
 }
 
 /** Snapshot is each Service's Endpoints, names aside: IPs as the pods' names, targetRefs without namespace or uid. */
@@ -88,8 +88,8 @@ async function snapshot(s: Scripted): Promise<Snapshot> {
   return out;
 }
 
-/** settled waits until the doomed Service's Endpoints are gone and three polls a second apart agree. */
-function settled(s: Scripted): Promise<Snapshot> {
+/** converged waits until the doomed Service's Endpoints are gone and three polls a second apart agree. */
+function converged(s: Scripted): Promise<Snapshot> {
   return waitForSteady(s.ns, () => snapshot(s), (x) => x['doomed'] === undefined);
 }
 

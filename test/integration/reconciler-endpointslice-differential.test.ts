@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { mergedSlices, settledSlices, sliceSnapshot, type SliceSnapshot } from '../support/slices.ts';
+import { mergedSlices, convergedSlices, sliceSnapshot, type SliceSnapshot } from '../support/slices.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 import { waitFor } from '../support/wait.ts';
@@ -41,18 +41,18 @@ async function script(ns: string): Promise<Outcome> {
     .filter((p) => p.status?.phase === 'Running' && p.status.podIP).length === 3);
   // The slice shows the three Ready first: web-2's change is then a sync of its own, whose trigger time (the Ready
   // condition's unchanged lastTransitionTime) is not newer than the one the controller saw: no annotation.
-  out['web3'] = await settledSlices(kube, ns, 'web', 3, 3);
+  out['web3'] = await convergedSlices(kube, ns, 'web', 3, 3);
   await notReady(pods, 'web-2');
-  out['web'] = await settledSlices(kube, ns, 'web', 3, 2);
-  out['pnr'] = await settledSlices(kube, ns, 'pnr', 3);
+  out['web'] = await convergedSlices(kube, ns, 'web', 3, 2);
+  out['pnr'] = await convergedSlices(kube, ns, 'pnr', 3);
   for (let i = 0; i < 150; i++) await kube('POST', pods, podManifest(`many-${i}`, 'many', i < 140 ? 8080 : 8081));
   await kube('POST', services, serviceManifest('many', 'many'));
-  out['many150'] = await settledSlices(kube, ns, 'many', 150);
+  out['many150'] = await convergedSlices(kube, ns, 'many', 150);
   for (let i = 10; i < 150; i++) await kube('DELETE', `${pods}/many-${i}?gracePeriodSeconds=0`);
-  out['many10'] = mergedSlices(await settledSlices(kube, ns, 'many', 10));
+  out['many10'] = mergedSlices(await convergedSlices(kube, ns, 'many', 10));
   out['manual'] = await sliceSnapshot(kube, ns, 'manual');
   await kube('DELETE', `${services}/web`);
-  out['webDeleted'] = await settledSlices(kube, ns, 'web', 0);
+  out['webDeleted'] = await convergedSlices(kube, ns, 'web', 0);
   return out;
 }
 

@@ -33,7 +33,7 @@ async function script(ns: string): Promise<Snapshot> {
   const pod = await kube('GET', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`);
   await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, { ...pod, metadata: { ...pod['metadata'] as object, labels: { app: 'escaped' } } });
   await c.create(rcManifest('steady', 2, { minReadySeconds: 3 }));
-  return settled(c, ns);
+  return converged(c, ns);
 }
 
 /**
@@ -68,8 +68,8 @@ async function snapshot(c: RcClient, ns: string): Promise<Snapshot> {
   return { rcs, pods: pods.map(describe).sort() };
 }
 
-/** settled waits until every RC reports its replicas available at its generation and three polls agree. */
-function settled(c: RcClient, ns: string): Promise<Snapshot> {
+/** converged waits until every RC reports its replicas available at its generation and three polls agree. */
+function converged(c: RcClient, ns: string): Promise<Snapshot> {
   return waitForSteady(ns, () => snapshot(c, ns), (s) => RCS.every((name) => {
     const rc = s.rcs[name] as { replicas: number; generation: number; owned: number; status: Rc['status'] };
     return rc.owned === rc.replicas && rc.status?.replicas === rc.replicas && rc.status.availableReplicas === rc.replicas && rc.status.observedGeneration === rc.generation;
@@ -125,7 +125,7 @@ async function quotaScript(ns: string): Promise<Measured> {
   await waitFor('the quota counted', async () => ((await kube('GET', `/api/v1/namespaces/${ns}/resourcequotas/pods`))['status'] as { used?: object } | undefined)?.used !== undefined);
   const c = rcClient(kube, ns);
   await c.create(rcManifest('web', 20));
-  const snapshot = await quotaSettled(c, ns);
+  const snapshot = await quotaConverged(c, ns);
   const events = await rcEvents(ns);
   const failed = events.filter((e) => e.reason === 'FailedCreate').reduce((n, e) => n + (e.count ?? 1), 0);
   // An RC left over its quota would go on failing creates under every later test's reconciler-rc.
@@ -145,10 +145,10 @@ async function quotaSnapshot(c: RcClient, ns: string): Promise<QuotaSnapshot> {
 }
 
 /**
- * quotaSettled waits for at least 10 owned pods counted in the status, the ReplicaFailure condition and three polls
+ * quotaConverged waits for at least 10 owned pods counted in the status, the ReplicaFailure condition and three polls
  * that agree. More than 10 is the apiserver's doing, not the controller's (quotaRun).
  */
-function quotaSettled(c: RcClient, ns: string): Promise<QuotaSnapshot> {
+function quotaConverged(c: RcClient, ns: string): Promise<QuotaSnapshot> {
   return waitForSteady(ns, () => quotaSnapshot(c, ns), (s) => s.owned >= 10 && s.status['replicas'] === s.owned && s.conditions.length === 1 && s.reasons.includes('FailedCreate'), { timeoutMs: 240_000 });
 }
 
@@ -188,7 +188,7 @@ describe('differential under a ResourceQuota: scaling past the quota looks the s
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     const actual = await quotaRun(t, 'quota-bus');
-    t.diagnostic(`create attempts until settled: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`);
+    t.diagnostic(`create attempts until converged: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`);
     assert.deepEqual(actual.snapshot, expected.snapshot);
     assert.ok(!actual.snapshot.reasons.includes('SuccessfulDelete'));
   });

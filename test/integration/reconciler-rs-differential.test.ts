@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { deploymentClient, deploymentManifest, settledWorkloads, type WorkloadSnapshot } from '../support/deployment.ts';
+import { deploymentClient, deploymentManifest, convergedWorkloads, type WorkloadSnapshot } from '../support/deployment.ts';
 import { startService, stopAllServices } from '../support/processes.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 import { waitFor } from '../support/wait.ts';
@@ -34,7 +34,7 @@ async function script(ns: string): Promise<WorkloadSnapshot> {
   const [escaping] = (await d.pods()).filter((p) => p.metadata.labels?.['app'] === 'web');
   const pod = await kube('GET', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`);
   await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, { ...pod, metadata: { ...pod['metadata'] as object, labels: { app: 'escaped' } } });
-  return settledWorkloads(kube, ns, (s) => s.pods.includes('escaped nginx:1 owned by nobody Running')
+  return convergedWorkloads(kube, ns, (s) => s.pods.includes('escaped nginx:1 owned by nobody Running')
     && s.pods.filter((p) => p.startsWith('web nginx:1 owned by web-')).length === 5 && s.pods.filter((p) => p.startsWith('adopter ')).length === 1);
 }
 

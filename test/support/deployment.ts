@@ -85,7 +85,7 @@ export async function workloadSnapshot(kube: RawKube, ns: string): Promise<Workl
   };
 }
 
-/** settledWorkloads waits until `done` holds and three polls a second apart agree. */
-export function settledWorkloads(kube: RawKube, ns: string, done: (s: WorkloadSnapshot) => boolean): Promise<WorkloadSnapshot> {
+/** convergedWorkloads waits until `done` holds and three polls a second apart agree. */
+export function convergedWorkloads(kube: RawKube, ns: string, done: (s: WorkloadSnapshot) => boolean): Promise<WorkloadSnapshot> {
   return waitForSteady(ns, () => workloadSnapshot(kube, ns), done, { timeoutMs: 240_000 });
 }

@@ -96,17 +96,17 @@ async function judged(kube: RawKube, r: Run): Promise<NodeDeath> {
     patientReady: condition(patient, 'Ready')?.status,
     short: { terminating: short.metadata.deletionTimestamp !== undefined, disruptionTarget: condition(short, 'DisruptionTarget')?.reason },
     replacementOnLiveNode: moved?.spec?.nodeName !== undefined && moved.spec.nodeName !== r.dying.name,
-    events: await settledEvents(kube, r),
+    events: await steadyEvents(kube, r),
     seconds: { unknown, tainted, notReady, evicted, replaced },
   };
 }
 
 /**
- * settledEvents are the run's events once three polls a second apart agree. The last ones (the patient's cancelled
+ * steadyEvents are the run's events once three polls a second apart agree. The last ones (the patient's cancelled
  * eviction, TaintManagerEviction, recorded when the taints go) are recorded asynchronously in both systems, and
  * kcm-bus's after one more trip through Kafka: read at once when the taints are seen gone, they may not be there yet.
  */
-function settledEvents(kube: RawKube, r: Run): Promise<Record<string, string[]>> {
+function steadyEvents(kube: RawKube, r: Run): Promise<Record<string, string[]>> {
   return waitForSteady(`${r.system}: events`, () => eventsOf(kube, r.ns, { [r.dying.name]: 'dying node', short: 'short', patient: 'patient' }), () => true, { timeoutMs: 60_000 });
 }
 

@@ -44,10 +44,10 @@ function endpointsOf(s: SliceSnapshot): { readonly c?: { readonly ready?: boolea
 }
 
 /**
- * settledSlices waits until the Service's slices hold `endpoints` endpoints in all (`ready` of them Ready, when
+ * convergedSlices waits until the Service's slices hold `endpoints` endpoints in all (`ready` of them Ready, when
  * given) and three polls a second apart agree.
  */
-export function settledSlices(kube: RawKube, ns: string, service: string, endpoints: number, ready?: number): Promise<SliceSnapshot> {
+export function convergedSlices(kube: RawKube, ns: string, service: string, endpoints: number, ready?: number): Promise<SliceSnapshot> {
   const done = (s: SliceSnapshot): boolean => endpointsOf(s).length === endpoints && (ready === undefined || endpointsOf(s).filter((e) => e.c?.ready).length === ready);
   return waitForSteady(`${ns}/${service} slices`, () => sliceSnapshot(kube, ns, service), done, { timeoutMs: 180_000 });
 }

@@ -35,8 +35,13 @@ describe('explainCause', () => {
       'retry after Failed 422 Invalid of mutation abc (Create web-x)');
   });
 
-  it('given a tick, then it is the periodic resync at the tick\'s time', () => {
-    assert.equal(explainCause({ topic: '~tick', partition: 0, offset: Date.UTC(2026, 0, 1, 10, 42, 7) }, { kind: 'tick' }).text, 'periodic resync/tick at 10:42:07Z');
+  it('given a tick, then it is the periodic tick at the tick\'s time', () => {
+    assert.equal(explainCause({ topic: '~tick', partition: 0, offset: Date.UTC(2026, 0, 1, 10, 42, 7) }, { kind: 'tick' }).text, 'periodic tick at 10:42:07Z');
+  });
+
+  it('given an activation, then it is the member becoming active at its time', () => {
+    assert.equal(explainCause({ topic: '~activated', partition: 0, offset: Date.UTC(2026, 0, 1, 10, 42, 7) }, { kind: 'activated' }).text,
+      'the member became active at 10:42:07Z: a pass over its global inputs');
   });
 
   it('given an unresolved cause, then it says why, naming the record', () => {

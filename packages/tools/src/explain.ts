@@ -5,12 +5,13 @@ import type { Version } from './history-format.ts';
 import { at, diffObjects, formatDiffLine, isArrayOf, type DiffLine, type Json } from './object-diff.ts';
 
 /**
- * Evidence is what trace found for one cause of a mutation: a tick (no record), a result of an earlier mutation
+ * Evidence is what trace found for one cause of a mutation: a tick or a member becoming active (no record), a result of an earlier mutation
  * (with the result, when still in kcm.mutation-results), a version of a watched object (with the version before it
  * in the history, if any), or nothing (why says what is missing).
  */
 export type Evidence =
   | { readonly kind: 'tick' }
+  | { readonly kind: 'activated' }
   | { readonly kind: 'result'; readonly result: MutationResult | undefined }
   | { readonly kind: 'version'; readonly objectKind: string; readonly key: string; readonly version: Version; readonly previous: Version | undefined }
   | { readonly kind: 'unresolved'; readonly why: string };
@@ -25,7 +26,8 @@ const BRIEF_CHANGES = 3;
 export function explainCause(cause: MutationCause, e: Evidence): Explanation {
   const ref = `${cause.topic} ${cause.partition}@${cause.offset}`;
   switch (e.kind) {
-    case 'tick': return { cause, kind: e.kind, text: `periodic resync/tick at ${new Date(cause.offset).toISOString().slice(11, 19)}Z`, diff: [] };
+    case 'tick': return { cause, kind: e.kind, text: `periodic tick at ${clockTime(cause.offset)}`, diff: [] };
+    case 'activated': return { cause, kind: e.kind, text: `the member became active at ${clockTime(cause.offset)}: a pass over its global inputs`, diff: [] };
     case 'result': return { cause, kind: e.kind, text: explainResult(e.result, ref), diff: [] };
     case 'unresolved': return { cause, kind: e.kind, text: `${e.why} (${ref})`, diff: [] };
     case 'version': {
@@ -34,6 +36,11 @@ export function explainCause(cause: MutationCause, e: Evidence): Explanation {
       return { cause, kind: e.kind, text: `${what} (${ref}, rv ${e.version.resourceVersion})`, diff };
     }
   }
+}
+
+/** clockTime is a cause's time of day (its offset is epoch ms): `10:42:07Z`. */
+function clockTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)}Z`;
 }
 
 /** explainResult: a sync that followed an earlier mutation's result (upstream: a retry after a failed write). */

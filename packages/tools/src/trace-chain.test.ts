@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
+import { ACTIVATED_TOPIC } from '@kcm-bus/runtime/reconcile/controller.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { Version } from './history-format.ts';
@@ -68,6 +69,10 @@ describe('evidenceFor', () => {
   it('given an older cause whose state record was compacted away, then it is no longer in the state topic', () => {
     const { key: _k, resourceVersion: _r, ...older } = stateCause;
     assert.deepEqual(evidenceFor(older, found()), { kind: 'unresolved', why: 'input no longer in the state topic' });
+  });
+
+  it('given the cause of a member becoming active (onActivated), then it is an activation, not an unknown input', () => {
+    assert.deepEqual(evidenceFor({ topic: ACTIVATED_TOPIC, partition: 0, offset: 7000 }, found()), { kind: 'activated' });
   });
 
   it('given a cause outside the audit window and the state topic, then it says both', () => {

@@ -1,6 +1,6 @@
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { TICK_TOPIC } from '@kcm-bus/runtime/reconcile/controller.ts';
+import { ACTIVATED_TOPIC, TICK_TOPIC } from '@kcm-bus/runtime/reconcile/controller.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { compareResourceVersion } from '@kcm-bus/schemas/watch-record.ts';
@@ -44,12 +44,13 @@ export function watchedKindOf(topic: string): WatchedKind | undefined {
 }
 
 /**
- * evidenceFor resolves a cause: a tick; a result read at its offset; a watch version found by the key and
+ * evidenceFor resolves a cause: a tick; a member becoming active; a result read at its offset; a watch version found by the key and
  * resourceVersion the state record at its offset (or, once compacted away, the cause itself) names, with the version
  * before it in the history. An older cause without key whose state record is gone cannot be resolved.
  */
 export function evidenceFor(cause: MutationCause, found: TraceFound): Evidence {
   if (cause.topic === TICK_TOPIC) return { kind: 'tick' };
+  if (cause.topic === ACTIVATED_TOPIC) return { kind: 'activated' };
   if (cause.topic === MUTATION_TOPICS.results) return { kind: 'result', result: found.causeResults.get(`${cause.partition}@${cause.offset}`) };
   const kind = watchedKindOf(cause.topic);
   if (kind === undefined) return { kind: 'unresolved', why: 'input of a topic trace does not know' };

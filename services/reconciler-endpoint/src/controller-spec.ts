@@ -13,7 +13,7 @@ export type EndpointsConfig = { readonly endpointUpdatesBatchPeriodMs: number };
 /**
  * endpointsControllerSpec joins the pure pieces into upstream's endpoints controller: Service events enqueue the
  * Service (onServiceUpdate/onServiceDelete, serviceEvent); pod events enqueue the Services whose membership they change, after
- * the batch period (onPodUpdate, syncPod); Endpoints deletes and the replayed Endpoints enqueue their Service
+ * the batch period (onPodUpdate, syncPod); Endpoints deletes and the restored Endpoints enqueue their Service
  * (onEndpointsDelete, checkLeftoverEndpoints); syncService decides. The trigger-time tracker is this member's
  * memory, as upstream's is the process's.
  */

@@ -61,7 +61,7 @@ describe('Service and Endpoints handlers', () => {
   it('given an Endpoints delete, then its Service is enqueued (TestEndpointsDeletionEvents)', () => {
     assert.deepEqual(spec().handlers.endpoints(epEvent('Deleted', true)).enqueue, ['ns/gone']);
   });
-  it('given Endpoints replayed at start, then each is enqueued but a leader election record (TestCheckLeftoverEndpoints); a live add is not', () => {
+  it('given Endpoints restored at start, then each is enqueued but a leader election record (TestCheckLeftoverEndpoints); a live add is not', () => {
     assert.deepEqual(spec().handlers.endpoints(epEvent('Applied', false)).enqueue, ['ns/gone']);
     const leader = storedEndpoints('ns', 'gone', [], { annotations: { [ANNOTATION_LEADER]: '{}' } });
     assert.deepEqual(spec().handlers.endpoints(epEvent('Applied', false, leader)).enqueue, []);

@@ -69,7 +69,7 @@ function getServicesForPod(services: Lister<Service>, namespace: string, labels:
 
 /**
  * isLeftoverCandidate says whether an Endpoints event enqueues its key (= its Service's): a delete always
- * (onEndpointsDelete, so a Service's Endpoints deleted by hand come back); a replayed record, unless it is a leader
+ * (onEndpointsDelete, so a Service's Endpoints deleted by hand come back); a restored record, unless it is a leader
  * election record, is checkLeftoverEndpoints' startup pass (keys sync only once the caches did, so a key whose
  * Service is gone then has its Endpoints deleted). A live add or update enqueues nothing, as upstream.
  */

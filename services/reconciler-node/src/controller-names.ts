@@ -3,7 +3,7 @@ import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
 const NODE_LIFECYCLE = catalogEntry('node-lifecycle-controller');
 const TAINT_EVICTION = catalogEntry('taint-eviction-controller');
 
-/** NODE_LIFECYCLE_CONTROLLER is upstream's controller name (--controllers): the `controller` of both halves' mutations. */
+/** NODE_LIFECYCLE_CONTROLLER is upstream's controller name (--controllers): the `controller` of both parts' mutations. */
 export const NODE_LIFECYCLE_CONTROLLER = NODE_LIFECYCLE.name;
 
 /** NODE_CONTROLLER_SOURCE is the EventSource component of upstream's node lifecycle recorder. */

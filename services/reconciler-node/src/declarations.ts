@@ -15,20 +15,20 @@ import { taintEvictionSpec } from './taint-eviction/taint-eviction-spec.ts';
 const isPodKey = (key: string): boolean => key.includes('/');
 const pods = { indexers: POD_NODE_NAME_INDEXERS };
 
-/** nodeHealth is node lifecycle's node half: one active member (upstream's leader), nodes and Leases read whole. */
+/** nodeHealth is node lifecycle's node part: one active member (upstream's leader), nodes and Leases read whole. */
 const nodeHealth = declared<{ nodes: Node; leases: Lease }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller', {
   tick: { flag: 'node-monitor-period', default: '5s', help: 'How often node health is judged (monitorNodeHealth) and the NoExecute tainting queues looked at.', keys: [MONITOR_KEY, NO_EXECUTE_KEY] },
   flags: NODE_LIFECYCLE_FLAGS,
-  spec: (listers, { flags, clock, log, registry }) => ({
-    ...nodeHealthSpec(listers, nodeLifecycleConfig(flags), clock, withStalenessLog(promNodeCollectorMetrics(registry), log)),
+  spec: (listers, { flags, watermarks, log, registry }) => ({
+    ...nodeHealthSpec(listers, nodeLifecycleConfig(flags), watermarks, withStalenessLog(promNodeCollectorMetrics(registry), log)),
     ownsKey: (key) => !isPodKey(key),
   }),
 });
 
-/** podsNotReady is node lifecycle's pod half (MarkPodsNotReady), sharded with the pods by namespace. */
+/** podsNotReady is node lifecycle's pod part (MarkPodsNotReady), sharded with the pods by namespace. */
 const podsNotReady = declared<{ pods: Pod; nodes: Node }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller_pods', {
   inputs: { pods },
-  spec: (listers, { clock }) => ({ ...podsNotReadySpec(listers, clock), ownsKey: isPodKey }),
+  spec: (listers, { watermarks }) => ({ ...podsNotReadySpec(listers, watermarks), ownsKey: isPodKey }),
 });
 
 /** taintEviction is upstream's taint-eviction-controller, sharded with the pods by namespace. */

@@ -9,17 +9,17 @@ import { POD_INDEXERS, SET_INDEXERS } from './set-lookup.ts';
 /** SetKinds are the resources the controller's tests hold: pods, ReplicationControllers and ReplicaSets. */
 export type SetKinds = { readonly pods: Pod; readonly replicationcontrollers: ReplicationController; readonly replicasets: ReplicaSet };
 
-/** RcCluster is the fake API of the controller's tests (its name from the RC tests that came first). */
-export type RcCluster = Cluster<SetKinds>;
+/** SetCluster is the fake API of the controller's tests: its sets (ReplicationControllers or ReplicaSets) and pods. */
+export type SetCluster = Cluster<SetKinds>;
 
 /** newCluster holds these sets (RCs or ReplicaSets, by their kind) and pods. */
-export function newCluster(sets: readonly ReplicaSetLike[], pods: readonly Pod[] = []): RcCluster {
+export function newCluster(sets: readonly ReplicaSetLike[], pods: readonly Pod[] = []): SetCluster {
   const of = (kind: string): ReplicaSetLike[] => sets.filter((s) => (s.kind ?? 'ReplicationController') === kind);
   return newKubeCluster<SetKinds>({ pods, replicationcontrollers: of('ReplicationController') as ReplicationController[], replicasets: of('ReplicaSet') as ReplicaSet[] });
 }
 
 /** listers are the read-only views a sync of `kind` gets: runtime Stores over the cluster's objects, with the controller's indexes. */
-export function listers(c: RcCluster, kind: ReplicaSetKind = REPLICATION_CONTROLLERS): { sets: Lister<ReplicaSetLike>; pods: Lister<Pod> } {
+export function listers(c: SetCluster, kind: ReplicaSetKind = REPLICATION_CONTROLLERS): { sets: Lister<ReplicaSetLike>; pods: Lister<Pod> } {
   const sets = (kind === REPLICATION_CONTROLLERS ? c.objects.replicationcontrollers : c.objects.replicasets) as Map<string, ReplicaSetLike>;
   return { sets: listerOf(sets.values(), SET_INDEXERS), pods: listerOf(c.objects.pods.values(), POD_INDEXERS) };
 }

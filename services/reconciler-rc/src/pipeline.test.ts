@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyMutations } from '@kcm-bus/k8s/cluster.fixture.ts';
-import { newCluster, podEvents, type PodWatchEvent, type RcCluster } from './cluster.fixture.ts';
+import { newCluster, podEvents, type PodWatchEvent, type SetCluster } from './cluster.fixture.ts';
 import { newRc, T0 } from './rc.fixture.ts';
 import { deliver, type ExpectationsModel, expectationsModel, nextCause, podWrites, sync } from './sync.fixture.ts';
 
@@ -11,7 +11,7 @@ const KEY = 'default/foobar';
  * round is one pass of the pipeline: reconcile with the current expectations, record the expectation change,
  * apply the writes; the watch events come back to the caller, who delivers them (handlers → expectations).
  */
-function round(c: RcCluster, exp: ExpectationsModel, burstReplicas: number): { creates: number; deletes: number; watch: PodWatchEvent[] } {
+function round(c: SetCluster, exp: ExpectationsModel, burstReplicas: number): { creates: number; deletes: number; watch: PodWatchEvent[] } {
   const result = sync(c, KEY, { expectations: exp.view(KEY), burstReplicas, cause: nextCause() });
   exp.record(KEY, result.expectations);
   const { watch } = applyMutations(c, result.mutations, T0);

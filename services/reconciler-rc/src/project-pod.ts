@@ -21,12 +21,12 @@ export const PROJECTED_POD_FIELDS: readonly string[] = [
 ];
 
 /**
- * projectPod keeps of a pod only what the ReplicationController manager reads (an informer transform, as upstream's
- * informers drop managedFields, taken further because this controller knows its fields): identity, labels, owners,
- * creation and deletion times, the deletion-cost annotation, the node, sidecar init containers, the phase, the Ready
- * condition and restart counts. Everything else (containers, volumes, other annotations) is not kept, so a cached pod
- * costs a few hundred bytes whatever its spec. The strings pods share (namespace, owner, labels, node, phase,
- * condition, container names, the times of a burst) are kept once for all pods.
+ * projectPod keeps of a pod only what the ReplicationController and ReplicaSet controllers read (an informer
+ * transform, as upstream's informers drop managedFields, taken further because this controller knows its fields):
+ * identity, labels, owners, creation and deletion times, the deletion-cost annotation, the node, sidecar init
+ * containers, the phase, the Ready condition and restart counts. Everything else (containers, volumes, other
+ * annotations) is not kept, so a cached pod costs a few hundred bytes whatever its spec. The strings pods share
+ * (namespace, owner, labels, node, phase, condition, container names, the times of a burst) are kept once for all pods.
  */
 export function projectPod(object: unknown): Pod {
   const pod = object as Pod;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyMutations, failuresOf } from '@kcm-bus/k8s/cluster.fixture.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { newCluster, type RcCluster } from './cluster.fixture.ts';
+import { newCluster, type SetCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { REPLICA_FAILURE } from './set-status.ts';
 import { convergeRc, nextCause, podWrites, sync } from './sync.fixture.ts';
@@ -11,7 +11,7 @@ import { convergeRc, nextCause, podWrites, sync } from './sync.fixture.ts';
 const KEY = 'default/foobar';
 
 /** rounds reconciles and applies until a round writes no pod, returning the create calls of each round. */
-function createRounds(c: RcCluster, max = 20): { calls: number[]; failures: MutationResult[] } {
+function createRounds(c: SetCluster, max = 20): { calls: number[]; failures: MutationResult[] } {
   const calls: number[] = [];
   let failures: MutationResult[] = [];
   for (let i = 0; i < max; i++) {

@@ -20,13 +20,13 @@ describe('TestSyncReplicaSetDoesNothing', () => {
   });
 });
 
-describe('reconcileRc: the RC is gone', () => {
+describe('syncReplicaSet: the RC is gone', () => {
   it('given no RC under the key, when reconciled, then its expectations are deleted and nothing is written', () => {
     assert.deepEqual(sync(newCluster([]), KEY), { mutations: [], expectations: { type: 'DeleteExpectations' } });
   });
 });
 
-describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
+describe('syncReplicaSet: scale up (manageReplicas, GetPodFromTemplate)', () => {
   const template = {
     metadata: { labels: { foo: 'bar', tier: 'web' }, annotations: { a: '1' }, finalizers: ['example.com/keep'] },
     spec: { containers: [{ name: 'c', image: 'foo/bar' }], nodeSelector: { baz: 'blah' } },
@@ -77,7 +77,7 @@ describe('reconcileRc: scale up (manageReplicas, GetPodFromTemplate)', () => {
   });
 });
 
-describe('reconcileRc: scale down (manageReplicas, getPodsToDelete)', () => {
+describe('syncReplicaSet: scale down (manageReplicas, getPodsToDelete)', () => {
   it('given 3 pods and replicas=1, when reconciled, then the 2 least valuable are deleted with UID preconditions, expected, each carrying its SuccessfulDelete', () => {
     const rc = newRc(1);
     const c = newCluster([rc], [newPod('running', rc, { node: 'n1' }), newPod('pending', rc, { phase: 'Pending', node: 'n1' }), newPod('unscheduled', rc, { phase: 'Pending' })]);

@@ -4,7 +4,7 @@ import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.t
 import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
 import { type ControlleeExpectations, expectationsView, lowerExpectations, recordFor } from '@kcm-bus/runtime/expectations/expectations.ts';
 import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { listers, type PodWatchEvent, type RcCluster } from './cluster.fixture.ts';
+import { listers, type PodWatchEvent, type SetCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
 import { CAUSE, T0 } from './rc.fixture.ts';
 import { REPLICATION_CONTROLLERS, type ReplicaSetKind } from './replica-set-kind.ts';
@@ -40,7 +40,7 @@ export function nextCause(): readonly MutationCause[] {
 }
 
 /** sync reconciles key against the cluster (upstream's manager.syncReplicaSet), checking every mutation is valid. */
-export function sync(c: RcCluster, key: string, o: SyncOptions = {}): ReconcileResult {
+export function sync(c: SetCluster, key: string, o: SyncOptions = {}): ReconcileResult {
   const kind = o.kind ?? REPLICATION_CONTROLLERS;
   const result = syncReplicaSet(key, {
     kind, ...listers(c, kind),
@@ -65,7 +65,7 @@ export function podWrites(result: ReconcileResult): { creates: number; deletes: 
  * convergeRc is the convergence check (k8s converge) with sync: expectations satisfied, a fresh cause each round.
  * Returns the number of rounds that wrote something.
  */
-export function convergeRc(c: RcCluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {}): number {
+export function convergeRc(c: SetCluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {}): number {
   const { maxRounds, ...options } = o;
   const reconcile = (k: string, failures: readonly MutationResult[]): ReconcileResult => sync(c, k, { ...options, failures, cause: nextCause() });
   return converge(c, key, reconcile, { now: o.now ?? T0, ...(maxRounds === undefined ? {} : { maxRounds }) });
@@ -115,7 +115,7 @@ export function expectationsModel(): ExpectationsModel {
 }
 
 /** deliver feeds pod watch events through onPodEvent (of `kind`, the RC's by default) into the expectations, as the consumer would. */
-export function deliver(c: RcCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[], kind: ReplicaSetKind = REPLICATION_CONTROLLERS): string[] {
+export function deliver(c: SetCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[], kind: ReplicaSetKind = REPLICATION_CONTROLLERS): string[] {
   const enqueued: string[] = [];
   for (const e of events) {
     const effect = onPodEvent(kind, e.type, e.object, e.type === 'Deleted' ? undefined : e.old, listers(c, kind).sets);

@@ -18,7 +18,7 @@ export type KindTopic = {
  * openKindTopic writes one kind's batches through the watcher's transactions (send, see openWatcherTransactions).
  * Every batch writes the same records to the history topic and to the state topic in one transaction: a Deleted
  * record is followed by the key's tombstone; a watermark goes to every partition. The history is the audit trail;
- * the state topic, compacted, is what a restarting member replays.
+ * the state topic, compacted, is what a restarting member restores from.
  */
 export function openKindTopic(send: WatcherTransactions['send'], topics: KindTopics, partitions: number, serde: Serde,
   onUnknown: (path: string) => void): KindTopic {

@@ -45,20 +45,20 @@ describe('startKindWatcher: watermarks', () => {
     }
   });
 
-  it('given nothing changes, then the reached gauges are set once per change, not at every tick', async () => {
+  it('given nothing changes, then the reached gauges are set once per change, not at every poll', async () => {
     const reached: [string | undefined, number][] = [];
     const paced = pacedWatcher({ metrics: { ...METRICS, reached: (_kind, rv, depth) => void reached.push([rv, depth]) } });
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       const listed = reached.length;
       await sleep(300);
-      assert.equal(reached.length, listed, 'sixty ticks of nothing: not set again');
+      assert.equal(reached.length, listed, 'sixty polls of nothing: not set again');
       assert.deepEqual(reached.at(-1), ['10', 0]);
       await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
       await until(() => reached.at(-1)?.[0] === '11');
       const changed = reached.length;
       await sleep(300);
-      assert.equal(reached.length, changed, 'after the change, sixty ticks of nothing: not set again');
+      assert.equal(reached.length, changed, 'after the change, sixty polls of nothing: not set again');
     } finally {
       await paced.watcher.stop();
     }

@@ -79,7 +79,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   let running = true;
   const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
   const reported = { rv: undefined as string | undefined, depth: -1 };
-  const untick = ports.pacer.onTick((nowMs) => {
+  const unpoll = ports.pacer.onPoll((nowMs) => {
     const [rv, depth] = [pump.reached, pump.depth];
     if (rv !== reported.rv || depth !== reported.depth) {
       Object.assign(reported, { rv, depth });
@@ -94,7 +94,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     alive: () => running || stopping.signal.aborted,
     publishing: () => !pump.stalled,
     stop: async () => {
-      untick();
+      unpoll();
       stopping.abort();
       await loop;
       await pump.close();

@@ -15,10 +15,10 @@ import { openKindTopic, restoreKind } from './kind-topic.ts';
 import { WatermarkPacer } from './watermark-pacer.ts';
 import { openWatcherTransactions, type WatcherTransactions } from './watcher-transactions.ts';
 
-/** SETTLE_MS is the least time between two of the watcher's transactions (PumpOptions.settleMs). */
-const SETTLE_MS = 3;
+/** TXN_GAP_MS is the least time between two of the watcher's transactions (PumpOptions.txnGapMs). */
+const TXN_GAP_MS = 3;
 
-/** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer ticks by it. */
+/** clock is the watcher's one clock: the kinds stamp their records and changes with it, and the pacer polls by it. */
 const clock = (): Date => new Date();
 /** clockMs is the same clock in ms, as the pacer and the transactions read it. */
 const clockMs = (): number => clock().getTime();
@@ -37,7 +37,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, clockMs);
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
   const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
-  const transactions = await openWatcherTransactions(ctx.bus, kinds, SETTLE_MS, clockMs);
+  const transactions = await openWatcherTransactions(ctx.bus, kinds, TXN_GAP_MS, clockMs);
   const started = await Promise.all(kinds.map((k) => startKind(ctx, { kc, credentials }, k, partitions.get(watchTopic(k)) ?? 1, { metrics, pacer, quiet: quiet.has(k), prompt: prompt.has(k), send: transactions.send, onFatal: fatal })));
   return {
     probes: { healthy: () => started.every((s) => s.alive()), ready: () => started.every((s) => s.synced() && s.publishing()) },
@@ -77,10 +77,10 @@ async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials
   return startKindWatcher(kind, {
     pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
     idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
-    // settleMs: S1 at 20/30 met CONCURRENT_TRANSACTIONS on 1 transaction in 5 without it, each refusal an
-    // AddPartitionsToTxn and a Metadata request more. maxSettleMs: S1 at 1000/1000 with a fixed 10 ms settle
+    // txnGapMs: S1 at 20/30 met CONCURRENT_TRANSACTIONS on 1 transaction in 5 without it, each refusal an
+    // AddPartitionsToTxn and a Metadata request more. maxTxnGapMs: S1 at 1000/1000 with a fixed 10 ms transaction gap
     // (one run) had 27 % fewer transactions than with 3 ms; a lone change still waits 3 ms at most.
-    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, settleMs: SETTLE_MS, maxSettleMs: 10,
+    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, txnGapMs: TXN_GAP_MS, maxTxnGapMs: 10,
   }, {
     api: await kubeListWatcher(api.kc, api.credentials, kind), publish: topic.publish, state: restored.state, resumeFrom: restored.resumeFrom,
     ...common, log, now: clock, fenced: publisherFenced,

@@ -130,7 +130,7 @@ describe('Pump', () => {
     assert.equal(pump.reached, '10', 'a push right after a drain ended is published too');
   });
 
-  it('given settleMs, when records follow a publication at once, then the next waits out the rest of settleMs and takes what came meanwhile', async () => {
+  it('given txnGapMs, when records follow a publication at once, then the next waits out the rest of txnGapMs and takes what came meanwhile', async () => {
     let now = 1000;
     const batches: string[][] = [];
     const waits: number[] = [];
@@ -138,7 +138,7 @@ describe('Pump', () => {
     pump = new Pump(async (events) => {
       batches.push(events.map((e) => e.resourceVersion));
       now += 5;
-    }, { maxBatch: 100, highWater: 1000, settleMs: 3 }, failing({
+    }, { maxBatch: 100, highWater: 1000, txnGapMs: 3 }, failing({
       now: () => now,
       sleep: async (ms) => {
         waits.push(ms);
@@ -153,10 +153,10 @@ describe('Pump', () => {
     assert.deepEqual(waits, [3], 'the first publication starts at once; the second 3 ms after the first ended');
   });
 
-  it('given maxSettleMs, when a publication carried many records, then the next waits 1 ms per record, up to maxSettleMs', async () => {
+  it('given maxTxnGapMs, when a publication carried many records, then the next waits 1 ms per record, up to maxTxnGapMs', async () => {
     let now = 1000;
     const waits: number[] = [];
-    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, settleMs: 3, maxSettleMs: 10 }, failing({
+    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, txnGapMs: 3, maxTxnGapMs: 10 }, failing({
       now: () => now,
       sleep: async (ms) => void waits.push(ms, (now += ms)),
     }));

@@ -5,15 +5,15 @@ import type { KubeObject } from './events.ts';
 export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; readonly resourceVersion: string };
 
 /**
- * PumpOptions bound one publication (a transaction) and the queue before producers must wait. settleMs (default 0)
+ * PumpOptions bound one publication (a transaction) and the queue before producers must wait. txnGapMs (default 0)
  * is the least time between the end of one publication and the start of the next: the broker writes a commit's
  * markers after answering it, and a transaction begun before they are written is refused (CONCURRENT_TRANSACTIONS)
  * and retried by the client, each refusal a wasted AddPartitionsToTxn and a metadata refresh (kafkajs); what arrives
- * meanwhile joins the next transaction. Up to maxSettleMs (default settleMs), the wait grows by 1 ms for each record
- * the last publication carried beyond settleMs's worth: a burst's transactions gather more records and are fewer,
- * while a lone change after a quiet spell, or one that follows a small publication, waits no longer than settleMs.
+ * meanwhile joins the next transaction. Up to maxTxnGapMs (default txnGapMs), the wait grows by 1 ms for each record
+ * the last publication carried beyond txnGapMs's worth: a burst's transactions gather more records and are fewer,
+ * while a lone change after a quiet spell, or one that follows a small publication, waits no longer than txnGapMs.
  */
-export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly settleMs?: number; readonly maxSettleMs?: number };
+export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly txnGapMs?: number; readonly maxTxnGapMs?: number };
 
 /**
  * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
@@ -58,7 +58,7 @@ export class Pump {
   #stalled = false;
   #inFlightSince: number | undefined;
   #publishedAt = -Infinity;
-  /** #lastRecords: how many records the last publication carried (the settle after it grows with them). */
+  /** #lastRecords: how many records the last publication carried (the transaction gap after it grows with them). */
   #lastRecords = 0;
   readonly #closing = new AbortController();
 
@@ -126,7 +126,7 @@ export class Pump {
   async #drain(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#failed) {
-        await this.#settle();
+        await this.#waitTxnGap();
         const batch = this.#nextBatch();
         const records = batch.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
         if (records.length > 0 && !await this.#publishRetrying(records)) return;
@@ -138,11 +138,11 @@ export class Pump {
     }
   }
 
-  /** #settle waits out what is left of the settle time since the last publication ended (PumpOptions). */
-  async #settle(): Promise<void> {
-    const min = this.#opts.settleMs ?? 0;
-    const settle = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxSettleMs ?? min));
-    const wait = this.#publishedAt + settle - this.#failures.now();
+  /** #waitTxnGap waits out what is left of the transaction gap since the last publication ended (PumpOptions). */
+  async #waitTxnGap(): Promise<void> {
+    const min = this.#opts.txnGapMs ?? 0;
+    const gap = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxTxnGapMs ?? min));
+    const wait = this.#publishedAt + gap - this.#failures.now();
     if (wait > 0 && !this.#closing.signal.aborted) await this.#failures.sleep(wait, this.#closing.signal);
   }
 

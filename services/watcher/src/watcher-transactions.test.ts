@@ -56,7 +56,7 @@ describe('watcher transactions', () => {
     assert.equal(sends, 1);
   });
 
-  it('given a transaction just ended, then the next begins no sooner than the settle time after it', async () => {
+  it('given a transaction just ended, then the next begins no sooner than the transaction gap after it', async () => {
     const starts: number[] = [];
     const { bus } = busOver(async () => void starts.push(performance.now()));
     const transactions = await openWatcherTransactions(bus, ['pods'].map(watchedKind), 30, Date.now);

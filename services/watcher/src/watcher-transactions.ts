@@ -21,13 +21,13 @@ export function watcherTransactionalId(kinds: readonly WatchedKind[]): string {
 /**
  * openWatcherTransactions opens the watcher's transactional publisher (fencing any older watcher of the same kinds).
  * What the kinds publish while a transaction is in flight, or within one turn of the event loop, goes in the next
- * transaction together, begun no sooner than settleMs after the last one ended (see PumpOptions.settleMs): an idle
- * watcher's watermarks, due for every kind at the same tick, are one transaction, not one per kind. A shared
+ * transaction together, begun no sooner than txnGapMs after the last one ended (see PumpOptions.txnGapMs): an idle
+ * watcher's watermarks, due for every kind at the same poll, are one transaction, not one per kind. A shared
  * transaction that fails other than by fencing is tried again per kind, each alone: one kind's records that no
  * transaction takes fail only that kind's publication. The kinds' batches go to sendTopics as they came (the
  * client joins a topic's batches in order; a kind has one publication in flight, so its topics appear once).
  */
-export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedKind[], settleMs: number, now: () => number): Promise<WatcherTransactions> {
+export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedKind[], txnGapMs: number, now: () => number): Promise<WatcherTransactions> {
   const publisher = await bus.transactionalPublisher(watcherTransactionalId(kinds));
   let endedAt = -Infinity;
   const batcher = new Batcher<readonly TopicRecords[]>(async (items) => {
@@ -36,7 +36,7 @@ export async function openWatcherTransactions(bus: Bus, kinds: readonly WatchedK
     } finally {
       endedAt = now();
     }
-  }, { gather: () => nextTurnAfter(endedAt + settleMs - now()), alone: (err) => !publisherFenced(err) });
+  }, { gather: () => nextTurnAfter(endedAt + txnGapMs - now()), alone: (err) => !publisherFenced(err) });
   return { send: (batches) => batcher.push(batches), close: () => publisher.close() };
 }
 

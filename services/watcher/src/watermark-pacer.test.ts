@@ -80,37 +80,38 @@ describe('WatermarkPacer', () => {
   });
 
   it('asks often enough to mark a change within a tenth of the interval, at most every 100 ms', () => {
-    assert.equal(new WatermarkPacer(pacing).tickMs, 100);
-    assert.equal(new WatermarkPacer({ intervalMs: 500, idleIntervalMs: 500 }).tickMs, 50);
-    assert.equal(new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }).tickMs, 1);
+    assert.equal(new WatermarkPacer(pacing).pollMs, 100);
+    assert.equal(new WatermarkPacer({ intervalMs: 500, idleIntervalMs: 500 }).pollMs, 50);
+    assert.equal(new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }).pollMs, 1);
   });
 
-  it('given two kinds ticking, when a tick time passes, then each is asked once, with the clock; when both are removed, then nothing runs until a tick is added again', (t) => {
+  it('given two kinds polled, when a poll time passes, then each is asked once, with the clock; when both are removed, then nothing runs until a poll is added again', (t) => {
     t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 50_000 });
     const pacer = new WatermarkPacer(pacing);
     const asked: [string, number][] = [];
-    const removals = ['Pod', 'Node'].map((kind) => pacer.onTick((nowMs) => asked.push([kind, nowMs])));
+    const removals = ['Pod', 'Node'].map((kind) => pacer.onPoll((nowMs) => asked.push([kind, nowMs])));
     t.mock.timers.tick(100);
     assert.deepEqual(asked, [['Pod', 50_100], ['Node', 50_100]]);
     removals[0]!();
     t.mock.timers.tick(100);
-    assert.deepEqual(asked.slice(2), [['Node', 50_200]], 'a removed tick is not asked');
+    assert.deepEqual(asked.slice(2), [['Node', 50_200]], 'a removed poll is not asked');
     removals[1]!();
     t.mock.timers.tick(1000);
-    assert.equal(asked.length, 3, 'no tick left: nothing runs');
-    const again = pacer.onTick((nowMs) => asked.push(['Pod', nowMs]));
+    assert.equal(asked.length, 3, 'no poll left: nothing runs');
+    const again = pacer.onPoll((nowMs) => asked.push(['Pod', nowMs]));
     t.mock.timers.tick(100);
-    assert.deepEqual(asked.slice(3), [['Pod', 51_300]], 'a tick registered after the last removal starts the timer again');
+    assert.deepEqual(asked.slice(3), [['Pod', 51_300]], 'a poll registered after the last removal starts the timer again');
     again();
   });
 
-  it('given a clock, then the ticks carry its time, not the wall clock\'s', (t) => {
+  it('given a clock, then the polls carry its time, not the wall clock\'s', (t) => {
     t.mock.timers.enable({ apis: ['setInterval'] });
     const pacer = new WatermarkPacer(pacing, () => 7_000);
     const asked: number[] = [];
-    const untick = pacer.onTick((nowMs) => asked.push(nowMs));
+    const unpoll = pacer.onPoll((nowMs) => asked.push(nowMs));
     t.mock.timers.tick(100);
-    untick();
+    unpoll();
     assert.deepEqual(asked, [7_000]);
   });
+
 });

@@ -10,24 +10,24 @@ export type WatermarkPacing = {
  * WatermarkPacer decides when each kind of one watcher publishes its next watermark. While the watched kinds change
  * (a change within the last idleIntervalMs), every kind marks once per intervalMs, as a fixed clock did, and a change
  * after a quiet spell makes every kind due at once: a consumer holding a key at a cut (an RC just created, waiting
- * until the pods are known complete up to the time the RC was seen) waits one hop, not for the next tick. With
+ * until the pods are known complete up to the time the RC was seen) waits one hop, not for the next poll. With
  * nothing changing, a kind marks once per idleIntervalMs: the freshness an idle consumer needs (node lifecycle's
  * stall guard, --max-input-staleness, judges no node on inputs older than 20 s) at a fifth of a 1 s clock's
  * transactions. Every kind is paced by the changes of all (the watcher does not know which kinds a consumer reads
  * together), except the changes of kinds that no controller reads at a cut, which the caller does not report. The
  * creation of an object that a controller syncs at a cut (an RC, a Service: `created`) makes every kind due at once
- * while changes go on too, so such a cut waits one tick, not up to intervalMs.
+ * while changes go on too, so such a cut waits one poll, not up to intervalMs.
  */
 export class WatermarkPacer {
   readonly #pacing: WatermarkPacing;
   #changedAt = -Infinity;
   #createdAt = -Infinity;
   readonly #markedAt = new Map<string, number>();
-  readonly #ticks = new Set<(nowMs: number) => void>();
+  readonly #polls = new Set<(nowMs: number) => void>();
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #now: () => number;
 
-  /** now is the clock (ms) the ticks read: the one the kinds stamp their changes with. */
+  /** now is the clock (ms) the polls read: the one the kinds stamp their changes with. */
   constructor(pacing: WatermarkPacing, now: () => number = () => Date.now()) {
     if (!(pacing.intervalMs > 0) || !(pacing.idleIntervalMs >= pacing.intervalMs)) {
       throw new Error(`watermark pacing needs 0 < interval (${pacing.intervalMs} ms) ≤ idle interval (${pacing.idleIntervalMs} ms)`);
@@ -61,25 +61,25 @@ export class WatermarkPacer {
     this.#markedAt.set(kind, nowMs);
   }
 
-  /** tickMs is how often the kinds ask whether they are due: a tenth of the interval, at most 100 ms. */
-  get tickMs(): number {
+  /** pollMs is how often the kinds are polled, asking whether they are due: a tenth of the interval, at most 100 ms. */
+  get pollMs(): number {
     return Math.min(100, Math.max(1, Math.floor(this.#pacing.intervalMs / 10)));
   }
 
   /**
-   * onTick calls tick with the clock (ms) every tickMs, every kind's from one timer, and returns tick's removal;
-   * the timer runs while any tick is registered. A timer per kind woke an idle watcher eight times as often: in a
-   * --cpu-prof of a watcher idle for 240 s, the ticks and their timers were about a fifth of its CPU.
+   * onPoll calls poll with the clock (ms) every pollMs, every kind's from one timer, and returns poll's removal;
+   * the timer runs while any poll is registered. A timer per kind woke an idle watcher eight times as often: in a
+   * --cpu-prof of a watcher idle for 240 s, the polls and their timers were about a fifth of its CPU.
    */
-  onTick(tick: (nowMs: number) => void): () => void {
-    this.#ticks.add(tick);
+  onPoll(poll: (nowMs: number) => void): () => void {
+    this.#polls.add(poll);
     this.#timer ??= setInterval(() => {
       const nowMs = this.#now();
-      for (const t of this.#ticks) t(nowMs);
-    }, this.tickMs);
+      for (const t of this.#polls) t(nowMs);
+    }, this.pollMs);
     return () => {
-      this.#ticks.delete(tick);
-      if (this.#ticks.size > 0) return;
+      this.#polls.delete(poll);
+      if (this.#polls.size > 0) return;
       clearInterval(this.#timer);
       this.#timer = undefined;
     };

@@ -37,7 +37,7 @@ export class Executor<T extends InflightRecord> {
 
   /** revoke drops the queued records of a partition lost in a rebalance: they are not applied, their runs fail. */
   revoke(partition: number): void {
-    for (const record of this.#scheduler.revoke(partition)) this.#settle(record, new AbandonedError(`partition ${partition} was revoked`));
+    for (const record of this.#scheduler.revoke(partition)) this.#finish(record, new AbandonedError(`partition ${partition} was revoked`));
   }
 
   /**
@@ -47,7 +47,7 @@ export class Executor<T extends InflightRecord> {
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
-    for (const record of [...this.#waiters.keys()]) this.#settle(record, new AbandonedError('the writer is stopping'));
+    for (const record of [...this.#waiters.keys()]) this.#finish(record, new AbandonedError('the writer is stopping'));
   }
 
   /** committable is the partition's next offset to commit: every record before it has its result published. */
@@ -55,12 +55,12 @@ export class Executor<T extends InflightRecord> {
     return this.#scheduler.committable(partition);
   }
 
-  /** pending counts records run and not yet settled (what the writer holds of its batches). */
+  /** pending counts records run and not yet finished (what the writer holds of its batches). */
   pending(): number {
     return this.#waiters.size;
   }
 
-  #settle(record: T, err?: unknown): void {
+  #finish(record: T, err?: unknown): void {
     const waiter = this.#waiters.get(record);
     this.#waiters.delete(record);
     if (err === undefined) waiter?.resolve();
@@ -72,10 +72,10 @@ export class Executor<T extends InflightRecord> {
     for (const record of this.#scheduler.take()) {
       const running: Promise<void> = this.#handle(record).then(() => {
         this.#scheduler.done(record);
-        this.#settle(record);
+        this.#finish(record);
       }, (err: unknown) => {
         this.#scheduler.abandon(record);
-        this.#settle(record, err);
+        this.#finish(record, err);
       }).finally(() => {
         this.#running.delete(running);
         this.#pump();

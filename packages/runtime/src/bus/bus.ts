@@ -87,7 +87,7 @@ export type GroupOptions = {
   /**
    * startAt is the offset an assigned partition is read from on every assignment, whatever the group committed
    * (undefined: the committed offset, else fromBeginning decides). An offset before the log's start reads from the
-   * start. With it a member can replay its partitions and still commit, so that lag tools see its position.
+   * start. With it a member can restore its partitions and still commit, so that lag tools see its position.
    */
   readonly startAt?: (tp: TopicPartition) => string | undefined;
   /**
@@ -155,13 +155,13 @@ export function historyTopicConfigs(auditWindowMs: number): Record<string, strin
 }
 
 /**
- * STATE_TOPIC_CONFIGS compact a state topic eagerly, so a member that replays it reads about one record per live key
+ * STATE_TOPIC_CONFIGS compact a state topic eagerly, so a member that restores from it reads about one record per live key
  * plus a short tail, whatever the traffic (Kafka Streams' changelog topics): segments roll every minute (the active
  * segment is never compacted), any dirt is cleanable at once, and a dirty segment is compacted within five minutes
- * at the latest. Tombstones stay an hour (delete.retention.ms): a member that started replaying within an hour of a
- * delete reads it (a replay of the live state takes seconds), so a compacted-away delete cannot resurrect an object.
+ * at the latest. Tombstones stay an hour (delete.retention.ms): a member that started restoring within an hour of a
+ * delete reads it (a restore of the live state takes seconds), so a compacted-away delete cannot resurrect an object.
  * The same setting bounds how long the commit markers of the watcher's transactions (one a second per partition, for
- * the watermarks) stay in the log, which a replay reads too: a day's worth was the larger part of a small topic.
+ * the watermarks) stay in the log, which a restore reads too: a day's worth was the larger part of a small topic.
  */
 export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
   'cleanup.policy': 'compact', 'segment.ms': '60000', 'min.cleanable.dirty.ratio': '0.1', 'min.compaction.lag.ms': '0',

@@ -22,7 +22,7 @@ export type WorkersFlag = { readonly name: string; readonly default: number; rea
 
 /**
  * ControllerPart is one consumer group and workqueue of a controller: most controllers have one; node lifecycle has a
- * node half (one active member, like upstream's leader) and a pod half sharded with the pods.
+ * node part (one active member, like upstream's leader) and a pod part sharded with the pods.
  */
 export type ControllerPart = {
   /** workqueue is upstream's workqueue name (the `name` label of the workqueue_* metrics). */

@@ -9,32 +9,32 @@ describe('Watermarks', () => {
     const w = new Watermarks();
     w.observe({ topic: 't', partition: 0 }, at(10));
     w.observe({ topic: 't', partition: 1 }, at(7));
-    assert.deepEqual(w.observedAt('t', [0, 1]), at(7));
-    assert.deepEqual(w.observedAt('t', [0]), at(10));
+    assert.deepEqual(w.watermark('t', [0, 1]), at(7));
+    assert.deepEqual(w.watermark('t', [0]), at(10));
   });
 
   it('given a partition without a watermark, when asked, then the input\'s time is unknown', () => {
     const w = new Watermarks();
     w.observe({ topic: 't', partition: 0 }, at(10));
-    assert.equal(w.observedAt('t', [0, 1]), undefined);
-    assert.equal(w.observedAt('other', [0]), undefined);
-    assert.equal(w.observedAt('t', []), undefined);
+    assert.equal(w.watermark('t', [0, 1]), undefined);
+    assert.equal(w.watermark('other', [0]), undefined);
+    assert.equal(w.watermark('t', []), undefined);
   });
 
   it('given an older watermark read after a newer one, when observed, then time does not go back', () => {
     const w = new Watermarks();
     w.observe({ topic: 't', partition: 0 }, at(10));
     w.observe({ topic: 't', partition: 0 }, at(3));
-    assert.deepEqual(w.observedAt('t', [0]), at(10));
+    assert.deepEqual(w.watermark('t', [0]), at(10));
   });
 
   it('given co-partitioned topics, when partition n is asked, then it is complete up to the oldest of the topics\' times on n, unknown while one has none', () => {
     const w = new Watermarks();
     w.observe({ topic: 'a', partition: 1 }, at(10));
-    assert.equal(w.partitionAt(['a', 'b'], 1), undefined);
+    assert.equal(w.partitionWatermark(['a', 'b'], 1), undefined);
     w.observe({ topic: 'b', partition: 1 }, at(4));
     w.observe({ topic: 'b', partition: 0 }, at(1));
-    assert.deepEqual(w.partitionAt(['a', 'b'], 1), at(4));
-    assert.equal(w.partitionAt([], 1), undefined);
+    assert.deepEqual(w.partitionWatermark(['a', 'b'], 1), at(4));
+    assert.equal(w.partitionWatermark([], 1), undefined);
   });
 });

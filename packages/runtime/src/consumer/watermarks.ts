@@ -10,15 +10,15 @@ import type { TopicPartition } from '../bus/bus.ts';
 export class Watermarks {
   readonly #newest = new Map<string, Map<number, number>>();
 
-  /** observe records a time one partition is known complete up to; an older one read late (a replay) never moves time back. */
+  /** observe records a time one partition is known complete up to; an older one read late (a restore) never moves time back. */
   observe(tp: TopicPartition, observedAt: Date): void {
     const partitions = this.#newest.get(tp.topic) ?? new Map<number, number>();
     partitions.set(tp.partition, Math.max(partitions.get(tp.partition) ?? -Infinity, observedAt.getTime()));
     this.#newest.set(tp.topic, partitions);
   }
 
-  /** observedAt is the oldest newest time of these partitions of the topic, undefined if one has none yet. */
-  observedAt(topic: string, partitions: readonly number[]): Date | undefined {
+  /** watermark is the oldest newest time of these partitions of the topic, undefined if one has none yet. */
+  watermark(topic: string, partitions: readonly number[]): Date | undefined {
     const newest = this.#newest.get(topic);
     if (partitions.length === 0 || newest === undefined) return undefined;
     let oldest = Infinity;
@@ -26,9 +26,9 @@ export class Watermarks {
     return oldest === -Infinity ? undefined : new Date(oldest);
   }
 
-  /** partitionAt is the oldest newest time of partition n over the topics (co-partitioned inputs), undefined if one has none yet. */
-  partitionAt(topics: readonly string[], n: number): Date | undefined {
-    const times = topics.map((topic) => this.observedAt(topic, [n])?.getTime());
+  /** partitionWatermark is the oldest newest time of partition n over the topics (co-partitioned inputs), undefined if one has none yet. */
+  partitionWatermark(topics: readonly string[], n: number): Date | undefined {
+    const times = topics.map((topic) => this.watermark(topic, [n])?.getTime());
     if (times.length === 0 || times.some((at) => at === undefined)) return undefined;
     return new Date(Math.min(...times as number[]));
   }

@@ -26,7 +26,7 @@ export function itBehavesLikeExpectations(fresh: () => Promise<ExpectationsStore
     assert.deepEqual(await store.view(rc), idle);
   });
 
-  it('given an expected creation, when it is observed twice (a replay) or an untracked pod appears, then it counts once', async () => {
+  it('given an expected creation, when it is observed twice (a restore) or an untracked pod appears, then it counts once', async () => {
     const store = await fresh();
     await store.set(rc, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
     await store.lower(rc, ['ns/a', 'ns/a', 'ns/other'], []);

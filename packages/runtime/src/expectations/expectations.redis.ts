@@ -8,19 +8,19 @@ const NOW_MS = `local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))`;
 
 /**
- * FENCE admits a record change by the member holding the partition's newest claim (KEYS[4], ARGV[1] the member's
+ * FENCE admits a record change by the member holding the partition's newest fencing token (KEYS[4], ARGV[1] the member's
  * token): an older token fails with FENCED, a newer one than the fence's (after a Redis flush) becomes the fence.
  */
 const FENCE = `local fence = tonumber(redis.call('GET', KEYS[4]) or '0')
 local token = tonumber(ARGV[1])
-if token < fence then return redis.error_reply('FENCED a newer member claimed the partition') end
+if token < fence then return redis.error_reply('FENCED a newer member took the fencing token of the partition') end
 if token > fence then redis.call('SET', KEYS[4], ARGV[1]) end`;
 
 /**
- * CLAIM takes a partition (KEYS[1] its fence): the token is the server's clock in µs, or one past the fence if that
+ * TAKE_TOKEN takes a partition's fencing token (KEYS[1] its fence): the token is the server's clock in µs, or one past the fence if that
  * is ahead, so tokens only grow, across a Redis flush too.
  */
-const CLAIM = `if redis.replicate_commands then redis.replicate_commands() end
+const TAKE_TOKEN = `if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local token = math.max(tonumber(t[1]) * 1000000 + tonumber(t[2]), tonumber(redis.call('GET', KEYS[1]) or '0') + 1)
 local text = string.format('%.0f', token)
@@ -57,7 +57,7 @@ return { now, timestamp, redis.call('SMEMBERS', KEYS[2]), redis.call('SMEMBERS',
 type Script = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 /** Scripts are the commands defineCommand adds to the client (ioredis cannot type them), run by EVALSHA. */
-type Scripts = { readonly [name in 'kcmExpSet' | 'kcmExpDelete' | 'kcmExpLower' | 'kcmExpView' | 'kcmExpClaim']: Script };
+type Scripts = { readonly [name in 'kcmExpSet' | 'kcmExpDelete' | 'kcmExpLower' | 'kcmExpView' | 'kcmExpTakeToken']: Script };
 
 /** RedisExpectationsOptions: whose expectations (a key namespace per controller), their TTL, and the key prefix. */
 export type RedisExpectationsOptions = {
@@ -65,7 +65,7 @@ export type RedisExpectationsOptions = {
   readonly controller: string;
   /** ttlMs is --expectations-ttl-seconds in ms: a record expires and is dropped by Redis this long after it is set. */
   readonly ttlMs: number;
-  /** partitionOf is a controller key's partition: the member that claimed it last is the one that may set its records. */
+  /** partitionOf is a controller key's partition: the member that took its fencing token last is the one that may set its records. */
   readonly partitionOf: (key: string) => number;
   /** prefix of every Redis key; default "kcm-bus:exp". */
   readonly prefix?: string;
@@ -80,9 +80,9 @@ export type RedisExpectationsOptions = {
  * and a restarted or newly assigned replica reads the same record. Timestamps and expiry use the Redis server's
  * clock; Redis drops a record at its TTL, which reads exactly as an expired one. The caller owns the client.
  *
- * Records are fenced, as Kafka fences a zombie producer by its epoch: a member claims its partitions when they are
- * assigned (claim), and a set or delete carries the member's token, which Redis refuses once a newer member claimed
- * the partition. A member that lost a partition mid-sync, or stalled past its session, cannot overwrite the new
+ * Records are fenced, as Kafka fences a zombie producer by its epoch: a member takes its partitions' fencing tokens when
+ * they are assigned (takeFencingTokens), and a set or delete carries the member's token, which Redis refuses once a
+ * newer member took the partition's. A member that lost a partition mid-sync, or stalled past its session, cannot overwrite the new
  * owner's record with its stale decision (over-creation). Observations (lower) are facts, whoever reports them.
  */
 export class RedisExpectations implements ExpectationsStore {
@@ -96,7 +96,7 @@ export class RedisExpectations implements ExpectationsStore {
     redis.defineCommand('kcmExpDelete', { numberOfKeys: 4, lua: DELETE });
     redis.defineCommand('kcmExpLower', { numberOfKeys: 3, lua: LOWER });
     redis.defineCommand('kcmExpView', { numberOfKeys: 3, lua: VIEW, readOnly: true });
-    redis.defineCommand('kcmExpClaim', { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand('kcmExpTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     this.#scripts = redis as unknown as Scripts;
     this.#options = options;
   }
@@ -107,9 +107,9 @@ export class RedisExpectations implements ExpectationsStore {
     return expectationsView(record, now, this.#options.ttlMs);
   }
 
-  /** claim takes the partitions for this member: from now on only its record changes are admitted there. */
-  async claim(partitions: readonly number[]): Promise<void> {
-    for (const partition of partitions) this.#tokens.set(partition, String(await reachRedis(this.#scripts.kcmExpClaim(this.#fence(partition)))));
+  /** takeFencingTokens takes the partitions' fencing tokens for this member: from now on only its record changes are admitted there. */
+  async takeFencingTokens(partitions: readonly number[]): Promise<void> {
+    for (const partition of partitions) this.#tokens.set(partition, String(await reachRedis(this.#scripts.kcmExpTakeToken(this.#fence(partition)))));
   }
 
   /** set replaces (or deletes) the key's record in one script, stamped with the server's now (not the local 0). */
@@ -135,7 +135,7 @@ export class RedisExpectations implements ExpectationsStore {
   #fencedKeys(key: string): [hash: string, creates: string, deletes: string, fence: string, token: string] {
     const partition = this.#options.partitionOf(key);
     const token = this.#tokens.get(partition);
-    if (token === undefined) throw new FencedError(`expectations of ${key}: partition ${partition} was never claimed by this member`);
+    if (token === undefined) throw new FencedError(`expectations of ${key}: partition ${partition} has no fencing token of this member`);
     return [...this.#keys(key, partition), this.#fence(partition), token];
   }
 

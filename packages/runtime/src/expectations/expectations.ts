@@ -7,7 +7,7 @@ import type { FlagSpec } from '../service/flags.ts';
  * ControlleeExpectations + UIDTrackingControllerExpectations, with creations tracked by key as deletions are
  * upstream: the writer names every object it creates after the mutation's id, so the reconcile knows the names,
  * and an observation is idempotent. Upstream counts creations, which only works while each event is seen once;
- * here a restarted or newly assigned replica replays its partitions and may see an event twice.
+ * here a restarted or newly assigned replica restores its partitions and may see an event twice.
  */
 export type ControlleeExpectations = {
   readonly createKeys: readonly string[];
@@ -93,14 +93,14 @@ export function expectationsView(record: ControlleeExpectations | undefined, now
 }
 
 /**
- * FencedError: a record change by a member whose claim of the key's partition is no longer the newest (a member that
- * lost the partition without knowing it yet: a zombie) or that never claimed it. Nothing was changed.
+ * FencedError: a record change by a member whose fencing token of the key's partition is no longer the newest (a member that
+ * lost the partition without knowing it yet: a zombie) or that never took one. Nothing was changed.
  */
 export class FencedError extends Error {}
 
 /**
  * ExpectationsStore keeps every controller key's expectations where all replicas see them. Each call is atomic
- * per key and idempotent (a replayed observation changes nothing); observations of a key without a record do
+ * per key and idempotent (an observation restored again changes nothing); observations of a key without a record do
  * nothing (upstream's LowerExpectations). A failing store rejects: the caller retries the sync, unlike upstream,
  * which forces a sync when its store errs (over-creation).
  */

@@ -18,22 +18,22 @@ export type ControllerGroupOptions = {
   readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
   /** signing signs the mutations as this controller and verifies that the writer signed each result. */
   readonly signing: Signing;
-  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions replay or moved). */
+  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions restore or moved). */
   readonly dropWhere: (pred: (key: string) => boolean) => void;
   /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */
   readonly onDeadLetter: (topic: string) => void;
   readonly log: Logger;
-  /** fatal stops the service (exit 1) when a consumer crashed for good: a restart replays and resumes. */
+  /** fatal stops the service (exit 1) when a consumer crashed for good: a restart restores and resumes. */
   readonly fatal: (what: string, err: unknown) => void;
   /**
-   * claim fences the partitions' expectations for this member (RedisExpectations.claim) before the assignment's
+   * takeFencingTokens fences the partitions' expectations for this member (RedisExpectations.takeFencingTokens) before the assignment's
    * first record: from then on a member that lost them cannot change their records.
    */
-  readonly claim?: (partitions: readonly number[]) => Promise<void>;
+  readonly takeFencingTokens?: (partitions: readonly number[]) => Promise<void>;
 };
 
 /** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
-export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'onWatermark' | 'dropWhere' | 'resync'>;
+export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'onWatermark' | 'dropWhere' | 'onActivated'>;
 
 /** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
 export function lockTopic(groupId: string): string {

@@ -37,7 +37,7 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
   const events: InputEvent[] = [];
   const results: boolean[] = [];
   const dropped: string[] = [];
-  const resyncs: Date[] = [];
+  const activations: Date[] = [];
   const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
   const group = new ControllerGroup({
     bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
@@ -46,9 +46,9 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
   });
   await group.start({
     onEvent: async (_topic, e) => void events.push(e), onResult: async (_r, _c, live) => void results.push(live), onWatermark: () => undefined,
-    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), resync: (at) => void resyncs.push(at),
+    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), onActivated: (at) => void activations.push(at),
   });
-  return { group, groups, ensured, sent, events, results, dropped, resyncs };
+  return { group, groups, ensured, sent, events, results, dropped, activations };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
@@ -58,7 +58,7 @@ const heartbeat = async (): Promise<void> => undefined;
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
 
 describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownership and global inputs', () => {
-  it('given an assigned partition, then its records are replayed (not live) until the high-water mark, and its keys sync only then', async () => {
+  it('given an assigned partition, then its records are restored (not live) until the high-water mark, and its keys sync only then', async () => {
     const h = await harness();
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 2), offsets(RESULTS, p, 0)]);
@@ -76,7 +76,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 }), o.commitProgress], ['0', undefined, true]);
   });
 
-  it('given a results partition with a history, then it gates no sync, and a result is live from the high-water mark seen on assignment', async () => {
+  it('given a results partition with a backlog, then it gates no sync, and a result is live from the high-water mark seen on assignment', async () => {
     const h = await harness();
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 0), offsets(RESULTS, p, 50_000)]);
@@ -122,22 +122,22 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
   });
 
-  it('given a singleton whose global records came before its lock, then taking the lock resyncs the global inputs once', async () => {
+  it('given a singleton whose global records came before its lock, then taking the lock passes over the global inputs once (onActivated)', async () => {
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
     const [globalGroup, lockGroup] = h.groups;
     await globalGroup!.onAssigned!([offsets(NODES, 0, 1)]);
     await globalGroup!.onBatch({ topic: NODES, partition: 0, records: [record('n1', 0)], lastOffset: '0' }, heartbeat);
-    assert.equal(h.resyncs.length, 0, 'not active yet: nothing to resync for');
+    assert.equal(h.activations.length, 0, 'not active yet');
     await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
-    assert.equal(h.resyncs.length, 1);
+    assert.equal(h.activations.length, 1);
     await lockGroup!.onAssigned!([]);
-    assert.equal(h.resyncs.length, 1, 'a member that lost the lock does not resync');
+    assert.equal(h.activations.length, 1, 'a member that lost the lock is not activated again');
   });
 
-  it('given a partitioned group, then an assignment resyncs nothing: its partitions replay their own records', async () => {
+  it('given a partitioned group, then an assignment activates nothing: its partitions restore their own records', async () => {
     const h = await harness({ global: [NODES] });
     await h.groups[1]!.onAssigned!([offsets(PODS, 0, 0)]);
-    assert.equal(h.resyncs.length, 0);
+    assert.equal(h.activations.length, 0);
   });
 
   it('given records read at given times, then each advances its partition\'s input clock as a watermark does, never back', async () => {
@@ -149,13 +149,13 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     };
     const batch = (partition: number, records: ReturnType<typeof at>[]) => h.groups[0]!.onBatch({ topic: NODES, partition, records, lastOffset: String(records.length - 1) }, heartbeat);
     await batch(0, [at('n1', 0, '2026-01-01T00:00:05Z')]);
-    assert.equal(h.group.observedAt(NODES), undefined, 'partition 1 has brought no time yet');
+    assert.equal(h.group.watermark(NODES), undefined, 'partition 1 has brought no time yet');
     await batch(1, [at('n2', 0, '2026-01-01T00:00:03Z'), at('n3', 1, '2026-01-01T00:00:09Z')]);
-    assert.equal(h.group.observedAt(NODES)?.toISOString(), '2026-01-01T00:00:05.000Z');
+    assert.equal(h.group.watermark(NODES)?.toISOString(), '2026-01-01T00:00:05.000Z');
     await batch(0, [at('n1', 1, '2026-01-01T00:00:01Z'), at('n4', 2, '2026-01-01T00:00:12Z')]);
-    assert.equal(h.group.observedAt(NODES)?.toISOString(), '2026-01-01T00:00:09.000Z');
+    assert.equal(h.group.watermark(NODES)?.toISOString(), '2026-01-01T00:00:09.000Z');
     const keyOn = (p: number): string => ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].find((k) => h.group.watchPartitionOf(k) === p)!;
-    assert.deepEqual([0, 1].map((p) => h.group.observedAt(NODES, keyOn(p))?.toISOString()), ['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:09.000Z'],
+    assert.deepEqual([0, 1].map((p) => h.group.watermark(NODES, keyOn(p))?.toISOString()), ['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:09.000Z'],
       'with a key, the time of the partition its records are on');
   });
 

@@ -11,24 +11,24 @@ import { recordKey, routeRecord } from './record-route.ts';
 const PARTITIONS_AT_ONCE = 16;
 
 /**
- * replayFrom is where a partitioned member reads an assigned partition: an input from its beginning on each
+ * restoreFrom is where a partitioned member reads an assigned partition: an input from its beginning on each
  * assignment, whatever the group committed (its stores are rebuilt from the topics); the results from where the
  * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
  * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
- * lowered), and replaying them whole on every assignment made a restart cost the audit window, an Ed25519
+ * lowered), and restoring them whole on every assignment made a restart cost the audit window, an Ed25519
  * verification per result ever written. Progress is committed either way, so ordinary lag tools
  * (kafka-consumer-groups.sh --describe) see the members. Not for the ephemeral readers of global inputs: a member
  * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
  * offsets.retention.minutes (a week) where an empty one goes at once.
  */
-function replayFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress'> {
+function restoreFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress'> {
   return { startAt: (tp) => (tp.topic === resultsTopic ? undefined : '0'), commitProgress: true };
 }
 
 /**
  * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
- * in the group with the co-partitioning assigner, every assigned input partition replayed from the beginning (state
- * is rebuilt from the topics) and the results read on from where the group left them (replayFrom); global inputs
+ * in the group with the co-partitioning assigner, every assigned input partition restored from the beginning (state
+ * is rebuilt from the topics) and the results read on from where the group left them (restoreFrom); global inputs
  * are read whole by an ephemeral group of this member's own (a singleton's results with them). Results gate no
  * sync: one is live when it came after the assignment (at or past the high-water mark seen then). A key is owned
  * when its partition is assigned here, and synced once that partition and every global input caught up with the
@@ -105,20 +105,20 @@ export class ControllerGroup {
   }
 
   /**
-   * observedAt is the watcher's time up to which an input topic is complete here: the oldest newest time (a
+   * watermark is the watcher's time up to which an input topic is complete here: the oldest newest time (a
    * watermark's or a record's, see Watermarks) of its partitions this member reads (all of a global input's, the
    * owned ones of a partitioned input's); with an object key, of the one partition its records are on, if read here.
    */
-  observedAt(topic: string, key?: string): Date | undefined {
+  watermark(topic: string, key?: string): Date | undefined {
     const global = this.#globalSync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
     const read = this.#o.global.includes(topic) ? global : [...this.#owned];
     const partitions = key === undefined ? read : read.filter((p) => p === this.watchPartitionOf(key));
-    return this.#watermarks.observedAt(topic, partitions);
+    return this.#watermarks.watermark(topic, partitions);
   }
 
-  /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
-  partitionObservedAt(n: number): Date | undefined {
-    return this.#watermarks.partitionAt(this.#o.partitioned, n);
+  /** partitionWatermark is the time up to which every co-partitioned input is complete on partition n. */
+  partitionWatermark(n: number): Date | undefined {
+    return this.#watermarks.partitionWatermark(this.#o.partitioned, n);
   }
 
   /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
@@ -130,7 +130,7 @@ export class ControllerGroup {
   notReady(): string | undefined {
     const fault = this.#guard.fault();
     if (fault !== undefined) return `retrying a record: ${fault}`;
-    return this.ready() ? undefined : 'joining the group or catching up with the inputs\' history';
+    return this.ready() ? undefined : 'joining the group or catching up with the inputs\' backlog';
   }
 
   /** ready: assigned (an empty share counts), and every assigned partition and every global input caught up. */
@@ -171,9 +171,9 @@ export class ControllerGroup {
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...replayFrom(this.#o.resultsTopic),
+      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...restoreFrom(this.#o.resultsTopic),
       onAssigned: async (assignment) => {
-        await this.#o.claim?.([...new Set(assignment.map((p) => p.partition))]);
+        await this.#o.takeFencingTokens?.([...new Set(assignment.map((p) => p.partition))]);
         this.#assigned(assignment);
       },
       onBatch: (batch, heartbeat) => this.#consume(this.#partitionedSync, batch, heartbeat),
@@ -197,7 +197,7 @@ export class ControllerGroup {
 
   /**
    * #assigned sets up a new assignment: lost partitions are revoked and their keys' state dropped; every assigned
-   * partition replays from the beginning, so its stores start empty (a delete whose tombstone was compacted away
+   * partition restores from the beginning, so its stores start empty (a delete whose tombstone was compacted away
    * cannot survive as a ghost) and it must catch up again before its keys sync.
    */
   #assigned(assignment: readonly PartitionOffsets[]): void {
@@ -210,7 +210,7 @@ export class ControllerGroup {
     for (const p of assignment) this.#track(this.#partitionedSync, p);
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
-    if (this.#o.singleton && numbers.size > 0) this.#controller?.resync(new Date());
+    if (this.#o.singleton && numbers.size > 0) this.#controller?.onActivated(new Date());
   }
 
   async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
@@ -225,7 +225,7 @@ export class ControllerGroup {
   }
 
   #progress(sync: CacheSync, tp: TopicPartition, offset: string): void {
-    if (sync.consumed(tp, offset)) this.#o.log.info('partition caught up with its history', { ...tp, offset });
+    if (sync.consumed(tp, offset)) this.#o.log.info('partition caught up', { ...tp, offset });
   }
 
   async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {

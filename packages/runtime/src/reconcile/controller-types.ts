@@ -7,7 +7,7 @@ import type { Workqueue } from '../workqueue/workqueue.ts';
 import type { ExpectationsView, ReconcileResult } from './reconciler.ts';
 
 /**
- * InputEvent is one watch record as a controller sees it: `live` is false while its partition replays history;
+ * InputEvent is one watch record as a controller sees it: `live` is false while its partition restores (reads its backlog);
  * resourceVersion is the envelope's (the version the watch reported).
  */
 export type InputEvent = {
@@ -47,7 +47,7 @@ export type HandlerOutput = {
 
 /**
  * ReconcileInput is everything a pure reconcile reads. attempt counts the syncs of the key since its cause last
- * changed (0 for the first): with the cause it makes the sync's mutation ids, so a replay of the same input names
+ * changed (0 for the first): with the cause it makes the sync's mutation ids, so a restore of the same input names
  * the same objects while a retry (backoff, requeueAfter) names new ones.
  */
 export type ReconcileInput = {
@@ -68,8 +68,8 @@ export type ReconcileInput = {
 export type ControllerHooks = {
   readonly name: string;
   readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
-  /** resync: the handlers' outputs for every object of the global inputs, as adds (Informers.resyncGlobal). */
-  readonly resync?: () => HandlerOutput;
+  /** activated: the handlers' outputs for every object of the global inputs, as adds, once the member is active (Informers.globalAsAdds). */
+  readonly activated?: () => HandlerOutput;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /** ownsKey: the results of this key are this controller part's (ControllerSpec.ownsKey); absent, all are. */
@@ -91,9 +91,9 @@ export type ControllerPorts = {
   readonly watchPartitionOf: (objectKey: string) => number;
   /** partitionOwned: this member is assigned the partition (keys of other partitions are someone else's). */
   readonly partitionOwned: (partition: number) => boolean;
-  /** partitionObservedAt: the time up to which every co-partitioned input is known complete on the partition. */
-  readonly partitionObservedAt: (partition: number) => Date | undefined;
-  /** partitionSynced: the partition and every global input caught up with their history (the cache-sync gate). */
+  /** partitionWatermark: the time up to which every co-partitioned input is known complete on the partition. */
+  readonly partitionWatermark: (partition: number) => Date | undefined;
+  /** partitionSynced: the partition and every global input caught up (the cache-sync gate). */
   readonly partitionSynced: (partition: number) => boolean;
   readonly queue: Workqueue<string>;
   readonly log: Logger;

@@ -9,7 +9,7 @@ import { aMutation } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { Controller, RESYNC_TOPIC, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
+import { Controller, ACTIVATED_TOPIC, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
 const KEY = 'ns/rc';
@@ -43,7 +43,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
       return answer(input);
     },
     observedInStores: () => inStores,
-    resync: () => ({ enqueue: ['ns/n1', 'ns/elsewhere'] }),
+    activated: () => ({ enqueue: ['ns/n1', 'ns/elsewhere'] }),
     ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
     ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
   };
@@ -52,7 +52,7 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
     expectations: o.withoutExpectations ? undefined : expectations, queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     watchPartitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
-    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionObservedAt: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: (line) => void o.logs?.push(line) }),
+    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionWatermark: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: (line) => void o.logs?.push(line) }),
     publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
   });
   const worker = controller.run(1);
@@ -69,8 +69,8 @@ const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed
   target: { ...aMutation().target, namespace: 'ns', name: '' }, name, resourceVersion: null, uid: null, attempts: 1, appliedAt: '2026-11-22T14:00:00Z', reconcileKey: KEY,
 });
 
-describe('Controller: expectations a replay or a rebalance left behind', () => {
-  it('given pending creations the stores already hold (replayed records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
+describe('Controller: expectations a restore or a rebalance left behind', () => {
+  it('given pending creations the stores already hold (restored records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
     await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: false });
@@ -88,7 +88,7 @@ describe('Controller: expectations a replay or a rebalance left behind', () => {
     assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] }]);
   });
 
-  it('given a replayed failed create, then its expectation is lowered but the failure is not reported again', async () => {
+  it('given a restored failed create, then its expectation is lowered but the failure is not reported again', async () => {
     const h = harness(() => ({ mutations: [] }));
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a'), cause(9), false);
@@ -278,13 +278,13 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]]);
   });
 
-  it('given a resync, then the keys its handlers name sync with the resync as their cause, those of partitions owned elsewhere not at all', async () => {
+  it('given onActivated, then the keys its handlers name sync with the activation as their cause, those of partitions owned elsewhere not at all', async () => {
     const h = harness(() => ({ mutations: [] }), undefined, { owned: (key) => key !== 'ns/elsewhere' });
-    h.controller.resync(new Date(7000));
+    h.controller.onActivated(new Date(7000));
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.synced, ['ns/n1']);
-    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: RESYNC_TOPIC, partition: 0, offset: 7000 }]]);
+    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: ACTIVATED_TOPIC, partition: 0, offset: 7000 }]]);
   });
 
   it('given a tick, then it resolves only once its keys were synced, so the next period starts after the pass (wait.Until)', async () => {
@@ -313,7 +313,7 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length]), [[true, 1]]);
   });
 
-  it('given a result of a key another part of the same controller owns (node lifecycle\'s two halves), then this part ignores it', async () => {
+  it('given a result of a key another part of the same controller owns (node lifecycle\'s two parts), then this part ignores it', async () => {
     const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true, ownsKey: (key) => !key.includes('/') });
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     h.clock.advance(60_000);
@@ -375,7 +375,7 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 });
 
 describe('Controller: a member fenced off its partition (a zombie that lost it without knowing yet)', () => {
-  const fenced = (): Promise<never> => Promise.reject(new FencedError('FENCED a newer member claimed the partition'));
+  const fenced = (): Promise<never> => Promise.reject(new FencedError('FENCED a newer member took the partition\'s fencing token'));
 
   it('given a sync whose expectations the store refuses as fenced, then nothing is published and the key is dropped, not retried', async () => {
     const logs: string[] = [];
@@ -391,11 +391,11 @@ describe('Controller: a member fenced off its partition (a zombie that lost it w
     assert.ok(logs.some((line) => line.includes('another member took over')), logs.join('\n'));
   });
 
-  it('given a live event that voids a key\'s expectations after a newer member claimed its partition, then the event is still handled', async () => {
+  it('given a live event that voids a key\'s expectations after a newer member took its partition\'s fencing token, then the event is still handled', async () => {
     const store = new MemoryExpectations({ clock: new FakeClock(), ttlMs: 600_000 });
     store.delete = fenced;
     const keyExpectations = new KeyExpectations('replicationcontroller-controller', store, undefined);
-    await keyExpectations.forget(KEY);
+    await keyExpectations.deleteUnlessFenced(KEY);
     await assert.rejects(keyExpectations.delete(KEY), FencedError);
   });
 });

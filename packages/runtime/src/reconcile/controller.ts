@@ -21,14 +21,14 @@ const NOT_SYNCED_RETRY_MS = 250;
 const NOT_FAILURES: ReadonlySet<string> = new Set([SLOW_START_SKIPPED, CREATE_EXPIRED]);
 /** TICK_TOPIC names a tick as the cause of a sync (no record caused it); `trace` shows it as such. */
 export const TICK_TOPIC = '~tick';
-/** RESYNC_TOPIC is the cause topic of a resync's syncs (Controller.resync). */
-export const RESYNC_TOPIC = '~resync';
+/** ACTIVATED_TOPIC is the cause topic of the syncs a member enqueues as it becomes active (Controller.onActivated). */
+export const ACTIVATED_TOPIC = '~activated';
 
 /**
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
  * take keys from a workqueue (never one key on two workers), reconcile them purely, record expectations
  * before publishing the mutations, and requeue rate-limited on error or after requeueAfter. A key whose
- * partition has not caught up with its history waits (WaitForCacheSync). Results of failed mutations lower
+ * partition has not caught up waits (WaitForCacheSync). Results of failed mutations lower
  * expectations (upstream: CreationObserved/DeletionObserved after a failed create/delete) and reach the
  * next reconcile as failures.
  */
@@ -58,20 +58,20 @@ export class Controller {
    * waits for its record, not for nothing).
    */
   onWatermark(topic: string, partition: number, rv: string): void {
-    for (const key of this.#writes.observed(kindOfTopic(topic).plural, partition, rv)) this.#ports.queue.add(key);
+    for (const key of this.#writes.readAt(kindOfTopic(topic).plural, partition, rv)) this.#ports.queue.add(key);
   }
 
   /**
-   * onEvent feeds one watch record. Live records lower expectations at once, as upstream's handlers do; a replayed
+   * onEvent feeds one watch record. Live records lower expectations at once, as upstream's handlers do; a restored
    * record's observation is left to the key's next sync (observedInStores), which also sees pods whose owner was
-   * not in the store yet when they were replayed, without a Redis call per replayed record.
+   * not in the store yet when they were restored, without a Redis call per restored record.
    */
   async onEvent(topic: string, event: InputEvent): Promise<void> {
-    for (const key of this.#writes.observed(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion)) this.#ports.queue.add(key);
+    for (const key of this.#writes.readAt(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion)) this.#ports.queue.add(key);
     const out = this.#spec.onEvent(topic, event);
     if (event.live) {
       for (const o of out.observed ?? []) await this.#expectations.observe(o);
-      for (const key of out.deleteExpectations ?? []) await this.#expectations.forget(key);
+      for (const key of out.deleteExpectations ?? []) await this.#expectations.deleteUnlessFenced(key);
     }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
     if (event.live && event.observedAt !== undefined) for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
@@ -80,14 +80,14 @@ export class Controller {
   }
 
   /**
-   * resync enqueues what the global inputs' objects call for, as if each had just been added: a singleton member
+   * onActivated enqueues what the global inputs' objects call for, as if each had just been added: a singleton member
    * that becomes active runs this once, since the records of its global inputs mostly arrived before it was (and
    * #enqueue drops keys of partitions not owned). Upstream's leader starts its informers then, and every object
-   * comes to its handlers as an add. The resync's time is its cause.
+   * comes to its handlers as an add. The activation's time is its cause.
    */
-  resync(at: Date): void {
-    const out = this.#spec.resync?.();
-    for (const key of [...out?.enqueue ?? [], ...out?.enqueueAtCut ?? []]) this.#enqueue(key, { topic: RESYNC_TOPIC, partition: 0, offset: at.getTime() });
+  onActivated(at: Date): void {
+    const out = this.#spec.activated?.();
+    for (const key of [...out?.enqueue ?? [], ...out?.enqueueAtCut ?? []]) this.#enqueue(key, { topic: ACTIVATED_TOPIC, partition: 0, offset: at.getTime() });
   }
 
   /**
@@ -111,9 +111,9 @@ export class Controller {
   /**
    * onResult feeds one of this controller's results (of a key it owns: another part of the same controller answers
    * for the others). A create or delete that did not happen is no longer expected
-   * (upstream: CreationObserved/DeletionObserved after a failed call), replayed or live: lowering by key is
+   * (upstream: CreationObserved/DeletionObserved after a failed call), restored or live: lowering by key is
    * idempotent. A failure is reported by the key's next sync, at once (once the key's other results are in), live
-   * ones only: a restarted member does not report its history again. That sync ends upstream's failed sync (its
+   * ones only: a restarted member does not report its backlog again. That sync ends upstream's failed sync (its
    * error steps the backoff, once per failed attempt as AddRateLimited after a failed syncHandler), and the attempt
    * after it waits that backoff. A create skipped by its slow-start run is no failure of its own (the failed member
    * of the run reports it), as manageReplicas only lowers expectations for skippedPods.
@@ -154,7 +154,7 @@ export class Controller {
   }
 
   /**
-   * #failed handles a sync that threw: retried with backoff; or, fenced (another member claimed the key's partition
+   * #failed handles a sync that threw: retried with backoff; or, fenced (another member took the key's partition
    * while this one still held it: a zombie), dropped, as the partition's revocation will drop the rest.
    */
   #failed(key: string, err: unknown): void {
@@ -169,7 +169,7 @@ export class Controller {
 
   /** #atCut syncs a key whose cut is reached (or that has none), noting a fresh read; else it looks again soon. */
   async #atCut(key: string, partition: number): Promise<void> {
-    const state = this.#cuts.state(key, this.#ports.partitionObservedAt(partition), this.#ports.now().getTime());
+    const state = this.#cuts.state(key, this.#ports.partitionWatermark(partition), this.#ports.now().getTime());
     if (state === 'wait') return this.#ports.queue.addAfter(key, CUT_RETRY_MS);
     if (state === 'fresh') this.#fresh.add(key);
     await this.#sync(key);

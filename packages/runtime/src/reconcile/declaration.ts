@@ -44,8 +44,8 @@ export function global<T>(topic: string, options: Omit<Input<T>, 'topic' | 'scop
 /**
  * ObjectEvent is what an event handler gets once the runtime applied a record to the input's store: the object's
  * new state (Applied) or last known state (Deleted), the state the store held before (undefined: an add), whether
- * the record is live or replayed history, and when the watcher read it (the pipeline's time; absent for a resync's
- * adds, which come from the store). Mirrors the arguments of client-go's ResourceEventHandler funcs.
+ * the record is live or restored (a partition's backlog), and when the watcher read it (the pipeline's time; absent for the adds
+ * a member makes from its store as it becomes active). Mirrors the arguments of client-go's ResourceEventHandler funcs.
  */
 export type ObjectEvent<T> = {
   readonly type: ObjectEventType;
@@ -69,15 +69,15 @@ export type Handlers<L extends Inputs> = { readonly [K in keyof L]: (event: Obje
  * ControllerSpec is a controller's pure part: its handlers say which keys an event touches, reconcile decides
  * one key from the listers it was built on, and, for a controller that keeps expectations, observedInStores says
  * which pending creations and deletions its stores already show done (objects created exist, objects deleted are
- * gone or terminating): a sync lowers those first, which covers observations replayed after a restart.
+ * gone or terminating): a sync lowers those first, which covers observations restored after a restart.
  */
 export type ControllerSpec<L extends Inputs> = {
   readonly handlers: Handlers<L>;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /**
-   * ownsKey tells this spec's keys from those of another part of the same controller (node lifecycle's node half
-   * and pod half share its name, so each reads the other's results); absent, every key is its own.
+   * ownsKey tells this spec's keys from those of another part of the same controller (node lifecycle's node part
+   * and pod part share its name, so each reads the other's results); absent, every key is its own.
    */
   readonly ownsKey?: (key: string) => boolean;
   /**
@@ -89,23 +89,23 @@ export type ControllerSpec<L extends Inputs> = {
 };
 
 /**
- * InputClock says how fresh a controller's view of each input is: observedAt(input) is the watcher's time up to
+ * InputWatermarks say how fresh a controller's view of each input is: watermark(input) is the watcher's time up to
  * which the input is known complete here, the oldest of its partitions' newest times, each brought by a watermark
  * record or by any record's own observedAt (undefined until every partition brought one). A controller that judges by elapsed time (node lifecycle) compares it with its clock, so
  * a stalled pipeline is seen as stale input, never as silent objects.
  */
-export interface InputClock<L extends Inputs> {
-  /** observedAt(input, key): with a key, the time of the one partition that key's records are on (if read here). */
-  observedAt(input: keyof L & string, key?: string): Date | undefined;
+export interface InputWatermarks<L extends Inputs> {
+  /** watermark(input, key): with a key, the watermark of the one partition that key's records are on (if read here). */
+  watermark(input: keyof L & string, key?: string): Date | undefined;
 }
 
 /**
- * SpecContext is what a controller's spec is built with besides its stores: its flags, the inputs' clock, a logger
- * for what it must tell the operator, and the service's metrics registry for its own series (*.prom.ts code only).
+ * SpecContext is what a controller's spec is built with besides its stores: its flags, the inputs' watermarks, a
+ * logger for what it must tell the operator, and the service's metrics registry for its own series (*.prom.ts code only).
  */
 export type SpecContext<L extends Inputs> = {
   readonly flags: FlagReader;
-  readonly clock: InputClock<L>;
+  readonly watermarks: InputWatermarks<L>;
   readonly log: Logger;
   readonly registry: MetricsRegistry;
 };

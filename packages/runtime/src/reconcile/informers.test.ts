@@ -26,7 +26,7 @@ const handlers = (seen: ObjectEvent<Thing>[]): { things: (e: ObjectEvent<Thing>)
 });
 
 describe('Informers: the runtime applies records to the declared stores and hands each change to its handler', () => {
-  it('given objects in a global and a partitioned input, then a resync hands the global ones to their handler as adds, and only those', () => {
+  it('given objects in a global and a partitioned input, then globalAsAdds hands the global ones to their handler as adds, and only those', () => {
     const { informers: i, seen } = informers();
     const nodeKeys = { things: () => ({ enqueue: ['no'] }), nodes: (e: ObjectEvent<Thing>) => (seen.push(e), { enqueue: [e.key] }) };
     i.apply(nodeKeys, 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
@@ -34,7 +34,7 @@ describe('Informers: the runtime applies records to the declared stores and hand
     i.apply(nodeKeys, 'kcm.watch.nodes', record('Applied', 'n2', thing('', 'n2')));
     i.apply(nodeKeys, 'kcm.watch.nodes', record('Applied', 'n2', thing('', 'n2', 2)));
     seen.length = 0;
-    const out = i.resyncGlobal(nodeKeys);
+    const out = i.globalAsAdds(nodeKeys);
     assert.deepEqual(out.enqueue, ['n1', 'n2']);
     assert.deepEqual(seen.map((e) => [e.type, e.key, e.old, e.live]), [['Applied', 'n1', undefined, false], ['Applied', 'n2', undefined, false]]);
   });

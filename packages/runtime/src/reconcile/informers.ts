@@ -62,11 +62,11 @@ export class Informers<L extends Inputs> {
   }
 
   /**
-   * resyncGlobal hands every object the global inputs hold to their handlers as an add (old: undefined), as a newly
+   * globalAsAdds hands every object the global inputs hold to their handlers as an add (old: undefined), as a newly
    * started informer's list does upstream: what a member that just became active must look at once, even if the
    * records arrived before it was. The handlers' outputs are merged.
    */
-  resyncGlobal(handlers: ControllerSpec<L>['handlers']): HandlerOutput {
+  globalAsAdds(handlers: ControllerSpec<L>['handlers']): HandlerOutput {
     const outs = [...this.#byTopic.values()].filter((i) => i.input.scope === 'global').flatMap(({ name, store }) => {
       const handler = handlers[name] as (e: unknown) => HandlerOutput;
       return [...store.entries()].map(([key, object]) => handler({ type: 'Applied', key, object, old: undefined, live: false }));
@@ -90,7 +90,7 @@ export function controllerHooks<L extends Inputs>(name: string, informers: Infor
   return {
     name,
     onEvent: (topic, event) => informers.apply(spec.handlers, topic, event),
-    resync: () => informers.resyncGlobal(spec.handlers),
+    activated: () => informers.globalAsAdds(spec.handlers),
     reconcile: spec.reconcile,
     ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
     ...(spec.ownsKey === undefined ? {} : { ownsKey: spec.ownsKey }),

@@ -22,7 +22,7 @@ export class KeyExpectations {
     this.#observedInStores = observedInStores;
   }
 
-  /** read is the key's expectations after lowering what its stores already show done (replayed observations). */
+  /** read is the key's expectations after lowering what its stores already show done (restored observations). */
   async read(key: string): Promise<ExpectationsView> {
     if (!this.#store) return SATISFIED;
     const view = await this.#store.view(key);
@@ -59,10 +59,10 @@ export class KeyExpectations {
   }
 
   /**
-   * forget is delete for a live event that saw the owner go: refused when another member has claimed the key's
+   * deleteUnlessFenced is delete for a live event that saw the owner go: refused when another member has taken the key's
    * partition since (FencedError), which is then that member's to do as it reads the same event.
    */
-  async forget(key: string): Promise<void> {
+  async deleteUnlessFenced(key: string): Promise<void> {
     try {
       await this.delete(key);
     } catch (err) {

@@ -21,7 +21,7 @@ describe('ControllerMetrics', () => {
   it('counts reconciles, their errors and their time under controller-runtime\'s names', async () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics(registry);
-    const probes = { cached: () => ({}), partitionsSynced: () => [], inputsObservedAt: () => ({}) };
+    const probes = { cached: () => ({}), partitionsSynced: () => [], inputWatermarks: () => ({}) };
     const failing = metrics.counted('replicationcontroller-controller', hooks('FailedCreate'), probes);
     failing.reconcile('ns/a', input);
     failing.reconcile('ns/a', input);
@@ -38,7 +38,7 @@ describe('ControllerMetrics', () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics(registry);
     const observedAt = { 'kcm.state.pods': new Date(Date.now() - 3000), 'kcm.state.replicationcontrollers': undefined };
-    metrics.counted('replicationcontroller-controller', hooks(), { cached: () => ({}), partitionsSynced: () => [], inputsObservedAt: () => observedAt });
+    metrics.counted('replicationcontroller-controller', hooks(), { cached: () => ({}), partitionsSynced: () => [], inputWatermarks: () => observedAt });
     const age = await value(registry, 'kcm_bus_input_watermark_age_seconds', { topic: 'kcm.state.pods' });
     assert.ok(age !== undefined && age >= 3 && age < 10, `age ${age}`);
     assert.equal(await value(registry, 'kcm_bus_input_watermark_age_seconds', { topic: 'kcm.state.replicationcontrollers' }), undefined);

@@ -8,8 +8,8 @@ export type MetricsRegistry = Registry;
 export type ControllerProbes = {
   readonly cached: () => Readonly<Record<string, number>>;
   readonly partitionsSynced: () => readonly boolean[];
-  /** inputsObservedAt: per input topic, the watcher's time up to which it is complete here (undefined: no watermark yet). */
-  readonly inputsObservedAt: () => Readonly<Record<string, Date | undefined>>;
+  /** inputWatermarks: per input topic, the watcher's time up to which it is complete here (undefined: no watermark yet). */
+  readonly inputWatermarks: () => Readonly<Record<string, Date | undefined>>;
 };
 
 /** RECONCILE_TIME_BUCKETS are controller-runtime's buckets for controller_runtime_reconcile_time_seconds. */
@@ -19,13 +19,13 @@ const RECONCILE_TIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 
 /**
  * ControllerMetrics registers a service's controller series once and counts every controller it runs:
  * controller_runtime_reconcile_total{controller} (controller-runtime's name: reconciles run, keys deferred while
- * their partition replays or held for their own writes excluded, which workqueue_work_duration_seconds_count
+ * their partition restores or held for their own writes excluded, which workqueue_work_duration_seconds_count
  * includes), controller_runtime_reconcile_errors_total and controller_runtime_reconcile_time_seconds (the pure
  * decision; the writes it asks for are the writer's rest_client_* series), kcm_bus_cached_objects{controller,kind}
- * (the informer caches' sizes), kcm_bus_partitions{controller,state} (partition numbers owned: `synced` with their
- * history, or `syncing`) and kcm_bus_input_watermark_age_seconds{controller,topic} (how far behind the watcher's
+ * (the informer caches' sizes), kcm_bus_partitions{controller,state} (partition numbers owned: `synced` once caught
+ * up, or `syncing`) and kcm_bus_input_watermark_age_seconds{controller,topic} (how far behind the watcher's
  * clock each input is known complete: a stalled pipeline shows here). Two parts of one upstream controller (node
- * lifecycle's node and pod halves) add up under its name.
+ * lifecycle's node and pod parts) add up under its name.
  */
 export class ControllerMetrics {
   readonly #members: { readonly controller: string; readonly probes: ControllerProbes }[] = [];
@@ -44,7 +44,7 @@ export class ControllerMetrics {
       },
     });
     new Gauge({
-      name: 'kcm_bus_partitions', help: 'Partition numbers this member owns: synced (caught up with their history) or syncing.', labelNames: ['controller', 'state'], registers,
+      name: 'kcm_bus_partitions', help: 'Partition numbers this member owns: synced (caught up) or syncing.', labelNames: ['controller', 'state'], registers,
       collect() {
         this.reset();
         for (const { controller, probes } of members) {
@@ -86,7 +86,7 @@ function watermarkAges(registers: Registry[], members: readonly { readonly contr
       this.reset();
       const now = Date.now();
       for (const { controller, probes } of members) {
-        for (const [topic, at] of Object.entries(probes.inputsObservedAt())) if (at !== undefined) this.set({ controller, topic }, (now - at.getTime()) / 1000);
+        for (const [topic, at] of Object.entries(probes.inputWatermarks())) if (at !== undefined) this.set({ controller, topic }, (now - at.getTime()) / 1000);
       }
     },
   });

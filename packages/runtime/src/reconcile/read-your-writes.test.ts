@@ -20,36 +20,36 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a'], 0);
     rw.resulted(KEY, 'a', { topic: PODS, partition: 0, resourceVersion: '20' });
-    rw.observed(PODS, 0, '15');
+    rw.readAt(PODS, 0, '15');
     assert.equal(rw.ready(KEY, 1), false);
-    assert.deepEqual(rw.observed(PODS, 1, '25'), [], 'another partition releases nothing');
-    assert.deepEqual(rw.observed(PODS, 0, '19'), []);
-    assert.deepEqual(rw.observed(PODS, 0, '20'), [KEY]);
-    assert.deepEqual(rw.observed(PODS, 0, '21'), [], 'released once');
+    assert.deepEqual(rw.readAt(PODS, 1, '25'), [], 'another partition releases nothing');
+    assert.deepEqual(rw.readAt(PODS, 0, '19'), []);
+    assert.deepEqual(rw.readAt(PODS, 0, '20'), [KEY]);
+    assert.deepEqual(rw.readAt(PODS, 0, '21'), [], 'released once');
     assert.equal(rw.ready(KEY, 1), true);
   });
 
   it('given a write at resourceVersion 20, then the key waits until its partition of that topic was read at 20 or later (EnsureReady)', () => {
     const rw = new ReadYourWrites();
-    rw.observed(PODS, 0, '15');
+    rw.readAt(PODS, 0, '15');
     rw.published(KEY, ['a'], 0);
     rw.resulted(KEY, 'a', { topic: PODS, partition: 0, resourceVersion: '20' });
-    rw.observed(PODS, 1, '30');
+    rw.readAt(PODS, 1, '30');
     assert.equal(rw.ready(KEY, 1), false, 'another partition read further does not count');
-    rw.observed(PODS, 0, '20');
+    rw.readAt(PODS, 0, '20');
     assert.equal(rw.ready(KEY, 1), true);
-    rw.observed(PODS, 0, '5');
+    rw.readAt(PODS, 0, '5');
     assert.equal(rw.ready(KEY, 1), true, 'a ready key is cleared, and reads only move forward');
   });
 
   it('given a write to an object on another partition than the key\'s (a singleton writing nodes), then that partition reads it back', () => {
     const rw = new ReadYourWrites();
-    rw.observed('nodes', 2, '15');
+    rw.readAt('nodes', 2, '15');
     rw.published('~monitor', ['a'], 0);
     rw.resulted('~monitor', 'a', { topic: 'nodes', partition: 2, resourceVersion: '20' });
-    rw.observed('nodes', 0, '30');
+    rw.readAt('nodes', 0, '30');
     assert.equal(rw.ready('~monitor', 1), false, 'partition 0 read further does not count');
-    assert.deepEqual(rw.observed('nodes', 2, '20'), ['~monitor']);
+    assert.deepEqual(rw.readAt('nodes', 2, '20'), ['~monitor']);
     assert.equal(rw.ready('~monitor', 1), true);
   });
 
@@ -58,7 +58,7 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     rw.published(KEY, ['a', 'b'], 0);
     rw.resulted(KEY, 'a', { topic: 'kcm.watch.replicationcontrollers', partition: 0, resourceVersion: '20' });
     rw.resulted(KEY, 'b', { topic: PODS, partition: 0, resourceVersion: 'x1' });
-    rw.observed(PODS, 0, '3');
+    rw.readAt(PODS, 0, '3');
     assert.equal(rw.ready(KEY, 1), true);
   });
 
@@ -74,7 +74,7 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     rw.published(KEY, ['a'], 1000);
     assert.equal(rw.retryInMs(KEY, 3000), HOLD_LIMIT_MS - 2000);
     rw.resulted(KEY, 'a', { topic: 'pods', partition: 0, resourceVersion: '9' });
-    rw.observed('pods', 0, '8');
+    rw.readAt('pods', 0, '8');
     assert.equal(rw.ready(KEY, 3000), false);
     assert.equal(rw.retryInMs(KEY, 3000), HELD_RETRY_MS);
   });

@@ -42,7 +42,7 @@ export class ReadYourWrites {
 
   /** unpublished: the writes were not sent after all (publishing failed). */
   unpublished(key: string, ids: readonly string[]): void {
-    this.#settle(key, ids);
+    this.#answered(key, ids);
   }
 
   /**
@@ -54,7 +54,7 @@ export class ReadYourWrites {
    */
   resulted(key: string, id: string, written?: Written): boolean {
     if (written !== undefined) this.#wroteAt(key, `${written.topic}:${written.partition}`, written.resourceVersion);
-    return this.#settle(key, [id]);
+    return this.#answered(key, [id]);
   }
 
   /** inFlight: some of the key's published writes have no result yet. */
@@ -73,11 +73,11 @@ export class ReadYourWrites {
   }
 
   /**
-   * observed: the consumer read a record of topic's partition at resourceVersion rv (LastStoreSyncResourceVersion).
+   * readAt: the consumer read a record of topic's partition at resourceVersion rv (LastStoreSyncResourceVersion).
    * Returns the held keys this record lets through (the caller enqueues them): a key waiting for its own write to
    * come back syncs as soon as the record arrives, not at its next retry.
    */
-  observed(topic: string, partition: number, rv: string): readonly string[] {
+  readAt(topic: string, partition: number, rv: string): readonly string[] {
     const at = `${topic}:${partition}`;
     const last = this.#read.get(at);
     // A version that does not compare is taken as the newer one.
@@ -131,7 +131,8 @@ export class ReadYourWrites {
     this.#wrote.set(key, wrote);
   }
 
-  #settle(key: string, ids: readonly string[]): boolean {
+  /** #answered drops ids from the key's pending writes; true when that answered the last of them. */
+  #answered(key: string, ids: readonly string[]): boolean {
     const pending = this.#pending.get(key);
     if (pending === undefined) return false;
     for (const id of ids) pending.ids.delete(id);

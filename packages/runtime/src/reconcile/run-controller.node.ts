@@ -32,7 +32,7 @@ export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): r
   const service = ds[0]!.service;
   const flags: FlagSpec[] = [
     { name: 'consumer-group', type: 'string', default: `kcm-bus-${service}`, help: ds.length === 1
-      ? 'Kafka consumer group of the replicas; another group replays the same inputs without taking partitions from this one.'
+      ? 'Kafka consumer group of the replicas; another group reads the same inputs without taking partitions from this one.'
       : `Prefix of the replicas' Kafka consumer groups, one per controller: <prefix>.<workqueue> (${ds.map((d) => d.workqueue).join(', ')}).` },
     { name: 'mutations-topic', type: 'string', default: MUTATION_TOPICS.mutations, help: 'Topic the mutations go to (the writer\'s input); another topic keeps them from the API (a shadow run).' },
     ...(ds.some((d) => d.expectations) ? [
@@ -97,7 +97,7 @@ async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>
     serdes: serdes(ctx, Object.values(d.inputs)), resultsTopic: MUTATION_TOPICS.results,
     mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
     dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
-    ...(expectations && { claim: (partitions) => expectations.claim(partitions) }),
+    ...(expectations && { takeFencingTokens: (partitions) => expectations.takeFencingTokens(partitions) }),
   });
   const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: shared.queues });
   const controller = memberController(ctx, d, { informers, group, expectations, queue }, shared.metrics);
@@ -109,16 +109,16 @@ type MemberParts = { readonly informers: Informers<Inputs>; readonly group: Cont
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
 function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue }: MemberParts & { readonly expectations: RedisExpectations | undefined },
   metrics: ControllerMetrics): Controller {
-  const clock = { observedAt: (input: string, key?: string) => group.observedAt(informers.topicOf(input), key) };
-  const spec = d.spec(informers.listers(), { flags: ctx.flags, clock, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
+  const watermarks = { watermark: (input: string, key?: string) => group.watermark(informers.topicOf(input), key) };
+  const spec = d.spec(informers.listers(), { flags: ctx.flags, watermarks, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
-    inputsObservedAt: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.observedAt(t)])),
+    inputWatermarks: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.watermark(t)])),
   });
   return new Controller(hooks, {
     expectations,
     publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
-    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionObservedAt: (n) => group.partitionObservedAt(n),
+    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionWatermark: (n) => group.partitionWatermark(n),
     queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
   });
 }

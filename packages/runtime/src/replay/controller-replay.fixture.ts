@@ -97,7 +97,7 @@ export async function runLive(script: readonly ReplayInput[], end: number): Prom
     expectations: new MemoryExpectations({ clock, ttlMs: 300_000 }), queue, publish,
     log: jsonLogger('live', { sink: () => undefined }),
     partitionOf: () => 0, watchPartitionOf: () => 0, partitionOwned: () => true, partitionSynced: () => true,
-    partitionObservedAt: () => undefined, now: () => new Date(clock.now()),
+    partitionWatermark: () => undefined, now: () => new Date(clock.now()),
   });
   const workers = controller.run(1);
   const history = await deliver(controller, { queue, clock, coming: [...script], more: cluster.coming, end });

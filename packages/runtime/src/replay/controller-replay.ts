@@ -53,9 +53,9 @@ export class ControllerReplay {
     this.#watermarks = new ReplayWatermarks(options);
   }
 
-  /** observedAt is the replay's InputClock (the spec's clock.observedAt) over the topic, as far as the history went. */
-  observedAt(topic: string, key?: string): Date | undefined {
-    return this.#watermarks.observedAt(topic, key);
+  /** watermark is the replay's InputWatermarks (the spec's watermarks.watermark) over the topic, as far as the history went. */
+  watermark(topic: string, key?: string): Date | undefined {
+    return this.#watermarks.watermark(topic, key);
   }
 
   /** run replays the history (in time order) through a Controller over `hooks`: every sync's decision, in time order. */
@@ -102,7 +102,7 @@ export class ControllerReplay {
       publish, queue, log: jsonLogger('replay', { sink: () => undefined }), now: () => new Date(this.#clock.now()),
       partitionOf: (key) => (this.#o.singleton ? 0 : this.#watermarks.watchPartitionOf(key)),
       watchPartitionOf: (key) => this.#watermarks.watchPartitionOf(key),
-      partitionOwned: () => true, partitionSynced: () => true, partitionObservedAt: (n) => this.#watermarks.partitionObservedAt(n),
+      partitionOwned: () => true, partitionSynced: () => true, partitionWatermark: (n) => this.#watermarks.partitionWatermark(n),
     };
   }
 

@@ -6,8 +6,8 @@ import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 export type ReplayTopics = { readonly partitions: ReadonlyMap<string, number>; readonly partitioned: readonly string[] };
 
 /**
- * ReplayWatermarks are the pipeline's clock of a replay, as a member that owns every partition would read it
- * (ControllerGroup's observedAt and partitionObservedAt): each input partition is known complete up to the newest
+ * ReplayWatermarks are the watermarks of a replay, as a member that owns every partition would read them
+ * (ControllerGroup's watermark and partitionWatermark): each input partition is known complete up to the newest
  * time a watermark record or any record's own observedAt brought (Watermarks), as the history shows them so far.
  */
 export class ReplayWatermarks {
@@ -31,14 +31,14 @@ export class ReplayWatermarks {
     return partitionFor(namespacePartitionKey(objectKey), this.#count);
   }
 
-  /** observedAt is the time up to which the topic is complete: over all its partitions, or the key's one. */
-  observedAt(topic: string, key?: string): Date | undefined {
+  /** watermark is the time up to which the topic is complete: over all its partitions, or the key's one. */
+  watermark(topic: string, key?: string): Date | undefined {
     const all = Array.from({ length: this.#topics.partitions.get(topic) ?? 1 }, (_, p) => p);
-    return this.#watermarks.observedAt(topic, key === undefined ? all : [this.watchPartitionOf(key)]);
+    return this.#watermarks.watermark(topic, key === undefined ? all : [this.watchPartitionOf(key)]);
   }
 
-  /** partitionObservedAt is the time up to which every co-partitioned input is complete on partition n. */
-  partitionObservedAt(n: number): Date | undefined {
-    return this.#watermarks.partitionAt(this.#topics.partitioned, n);
+  /** partitionWatermark is the time up to which every co-partitioned input is complete on partition n. */
+  partitionWatermark(n: number): Date | undefined {
+    return this.#watermarks.partitionWatermark(this.#topics.partitioned, n);
   }
 }

@@ -63,7 +63,7 @@ async function replayAll(ds: readonly ControllerDeclaration<Inputs>[], flags: Fl
 type Window = { readonly from: number; readonly to: number };
 
 /**
- * replayController replays every declaration of one controller (node lifecycle's halves share a name), each over its
+ * replayController replays every declaration of one controller (node lifecycle's parts share a name), each over its
  * inputs' history and the controller's results, and compares.
  */
 async function replayController(reader: HistoryReader, ds: readonly ControllerDeclaration<Inputs>[], flags: FlagReader, w: Window): Promise<ReplayReport> {
@@ -94,8 +94,8 @@ async function replayDeclaration(reader: HistoryReader, d: ControllerDeclaration
     expectationsTtlMs: d.expectations ? flags.number('expectations-ttl-seconds') * 1000 : undefined,
     tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) },
   });
-  const clock = { observedAt: (input: string, key?: string) => replay.observedAt(informers.topicOf(input), key) };
-  const spec = d.spec(informers.listers(), { flags, clock, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });
+  const watermarks = { watermark: (input: string, key?: string) => replay.watermark(informers.topicOf(input), key) };
+  const spec = d.spec(informers.listers(), { flags, watermarks, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });
   const history = await readHistory(reader, topics, w.to);
   const inputs = [...history.inputs, ...results.inputs].sort((a, b) => a.at - b.at);
   const decisions = await replay.run(controllerHooks(d.name, informers, spec), inputs);

@@ -66,7 +66,7 @@ describe('Workqueue metrics', () => {
     assert.deepEqual([recorded.latency, recorded.workDuration], [[2], [3]]);
   });
 
-  it('given two keys in flight for 4 s and 1 s, when the 500 ms tick runs, then unfinished work is 5 s and the longest 4 s', async () => {
+  it('given two keys in flight for 4 s and 1 s, when the 500 ms update runs, then unfinished work is 5 s and the longest 4 s', async () => {
     const { clock, queue, recorded } = given();
     queue.add('a');
     queue.add('b');
@@ -92,7 +92,7 @@ describe('Workqueue metrics', () => {
     assert.equal(recorded.depth, 1);
   });
 
-  it('given a shut down queue, then the unfinished-work tick stops', () => {
+  it('given a shut down queue, then the unfinished-work updates stop', () => {
     const { clock, queue } = given();
     queue.shutDown();
     assert.equal(clock.pendingTimers(), 0);

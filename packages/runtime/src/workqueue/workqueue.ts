@@ -45,7 +45,7 @@ export class Workqueue<T = string> {
     this.#delayed = new DelayedAdds<T>(clock, this.#scheduler, (key) => this.add(key));
     const provider = options.metricsProvider;
     this.#metrics = provider && new QueueMetrics<T>(provider, options.name, clock);
-    if (this.#metrics) this.#tickUnfinishedWork(this.#metrics, options.unfinishedWorkUpdatePeriodMs ?? 500);
+    if (this.#metrics) this.#updateUnfinishedWorkLoop(this.#metrics, options.unfinishedWorkUpdatePeriodMs ?? 500);
   }
 
   /** add marks key as needing processing; a no-op if it already is, or once shut down. Mirrors Type.Add. */
@@ -176,11 +176,11 @@ export class Workqueue<T = string> {
     this.#dirty.delete(key);
   }
 
-  /** tickUnfinishedWork refreshes the unfinished-work gauges every periodMs until shutdown (updateUnfinishedWorkLoop). */
-  #tickUnfinishedWork(metrics: QueueMetrics<T>, periodMs: number): void {
+  /** #updateUnfinishedWorkLoop refreshes the unfinished-work gauges every periodMs until shutdown (upstream's name). */
+  #updateUnfinishedWorkLoop(metrics: QueueMetrics<T>, periodMs: number): void {
     this.#metricsTimer = this.#scheduler.setTimeout(() => {
       metrics.updateUnfinishedWork();
-      this.#tickUnfinishedWork(metrics, periodMs);
+      this.#updateUnfinishedWorkLoop(metrics, periodMs);
     }, periodMs);
   }
 }

@@ -100,7 +100,7 @@ function allWereFullyDisrupted(pass: DisruptionPass, zoneConditions: ReadonlyMap
   return true;
 }
 
-/** resetProbeTimestamps gives every node a fresh grace period (leaving the all-zones-down mode), from its heartbeat's time. */
+/** resetProbeTimestamps gives every node a new grace period (leaving the all-zones-down mode), from its heartbeat's time. */
 function resetProbeTimestamps(pass: DisruptionPass, nodes: readonly Node[]): void {
   for (const { metadata: { name } } of nodes) {
     const health = pass.state.health.get(name);

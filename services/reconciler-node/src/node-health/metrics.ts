@@ -19,7 +19,7 @@ export interface NodeCollectorMetrics {
   updateAllNodesHealthDuration(seconds: number): void;
   /**
    * inputsStale (not upstream) says whether the last monitor pass found the nodes or leases input stale (`reason`
-   * says which and how old) and therefore judged nothing; the lead turns it into a gauge and a log line.
+   * says which and how old) and therefore judged nothing; the active member turns it into a gauge and a log line.
    */
   inputsStale(stale: boolean, reason: string): void;
   /**
@@ -31,7 +31,7 @@ export interface NodeCollectorMetrics {
 }
 
 /** NodeSilence is the evidence a node is marked Unknown on, times in RFC 3339. */
-export type NodeSilence = { readonly lastSignOfLife: string; readonly knownCompleteUpTo: string; readonly leaseRenewTime: string | undefined };
+export type NodeSilence = { readonly lastSignOfLife: string; readonly heartbeatWatermark: string; readonly leaseRenewTime: string | undefined };
 
 /** NOOP_NODE_COLLECTOR_METRICS records nothing (tests, and members that do not export metrics). */
 export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
@@ -47,7 +47,7 @@ export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
 
 /**
  * withStalenessLog tells the operator when the monitor pass starts and stops judging nothing: a warning with the
- * reason when its inputs go stale, a line when they are fresh again (every node then gets a fresh grace period); and
+ * reason when its inputs go stale, a line when they are fresh again (every node then gets a new grace period); and
  * each node it marks Unknown, with the evidence.
  */
 export function withStalenessLog(metrics: NodeCollectorMetrics, log: Pick<Logger, 'warn' | 'info'>): NodeCollectorMetrics {
@@ -57,7 +57,7 @@ export function withStalenessLog(metrics: NodeCollectorMetrics, log: Pick<Logger
     nodeSilent: (node, evidence) => log.info('node silent past its grace period: marked Unknown', { node, ...evidence }),
     inputsStale: (stale, reason) => {
       if (stale && !wasStale) log.warn('node lifecycle inputs are stale: judging no node until they catch up', { reason });
-      if (!stale && wasStale) log.info('node lifecycle inputs caught up: every node gets a fresh grace period');
+      if (!stale && wasStale) log.info('node lifecycle inputs caught up: every node gets a new grace period');
       wasStale = stale;
       metrics.inputsStale(stale, reason);
     },

@@ -19,7 +19,7 @@ describe('monitorNodeHealth: TestMonitorNodeHealthUpdateStatus', () => {
   it('given an old node that never posted status, when the startup grace period passes, then all four conditions are NodeStatusNeverUpdated', () => {
     const h = newHarness([node('node0')]);
     h.run(MONITOR_KEY, at(0));
-    assert.deepEqual(conditionsOf(h, 'node0'), [], 'the member\'s first pass grants a fresh grace period');
+    assert.deepEqual(conditionsOf(h, 'node0'), [], 'the member\'s first pass grants a new grace period');
     const result = h.run(MONITOR_KEY, at(61));
     assert.deepEqual(result.mutations.map((m) => m.verb), ['UpdateStatus']);
     const t = at(61).toISOString().replace('.000', '');
@@ -94,7 +94,7 @@ describe('monitorNodeHealth: stale inputs (not upstream)', () => {
     const reports: boolean[] = [];
     const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [], {}, { ...NOOP_NODE_COLLECTOR_METRICS, inputsStale: (s) => reports.push(s) });
     h.run(MONITOR_KEY, at(0));
-    h.observedAt = at(0);
+    h.watermark = at(0);
     for (const s of [25, 60, 120]) assert.deepEqual(h.run(MONITOR_KEY, at(s)).mutations, []);
     assert.deepEqual(reports, [false, true, true, true]);
     assert.equal(conditionsOf(h, 'node0')[0]?.status, 'True');
@@ -103,9 +103,9 @@ describe('monitorNodeHealth: stale inputs (not upstream)', () => {
   it('given inputs fresh again after a stall, then every node gets a full grace period before Unknown', () => {
     const h = newHarness([node('node0', [ready('True', T0)])]);
     h.run(MONITOR_KEY, at(0));
-    h.observedAt = null;
+    h.watermark = null;
     h.run(MONITOR_KEY, at(100));
-    h.observedAt = undefined;
+    h.watermark = undefined;
     assert.deepEqual(h.run(MONITOR_KEY, at(120)).mutations, []);
     assert.deepEqual(h.run(MONITOR_KEY, at(169)).mutations, []);
     h.run(MONITOR_KEY, at(171));
@@ -117,7 +117,7 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
   it('given a Lease last read at 0 and inputs known complete up to 35 s, when now is 51 s (within the staleness bound), then nothing is written', () => {
     const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
     h.run(MONITOR_KEY, at(0));
-    h.observedAt = at(35);
+    h.watermark = at(35);
     assert.deepEqual(h.run(MONITOR_KEY, at(51)).mutations, [], 'the 16 s the member has not read may hold a renewal');
     assert.equal(conditionsOf(h, 'node0')[0]?.status, 'True');
   });
@@ -125,10 +125,10 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
   it('given that unread window held a renewal (an apiserver restarting, a watch relisting), when it is read, then the node is never marked', () => {
     const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0), lease('node1', T0)]);
     h.run(MONITOR_KEY, at(0));
-    h.observedAt = at(35);
+    h.watermark = at(35);
     h.run(MONITOR_KEY, at(51));
     h.cluster.leases.set('kube-node-lease/node0', lease('node0', at(40).toISOString()));
-    h.observedAt = at(55);
+    h.watermark = at(55);
     assert.deepEqual(h.run(MONITOR_KEY, at(56)).mutations.filter((m) => m.target.name === 'node0'), []);
     assert.equal(conditionsOf(h, 'node0')[0]?.status, 'True');
     assert.equal(conditionsOf(h, 'node1')[0]?.status, 'Unknown', 'node1, silent through what was read, is marked');
@@ -137,9 +137,9 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
   it('given inputs known complete past the grace period with no renewal read, then the node is marked as soon as they are', () => {
     const h = newHarness([node('node0', [ready('True', T0)]), node('node1', [ready('True', T0)])], [lease('node0', T0)]);
     h.run(MONITOR_KEY, at(0));
-    h.observedAt = at(49);
+    h.watermark = at(49);
     assert.deepEqual(h.run(MONITOR_KEY, at(60)).mutations, []);
-    h.observedAt = at(51);
+    h.watermark = at(51);
     h.run(MONITOR_KEY, at(61));
     assert.equal(conditionsOf(h, 'node0')[0]?.status, 'Unknown');
   });
@@ -152,9 +152,9 @@ describe('monitorNodeHealth: silence is counted up to what the inputs vouch for 
     renewLease(h, 'node0', at(1.5), at(2));
     renewLease(h, 'node1', at(3.5), at(4));
     h.run(MONITOR_KEY, at(4));
-    h.observedAt = at(52.5);
+    h.watermark = at(52.5);
     h.run(MONITOR_KEY, at(53));
     assert.deepEqual(['node0', 'node1'].map((n) => conditionsOf(h, n)[0]?.status), ['Unknown', 'True'], 'node1, read at 4 s, has half a second to go');
-    assert.deepEqual(silent, [{ n: 'node0', lastSignOfLife: at(2).toISOString(), knownCompleteUpTo: at(52.5).toISOString(), leaseRenewTime: at(1.5).toISOString() }]);
+    assert.deepEqual(silent, [{ n: 'node0', lastSignOfLife: at(2).toISOString(), heartbeatWatermark: at(52.5).toISOString(), leaseRenewTime: at(1.5).toISOString() }]);
   });
 });

@@ -1,6 +1,6 @@
 import { type MutationDraft, mutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { ControllerSpec, InputClock, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { ControllerSpec, InputWatermarks, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
@@ -13,7 +13,7 @@ import { doNoExecuteTaintingPass } from './no-execute-tainting.ts';
 export type { NodeHealthInputs } from './monitor-node-health.ts';
 
 /**
- * NodeLifecycleConfig is the node health half's tuning, upstream's flags in ms and per second:
+ * NodeLifecycleConfig is the node health part's tuning, upstream's flags in ms and per second:
  * --node-monitor-grace-period, --node-startup-grace-period, --node-eviction-rate, --secondary-node-eviction-rate,
  * --large-cluster-size-threshold, --unhealthy-zone-threshold; maxInputStalenessMs (not upstream) is how old the
  * nodes or leases input may be known complete before the monitor pass judges nothing.
@@ -31,7 +31,7 @@ export const DEFAULT_NODE_LIFECYCLE_CONFIG: NodeLifecycleConfig = {
   maxInputStalenessMs: 20_000,
 };
 
-/** MONITOR_KEY is the key of the monitor pass (the lead ticks it every --node-monitor-period); no node has this name. */
+/** MONITOR_KEY is the key of the monitor pass (the active member ticks it every --node-monitor-period); no node has this name. */
 export const MONITOR_KEY = '~monitor-node-health';
 
 /** NO_EXECUTE_KEY is the key of the NoExecute tainting pass (upstream's 100 ms doNoExecuteTaintingPass loop). */
@@ -40,7 +40,7 @@ export const NO_EXECUTE_KEY = '~no-execute-tainting';
 /**
  * nodeHealthSpec is upstream's node lifecycle controller without pods, as a singleton controller: MONITOR_KEY runs
  * monitorNodeHealth then the NoExecute tainting pass; NO_EXECUTE_KEY runs the tainting pass alone and asks to run
- * again while a zone queue holds work (the lead's tick should enqueue both keys, so work left waiting for a token
+ * again while a zone queue holds work (the active member's tick should enqueue both keys, so work left waiting for a token
  * by a monitor pass gets its pass); any other key is a node name (doNodeProcessingPassWorker). Node events
  * enqueue the node, and NO_EXECUTE_KEY while a zone queue holds work (so a node waiting for its own status write
  * to be seen is tainted once it is); Lease events enqueue nothing (the monitor pass reads them). Both note when the
@@ -49,7 +49,7 @@ export const NO_EXECUTE_KEY = '~no-execute-tainting';
  * resourceVersion; the nodes handler brings the node back). The NodeLifecycleState is this member's memory. Failed writes (ReconcileInput.failures) are not read: every pass
  * decides again from the state its inputs show.
  */
-export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeLifecycleConfig, clock: InputClock<NodeHealthInputs>, metrics: NodeCollectorMetrics): ControllerSpec<NodeHealthInputs> {
+export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeLifecycleConfig, watermarks: InputWatermarks<NodeHealthInputs>, metrics: NodeCollectorMetrics): ControllerSpec<NodeHealthInputs> {
   const state = newNodeLifecycleState();
   const queued = (): boolean => [...state.tainters.values()].some((q) => q.size() > 0);
   return {
@@ -61,8 +61,8 @@ export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeL
       leases: (event) => (sawRecord(state, event), { enqueue: [] }),
     },
     reconcile: (key, input) => {
-      if (key === MONITOR_KEY) return monitorSync(state, { listers, config, clock, metrics }, input);
-      if (key === NO_EXECUTE_KEY) return noExecuteSync(state, { listers, config, clock, metrics }, input);
+      if (key === MONITOR_KEY) return monitorSync(state, { listers, config, watermarks, metrics }, input);
+      if (key === NO_EXECUTE_KEY) return noExecuteSync(state, { listers, config, watermarks, metrics }, input);
       const node = listers.nodes.get(key);
       const draft = inFlight(state, node) ? undefined : nodeUpdatePass(node, input.now);
       if (draft !== undefined && node !== undefined) recordPublished(state, new Map([[key, node.metadata.resourceVersion ?? '']]));
@@ -74,24 +74,24 @@ export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeL
 type Deps = {
   readonly listers: Listers<NodeHealthInputs>;
   readonly config: NodeLifecycleConfig;
-  readonly clock: InputClock<NodeHealthInputs>;
+  readonly watermarks: InputWatermarks<NodeHealthInputs>;
   readonly metrics: NodeCollectorMetrics;
 };
 
 /**
  * monitorSync checks the inputs first: a stale view judges nothing (no Unknown, no taint, no write) and is
  * reported through metrics.inputsStale; the first fresh pass after a stale one (or the member's first) gives every
- * node a fresh grace period.
+ * node a new grace period.
  */
 function monitorSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInput): ReconcileResult {
   const stale = staleness(deps, input.now);
   deps.metrics.inputsStale(stale !== undefined, stale ?? '');
   if (stale !== undefined) {
-    state.freshGrace = true;
+    state.newGracePeriod = true;
     return { mutations: [] };
   }
-  const writes = monitorNodeHealth({ ...deps, state, now: input.now }, state.freshGrace);
-  state.freshGrace = false;
+  const writes = monitorNodeHealth({ ...deps, state, now: input.now }, state.newGracePeriod);
+  state.newGracePeriod = false;
   return published(MONITOR_KEY, input, writes.drafts());
 }
 
@@ -107,7 +107,7 @@ function noExecuteSync(state: NodeLifecycleState, deps: Deps, input: ReconcileIn
 /** staleness says why the nodes or leases input is stale at `now` (unknown, or known complete too long ago), or undefined. */
 function staleness(deps: Deps, now: Date): string | undefined {
   for (const input of ['nodes', 'leases'] as const) {
-    const at = deps.clock.observedAt(input);
+    const at = deps.watermarks.watermark(input);
     if (at === undefined) return `${input} input not yet known complete`;
     const age = now.getTime() - at.getTime();
     if (age > deps.config.maxInputStalenessMs) return `${input} input known complete ${age} ms ago (max ${deps.config.maxInputStalenessMs} ms)`;

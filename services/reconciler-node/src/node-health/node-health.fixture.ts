@@ -14,12 +14,12 @@ export type NodeCluster = {
   rv: number;
 };
 
-/** Harness runs nodeHealthSpec against a NodeCluster with a hand-set clock and InputClock (inputs fresh unless `observedAt` is set). */
+/** Harness runs nodeHealthSpec against a NodeCluster with a hand-set clock and InputWatermarks (inputs fresh unless `watermark` is set). */
 export type Harness = {
   readonly cluster: NodeCluster;
   readonly spec: ControllerSpec<NodeHealthInputs>;
-  /** observedAt: the time both inputs are known complete up to (null: not known); undefined means "as fresh as the run's now". */
-  observedAt: Date | null | undefined;
+  /** watermark: the time both inputs are known complete up to (null: not known); undefined means "as fresh as the run's now". */
+  watermark: Date | null | undefined;
   /** run reconciles `key` at `now`, applies its mutations to the cluster and returns the result; node events it causes are handled. */
   run: (key: string, now: Date) => ReconcileResult;
   /** publish reconciles `key` at `now` without applying its mutations yet (the writer has not got to them); apply does. */
@@ -46,7 +46,7 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
     return spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
   };
   const h: Harness = {
-    cluster, observedAt: undefined,
+    cluster, watermark: undefined,
     get spec() {
       return spec;
     },
@@ -65,8 +65,8 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
       return out;
     },
   };
-  const clock = { observedAt: () => (h.observedAt === null ? undefined : h.observedAt ?? runAt) };
-  const spec = nodeHealthSpec({ nodes: listerOver(cluster.nodes), leases: listerOver(cluster.leases) }, { ...DEFAULT_NODE_LIFECYCLE_CONFIG, ...config }, clock, metrics);
+  const watermarks = { watermark: () => (h.watermark === null ? undefined : h.watermark ?? runAt) };
+  const spec = nodeHealthSpec({ nodes: listerOver(cluster.nodes), leases: listerOver(cluster.leases) }, { ...DEFAULT_NODE_LIFECYCLE_CONFIG, ...config }, watermarks, metrics);
   return h;
 }
 

@@ -14,7 +14,7 @@ export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisrup
  * nodes input (name → the resourceVersion the write was based on), so no second write of a node (status, NoSchedule
  * or NoExecute taints, all guarded by that version) goes out to meet a conflict before the first is read back;
  * when the watcher read each node and Lease as the stores hold them (seenAt, by store key: the pipeline's time of a
- * sign of life); and whether the next monitor pass grants every node a fresh grace period (freshGrace: true until the
+ * sign of life); and whether the next monitor pass grants every node a new grace period (newGracePeriod: true until the
  * first fresh pass, and again after stale inputs).
  */
 export type NodeLifecycleState = {
@@ -24,15 +24,15 @@ export type NodeLifecycleState = {
   readonly tainters: Map<string, RateLimitedTimedQueue>;
   readonly writesInFlight: Map<string, string>;
   readonly seenAt: Map<string, number>;
-  freshGrace: boolean;
+  newGracePeriod: boolean;
 };
 
 /** newNodeLifecycleState is a member's state before its first pass. */
 export function newNodeLifecycleState(): NodeLifecycleState {
-  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), writesInFlight: new Map(), seenAt: new Map(), freshGrace: true };
+  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), writesInFlight: new Map(), seenAt: new Map(), newGracePeriod: true };
 }
 
-/** sawRecord notes when the watcher read the object's new version (a delete forgets it; a resync's add has no time). */
+/** sawRecord notes when the watcher read the object's new version (a delete drops it; an add made as the member becomes active has no time). */
 export function sawRecord(state: NodeLifecycleState, event: { readonly type: string; readonly key: string; readonly observedAt?: Date | undefined }): void {
   if (event.type === 'Deleted') state.seenAt.delete(event.key);
   else if (event.observedAt !== undefined) state.seenAt.set(event.key, event.observedAt.getTime());

@@ -18,21 +18,21 @@ export type NodeHealthData = {
 /**
  * HealthClock is what tryUpdateNodeHealth judges by. Upstream reads one clock, its own, trusting its informers to be
  * current; here the node's signs of life and its silence are both read in the pipeline's time (the watcher's clock):
- * - observedAtMs: the node's heartbeat (its Lease, or its status when it has none) is known complete here up to this
- *   time (the InputClock); its silence is counted up to it, never on past it, where a renewal may wait unread;
+ * - watermarkMs: the node's heartbeat (its Lease, or its status when it has none) is known complete here up to this
+ *   time (the InputWatermarks); its silence is counted up to it, never on past it, where a renewal may wait unread;
  * - nodeSeenAtMs, leaseSeenAtMs: when the watcher read the node and the Lease as this member holds them (undefined:
- *   not known, then observedAtMs stands in);
+ *   not known, then watermarkMs stands in);
  * - now: the wall clock, for the times the written conditions carry.
  */
 export type HealthClock = {
   readonly now: Date;
-  readonly observedAtMs: number;
+  readonly watermarkMs: number;
   readonly nodeSeenAtMs: number | undefined;
   readonly leaseSeenAtMs: number | undefined;
   readonly nodeMonitorGracePeriodMs: number;
   readonly nodeStartupGracePeriodMs: number;
-  /** freshGrace: the member's first fresh pass (or the first after stale input): every grace period starts now. */
-  readonly freshGrace: boolean;
+  /** newGracePeriod: the member's first fresh pass (or the first after stale input): every grace period starts now. */
+  readonly newGracePeriod: boolean;
 };
 
 /**
@@ -59,14 +59,14 @@ const CONDITIONS_TO_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPr
  * the status is written when Ready changed.
  */
 export function tryUpdateNodeHealth(node: Node, lease: Lease | undefined, saved: NodeHealthData | undefined, clock: HealthClock): NodeHealthUpdate {
-  const at = clock.observedAtMs;
+  const at = clock.watermarkMs;
   const status = node.status ?? {};
   const currentReady = getCondition(status, 'Ready');
   const created = node.metadata.creationTimestamp;
   const observedReady = currentReady ?? { type: 'Ready', status: 'Unknown', ...(created === undefined ? {} : { lastHeartbeatTime: created, lastTransitionTime: created }) };
   const gracePeriod = currentReady === undefined ? clock.nodeStartupGracePeriodMs : clock.nodeMonitorGracePeriodMs;
-  const prior = saved !== undefined && clock.freshGrace ? { ...saved, probeTimestamp: at, readyTransitionTimestamp: at } : saved;
-  let health = currentReady === undefined ? startupHealth(status, prior, clock.freshGrace ? at : timeMs(created) ?? 0) : prior;
+  const prior = saved !== undefined && clock.newGracePeriod ? { ...saved, probeTimestamp: at, readyTransitionTimestamp: at } : saved;
+  let health = currentReady === undefined ? startupHealth(status, prior, clock.newGracePeriod ? at : timeMs(created) ?? 0) : prior;
   health = probedHealth(status, currentReady, health, prior, { firstSight: at, heartbeat: clock.nodeSeenAtMs ?? at });
   const savedLease = prior?.lease;
   if (lease !== undefined && (savedLease === undefined || before(savedLease, lease))) {
@@ -90,7 +90,7 @@ function startupHealth(status: NodeStatus, saved: NodeHealthData | undefined, si
  * probedHealth is tryUpdateNodeHealth's case analysis: first sight makes probeTimestamp the pipeline's now; a Ready
  * condition appearing or disappearing, or a new Ready heartbeat, make it the time the node's record was read (and
  * readyTransitionTimestamp too when the transition time moved), never earlier than it was: a record read long ago
- * (replayed at a member's start) is no fresher sign of life than first sight. `saved` is the health before this
+ * (restored at a member's start) is no fresher sign of life than first sight. `saved` is the health before this
  * pass, `health` the one after the startup case.
  */
 function probedHealth(status: NodeStatus, currentReady: NodeCondition | undefined, health: NodeHealthData | undefined, saved: NodeHealthData | undefined,

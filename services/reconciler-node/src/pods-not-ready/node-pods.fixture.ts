@@ -2,7 +2,7 @@ import type { ConditionStatus, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Node, Taint, Toleration } from '@kcm-bus/k8s/node-v1.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { InputClock, Inputs, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { InputWatermarks, Inputs, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /** T0 is the tests' fakeNow (2015-01-01 12:00 UTC, as node_lifecycle_controller_test.go). */
@@ -36,7 +36,7 @@ export function tolerate(index: number, seconds?: number): Toleration {
   return { key: `testTaint${index}`, value: `test${index}`, effect: 'NoExecute', ...(seconds === undefined ? {} : { tolerationSeconds: seconds }) };
 }
 
-/** applied is a live (or replayed) Applied event of object, old undefined for an add. */
+/** applied is a live (or restored) Applied event of object, old undefined for an add. */
 export function applied<T extends { readonly metadata: { readonly namespace?: string; readonly name: string } }>(object: T, old?: T, live = true): ObjectEvent<T> {
   return { type: 'Applied', key: objectKey(object.metadata), object, old, live };
 }
@@ -46,9 +46,9 @@ export function deleted<T extends { readonly metadata: { readonly namespace?: st
   return { type: 'Deleted', key: objectKey(object.metadata), object, old: object, live: true };
 }
 
-/** clockAt is an InputClock whose every input is known complete up to `observed` (undefined: no watermark yet). */
-export function clockAt<L extends Inputs>(observed: Date | undefined): InputClock<L> {
-  return { observedAt: () => observed };
+/** watermarksAt are InputWatermarks whose every input is known complete up to `observed` (undefined: no watermark yet). */
+export function watermarksAt<L extends Inputs>(observed: Date | undefined): InputWatermarks<L> {
+  return { watermark: () => observed };
 }
 
 /** input is a ReconcileInput at now, with the failures of the key's last writes. */

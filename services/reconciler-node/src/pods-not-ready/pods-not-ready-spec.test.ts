@@ -5,12 +5,12 @@ import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import { converge } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import { applied, clockAt, deleted, input, newNode, newPod, T0 } from './node-pods.fixture.ts';
+import { applied, watermarksAt, deleted, input, newNode, newPod, T0 } from './node-pods.fixture.ts';
 import { POD_NODE_NAME_INDEXERS } from './pod-node-name-index.ts';
 import { type PodsNotReadyInputs, podsNotReadySpec } from './pods-not-ready-spec.ts';
 
-function given(pods: readonly Pod[], nodes: readonly Node[], clock = clockAt<PodsNotReadyInputs>(T0)) {
-  return podsNotReadySpec({ pods: listerOf(pods, POD_NODE_NAME_INDEXERS), nodes: listerOf(nodes) }, clock);
+function given(pods: readonly Pod[], nodes: readonly Node[], watermarks = watermarksAt<PodsNotReadyInputs>(T0)) {
+  return podsNotReadySpec({ pods: listerOf(pods, POD_NODE_NAME_INDEXERS), nodes: listerOf(nodes) }, watermarks);
 }
 
 const pod0 = newPod('pod0', 'node0');
@@ -18,7 +18,7 @@ const unbound = newPod('pod0', '');
 
 describe('processPod (node_lifecycle_controller_test.go TestProcessPodMarkPodNotReady)', () => {
   it('given node health not gathered yet (no watermark of nodes), when pod0 is bound to a not-ready node, then nothing is enqueued', () => {
-    const spec = given([pod0], [newNode('node0', { ready: 'False' })], clockAt(undefined));
+    const spec = given([pod0], [newNode('node0', { ready: 'False' })], watermarksAt(undefined));
     assert.deepEqual(spec.handlers.pods(applied(pod0)).enqueue, []);
   });
   it('given the scheduled node is ready, when pod0 is bound, then nothing is enqueued and its reconcile writes nothing', () => {
@@ -35,7 +35,7 @@ describe('processPod (node_lifecycle_controller_test.go TestProcessPodMarkPodNot
     assert.deepEqual((JSON.parse(m!.body!) as Pod).status?.conditions, [{ type: 'Ready', status: 'False', lastTransitionTime: '2015-01-01T12:00:00Z' }]);
     assert.deepEqual([m?.event?.type, m?.event?.reason, m?.event?.message, m?.event?.source.component, m?.event?.involvedObject.uid], ['Warning', 'NodeNotReady', 'Node is not ready', 'node-controller', 'uid-pod0']);
   });
-  it('given a pod whose nodeName did not change, or a deleted or replayed pod, then nothing is enqueued', () => {
+  it('given a pod whose nodeName did not change, or a deleted or restored pod, then nothing is enqueued', () => {
     const spec = given([pod0], [newNode('node0', { ready: 'Unknown' })]);
     const relabelled = { ...pod0, metadata: { ...pod0.metadata, labels: { a: 'b' }, resourceVersion: '2' } };
     assert.deepEqual(spec.handlers.pods(applied(relabelled, pod0)).enqueue, []);
@@ -50,7 +50,7 @@ describe('processPod (node_lifecycle_controller_test.go TestProcessPodMarkPodNot
 
 describe('monitorNodeHealth → MarkPodsNotReady (TestMonitorNodeHealthMarkPodsNotReady, pod part)', () => {
   const pods = [pod0, newPod('pod1', 'node0'), newPod('pod2', 'node1')];
-  it('given a node without status (startup grace), when the health half marks it Unknown, then no pod is enqueued (no Ready True before)', () => {
+  it('given a node without status (startup grace), when the health part marks it Unknown, then no pod is enqueued (no Ready True before)', () => {
     const spec = given(pods, []);
     assert.deepEqual(spec.handlers.nodes(applied(newNode('node0', { ready: 'Unknown' }), newNode('node0'))).enqueue, []);
     assert.deepEqual(spec.handlers.nodes(applied(newNode('node0', { ready: 'Unknown' }))).enqueue, []);
@@ -66,7 +66,7 @@ describe('monitorNodeHealth → MarkPodsNotReady (TestMonitorNodeHealthMarkPodsN
     assert.deepEqual(spec.reconcile('default/pod1', input(T0)).mutations.map((m) => m.verb), ['UpdateStatus']);
     assert.deepEqual(spec.reconcile('default/pod2', input(T0)).mutations, []);
   });
-  it('given the same transition replayed (live=false) or a node deleted, then nothing is enqueued', () => {
+  it('given the same transition restored (live=false) or a node deleted, then nothing is enqueued', () => {
     const spec = given(pods, []);
     assert.deepEqual(spec.handlers.nodes(applied(newNode('node0', { ready: 'False' }), newNode('node0', { ready: 'True' }), false)).enqueue, []);
     assert.deepEqual(spec.handlers.nodes(deleted(newNode('node0', { ready: 'True' }))).enqueue, []);

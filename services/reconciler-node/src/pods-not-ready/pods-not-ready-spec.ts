@@ -4,14 +4,14 @@ import { mutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
 import type { HandlerOutput, ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { ControllerSpec, InputClock, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { ControllerSpec, InputWatermarks, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { markPodNotReady } from './mark-pods-not-ready.ts';
 import { POD_NODE_NAME_INDEX } from './pod-node-name-index.ts';
 
 /**
- * PodsNotReadyInputs are what the pods half of node lifecycle reads: pods co-partitioned by namespace (a key is a
+ * PodsNotReadyInputs are what the pods part of node lifecycle reads: pods co-partitioned by namespace (a key is a
  * pod's `namespace/name`), nodes read whole by every member. The pods input needs POD_NODE_NAME_INDEXERS.
  */
 export type PodsNotReadyInputs = { readonly pods: Pod; readonly nodes: Node };
@@ -30,19 +30,19 @@ function notReady(node: Node | undefined): boolean {
 }
 
 /**
- * podsNotReadySpec is the pods half of upstream's node lifecycle controller: MarkPodsNotReady as monitorNodeHealth
+ * podsNotReadySpec is the pods part of upstream's node lifecycle controller: MarkPodsNotReady as monitorNodeHealth
  * calls it when a node's Ready goes from True to not True, and processPod for a pod bound to a node whose Ready is
- * not True. The nodes handler sees the transition in the node's old and new state (the health half, or the kubelet,
+ * not True. The nodes handler sees the transition in the node's old and new state (the health part, or the kubelet,
  * wrote it), the pods handler a pod getting or changing its nodeName (podUpdated). Both act on live records only: a
- * restarted member replaying history must not mark the pods of a transition long past. The reconcile is
+ * restarted member restoring its backlog must not mark the pods of a transition long past. The reconcile is
  * level-based, so a retry after a failed write (upstream's nodesToRetry and AddRateLimited) decides again.
  * Nothing is member-local.
  */
-export function podsNotReadySpec(listers: Listers<PodsNotReadyInputs>, clock: InputClock<PodsNotReadyInputs>): ControllerSpec<PodsNotReadyInputs> {
+export function podsNotReadySpec(listers: Listers<PodsNotReadyInputs>, watermarks: InputWatermarks<PodsNotReadyInputs>): ControllerSpec<PodsNotReadyInputs> {
   return {
     handlers: {
       nodes: (event) => nodeTransition(event, listers),
-      pods: (event) => podBound(event, listers, clock),
+      pods: (event) => podBound(event, listers, watermarks),
     },
     reconcile: (key, input) => markPodsNotReady(key, input, listers),
   };
@@ -59,10 +59,10 @@ function nodeTransition(event: ObjectEvent<Node>, listers: Listers<PodsNotReadyI
  * node whose Ready is not True, enqueues the pod. Until the nodes input is known complete here (no watermark yet),
  * node health counts as not gathered and the pod is left alone, as processPod leaves it without nodeHealth.
  */
-function podBound(event: ObjectEvent<Pod>, listers: Listers<PodsNotReadyInputs>, clock: InputClock<PodsNotReadyInputs>): HandlerOutput {
+function podBound(event: ObjectEvent<Pod>, listers: Listers<PodsNotReadyInputs>, watermarks: InputWatermarks<PodsNotReadyInputs>): HandlerOutput {
   const nodeName = event.object.spec?.nodeName ?? '';
   if (!event.live || event.type === 'Deleted' || nodeName === '' || nodeName === event.old?.spec?.nodeName) return NOTHING;
-  if (clock.observedAt('nodes') === undefined || !notReady(listers.nodes.get(nodeName))) return NOTHING;
+  if (watermarks.watermark('nodes') === undefined || !notReady(listers.nodes.get(nodeName))) return NOTHING;
   return { enqueue: [event.key] };
 }
 

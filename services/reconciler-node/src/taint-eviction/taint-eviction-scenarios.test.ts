@@ -70,7 +70,7 @@ describe('a schedule computed from state (not upstream: the timer survives a res
     assert.equal(world.sync('default/pod1', at(200_000)).requeueAfterMs, 300_000);
     assert.equal(world.sync('default/pod1', at(250_000)).requeueAfterMs, 250_000);
   });
-  it('given replayed pod records, then they are enqueued too (a restarted member recomputes)', () => {
+  it('given restored pod records, then they are enqueued too (a restarted member recomputes)', () => {
     const world = taintEvictionWorld([], [newNode('node1')]);
     assert.deepEqual(world.putPod(newPod('pod1', 'node1'), false), ['default/pod1']);
   });

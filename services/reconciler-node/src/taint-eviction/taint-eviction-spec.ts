@@ -26,7 +26,7 @@ const NOTHING: HandlerOutput = { enqueue: [] };
 
 /**
  * taintEvictionSpec is upstream's taint-eviction-controller (taint_eviction.go, timed_workers.go): pod events
- * enqueue the pod (PodUpdated), node events the node's pods (NodeUpdated), replayed records too, so a restarted
+ * enqueue the pod (PodUpdated), node events the node's pods (NodeUpdated), restored records too, so a restarted
  * member recomputes every schedule; reconcile(podKey) is handlePodUpdate + processPodOnNode, and a due schedule is
  * the timed worker firing (deletePodHandler), counted in `metrics`. Member-local: the TimedEvictions (scheduled and
  * fired evictions).
@@ -71,7 +71,7 @@ function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvict
   const log = mutationLog(TAINT_EVICTION_CONTROLLER, key, input.cause, input.now, input.attempt);
   const pod = listers.pods.get(key);
   if (pod === undefined) {
-    if (evictions.forget(key)) log.push(evictionEvent(key, true));
+    if (evictions.cancel(key)) log.push(evictionEvent(key, true));
     return { mutations: log.mutations() };
   }
   const fired = evictions.fired(key, pod.metadata.uid);

@@ -26,8 +26,12 @@ export class TimedEvictions {
     this.#scheduled.set(key, eviction);
   }
 
-  /** cancel drops the pod's pending eviction; true when there was one (CancelWork's answer, which decides the event). */
+  /**
+   * cancel drops the pod's pending eviction, and the mark of one fired (a reconcile that cancels has found none for
+   * the pod's uid); true when one was pending (CancelWork's answer, which decides the event).
+   */
   cancel(key: string): boolean {
+    this.#fired.delete(key);
     return this.#scheduled.delete(key);
   }
 
@@ -44,11 +48,5 @@ export class TimedEvictions {
     const attempts = (this.fired(key, uid)?.attempts ?? 0) + 1;
     this.#fired.set(key, { uid, attempts });
     return attempts;
-  }
-
-  /** forget drops all the member knows of a pod that is gone, returning whether an eviction was pending (cancel). */
-  forget(key: string): boolean {
-    this.#fired.delete(key);
-    return this.cancel(key);
   }
 }
