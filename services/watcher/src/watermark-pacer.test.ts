@@ -114,4 +114,18 @@ describe('WatermarkPacer', () => {
     assert.deepEqual(asked, [7_000]);
   });
 
+  it('given the event loop held 14 s (SIGSTOP), when the late poll comes, then it asks no kind (the sockets may hold unread events); the next poll asks again', (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    let now = 1_000;
+    const pacer = new WatermarkPacer(pacing, () => now);
+    const asked: number[] = [];
+    const unpoll = pacer.onPoll((nowMs) => asked.push(nowMs));
+    t.mock.timers.tick(100);
+    now += 14_000;
+    t.mock.timers.tick(100);
+    now += 100;
+    t.mock.timers.tick(100);
+    unpoll();
+    assert.deepEqual(asked, [1_000, 15_100]);
+  });
 });

@@ -25,6 +25,7 @@ export class WatermarkPacer {
   readonly #markedAt = new Map<string, number>();
   readonly #polls = new Set<(nowMs: number) => void>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  #lastPollMs: number | undefined;
   readonly #now: () => number;
 
   /** now is the clock (ms) the polls read: the one the kinds stamp their changes with. */
@@ -75,6 +76,7 @@ export class WatermarkPacer {
     this.#polls.add(poll);
     this.#timer ??= setInterval(() => {
       const nowMs = this.#now();
+      if (this.#stalled(nowMs)) return;
       for (const t of this.#polls) t(nowMs);
     }, this.pollMs);
     return () => {
@@ -82,6 +84,23 @@ export class WatermarkPacer {
       if (this.#polls.size > 0) return;
       clearInterval(this.#timer);
       this.#timer = undefined;
+      this.#lastPollMs = undefined;
     };
   }
+
+  /**
+   * #stalled tells a poll that comes over STALL_MS after the last one: the watcher's event loop was held (SIGSTOP, a
+   * long GC pause, a saturated CPU), and its watch streams may hold events it has not read yet. A watermark now would
+   * say the kinds are complete up to now while those unread events are older: node lifecycle would count a Lease
+   * renewal still in the socket as silence. That poll is skipped; the next comes one pollMs later, after the event
+   * loop read what the sockets held.
+   */
+  #stalled(nowMs: number): boolean {
+    const last = this.#lastPollMs;
+    this.#lastPollMs = nowMs;
+    return last !== undefined && nowMs - last > STALL_MS;
+  }
 }
+
+/** STALL_MS is how late a poll may come before the pacer takes it for a stall of the event loop (ten polls missed). */
+const STALL_MS = 1000;
