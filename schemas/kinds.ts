@@ -53,7 +53,7 @@ export function watchTopic(kind: Pick<WatchedKind, 'plural'>): string {
 
 /**
  * stateTopic is a watched kind's state topic: the same records in the same transactions, compacted eagerly to about
- * one per live key, which is what a restarting or newly assigned member replays (its cost follows the live objects,
+ * one per live key, which is what a restarting or newly assigned member restores from (its cost follows the live objects,
  * not the audit window).
  */
 export function stateTopic(kind: Pick<WatchedKind, 'plural'>): string {
