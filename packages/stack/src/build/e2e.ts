@@ -1,0 +1,62 @@
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { obtain, type Recipe } from '../obtain.ts';
+import { VERSIONS } from '../versions.ts';
+import { go } from './go.ts';
+import { kubeModuleRecipe } from './kube.ts';
+
+/**
+ * E2E_MAIN is the test main of upstream's e2e suite (test/e2e/e2e_test.go's, cut down to the apps and network
+ * suites, the ones that test our controllers), so the binary stays small.
+ */
+const E2E_MAIN = `package e2e
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"k8s.io/kubernetes/test/e2e"
+	"k8s.io/kubernetes/test/e2e/framework"
+	"k8s.io/kubernetes/test/e2e/framework/config"
+	"k8s.io/kubernetes/test/e2e/framework/testfiles"
+	e2etestingmanifests "k8s.io/kubernetes/test/e2e/testing-manifests"
+	testfixtures "k8s.io/kubernetes/test/fixtures"
+
+	_ "k8s.io/kubernetes/test/e2e/apps"
+	_ "k8s.io/kubernetes/test/e2e/feature"
+	_ "k8s.io/kubernetes/test/e2e/framework/debug/init"
+	_ "k8s.io/kubernetes/test/e2e/framework/node/init"
+	_ "k8s.io/kubernetes/test/e2e/network"
+)
+
+func TestMain(m *testing.M) {
+	config.CopyFlags(config.Flags, flag.CommandLine)
+	framework.RegisterCommonFlags(flag.CommandLine)
+	framework.RegisterClusterFlags(flag.CommandLine)
+	flag.Parse()
+	testfiles.AddFileSource(e2etestingmanifests.GetE2ETestingManifestsFS())
+	testfiles.AddFileSource(testfixtures.GetTestFixturesFS())
+	framework.AfterReadingAllFlags(&framework.TestContext)
+	os.Exit(m.Run())
+}
+
+func TestE2E(t *testing.T) { e2e.RunE2ETests(t) }
+`;
+
+/**
+ * e2eRecipe builds upstream's e2e test binary at the apiserver's version (see docs/parity.md#upstreams-e2e-specs): the stack's
+ * Kubernetes build module, renamed, with the suite's test main, compiled by `go test -c`. Obtained on demand by
+ * `npm run e2e`, not by `stack up`.
+ */
+export const e2eRecipe: Recipe = {
+  part: 'kube-e2e',
+  version: VERSIONS.kubernetes,
+  async build(dir, log) {
+    const moduleDir = await obtain(kubeModuleRecipe, (line) => log.write(`${line}\n`));
+    for (const file of ['go.mod', 'go.sum']) copyFileSync(join(moduleDir, file), join(dir, file));
+    await go(['mod', 'edit', '-module', 'kcmbus.local/e2e'], dir, log);
+    writeFileSync(join(dir, 'e2e_test.go'), E2E_MAIN);
+    await go(['test', '-c', '-o', join(dir, 'bin', 'e2e.test'), '.'], dir, log);
+  },
+};
