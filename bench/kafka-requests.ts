@@ -25,25 +25,35 @@ export function parseRequestCounts(page: string): ApiCounts {
   return counts;
 }
 
-async function countsOf(pids: readonly number[]): Promise<ApiCounts> {
-  const pages = await Promise.all(pids.map(async (pid) => parseRequestCounts((await httpCall(metricsUrlOf(pid), { timeoutMs: 10_000 })).body)));
-  const total: Record<string, number> = {};
-  for (const page of pages) for (const [api, n] of Object.entries(page)) total[api] = (total[api] ?? 0) + n;
-  return total;
+/** Requests are Kafka requests counted two ways: by API over all the processes, and in all by process. */
+export type Requests = { readonly byApi: ApiCounts; readonly byProcess: Readonly<Record<string, number>> };
+
+async function countsOf(processes: Readonly<Record<string, number>>): Promise<Record<string, ApiCounts>> {
+  const read = async ([name, pid]: [string, number]): Promise<[string, ApiCounts]> => [name, parseRequestCounts((await httpCall(metricsUrlOf(pid), { timeoutMs: 10_000 })).body)];
+  return Object.fromEntries(await Promise.all(Object.entries(processes).map(read)));
 }
 
-/** RequestMeter gives the Kafka requests the processes sent since it started, summed by API. */
-export type RequestMeter = { readonly read: () => Promise<ApiCounts> };
+/** since is what each process sent between two readings, by API and in all. */
+function since(start: Readonly<Record<string, ApiCounts>>, now: Readonly<Record<string, ApiCounts>>): Requests {
+  const byApi: Record<string, number> = {};
+  const byProcess: Record<string, number> = {};
+  for (const [name, counts] of Object.entries(now)) {
+    for (const [api, n] of Object.entries(counts)) {
+      const sent = n - (start[name]?.[api] ?? 0);
+      byApi[api] = (byApi[api] ?? 0) + sent;
+      byProcess[name] = (byProcess[name] ?? 0) + sent;
+    }
+  }
+  return { byApi, byProcess };
+}
 
-/** requestMeter starts counting the Kafka requests of kcm-bus services, by pid. */
-export async function requestMeter(pids: readonly number[]): Promise<RequestMeter> {
-  const start = await countsOf(pids);
-  return {
-    read: async () => {
-      const now = await countsOf(pids);
-      return Object.fromEntries(Object.entries(now).map(([api, n]) => [api, n - (start[api] ?? 0)]));
-    },
-  };
+/** RequestMeter gives the Kafka requests the processes sent since it started. */
+export type RequestMeter = { readonly read: () => Promise<Requests> };
+
+/** requestMeter starts counting the Kafka requests of kcm-bus services (name → pid). */
+export async function requestMeter(processes: Readonly<Record<string, number>>): Promise<RequestMeter> {
+  const start = await countsOf(processes);
+  return { read: async () => since(start, await countsOf(processes)) };
 }
 
 /** totalRequests adds up every API's requests. */
@@ -51,8 +61,14 @@ export function totalRequests(counts: ApiCounts): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
-/** requestsNote names the APIs by count, scaled by `scale` (per 1000 pods, per minute), the largest first. */
+/** requestsNote names the APIs (or processes) by count, scaled by `scale` (per 1000 pods, per minute), the largest first. */
 export function requestsNote(counts: ApiCounts, scale: number, top = 6): string {
   return Object.entries(counts).filter(([, n]) => n > 0).sort(([, a], [, b]) => b - a).slice(0, top)
     .map(([api, n]) => `${api} ${(n * scale).toFixed(0)}`).join(', ');
+}
+
+/** scaledRequests are requests times `scale` (per minute from a window's length), both ways. */
+export function scaledRequests(r: Requests, scale: number): Requests {
+  const times = (counts: Readonly<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n * scale]));
+  return { byApi: times(r.byApi), byProcess: times(r.byProcess) };
 }

@@ -33,8 +33,8 @@ function cpuRows(w: Workload, q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
       note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}` },
     { scenario: `S1 ${w.label}broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 's', upstream: per1000(sum(upstream.cpu, BUS_INFRA)), kcmBus: per1000(sum(kcmBus.cpu, BUS_INFRA)),
       note: `${each(kcmBus, BUS_INFRA)}; kafka's JIT compiler threads ${jit(kcmBus)} of it (${jit(upstream)} under upstream); under upstream they serve only the bench's watcher` },
-    { scenario: `S1 ${w.label}Kafka requests per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 'req', upstream: per1000(totalRequests(upstream.requests)), kcmBus: per1000(totalRequests(kcmBus.requests)),
-      note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests, 1000 / N)}` },
+    { scenario: `S1 ${w.label}Kafka requests per 1000 pods, qps ${q.qps}/${q.burst}`, unit: 'req', upstream: per1000(totalRequests(upstream.requests.byApi)), kcmBus: per1000(totalRequests(kcmBus.requests.byApi)),
+      note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1000 / N)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1000 / N)}` },
   ];
 }
 

@@ -6,7 +6,7 @@
  * (under upstream they serve only the bench's watcher).
  */
 import { BUS_INFRA, cpuMeter, stackPids, sum } from './cpu.ts';
-import { requestMeter, requestsNote, totalRequests, type ApiCounts } from './kafka-requests.ts';
+import { requestMeter, requestsNote, scaledRequests, totalRequests, type Requests } from './kafka-requests.ts';
 import { Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { caughtUp } from './s6-memory.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
@@ -22,26 +22,26 @@ const PER_RC = 50;
 const QPS: Qps = { qps: 20, burst: 30 };
 
 /** Idle is one arm's window: CPU-seconds per minute by process, and the kcm-bus services' Kafka requests per minute. */
-type Idle = { readonly cpu: Readonly<Record<string, number>>; readonly requests: ApiCounts };
+type Idle = { readonly cpu: Readonly<Record<string, number>>; readonly requests: Requests };
 
 /**
  * idleWindow measures the processes' CPU and the Kafka requests of the kcm-bus services among them (`services`, by
  * pid) over the window after the warm-up, per minute.
  */
-async function idleWindow(pids: Readonly<Record<string, number>>, services: readonly number[]): Promise<Idle> {
+async function idleWindow(pids: Readonly<Record<string, number>>, services: Readonly<Record<string, number>>): Promise<Idle> {
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const [meter, requests] = [cpuMeter(pids), await requestMeter(services)];
   await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
   const perMinute = (reading: Readonly<Record<string, number>>): Record<string, number> =>
     Object.fromEntries(Object.entries(reading).map(([name, s]) => [name, (s * 60_000) / WINDOW_MS]));
-  return { cpu: perMinute(meter.read()), requests: perMinute(await requests.read()) };
+  return { cpu: perMinute(meter.read()), requests: scaledRequests(await requests.read(), 60_000 / WINDOW_MS) };
 }
 
 async function underUpstream(ctx: BenchContext, pop: Population): Promise<Idle> {
   const kcm = startUpstream(ctx.e, QPS);
   try {
     await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: 600_000, intervalMs: 1000 });
-    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, [benchWatcherPid()]);
+    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, { watcher: benchWatcherPid() });
   } finally {
     await kcm.stop();
   }
@@ -52,7 +52,7 @@ async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Idle> {
   try {
     await caughtUp(bus.reconciler, pop.pods);
     const services = busPids(bus);
-    return await idleWindow({ ...services, ...stackPids(ctx.e, BUS_INFRA) }, Object.values(services));
+    return await idleWindow({ ...services, ...stackPids(ctx.e, BUS_INFRA) }, services);
   } finally {
     await bus.stop();
   }
@@ -63,8 +63,8 @@ function rows(pods: number, upstream: Idle, kcmBus: Idle): Row[] {
   return [
     { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream.cpu['kube-controller-manager'], kcmBus: sum(kcmBus.cpu, BUS_SERVICES), note: `kube-controller-manager vs ${each(BUS_SERVICES)}` },
     { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream.cpu, BUS_INFRA), kcmBus: sum(kcmBus.cpu, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
-    { scenario: `S13 idle Kafka requests per minute, ${pods} pods`, unit: 'req', upstream: totalRequests(upstream.requests), kcmBus: totalRequests(kcmBus.requests),
-      note: `upstream: the bench's watcher only (${requestsNote(upstream.requests, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests, 1)}` },
+    { scenario: `S13 idle Kafka requests per minute, ${pods} pods`, unit: 'req', upstream: totalRequests(upstream.requests.byApi), kcmBus: totalRequests(kcmBus.requests.byApi),
+      note: `upstream: the bench's watcher only (${requestsNote(upstream.requests.byApi, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1)}` },
   ];
 }
 

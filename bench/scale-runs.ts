@@ -1,6 +1,6 @@
 import { samplePods, type PodsOverTime } from './pods-over-time.ts';
 import { BUS_INFRA, cpuMeter, stackPids } from './cpu.ts';
-import { requestMeter, type ApiCounts } from './kafka-requests.ts';
+import { requestMeter, type Requests } from './kafka-requests.ts';
 import { rssBytes } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 import { rcManifest } from '../test/support/rc.ts';
@@ -31,14 +31,14 @@ export const WORKLOADS: readonly Workload[] = (process.env['BENCH_S1_KINDS'] ?? 
  * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
  * measured processes and the Kafka requests of the kcm-bus services among them from the RC's creation until N pods ran.
  */
-export type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>>; readonly requests: ApiCounts };
+export type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>>; readonly requests: Requests };
 
 /**
  * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
  * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
  * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
  */
-async function scaleRun(ctx: BenchContext, w: Workload, ns: string, measured: { readonly pid: number | undefined; readonly cpu: Readonly<Record<string, number>>; readonly services: readonly number[] }): Promise<S1Run> {
+async function scaleRun(ctx: BenchContext, w: Workload, ns: string, measured: { readonly pid: number | undefined; readonly cpu: Readonly<Record<string, number>>; readonly services: Readonly<Record<string, number>> }): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const [meter, requests] = [cpuMeter(measured.cpu), await requestMeter(measured.services)];
   const started = performance.now();
@@ -57,7 +57,7 @@ async function underUpstream(ctx: BenchContext, w: Workload, q: Qps, round: stri
   try {
     const pid = kcm.process.pid ?? 0;
     const cpu = { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) };
-    return await scaleRun(ctx, w, `${ctx.runId}-s1-up-${w.label.trim().toLowerCase()}${q.qps}${round}`, { pid, cpu, services: [benchWatcherPid()] });
+    return await scaleRun(ctx, w, `${ctx.runId}-s1-up-${w.label.trim().toLowerCase()}${q.qps}${round}`, { pid, cpu, services: { watcher: benchWatcherPid() } });
   } finally {
     await kcm.stop();
   }
@@ -67,7 +67,7 @@ async function underKcmBus(ctx: BenchContext, w: Workload, q: Qps, round: string
   const bus = await startKcmBus(ctx.e, q);
   try {
     const pids = busPids(bus);
-    const measured = { pid: pids['reconciler-rc'], cpu: { ...pids, ...stackPids(ctx.e, BUS_INFRA) }, services: Object.values(pids) };
+    const measured = { pid: pids['reconciler-rc'], cpu: { ...pids, ...stackPids(ctx.e, BUS_INFRA) }, services: pids };
     return await scaleRun(ctx, w, `${ctx.runId}-s1-bus-${w.label.trim().toLowerCase()}${q.qps}${round}`, measured);
   } finally {
     await bus.stop();
