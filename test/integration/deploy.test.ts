@@ -35,12 +35,17 @@ async function built(): Promise<Resource[]> {
 
 /** VERBS and PROBED are the matrix every identity is probed on: what it is granted must be yes, everything else no. */
 const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-const PROBED = ['pods', 'pods/status', 'replicationcontrollers', 'replicationcontrollers/status', 'endpoints', 'nodes', 'nodes/status', 'services',
-  'events', 'events.events.k8s.io', 'leases.coordination.k8s.io', 'secrets', 'configmaps', 'serviceaccounts/token'];
+const PROBED = ['pods', 'pods/status', 'replicationcontrollers', 'replicationcontrollers/status', 'replicasets.apps', 'replicasets.apps/status',
+  'endpoints', 'endpointslices.discovery.k8s.io', 'nodes', 'nodes/status', 'services', 'events', 'events.events.k8s.io', 'leases.coordination.k8s.io',
+  'secrets', 'configmaps', 'serviceaccounts/token'];
 
 /** granted lists what ROLES grant an identity as `verb resource[.group]`, kubectl's spelling (ROLES' subresources are all core). */
 function granted(id: string): Set<string> {
-  return new Set((ROLES[id] ?? []).flatMap((r) => r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${g === '' ? res : `${res}.${g}`}`)))));
+  const named = (res: string, group: string): string => {
+    const [resource = '', subresource] = res.split('/');
+    return `${group === '' ? resource : `${resource}.${group}`}${subresource === undefined ? '' : `/${subresource}`}`;
+  };
+  return new Set((ROLES[id] ?? []).flatMap((r) => r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${named(res, g)}`)))));
 }
 
 /** checkCounts records how many can-i checks each identity went through and how many were yes, printed for the record. */
