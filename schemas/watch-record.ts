@@ -46,3 +46,26 @@ export function compareResourceVersion(a: string, b: string): -1 | 0 | 1 | undef
   if (a.length !== b.length) return a.length > b.length ? 1 : -1;
   return a === b ? 0 : a > b ? 1 : -1;
 }
+
+/**
+ * EPOCH_HEADER carries, on every record a watcher writes to a watch or state topic, the watcher's epoch: one past
+ * the offset of its claim in WATCHER_EPOCHS_TOPIC, so a newer watcher's is larger. A reader keeps each partition's largest
+ * epoch and drops a record of a smaller one: it comes from a watcher a newer one replaced (a zombie).
+ */
+export const EPOCH_HEADER = 'kcm-bus-epoch';
+
+/**
+ * HISTORY_NEXT_HEADER is on a state topic's watermark records (the checkpoint's markers): the offset of the first
+ * record of the partition's history topic the state does not hold yet. A reader restores from the state topic, then
+ * reads the history topic's partition from there.
+ */
+export const HISTORY_NEXT_HEADER = 'kcm-bus-history-next';
+
+/** WATCHER_EPOCHS_TOPIC holds the watchers' epoch claims (one partition, compacted, keyed by transactional id). */
+export const WATCHER_EPOCHS_TOPIC = 'kcm.watcher-epochs';
+
+/** epochOf is a record's watcher epoch (EPOCH_HEADER), 0n for a record without one (written before epochs). */
+export function epochOf(headers: Readonly<Record<string, string>>): bigint {
+  const value = headers[EPOCH_HEADER];
+  return value !== undefined && /^[0-9]+$/.test(value) ? BigInt(value) : 0n;
+}

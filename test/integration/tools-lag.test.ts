@@ -13,7 +13,7 @@ const kube = rawKube();
 const bus = busFlags(stack);
 const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
 const PARTITIONS = 3;
-const INPUTS = ['kcm.state.pods', 'kcm.state.replicationcontrollers', 'kcm.mutation-results'];
+const INPUTS = ['kcm.state.pods', 'kcm.watch.pods', 'kcm.state.replicationcontrollers', 'kcm.watch.replicationcontrollers', 'kcm.mutation-results'];
 
 /** kcmBusLag runs `kcm-bus lag` as a user would, against the test stack. */
 async function kcmBusLag(...args: string[]): Promise<string> {
@@ -52,16 +52,19 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
   it('lists reconciler-rc\'s group with every input partition, lag 0 once an RC converged, watermarks seconds old', async () => {
     await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('web', 2));
     await running('web', 2);
+    // The history topics are what it reads live: lag 0 there; a state topic is read only to restore, and has no lag.
     const group = await waitFor('reconciler-rc caught up: lag 0 on every input partition it committed on', async () => {
       const g = await rcGroup();
+      const histories = g?.partitions.filter((p) => p.topic.startsWith('kcm.watch.')) ?? [];
       const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
-      return g !== undefined && states.length === 2 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && states.every((p) => p.lag === 0) && g;
+      return g !== undefined && histories.length === 2 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && histories.every((p) => p.lag === 0) &&
+        states.every((p) => p.lag === null) && g;
     }, { timeoutMs: 120_000 });
     const listed = group.partitions.map((p) => `${p.topic}/${p.partition}`).sort();
     assert.deepEqual(listed, INPUTS.flatMap((t) => [0, 1, 2].map((p) => `${t}/${p}`)).sort());
     assert.equal(group.service, 'reconciler-rc');
     assert.equal(group.members, 1);
-    for (const p of group.partitions.filter((q) => q.topic.startsWith('kcm.state.'))) {
+    for (const p of group.partitions.filter((q) => q.topic.startsWith('kcm.watch.'))) {
       // the watcher's default --watermark-idle-interval-ms (5 s) plus transit on a loaded machine
       assert.ok(p.watermarkAgeMs !== null && p.watermarkAgeMs < 15_000, `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`);
     }

@@ -51,13 +51,13 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       const name = (o.body['metadata'] as { name: string }).name;
       const updated = await relabel(`${o.collection}/${name}`);
       await kube('DELETE', `${o.collection}/${name}?gracePeriodSeconds=0&propagationPolicy=Background`);
-      const records = await waitFor(`${o.kind} ${o.key}: applied, deleted and a tombstone`, async () => {
+      const records = await waitFor(`${o.kind} ${o.key}: applied and deleted in the history`, async () => {
         const mine = recordsOf(await readTopic(stack, `kcm.watch.${o.plural}`), o.key);
-        return mine.at(-1)?.value === null ? mine : undefined;
+        return mine.at(-1)?.value?.type === 'Deleted' ? mine : undefined;
       });
       const types = records.map((r) => r.value?.type ?? 'tombstone');
-      assert.deepEqual(types.slice(-2), ['Deleted', 'tombstone'], `${o.kind}: ${types.join(', ')}`);
-      assert.ok(types.slice(0, -2).every((t) => t === 'Applied'), `${o.kind}: ${types.join(', ')}`);
+      assert.ok(types.slice(0, -1).every((t) => t === 'Applied'), `${o.kind}: ${types.join(', ')}`);
+      await waitFor(`${o.kind} ${o.key}: the state's tombstone (a checkpoint)`, async () => recordsOf(await readTopic(stack, `kcm.state.${o.plural}`), o.key).at(-1)?.value === null);
       assert.deepEqual(records[0]?.value?.object, normalize(created), `${o.kind}: the created object`);
       assert.ok(records.some((r) => isDeepStrictEqual(r.value?.object, normalize(updated))), `${o.kind}: the updated object`);
       assert.equal((records.at(-2)?.value?.object?.['metadata'] as { name?: string }).name, name, 'the delete carries the final object');
@@ -113,7 +113,7 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
         const mine = recordsOf(records, key);
         const published = new Set(mine.map((r) => r.value?.resourceVersion));
         const deleted = i % 3 === 0;
-        return (seen.get(key) ?? []).every((rv) => published.has(rv)) && (deleted ? mine.at(-1)?.value === null : mine.at(-1)?.value?.type === 'Applied');
+        return (seen.get(key) ?? []).every((rv) => published.has(rv)) && mine.at(-1)?.value?.type === (deleted ? 'Deleted' : 'Applied');
       });
     });
   });
@@ -137,7 +137,7 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     await waitFor('the missed delete and create on the topic', async () => {
       const records = await readTopic(stack, 'kcm.watch.pods');
       const vanished = recordsOf(records, `${ns}/gone-vanished`);
-      return vanished.at(-1)?.value === null && vanished.at(-2)?.value?.type === 'Deleted' &&
+      return vanished.at(-1)?.value?.type === 'Deleted' &&
         recordsOf(records, `${ns}/gone-new`).at(-1)?.value?.type === 'Applied';
     });
   });

@@ -1,5 +1,6 @@
 import type { KafkaAcl, KafkaAclOperation } from '@kcm-bus/runtime/bus/bus.ts';
 import { inputKindsOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { WATCHER_EPOCHS_TOPIC } from '@kcm-bus/schemas/watch-record.ts';
 
 /** SERVICES are the kcm-bus services, each its own Kafka principal (User:<service>) on the secure listener. */
 export const SERVICES = ['watcher', 'writer', ...RECONCILER_SERVICES] as const;
@@ -19,15 +20,16 @@ const readBack: Grant = { type: 'GROUP', name: 'kcm-bus-read-', prefixed: true, 
 
 /**
  * grantsOf is what one service may do on the bus, and nothing more: only the watcher writes watch and state
- * topics, only reconcilers write kcm.mutations, only the writer writes kcm.mutation-results. Reading is granted
- * where the service's loops read (the watcher reads its state topics back on restart; a reconciler reads the state
- * topics of its controllers' inputs, from the catalog, and the results of its own mutations), creating and
+ * topics (and its epoch claims), only reconcilers write kcm.mutations, only the writer writes kcm.mutation-results.
+ * Reading is granted where the service's loops read (the watcher reads its topics back on restart; a reconciler reads
+ * the state and history topics of its controllers' inputs, from the catalog, and the results of its own mutations), creating and
  * configuring where the service creates the topic.
  */
 function grantsOf(service: ServiceName): readonly Grant[] {
   if (service === 'watcher') {
     return [
       topic('kcm.watch.', [...OWN, 'WRITE', 'READ'], true), topic('kcm.state.', [...OWN, 'WRITE', 'READ'], true),
+      topic(WATCHER_EPOCHS_TOPIC, [...OWN, 'WRITE']),
       { type: 'TRANSACTIONAL_ID', name: 'kcm-bus-watcher-', prefixed: true, operations: ['WRITE', 'DESCRIBE'] }, readBack,
     ];
   }
@@ -37,7 +39,7 @@ function grantsOf(service: ServiceName): readonly Grant[] {
       { type: 'GROUP', name: 'kcm-bus-writer', operations: READS }, readBack,
     ];
   }
-  const inputs = inputKindsOf(service).map((plural) => `kcm.state.${plural}`);
+  const inputs = inputKindsOf(service).flatMap((plural) => [`kcm.state.${plural}`, `kcm.watch.${plural}`]);
   return [
     ...inputs.map((t) => topic(t, READS)), ...[...inputs, RESULTS].map((t) => topic(`${t}.dlq`, [...OWN, 'WRITE'])),
     topic(MUTATIONS, ['WRITE', 'DESCRIBE']), topic(RESULTS, ['READ', 'CREATE', 'DESCRIBE']),

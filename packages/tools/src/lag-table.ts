@@ -7,7 +7,10 @@ export type PartitionLag = {
   /** committed is the group's committed offset, null while it has committed none on this partition. */
   readonly committed: string | null;
   readonly end: string;
-  /** lag is end − committed: records and transaction markers the group has not processed yet (null: no commit). */
+  /**
+   * lag is end − committed: records and transaction markers the group has not processed yet (null: no commit, or a
+   * state topic, which members read only to restore and then leave to its history topic).
+   */
   readonly lag: number | null;
   /** watermarkAgeMs is now − the newest watermark's observedAt (watch and state topics; null: none found or not one). */
   readonly watermarkAgeMs: number | null;
@@ -67,7 +70,7 @@ export function lagReport(inputs: LagInputs, now: number, only?: string): GroupL
 function partitionLag(inputs: LagInputs, c: GroupOffsets['partitions'][number], now: number): PartitionLag {
   const id = partitionId(c.topic, c.partition);
   const end = inputs.ends.get(id) ?? c.committed ?? '0';
-  const lag = c.committed === undefined ? null : BigInt(end) > BigInt(c.committed) ? Number(BigInt(end) - BigInt(c.committed)) : 0;
+  const lag = c.committed === undefined || c.topic.startsWith('kcm.state.') ? null : BigInt(end) > BigInt(c.committed) ? Number(BigInt(end) - BigInt(c.committed)) : 0;
   const newest = inputs.watermarks.get(id);
   const watermarkAgeMs = hasWatermarks(c.topic) && newest !== undefined ? Math.max(0, now - newest) : null;
   return { topic: c.topic, partition: c.partition, committed: c.committed ?? null, end, lag, watermarkAgeMs };

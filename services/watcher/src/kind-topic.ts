@@ -1,83 +1,65 @@
-import type { Bus, OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
-import { compareResourceVersion, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import { EPOCH_HEADER, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
-import { PublishedState } from './store.ts';
-import type { WatcherTransactions } from './watcher-transactions.ts';
+import type { StateCheckpoints } from './state-checkpoints.ts';
+import type { WatcherPublishing } from './watcher-publishing.ts';
 
 /** KindTopics are one kind's history and state topics. */
 export type KindTopics = { readonly history: string; readonly state: string };
 
-/** KindTopic is one kind's topics as the watcher writes them: fenced transactions to both at once. */
+/** KindTopic is one kind's topics as the watcher writes them. */
 export type KindTopic = {
-  readonly publish: (events: readonly WatchRecord<KubeObject>[]) => Promise<void>;
+  /** publish writes events to the history (atomic: in one transaction, as a relist must) and queues them for the state. */
+  readonly publish: (events: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
+  /** marker is the kind's latest watermark record, encoded: the value of its checkpoint markers. */
+  readonly marker: () => Buffer;
+};
+
+/** KindTopicPorts are what a kind's topic writes through. */
+export type KindTopicPorts = {
+  readonly publishing: Pick<WatcherPublishing, 'epoch' | 'history' | 'inTransaction'>;
+  readonly checkpoints: Pick<StateCheckpoints, 'add'>;
+  readonly serde: Pick<Serde, 'encode'>;
+  readonly onUnknown: (path: string) => void;
 };
 
 /**
- * openKindTopic writes one kind's batches through the watcher's transactions (send, see openWatcherTransactions).
- * Every batch writes the same records to the history topic and to the state topic in one transaction: a Deleted
- * record is followed by the key's tombstone; a watermark goes to every partition. The history is the audit trail;
- * the state topic, compacted, is what a restarting member restores from.
+ * openKindTopic writes one kind's batches: every record to the history topic, in the partition of its namespace (a
+ * watermark to every partition), stamped with the watcher's epoch; once the history took them, the same records (a
+ * Deleted followed by the key's tombstone, watermarks aside) are queued for the next checkpoint of the state topic.
+ * The history is the live feed, the audit trail and the tail a restore reads past the state's markers.
  */
-export function openKindTopic(send: WatcherTransactions['send'], topics: KindTopics, partitions: number, serde: Serde,
-  onUnknown: (path: string) => void): KindTopic {
-  const encode = async (event: WatchRecord<KubeObject>): Promise<Buffer> => {
-    const { bytes, unknownPaths } = await serde.encode(event);
-    for (const path of unknownPaths) onUnknown(path.replace(/^object\./, ''));
-    return bytes;
-  };
+export function openKindTopic(topics: KindTopics, partitions: number, ports: KindTopicPorts, watermark: Buffer): KindTopic {
+  let marker = watermark;
+  const headers = { [EPOCH_HEADER]: ports.publishing.epoch };
+  const partitionOf = (key: string): number => partitionFor(namespacePartitionKey(key), partitions);
   return {
-    async publish(events) {
-      const records: OutgoingRecord[] = [];
+    marker: () => marker,
+    async publish(events, atomic) {
+      const history: OutgoingRecord[] = [];
+      const state: OutgoingRecord[] = [];
       for (const event of events) {
-        const value = await encode(event);
-        if (event.type === 'Watermark') for (let p = 0; p < partitions; p++) records.push({ key: event.key, value, partition: p });
-        else records.push({ key: event.key, value }, ...(event.type === 'Deleted' ? [{ key: event.key, value: null }] : []));
+        const value = await encode(ports, event);
+        if (event.type === 'Watermark') {
+          for (let p = 0; p < partitions; p++) history.push({ key: event.key, value, partition: p, headers });
+          marker = value;
+          continue;
+        }
+        const record = { key: event.key, value, partition: partitionOf(event.key), headers };
+        history.push(record);
+        state.push(record, ...(event.type === 'Deleted' ? [{ ...record, value: null }] : []));
       }
-      await send([{ topic: topics.history, records }, { topic: topics.state, records }]);
+      const batches = [{ topic: topics.history, records: history }];
+      const produced = atomic ? await ports.publishing.inTransaction(batches) : await ports.publishing.history(batches);
+      ports.checkpoints.add(topics.state, state, produced);
     },
   };
 }
 
-/** Restored is what a kind's topic says was published: live objects, and the resourceVersion to resume from. */
-export type Restored = { readonly state: PublishedState; readonly resumeFrom: string | undefined; readonly records: number; readonly skipped: number };
-
-/**
- * restoreKind reads a kind's state topic from the beginning to rebuild what was published (after a restart): about
- * one record per live object, whatever the length of the history. A record that cannot be decoded (not written by a
- * watcher: the topic is open to anyone who can produce) is skipped and reported, never the end of the watcher; a
- * transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
- */
-export async function restoreKind(bus: Bus, topic: string, serde: Serde, onPoison: (offset: string, err: unknown) => void): Promise<Restored> {
-  const state = new PublishedState();
-  let resumeFrom: string | undefined;
-  let records = 0;
-  let skipped = 0;
-  await bus.readToEnd(topic, async (record) => {
-    records++;
-    const key = record.key?.toString() ?? '';
-    if (record.value === null) return state.apply('Deleted', key, {});
-    const event = await decodeRecord(serde, record.value).catch((err: unknown) => {
-      if (classifyFault(err) === 'transient') throw err;
-      if (skipped++ === 0) onPoison(record.offset, err);
-    });
-    if (event === undefined) return;
-    if (resumeFrom === undefined || laterVersion(event.resourceVersion, resumeFrom)) resumeFrom = event.resourceVersion;
-    if (event.type !== 'Watermark') state.apply(event.type, key, event.object as KubeObject);
-  });
-  return { state, resumeFrom, records, skipped };
-}
-
-async function decodeRecord(serde: Serde, value: Buffer): Promise<WatchRecord<KubeObject>> {
-  return (await serde.decode(value)).value as WatchRecord<KubeObject>;
-}
-
-/**
- * laterVersion tells whether resourceVersion a is later than b. The API says resourceVersions are opaque; the
- * apiserver's are etcd revisions (integers), and only a watcher resuming across restarts compares them: one it
- * cannot order (not an integer) that differs is taken as the later, so the watcher resumes from the last it read.
- */
-function laterVersion(a: string, b: string): boolean {
-  return (compareResourceVersion(a, b) ?? (a === b ? 0 : 1)) > 0;
+async function encode(ports: KindTopicPorts, event: WatchRecord<KubeObject>): Promise<Buffer> {
+  const { bytes, unknownPaths } = await ports.serde.encode(event);
+  for (const path of unknownPaths) ports.onUnknown(path.replace(/^object\./, ''));
+  return bytes;
 }

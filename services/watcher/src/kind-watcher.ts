@@ -17,7 +17,7 @@ export type KindWatcherOptions = ReflectorOptions & PumpOptions & { readonly kee
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */
 export type KindWatcherPorts = {
   readonly api: ListWatcher;
-  readonly publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>;
+  readonly publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
   readonly state: PublishedState;
   readonly resumeFrom: string | undefined;
   readonly metrics: WatcherMetrics;
@@ -35,7 +35,7 @@ export type KindWatcherPorts = {
 };
 
 /**
- * KindWatcher is a running pipeline: API list/watch → ordered queue → transactions on the kind's topics. alive is
+ * KindWatcher is a running pipeline: API list/watch → ordered queue → the kind's history topic (and its state, by checkpoints). alive is
  * false once its list/watch loop ended other than by stop (/healthz).
  */
 export type KindWatcher = {
@@ -59,14 +59,14 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   const pump = new Pump(ports.publish, opts, publishFailures(ports), ports.resumeFrom);
   let synced = false;
   let streaming = false;
-  const sink = async (items: readonly StreamItem[]): Promise<void> => {
+  const sink = async (items: readonly StreamItem[], atomic = false): Promise<void> => {
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
     const created = ports.prompt && queued.some((item) => item.type === 'Applied' && !ports.state.has(item.key));
     for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
     for (const item of items) if (item.type !== 'Progress') ports.metrics.event(kind.kind, item.type);
     if (created) ports.pacer.created(ports.now().getTime());
     else if (!ports.quiet && items.some((item) => item.type !== 'Progress')) ports.pacer.changed(ports.now().getTime());
-    await pump.push(queued);
+    await pump.push(queued, atomic);
   };
   const hooks = {
     sink, log: ports.log, random: Math.random,

@@ -120,17 +120,24 @@ describe('Pump', () => {
     assert.equal(pump.reached, '4');
   });
 
-  it('given a relist larger than a batch, then it is published whole in one transaction, never split where a crash could land', async () => {
-    const batches: string[][] = [];
-    const pump = new Pump(async (events) => void batches.push(events.map((e) => e.resourceVersion)), { maxBatch: 2, highWater: 100 }, NO_FAILURE);
-    await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }]);
+  it('given a relist larger than a batch, then it is published whole, alone and atomic (one transaction), never split where a crash could land', async () => {
+    const batches: string[] = [];
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const pump = new Pump(async (events, atomic) => {
+      batches.push(`${atomic ? 'atomic' : 'plain'} ${events.map((e) => e.resourceVersion).join(',')}`);
+      if (batches.length === 1) await first;
+    }, { maxBatch: 2, highWater: 100 }, NO_FAILURE);
+    await pump.push([applied('0')]);
+    await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }], true);
     await pump.push([applied('10')]);
+    release();
     await pump.flush();
-    assert.deepEqual(batches[0], ['1', '2', '3']);
+    assert.deepEqual(batches, ['plain 0', 'atomic 1,2,3', 'plain 10']);
     assert.equal(pump.reached, '10', 'a push right after a drain ended is published too');
   });
 
-  it('given txnGapMs, when records follow a publication at once, then the next waits out the rest of txnGapMs and takes what came meanwhile', async () => {
+  it('given gapMs, when records follow a publication at once, then the next waits out the rest of gapMs and takes what came meanwhile', async () => {
     let now = 1000;
     const batches: string[][] = [];
     const waits: number[] = [];
@@ -138,7 +145,7 @@ describe('Pump', () => {
     pump = new Pump(async (events) => {
       batches.push(events.map((e) => e.resourceVersion));
       now += 5;
-    }, { maxBatch: 100, highWater: 1000, txnGapMs: 3 }, failing({
+    }, { maxBatch: 100, highWater: 1000, gapMs: 3 }, failing({
       now: () => now,
       sleep: async (ms) => {
         waits.push(ms);
@@ -153,10 +160,10 @@ describe('Pump', () => {
     assert.deepEqual(waits, [3], 'the first publication starts at once; the second 3 ms after the first ended');
   });
 
-  it('given maxTxnGapMs, when a publication carried many records, then the next waits 1 ms per record, up to maxTxnGapMs', async () => {
+  it('given maxGapMs, when a publication carried many records, then the next waits 1 ms per record, up to maxGapMs', async () => {
     let now = 1000;
     const waits: number[] = [];
-    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, txnGapMs: 3, maxTxnGapMs: 10 }, failing({
+    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, gapMs: 3, maxGapMs: 10 }, failing({
       now: () => now,
       sleep: async (ms) => void waits.push(ms, (now += ms)),
     }));

@@ -4,16 +4,17 @@ import type { KubeObject } from './events.ts';
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
 export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; readonly resourceVersion: string };
 
+/** Push is what one push brought, published whole; atomic: in one transaction (a relist). */
+type Push = { readonly items: readonly PumpItem[]; readonly atomic: boolean };
+
 /**
- * PumpOptions bound one publication (a transaction) and the queue before producers must wait. txnGapMs (default 0)
- * is the least time between the end of one publication and the start of the next: the broker writes a commit's
- * markers after answering it, and a transaction begun before they are written is refused (CONCURRENT_TRANSACTIONS)
- * and retried by the client, each refusal a wasted AddPartitionsToTxn and a metadata refresh (kafkajs); what arrives
- * meanwhile joins the next transaction. Up to maxTxnGapMs (default txnGapMs), the wait grows by 1 ms for each record
- * the last publication carried beyond txnGapMs's worth: a burst's transactions gather more records and are fewer,
- * while a lone change after a quiet spell, or one that follows a small publication, waits no longer than txnGapMs.
+ * PumpOptions bound one publication (one produce request, or a transaction for a relist) and the queue before
+ * producers must wait. gapMs (default 0) is the least time between the end of one publication and the start of the
+ * next: what arrives meanwhile joins the next one. Up to maxGapMs (default gapMs), the wait grows by 1 ms for each
+ * record the last publication carried beyond gapMs's worth: a burst's publications gather more records and are
+ * fewer, while a lone change after a quiet spell, or one that follows a small publication, waits no longer than gapMs.
  */
-export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly txnGapMs?: number; readonly maxTxnGapMs?: number };
+export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly gapMs?: number; readonly maxGapMs?: number };
 
 /**
  * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
@@ -35,20 +36,20 @@ export type PumpFailures = {
 };
 
 /**
- * Pump publishes queued records in order, one batch (one Kafka transaction) at a time: records that arrive
- * while a batch is in flight form the next one, so an idle stream publishes each event at once and a busy
- * one in large batches. What one push brings is published whole, in one transaction, however large: a relist's
- * Applied records, its synthetic deletes and its resourceVersion land together or not at all, so a crash can never
- * leave the topic at a resume point past deletes or changes it did not get. push waits while the queue is above
+ * Pump publishes queued records in order, one batch at a time: records that arrive while a batch is in flight form
+ * the next one, so an idle stream publishes each event at once and a busy one in large batches. What one push
+ * brings is published whole; an atomic push (a relist) alone, in one transaction however large: its Applied
+ * records, its synthetic deletes and its resourceVersion land together or not at all, so a crash can never leave
+ * the topic at a resume point past deletes or changes it did not get. push waits while the queue is above
  * the high-water mark (backpressure on the watch stream). A failed publication is retried until it succeeds
  * (stalled meanwhile: the watcher is not ready) unless it is final (see PumpFailures).
  */
 export class Pump {
-  readonly #publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>;
+  readonly #publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
   readonly #opts: PumpOptions;
   readonly #failures: PumpFailures;
   /** #queue holds the pushes not yet published, each one whole. */
-  readonly #queue: (readonly PumpItem[])[] = [];
+  readonly #queue: Push[] = [];
   #queued = 0;
   readonly #drained: (() => void)[] = [];
   #running: Promise<void> = Promise.resolve();
@@ -58,11 +59,11 @@ export class Pump {
   #stalled = false;
   #inFlightSince: number | undefined;
   #publishedAt = -Infinity;
-  /** #lastRecords: how many records the last publication carried (the transaction gap after it grows with them). */
+  /** #lastRecords: how many records the last publication carried (the gap after it grows with them). */
   #lastRecords = 0;
   readonly #closing = new AbortController();
 
-  constructor(publish: (records: readonly WatchRecord<KubeObject>[]) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
+  constructor(publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
     reached?: string) {
     this.#publish = publish;
     this.#opts = opts;
@@ -81,11 +82,14 @@ export class Pump {
     return this.#queued;
   }
 
-  /** push queues items and starts publishing; it resolves once the queue is below the high-water mark. */
-  async push(items: readonly PumpItem[]): Promise<void> {
+  /**
+   * push queues items and starts publishing; it resolves once the queue is below the high-water mark. Atomic items
+   * (a relist's) are published alone, in one transaction.
+   */
+  async push(items: readonly PumpItem[], atomic = false): Promise<void> {
     if (this.#failed) throw new Error('the pump has stopped after a failed publication');
     if (items.length === 0) return;
-    this.#queue.push(items);
+    this.#queue.push({ items, atomic });
     this.#queued += items.length;
     // #draining is cleared by the drain itself in the same turn it sees the queue empty, so a push right after
     // always finds either a drain that will take its items or none (then it starts one): nothing waits in the queue.
@@ -115,22 +119,24 @@ export class Pump {
     await this.flush();
   }
 
-  /** #nextBatch takes whole pushes up to maxBatch items (at least one push, however large). */
-  #nextBatch(): PumpItem[] {
-    const batch: PumpItem[] = [...this.#queue.shift() ?? []];
-    while (this.#queue.length > 0 && batch.length + this.#queue[0]!.length <= this.#opts.maxBatch) batch.push(...this.#queue.shift()!);
+  /** #nextBatch takes whole pushes up to maxBatch items (at least one push, however large); an atomic push goes alone. */
+  #nextBatch(): Push {
+    const first = this.#queue.shift()!;
+    const batch: PumpItem[] = [...first.items];
+    const joins = (next: Push | undefined): next is Push => next !== undefined && !next.atomic && batch.length + next.items.length <= this.#opts.maxBatch;
+    while (!first.atomic && joins(this.#queue[0])) batch.push(...this.#queue.shift()!.items);
     this.#queued -= batch.length;
-    return batch;
+    return { items: batch, atomic: first.atomic };
   }
 
   async #drain(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#failed) {
-        await this.#waitTxnGap();
+        await this.#waitGap();
         const batch = this.#nextBatch();
-        const records = batch.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
-        if (records.length > 0 && !await this.#publishRetrying(records)) return;
-        this.#reached = batch.at(-1)?.resourceVersion ?? this.#reached;
+        const records = batch.items.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
+        if (records.length > 0 && !await this.#publishRetrying(records, batch.atomic)) return;
+        this.#reached = batch.items.at(-1)?.resourceVersion ?? this.#reached;
         if (this.#queued <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
       }
     } finally {
@@ -138,20 +144,20 @@ export class Pump {
     }
   }
 
-  /** #waitTxnGap waits out what is left of the transaction gap since the last publication ended (PumpOptions). */
-  async #waitTxnGap(): Promise<void> {
-    const min = this.#opts.txnGapMs ?? 0;
-    const gap = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxTxnGapMs ?? min));
+  /** #waitGap waits out what is left of the gap since the last publication ended (PumpOptions). */
+  async #waitGap(): Promise<void> {
+    const min = this.#opts.gapMs ?? 0;
+    const gap = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxGapMs ?? min));
     const wait = this.#publishedAt + gap - this.#failures.now();
     if (wait > 0 && !this.#closing.signal.aborted) await this.#failures.sleep(wait, this.#closing.signal);
   }
 
   /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
-  async #publishRetrying(records: readonly WatchRecord<KubeObject>[]): Promise<boolean> {
+  async #publishRetrying(records: readonly WatchRecord<KubeObject>[], atomic: boolean): Promise<boolean> {
     for (let failures = 0; ; failures++) {
       try {
         this.#inFlightSince = this.#failures.now();
-        await this.#publish(records);
+        await this.#publish(records, atomic);
         this.#inFlightSince = undefined;
         this.#publishedAt = this.#failures.now();
         this.#lastRecords = records.length;

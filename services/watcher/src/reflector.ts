@@ -23,8 +23,8 @@ export type ReflectorOptions = {
 
 /** ReflectorHooks are what the loop reports to: the ordered sink of items, metrics and the log. */
 export type ReflectorHooks = {
-  /** sink receives items in order; it may wait (backpressure). */
-  readonly sink: (items: readonly StreamItem[]) => Promise<void>;
+  /** sink receives items in order; it may wait (backpressure). A relist's items come as one atomic call. */
+  readonly sink: (items: readonly StreamItem[], atomic?: boolean) => Promise<void>;
   readonly relisted: () => void;
   readonly watchRestarted: (reason: string) => void;
   readonly synced: () => void;
@@ -77,7 +77,7 @@ async function relist(api: ListWatcher, state: PublishedState, opts: ReflectorOp
     items.push(...page.items);
   }
   hooks.relisted();
-  await hooks.sink([...state.relist(items), { type: 'Progress', resourceVersion: page.resourceVersion }]);
+  await hooks.sink([...state.relist(items), { type: 'Progress', resourceVersion: page.resourceVersion }], true);
   return page.resourceVersion;
 }
 

@@ -24,7 +24,7 @@ describe('Outbox: nothing the writer publishes can exceed the broker\'s limit', 
 
   it('given results and dead letters pushed together, then they reach the publisher grouped by topic, and one over the limit is refused', async () => {
     const sent: string[][] = [];
-    const outbox = new Outbox({ sendTopics: async (batches) => void sent.push(batches.map((b) => `${b.topic}:${b.records.map((r) => r.key).join('')}`)) });
+    const outbox = new Outbox({ sendTopics: async (batches) => (sent.push(batches.map((b) => `${b.topic}:${b.records.map((r) => r.key).join('')}`)), []) });
     await Promise.all([outbox.push({ topic: 'a', record: of(10, '1') }), outbox.push({ topic: 'b', record: of(10, '2') }), outbox.push({ topic: 'a', record: of(10, '3') })]);
     assert.deepEqual(sent, [['a:1'], ['b:2', 'a:3']], 'the first goes at once, what came meanwhile goes together, grouped by topic');
     assert.throws(() => outbox.push({ topic: 'a', record: of(MAX_REQUEST_BYTES) }), OversizedRecordError);

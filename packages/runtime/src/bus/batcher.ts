@@ -13,27 +13,28 @@ export type BatcherOptions = {
   readonly alone?: (err: unknown) => boolean;
 };
 
-type Queued<T> = { item: T; resolve: () => void; reject: (err: unknown) => void };
+type Queued<T, R> = { item: T; resolve: (result: R) => void; reject: (err: unknown) => void };
 
 /**
  * Batcher sends items in batches, one batch in flight at a time: what arrives while a batch is on its way
- * forms the next one. push resolves when the batch holding the item was sent (or rejects with its error).
+ * forms the next one. push resolves when the batch holding the item was sent, with what its send returned (every
+ * item of a batch gets the batch's result), or rejects with its error.
  * It lets an idempotent producer, which keeps one request in flight, publish many results per round trip, and a
  * transactional one put what several callers publish at once in one transaction.
  */
-export class Batcher<T> {
-  readonly #send: (items: readonly T[]) => Promise<void>;
+export class Batcher<T, R = void> {
+  readonly #send: (items: readonly T[]) => Promise<R>;
   readonly #options: BatcherOptions;
-  #queue: Queued<T>[] = [];
+  #queue: Queued<T, R>[] = [];
   #running = false;
 
-  constructor(send: (items: readonly T[]) => Promise<void>, options: BatcherOptions = {}) {
+  constructor(send: (items: readonly T[]) => Promise<R>, options: BatcherOptions = {}) {
     this.#send = send;
     this.#options = options;
   }
 
-  /** push queues an item and resolves once it is sent. */
-  push(item: T): Promise<void> {
+  /** push queues an item and resolves once it is sent, with its batch's result. */
+  push(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
       if (!this.#running) void this.#drain();
@@ -51,10 +52,10 @@ export class Batcher<T> {
     this.#running = false;
   }
 
-  async #sendBatch(batch: readonly Queued<T>[]): Promise<void> {
+  async #sendBatch(batch: readonly Queued<T, R>[]): Promise<void> {
     try {
-      await this.#send(batch.map((b) => b.item));
-      batch.forEach((b) => b.resolve());
+      const result = await this.#send(batch.map((b) => b.item));
+      batch.forEach((b) => b.resolve(result));
     } catch (err) {
       if (batch.length > 1 && this.#options.alone?.(err) === true) {
         for (const b of batch) await this.#sendBatch([b]);

@@ -32,11 +32,18 @@ export type OutgoingRecord = {
   readonly headers?: Readonly<Record<string, string>>;
 };
 
+/**
+ * ProducedOffsets are, per partition a send wrote to, the offset of the last record it wrote there. A publisher
+ * knows them only for records that name their partition (a partitioner's choice is the client's): the others'
+ * partitions are left out.
+ */
+export type ProducedOffsets = readonly (TopicPartition & { readonly lastOffset: string })[];
+
 /** Publisher produces records with acks=all; send resolves once every record is acknowledged. */
 export interface Publisher {
-  send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
+  send(topic: string, records: readonly OutgoingRecord[]): Promise<ProducedOffsets>;
   /** sendTopics produces to several topics in one request. */
-  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<void>;
+  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<ProducedOffsets>;
   close(): Promise<void>;
 }
 
@@ -47,9 +54,9 @@ export interface Publisher {
  * begins on a fresh producer session: the caller may send the same records again.
  */
 export interface TransactionalPublisher {
-  send(topic: string, records: readonly OutgoingRecord[]): Promise<void>;
+  send(topic: string, records: readonly OutgoingRecord[]): Promise<ProducedOffsets>;
   /** sendTopics produces to several topics in one transaction: all of it is visible to read_committed readers, or none. */
-  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<void>;
+  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<ProducedOffsets>;
   close(): Promise<void>;
 }
 
@@ -91,12 +98,18 @@ export type GroupOptions = {
    */
   readonly startAt?: (tp: TopicPartition) => string | undefined;
   /**
-   * commitProgress: every few seconds the member commits how far it processed each partition, so that lag tools
-   * (kafka-consumer-groups.sh --describe, kcm-bus lag) see its position; with startAt that is all the commits do.
+   * commitProgress: every few seconds the member commits how far it processed each partition (each it says true of,
+   * when a function), so that lag tools (kafka-consumer-groups.sh --describe, kcm-bus lag) see its position; with
+   * startAt that is all the commits do.
    */
-  readonly commitProgress?: boolean;
+  readonly commitProgress?: boolean | ((tp: TopicPartition) => boolean);
   /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
   readonly concurrency?: number;
+  /**
+   * heldAtJoin: the assigned partitions it says true of are paused at every join, before their first fetch, until
+   * the member resumes them (GroupMember.resume); every other assigned partition is fetched.
+   */
+  readonly heldAtJoin?: (tp: TopicPartition) => boolean;
   /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
   readonly onAssigned?: (assignment: readonly PartitionOffsets[]) => Promise<void> | void;
   /**
@@ -116,6 +129,10 @@ export interface GroupMember {
   joined(): boolean;
   /** commit commits the next offset to read of each partition (the last processed offset + 1). */
   commit(offsets: readonly (TopicPartition & { readonly offset: string })[]): Promise<void>;
+  /** pause stops fetching the partitions (a batch already fetched is still handed over) until they are resumed. */
+  pause(tps: readonly TopicPartition[]): void;
+  /** resume fetches the partitions again, each from its `offset` when it names one, else from where it was. */
+  resume(tps: readonly (TopicPartition & { readonly offset?: string })[]): void;
   /** stop leaves the group (its partitions move to the other members at once) and disconnects. */
   stop(): Promise<void>;
 }

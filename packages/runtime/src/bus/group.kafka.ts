@@ -24,7 +24,7 @@ const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as cons
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
   const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...assignersOf(o) });
-  const stopCommits = o.commitProgress ? commitProgress(consumer) : async () => undefined;
+  const stopCommits = o.commitProgress ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress) : async () => undefined;
   const leave = async (): Promise<void> => {
     try {
       await stopCommits();
@@ -51,7 +51,14 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     throw err;
   }
   start();
-  return { joined: () => membership.joined, commit: (offsets) => commitUnlessGone(consumer, offsets), stop: leave };
+  return {
+    joined: () => membership.joined, commit: (offsets) => commitUnlessGone(consumer, offsets), stop: leave,
+    pause: (tps) => consumer.pause(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] }))),
+    resume: (tps) => {
+      for (const tp of tps) if (tp.offset !== undefined) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: tp.offset });
+      consumer.resume(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
+    },
+  };
 }
 
 /** GONE are the answers to a commit from a member the group no longer counts (kafkajs rejoins on its next heartbeat). */
@@ -94,6 +101,7 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
   const membership: Membership = { joined: false, assignment: Promise.resolve() };
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
     membership.joined = true;
+    holdAtJoin(o, consumer, e.payload.memberAssignment);
     seekStarts(o, consumer, e.payload.memberAssignment);
     membership.assignment = assigned(kafka, o, e.payload.memberAssignment);
     // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
@@ -116,6 +124,20 @@ function seekStarts(o: GroupOptions, consumer: Consumer, assignment: Readonly<Re
       const offset = o.startAt?.({ topic, partition });
       if (offset !== undefined) consumer.seek({ topic, partition, offset });
     }
+  }
+}
+
+/**
+ * holdAtJoin pauses the assigned partitions o.heldAtJoin says true of and resumes the others, from GROUP_JOIN (before
+ * the assignment's first fetch): kafkajs keeps a partition paused across rebalances, so a partition a member held
+ * or resumed under an earlier assignment must be set again.
+ */
+function holdAtJoin(o: GroupOptions, consumer: Consumer, assignment: Readonly<Record<string, readonly number[]>>): void {
+  if (!o.heldAtJoin) return;
+  for (const [topic, partitions] of Object.entries(assignment)) {
+    const held = partitions.filter((partition) => o.heldAtJoin!({ topic, partition }));
+    consumer.pause([{ topic, partitions: held }]);
+    consumer.resume([{ topic, partitions: partitions.filter((p) => !held.includes(p)) }]);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Consumer } from 'kafkajs';
+import type { TopicPartition } from './bus.ts';
 
 /**
  * PROGRESS_COMMIT_DELAY_MS is how long progress waits to be committed, gathering the batches of that while into one
@@ -14,9 +15,10 @@ type Position = { readonly topic: string; readonly partition: number; readonly o
  * commitProgress commits, shortly after the consumer finished batches, the offset after the last one of each
  * partition (transaction markers included), as auto-commit would. A join forgets what was not committed yet (those
  * partitions may be another member's now); a failed commit (a rebalance under way) is dropped, the next batch brings
- * a newer position. It returns the function that commits what is pending and stops.
+ * a newer position. Only the partitions `committed` says true of are committed. It returns the function that commits
+ * what is pending and stops.
  */
-export function commitProgress(consumer: Consumer): () => Promise<void> {
+export function commitProgress(consumer: Consumer, committed: (tp: TopicPartition) => boolean): () => Promise<void> {
   const pending = new Map<string, Position>();
   let timer: NodeJS.Timeout | undefined;
   const flush = async (): Promise<void> => {
@@ -27,6 +29,7 @@ export function commitProgress(consumer: Consumer): () => Promise<void> {
   };
   consumer.on(consumer.events.GROUP_JOIN, () => pending.clear());
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload: p }) => {
+    if (!committed(p)) return;
     pending.set(`${p.topic}/${p.partition}`, { topic: p.topic, partition: p.partition, offset: String(BigInt(p.lastOffset) + 1n) });
     timer ??= setTimeout(() => void flush(), PROGRESS_COMMIT_DELAY_MS);
   });

@@ -1,6 +1,6 @@
-import type { Kafka, Message, Producer } from 'kafkajs';
+import type { Kafka, Message, Producer, RecordMetadata } from 'kafkajs';
 import { causeChain } from '../faults/record-fault.ts';
-import { PublisherFencedError, type OutgoingRecord, type Publisher, type TransactionalPublisher } from './bus.ts';
+import { PublisherFencedError, type OutgoingRecord, type ProducedOffsets, type Publisher, type TransactionalPublisher } from './bus.ts';
 import { namespacePartitioner } from './partitioner.kafka.ts';
 import { requestsUnderLimit, type TopicRecords } from './produce-limits.ts';
 
@@ -18,15 +18,45 @@ function topicMessages(request: readonly TopicRecords[]): { topic: string; messa
 }
 
 /**
+ * namedCounts counts, per partition, the records of one produce request that name it; a partition that also got
+ * records placed by the partitioner is left out (their count is the client's to know).
+ */
+function namedCounts(request: readonly TopicRecords[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const placed = new Set(request.filter((b) => b.records.some((r) => r.partition === undefined)).map((b) => b.topic));
+  for (const b of request) {
+    if (placed.has(b.topic)) continue;
+    for (const r of b.records) counts.set(`${b.topic}/${r.partition}`, (counts.get(`${b.topic}/${r.partition}`) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** producedOffsets are a request's last offsets per named partition: the broker's base offset of its batch plus its count. */
+function producedOffsets(request: readonly TopicRecords[], metadata: readonly RecordMetadata[]): ProducedOffsets {
+  const counts = namedCounts(request);
+  return metadata.flatMap((m) => {
+    const count = counts.get(`${m.topicName}/${m.partition}`);
+    return count === undefined || m.baseOffset === undefined ? [] : [{ topic: m.topicName, partition: m.partition, lastOffset: String(BigInt(m.baseOffset) + BigInt(count) - 1n) }];
+  });
+}
+
+/** sendRequests sends a send's produce requests one after the other, in order, and gathers their last offsets. */
+async function sendRequests(batches: readonly TopicRecords[], send: (request: TopicRecords[]) => Promise<RecordMetadata[]>): Promise<ProducedOffsets> {
+  const last = new Map<string, ProducedOffsets[number]>();
+  for (const request of requestsUnderLimit(batches)) {
+    for (const o of producedOffsets(request, await send(request))) last.set(`${o.topic}/${o.partition}`, o);
+  }
+  return [...last.values()];
+}
+
+/**
  * kafkaPublisher is an idempotent producer with one request in flight (so retries keep the order) and endless
  * retries; every send waits for acks from all in-sync replicas, split into requests under the broker's limit.
  */
 export async function kafkaPublisher(kafka: Kafka): Promise<Publisher> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, retry: ENDLESS_RETRIES });
   await producer.connect();
-  const sendTopics: Publisher['sendTopics'] = async (batches) => {
-    for (const request of requestsUnderLimit(batches)) await producer.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
-  };
+  const sendTopics: Publisher['sendTopics'] = (batches) => sendRequests(batches, (request) => producer.sendBatch({ acks: -1, topicMessages: topicMessages(request) }));
   return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: () => producer.disconnect() };
 }
 
@@ -42,7 +72,7 @@ export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId:
     const current = producer ?? await openTransactional(kafka, transactionalId);
     producer = current;
     try {
-      await inTransaction(current, batches);
+      return await inTransaction(current, batches);
     } catch (err) {
       if (producerFenced(err)) throw new PublisherFencedError(`transactional id ${transactionalId} was taken over by a newer publisher`, { cause: err });
       producer = undefined;
@@ -72,11 +102,12 @@ async function openTransactional(kafka: Kafka, transactionalId: string): Promise
   }
 }
 
-async function inTransaction(producer: Producer, batches: Parameters<TransactionalPublisher['sendTopics']>[0]): Promise<void> {
+async function inTransaction(producer: Producer, batches: Parameters<TransactionalPublisher['sendTopics']>[0]): Promise<ProducedOffsets> {
   const txn = await producer.transaction();
   try {
-    for (const request of requestsUnderLimit(batches)) await txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) });
+    const offsets = await sendRequests(batches, (request) => txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) }));
     await txn.commit();
+    return offsets;
   } catch (err) {
     await txn.abort().catch(() => undefined);
     throw err;

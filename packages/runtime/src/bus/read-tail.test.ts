@@ -14,7 +14,7 @@ function fakeBus(offsets: readonly PartitionOffsets[], script: (o: GroupOptions)
     joinGroup: async (o) => {
       seen.joined = o;
       setImmediate(() => void script(o));
-      return { joined: () => true, commit: async () => undefined, stop: async () => void (seen.stopped = true) };
+      return { joined: () => true, commit: async () => undefined, stop: async () => void (seen.stopped = true), pause: () => undefined, resume: () => undefined };
     },
   };
   return { bus, seen };

@@ -9,16 +9,23 @@ import type { InputEvent } from './controller-types.ts';
 import { lockTopic, type ControllerGroupOptions } from './controller-group-options.ts';
 import { ControllerGroup } from './controller-group.ts';
 
-const PODS = 'kcm.watch.pods';
-const NODES = 'kcm.watch.nodes';
+const PODS = 'kcm.state.pods';
+const PODS_HISTORY = 'kcm.watch.pods';
+const NODES = 'kcm.state.nodes';
+const NODES_HISTORY = 'kcm.watch.nodes';
 const RESULTS = 'kcm.mutation-results';
 
 /** scriptedBus is a Bus whose groups the test drives: it keeps each joinGroup's options and the topics ensured. */
-function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[]; sent: { topic: string; headers: unknown }[] } {
+function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[]; sent: { topic: string; headers: unknown }[]; moves: string[] } {
   const groups: GroupOptions[] = [];
   const ensured: string[] = [];
   const sent: { topic: string; headers: unknown }[] = [];
-  const member = { joined: () => true, commit: async () => undefined, stop: async () => undefined };
+  const moves: string[] = [];
+  const member = {
+    joined: () => true, commit: async () => undefined, stop: async () => undefined,
+    pause: (tps: readonly { topic: string; partition: number }[]) => void moves.push(...tps.map((tp) => `pause ${tp.topic}/${tp.partition}`)),
+    resume: (tps: readonly { topic: string; partition: number; offset?: string }[]) => void moves.push(...tps.map((tp) => `resume ${tp.topic}/${tp.partition}@${tp.offset}`)),
+  };
   const bus = {
     ensureTopics: async (specs: readonly { topic: string }[]) => new Map(specs.map((s) => (ensured.push(s.topic), [s.topic, 1]))),
     partitionCount: async () => partitions,
@@ -28,12 +35,12 @@ function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensure
     }),
     joinGroup: async (o: GroupOptions) => (groups.push(o), member),
   } as unknown as Bus;
-  return { bus, groups, ensured, sent };
+  return { bus, groups, ensured, sent, moves };
 }
 
 /** harness starts a group over the scripted bus with a controller that records what it is fed. */
 async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number } = {}) {
-  const { bus, groups, ensured, sent } = scriptedBus(o.partitions);
+  const { bus, groups, ensured, sent, moves } = scriptedBus(o.partitions);
   const events: InputEvent[] = [];
   const results: boolean[] = [];
   const dropped: string[] = [];
@@ -48,32 +55,57 @@ async function harness(o: Partial<ControllerGroupOptions> & { partitions?: numbe
     onEvent: async (_topic, e) => void events.push(e), onResult: async (_r, _c, live) => void results.push(live), onWatermark: () => undefined,
     dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), onActivated: (at) => void activations.push(at),
   });
-  return { group, groups, ensured, sent, events, results, dropped, activations };
+  return { group, groups, ensured, sent, moves, events, results, dropped, activations };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
 const record = (key: string, offset: number): { key: Buffer; value: Buffer; offset: string; timestamp: string; headers: {} } =>
   ({ key: Buffer.from(key), value: Buffer.from(JSON.stringify({ type: 'Applied', object: { metadata: { name: key } }, resourceVersion: '5' })), offset: String(offset), timestamp: '0', headers: {} });
 const heartbeat = async (): Promise<void> => undefined;
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
 
 describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownership and global inputs', () => {
-  it('given an assigned partition, then its records are restored (not live) until the high-water mark, and its keys sync only then', async () => {
+  it('given an assigned partition, then its state is restored (not live) until the high-water mark, then its history is read on, and its keys sync only then', async () => {
     const h = await harness();
     const p = partitionOfNs('ns-a');
-    await h.groups[0]!.onAssigned!([offsets(PODS, p, 2), offsets(RESULTS, p, 0)]);
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 2), offsets(PODS_HISTORY, p, 9), offsets(RESULTS, p, 0)]);
     assert.deepEqual([h.group.partitionOwned(p), h.group.partitionSynced(p), h.group.ready()], [true, false, false]);
-    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), record('ns-a/y', 1)], lastOffset: '1' }, heartbeat);
-    assert.deepEqual(h.events.map((e) => e.live), [false, false]);
+    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), record('ns-a/y', 1), record('ns-a/past', 2)], lastOffset: '2' }, heartbeat);
+    await settled();
+    assert.deepEqual(h.events.map((e) => `${e.key} ${e.live}`), ['ns-a/x false', 'ns-a/y false'], 'what the state holds past the mark is the history\'s to bring');
+    assert.deepEqual(h.moves, [`pause ${PODS}/${p}`, `resume ${PODS_HISTORY}/${p}@9`], 'no checkpoint marker: the history from its high-water mark at assignment');
     assert.deepEqual([h.group.partitionSynced(p), h.group.ready()], [true, true]);
-    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/z', 2)], lastOffset: '2' }, heartbeat);
-    assert.equal(h.events.at(-1)?.live, true);
+    await h.groups[0]!.onBatch({ topic: PODS_HISTORY, partition: p, records: [record('ns-a/z', 9)], lastOffset: '9' }, heartbeat);
+    assert.deepEqual([h.events.at(-1)?.live, h.events.at(-1)?.cause.topic], [true, PODS_HISTORY], 'the cause names the record in the history');
+  });
+
+  it('given a state partition with checkpoint markers, then its history is read from the last marker\'s offset, and a record of an older watcher epoch is refused', async () => {
+    const h = await harness();
+    const p = partitionOfNs('ns-a');
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 3), offsets(PODS_HISTORY, p, 40)]);
+    const marker = (offset: number, next: number, epoch: number) => ({ ...record('~watermark', offset),
+      value: Buffer.from(JSON.stringify({ type: 'Watermark', key: '~watermark', resourceVersion: '5', observedAt: '2026-01-01T00:00:00Z', object: null })),
+      headers: { 'kcm-bus-history-next': String(next), 'kcm-bus-epoch': String(epoch) } });
+    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [marker(0, 10, 4), record('ns-a/x', 1), marker(2, 30, 7)], lastOffset: '2' }, heartbeat);
+    await settled();
+    assert.deepEqual(h.moves, [`pause ${PODS}/${p}`, `resume ${PODS_HISTORY}/${p}@30`]);
+    assert.equal(h.group.partitionSynced(p), false, 'the history is read up to its high-water mark at assignment first');
+    const at = (key: string, offset: number, epoch: number) => ({ ...record(key, offset), headers: { 'kcm-bus-epoch': String(epoch) } });
+    await h.groups[0]!.onBatch({ topic: PODS_HISTORY, partition: p, records: [at('ns-a/zombie', 30, 6), at('ns-a/y', 31, 7), at('ns-a/zombie', 39, 6)], lastOffset: '39' }, heartbeat);
+    assert.deepEqual(h.events.map((e) => e.key), ['ns-a/x', 'ns-a/y']);
+    assert.deepEqual(h.sent.map((s) => s.topic), [`${PODS_HISTORY}.dlq`, `${PODS_HISTORY}.dlq`], 'each refused record is dead-lettered');
+    assert.match(JSON.stringify(h.sent[0]?.headers), /watcher epoch 6 is older than the partition's 7/);
+    assert.equal(h.group.partitionSynced(p), true, 'a refused record counts as read');
   });
 
   it('given the results topic, then a member reads it on from where its group left it, inputs from their beginning', async () => {
     const h = await harness();
     const o = h.groups[0]!;
-    assert.deepEqual([o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 }), o.commitProgress], ['0', undefined, true]);
+    assert.deepEqual([o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 })], ['0', undefined]);
+    const commits = o.commitProgress as (tp: { topic: string; partition: number }) => boolean;
+    assert.deepEqual([PODS, PODS_HISTORY, RESULTS].map((topic) => commits({ topic, partition: 0 })), [false, true, true], 'no commits on a state topic, read only to restore');
+    assert.deepEqual([PODS, PODS_HISTORY, RESULTS].map((topic) => o.heldAtJoin?.({ topic, partition: 0 })), [false, true, false], 'the history waits for the state');
   });
 
   it('given a results partition with a backlog, then it gates no sync, and a result is live from the high-water mark seen on assignment', async () => {
@@ -90,7 +122,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const h = await harness({ global: [NODES] });
     const [globalGroup, partitionedGroup] = h.groups;
     assert.equal(globalGroup!.ephemeral, true);
-    assert.deepEqual(partitionedGroup!.topics, [PODS, RESULTS]);
+    assert.deepEqual(partitionedGroup!.topics, [PODS, PODS_HISTORY, RESULTS]);
     await partitionedGroup!.onAssigned!([offsets(PODS, 0, 0), offsets(RESULTS, 0, 0)]);
     assert.equal(h.group.partitionSynced(0), false, 'the global input has not even been assigned');
     await globalGroup!.onAssigned!([offsets(NODES, 0, 1)]);
@@ -114,7 +146,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
     assert.ok(h.ensured.includes(lockTopic('g')));
     const [globalGroup, lockGroup] = h.groups;
-    assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, RESULTS], [lockTopic('g')]]);
+    assert.deepEqual([globalGroup!.topics, lockGroup!.topics], [[NODES, NODES_HISTORY, RESULTS], [lockTopic('g')]]);
     assert.equal(h.group.partitionOf('any/key'), 0);
     assert.equal(h.group.partitionOwned(0), false, 'a standby owns nothing');
     await globalGroup!.onAssigned!([offsets(NODES, 0, 0), offsets(RESULTS, 0, 9)]);
@@ -147,7 +179,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       const r = record(key, offset);
       return { ...r, value: Buffer.from(JSON.stringify({ ...JSON.parse(r.value.toString()) as object, observedAt })) };
     };
-    const batch = (partition: number, records: ReturnType<typeof at>[]) => h.groups[0]!.onBatch({ topic: NODES, partition, records, lastOffset: String(records.length - 1) }, heartbeat);
+    const batch = (partition: number, records: ReturnType<typeof at>[]) => h.groups[0]!.onBatch({ topic: NODES_HISTORY, partition, records, lastOffset: String(records.length - 1) }, heartbeat);
     await batch(0, [at('n1', 0, '2026-01-01T00:00:05Z')]);
     assert.equal(h.group.watermark(NODES), undefined, 'partition 1 has brought no time yet');
     await batch(1, [at('n2', 0, '2026-01-01T00:00:03Z'), at('n3', 1, '2026-01-01T00:00:09Z')]);
@@ -170,8 +202,8 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const garbage = { ...record('ns-a/bad', 1), value: Buffer.from('not json') };
     await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), garbage, record('ns-a/y', 2)], lastOffset: '2' }, heartbeat);
     assert.deepEqual(h.events.map((e) => e.key), ['ns-a/x', 'ns-a/y']);
-    assert.deepEqual(h.sent.map((s) => s.topic), ['kcm.watch.pods.dlq']);
-    assert.match(JSON.stringify(h.sent[0]?.headers), /kcm\.watch\.pods\/\d\/1/);
+    assert.deepEqual(h.sent.map((s) => s.topic), ['kcm.state.pods.dlq']);
+    assert.match(JSON.stringify(h.sent[0]?.headers), /kcm\.state\.pods\/\d\/1/);
     assert.equal(h.group.partitionSynced(p), true);
     assert.ok(h.ensured.includes('kcm.watch.pods.dlq'), 'dead-letter topics are created at start');
   });

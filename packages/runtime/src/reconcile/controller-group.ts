@@ -1,28 +1,33 @@
 import type { BusBatch, BusRecord, GroupMember, GroupOptions, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
-import { CacheSync } from '../consumer/cache-sync.ts';
 import { Watermarks } from '../consumer/watermarks.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';
 import { RecordGuard, type RecordSource } from '../faults/record-guard.ts';
 import { lockTopic, type ControllerGroupOptions, type GroupController } from './controller-group-options.ts';
+import { InputReader } from './input-reader.ts';
 import { recordKey, routeRecord } from './record-route.ts';
 
 const PARTITIONS_AT_ONCE = 16;
 
+/** StaleEpochError refuses a history record of an older watcher epoch than its partition's newest (StateHandoff.admit). */
+export class StaleEpochError extends Error {}
+
 /**
- * restoreFrom is where a partitioned member reads an assigned partition: an input from its beginning on each
- * assignment, whatever the group committed (its stores are rebuilt from the topics); the results from where the
+ * restoreFrom is where a partitioned member reads an assigned partition: an input's state topic from its beginning on
+ * each assignment, whatever the group committed (its stores are rebuilt from the topics), its history topic from the
+ * state's checkpoint (InputReader, which holds it until then); the results from where the
  * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
  * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
  * lowered), and restoring them whole on every assignment made a restart cost the audit window, an Ed25519
- * verification per result ever written. Progress is committed either way, so ordinary lag tools
- * (kafka-consumer-groups.sh --describe) see the members. Not for the ephemeral readers of global inputs: a member
+ * verification per result ever written. Progress on the history and results is committed either way, so ordinary lag
+ * tools (kafka-consumer-groups.sh --describe) see the members; a state topic, read only to restore, has none. Not for
+ * the ephemeral readers of global inputs: a member
  * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
  * offsets.retention.minutes (a week) where an empty one goes at once.
  */
-function restoreFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress'> {
-  return { startAt: (tp) => (tp.topic === resultsTopic ? undefined : '0'), commitProgress: true };
+function restoreFrom(resultsTopic: string, reader: InputReader): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'heldAtJoin'> {
+  return { startAt: (tp) => (tp.topic === resultsTopic || reader.held(tp) ? undefined : '0'), commitProgress: (tp) => !reader.restoresFrom(tp.topic), heldAtJoin: reader.held };
 }
 
 /**
@@ -36,8 +41,8 @@ function restoreFrom(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'comm
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
-  readonly #partitionedSync = new CacheSync();
-  readonly #globalSync = new CacheSync();
+  readonly #partitioned: InputReader;
+  readonly #global: InputReader;
   /** #resultsLiveFrom: per assigned results partition, the first offset of a live result (the high-water mark on assignment). */
   readonly #resultsLiveFrom = new Map<number, bigint>();
   readonly #watermarks = new Watermarks();
@@ -54,6 +59,8 @@ export class ControllerGroup {
   constructor(o: ControllerGroupOptions) {
     if (o.singleton && o.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${o.partitioned.join(', ')}`);
     this.#o = o;
+    this.#partitioned = new InputReader(o.partitioned);
+    this.#global = new InputReader(o.global);
     this.#guard = new RecordGuard({
       deadLetter: (source, record, reason) => this.#deadLetter(source, record, reason),
       counted: (source) => o.onDeadLetter(source.topic), log: o.log, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -64,14 +71,20 @@ export class ControllerGroup {
   async start(controller: GroupController): Promise<void> {
     const o = this.#o;
     this.#controller = controller;
-    const inputs = [...o.partitioned, ...o.global, o.resultsTopic];
+    const inputs = [...this.#partitioned.topics(), ...this.#global.topics(), o.resultsTopic];
     await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
     await this.#coPartition(o);
     this.#publisher = await o.bus.publisher();
-    const globalTopics = o.singleton ? [...o.global, o.resultsTopic] : o.global;
-    if (globalTopics.length > 0) this.#members.push(await this.#joinGlobal(globalTopics));
-    this.#members.push(await this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...o.partitioned, o.resultsTopic]));
+    const globalTopics = o.singleton ? [...this.#global.topics(), o.resultsTopic] : this.#global.topics();
+    if (globalTopics.length > 0) this.#members.push(await this.#joined(this.#global, this.#joinGlobal(globalTopics)));
+    this.#members.push(await this.#joined(this.#partitioned, this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...this.#partitioned.topics(), o.resultsTopic])));
+  }
+
+  /** #joined gives the reader its member (it pauses and resumes the member's partitions) once joining resolves. */
+  #joined(reader: InputReader, joining: Promise<GroupMember>): Promise<GroupMember> {
+    reader.member = joining;
+    return joining;
   }
 
   /**
@@ -101,7 +114,7 @@ export class ControllerGroup {
 
   /** partitionSynced: the partition is owned, caught up, and every global input caught up too. */
   partitionSynced(n: number): boolean {
-    return this.#owned.has(n) && this.#partitionedSync.partitionSynced(n) && this.#globalSynced();
+    return this.#owned.has(n) && this.#partitioned.sync.partitionSynced(n) && this.#globalSynced();
   }
 
   /**
@@ -110,7 +123,7 @@ export class ControllerGroup {
    * owned ones of a partitioned input's); with an object key, of the one partition its records are on, if read here.
    */
   watermark(topic: string, key?: string): Date | undefined {
-    const global = this.#globalSync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
+    const global = this.#global.sync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
     const read = this.#o.global.includes(topic) ? global : [...this.#owned];
     const partitions = key === undefined ? read : read.filter((p) => p === this.watchPartitionOf(key));
     return this.#watermarks.watermark(topic, partitions);
@@ -135,7 +148,7 @@ export class ControllerGroup {
 
   /** ready: assigned (an empty share counts), and every assigned partition and every global input caught up. */
   ready(): boolean {
-    return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitionedSync.allSynced() && this.#globalSynced();
+    return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitioned.sync.allSynced() && this.#globalSynced();
   }
 
   /** publish sends mutations keyed by their target object (acks=all), signed as this controller. */
@@ -157,27 +170,27 @@ export class ControllerGroup {
   }
 
   /**
-   * #track follows an assigned partition: an input in the sync it gates; a results partition by the high-water mark
-   * seen on assignment, where its live results begin (results build no store, so they gate nothing).
+   * #track follows an assignment: the inputs' partitions in the reader, whose sync they gate; a results partition by
+   * the high-water mark seen on assignment, where its live results begin (results build no store: they gate nothing).
    */
-  #track(sync: CacheSync, p: PartitionOffsets): void {
-    if (p.topic === this.#o.resultsTopic) this.#resultsLiveFrom.set(p.partition, BigInt(p.high));
-    else sync.assigned(p, p.high, p.low);
+  #track(reader: InputReader, assignment: readonly PartitionOffsets[]): void {
+    for (const p of assignment) if (p.topic === this.#o.resultsTopic) this.#resultsLiveFrom.set(p.partition, BigInt(p.high));
+    reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
   }
 
   #globalSynced(): boolean {
-    return this.#o.global.length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#globalSync.allSynced();
+    return this.#o.global.length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#global.sync.allSynced();
   }
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...restoreFrom(this.#o.resultsTopic),
+      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...restoreFrom(this.#o.resultsTopic, this.#partitioned),
       onAssigned: async (assignment) => {
         await this.#o.takeFencingTokens?.([...new Set(assignment.map((p) => p.partition))]);
         this.#assigned(assignment);
       },
-      onBatch: (batch, heartbeat) => this.#consume(this.#partitionedSync, batch, heartbeat),
-      onProgress: (tp, offset) => this.#progress(this.#partitionedSync, tp, offset),
+      onBatch: (batch, heartbeat) => this.#consume(this.#partitioned, batch, heartbeat),
+      onProgress: (tp, offset) => this.#progress(this.#partitioned, tp, offset),
       onCrash: (err, restart) => this.#crashed(err, restart),
     });
   }
@@ -185,12 +198,13 @@ export class ControllerGroup {
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
       groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
+      startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.held(tp) ? '0' : undefined), heldAtJoin: this.#global.held,
       onAssigned: (assignment) => {
-        for (const p of assignment) this.#track(this.#globalSync, p);
+        this.#track(this.#global, assignment);
         this.#globalAssigned = true;
       },
-      onBatch: (batch, heartbeat) => this.#consume(this.#globalSync, batch, heartbeat),
-      onProgress: (tp, offset) => this.#progress(this.#globalSync, tp, offset),
+      onBatch: (batch, heartbeat) => this.#consume(this.#global, batch, heartbeat),
+      onProgress: (tp, offset) => this.#progress(this.#global, tp, offset),
       onCrash: (err, restart) => this.#crashed(err, restart),
     });
   }
@@ -202,34 +216,43 @@ export class ControllerGroup {
    */
   #assigned(assignment: readonly PartitionOffsets[]): void {
     const numbers = new Set(assignment.map((p) => p.partition));
-    for (const tp of this.#partitionedSync.assignedPartitions()) if (!numbers.has(tp.partition)) this.#partitionedSync.revoked(tp);
     this.#owned = numbers;
     this.#partitionedAssigned = true;
     this.#o.dropWhere(() => true);
     this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
-    for (const p of assignment) this.#track(this.#partitionedSync, p);
+    this.#track(this.#partitioned, assignment);
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
     if (this.#o.singleton && numbers.size > 0) this.#controller?.onActivated(new Date());
   }
 
-  async #consume(sync: CacheSync, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
+  async #consume(reader: InputReader, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
     const resultsLiveFrom = batch.topic === this.#o.resultsTopic ? this.#resultsLiveFrom.get(batch.partition) ?? 0n : undefined;
+    const tp = { topic: batch.topic, partition: batch.partition };
     for (const record of batch.records) {
-      const live = resultsLiveFrom === undefined ? sync.synced(batch) : BigInt(record.offset) >= resultsLiveFrom;
-      const source = { topic: batch.topic, partition: batch.partition, offset: record.offset };
-      await this.#guard.handle(source, record, () => this.#dispatch(batch.topic, batch.partition, record, live), heartbeat);
-      this.#progress(sync, { topic: batch.topic, partition: batch.partition }, record.offset);
+      const accepted = resultsLiveFrom === undefined ? reader.accept(tp, record) : 'apply';
+      const live = resultsLiveFrom === undefined ? reader.sync.synced(tp) : BigInt(record.offset) >= resultsLiveFrom;
+      const source = { ...tp, offset: record.offset };
+      // A refused record is dead-lettered with its reason, as a poison record is: visible, counted, and lost to no one.
+      const handle = typeof accepted === 'object' ? () => Promise.reject(new StaleEpochError(accepted.refused)) : () => this.#dispatch(reader, tp, record, live);
+      if (accepted !== 'skip') await this.#guard.handle(source, record, handle, heartbeat);
+      this.#progress(reader, tp, record.offset);
       await heartbeat();
     }
   }
 
-  #progress(sync: CacheSync, tp: TopicPartition, offset: string): void {
-    if (sync.consumed(tp, offset)) this.#o.log.info('partition caught up', { ...tp, offset });
+  #progress(reader: InputReader, tp: TopicPartition, offset: string): void {
+    if (reader.progress(tp, offset)) this.#o.log.info('partition caught up', { ...tp, offset });
   }
 
-  async #dispatch(topic: string, partition: number, record: BusRecord, live: boolean): Promise<void> {
-    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, topic, partition, record, live);
+  /**
+   * #dispatch routes a record: the cause names the record where it is (a history record by its history offset), the
+   * controller hears of it under the input's name (its state topic), whichever of the input's topics brought it.
+   */
+  async #dispatch(reader: InputReader, tp: TopicPartition, record: BusRecord, live: boolean): Promise<void> {
+    const topic = reader.canonical(tp.topic);
+    const partition = tp.partition;
+    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, tp.topic, partition, record, live);
     if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
     if (routed.kind === 'event') {
       // A record is an implicit watermark: the watcher publishes a kind in the order it read it, so everything of the

@@ -6,6 +6,7 @@ import { recordKey, routeRecord } from '../reconcile/record-route.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Signing } from '../signing/signing.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
+import { epochOf } from '@kcm-bus/schemas/watch-record.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import type { Decision, ReplayInput } from './replay-input.ts';
@@ -19,10 +20,10 @@ export type History = { readonly inputs: readonly ReplayInput[]; readonly skippe
 /**
  * readHistory reads each declared input's history topic (`kcm.state.pods` is replayed from `kcm.watch.pods`, which
  * keeps every version of the audit window) up to `to`, and orders the records by their time, each topic's order kept
- * among equal times. A record that does not decode or does not name its object is counted and left out. Each record
- * names the input topic as its cause, as the deployed controller's did: the watcher writes a kind's two topics in
- * the same transactions, so a record has the same offset in both, and a replayed sync of the same input makes the
- * same mutation ids (and so meets its results).
+ * among equal times. A record that does not decode or does not name its object is counted and left out, and so is
+ * a record of an older watcher epoch than its partition's newest (a zombie's), as the live members leave it out. Each
+ * record names its history offset as its cause, as a live member's read of the history did, so a replayed sync of the
+ * same input makes the same mutation ids (and so meets its results).
  */
 export async function readHistory(r: HistoryReader, inputTopics: readonly string[], to: number): Promise<History> {
   const inputs: ReplayInput[] = [];
@@ -30,10 +31,13 @@ export async function readHistory(r: HistoryReader, inputTopics: readonly string
   for (const topic of inputTopics) {
     const history = watchTopic(kindOfTopic(topic));
     const serde = new Serde(r.registry, history, loadWatchSchema(kindOfTopic(topic)), (s) => new AvroCodec(s));
+    const floors = new Map<number, bigint>();
     await r.bus.readToEnd(history, async (record, partition) => {
       const at = Number(record.timestamp);
-      if (at > to) return;
-      const routed = await routeRecord(serde, undefined, topic, partition, record, true).catch(() => undefined);
+      const epoch = epochOf(record.headers);
+      if (at > to || epoch < (floors.get(partition) ?? 0n)) return;
+      floors.set(partition, epoch);
+      const routed = await routeRecord(serde, undefined, history, partition, record, true).catch(() => undefined);
       if (routed === undefined) skipped++;
       else if (routed.kind === 'event') inputs.push({ at, topic, partition, kind: 'event', event: routed.event });
       else if (routed.kind === 'watermark') {

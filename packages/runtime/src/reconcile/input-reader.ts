@@ -1,0 +1,102 @@
+import type { BusRecord, GroupMember, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
+import { CacheSync } from '../consumer/cache-sync.ts';
+import { StateHandoff } from '../consumer/state-handoff.ts';
+import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
+
+const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
+
+/**
+ * InputReader is what one consumer group member of a ControllerGroup reads of its inputs (StateHandoff): each
+ * assigned partition of a state topic from the beginning while the history partition waits (held at join), then the
+ * history partition from the state's checkpoint on. A partition is synced once its state reached the high-water
+ * mark seen on assignment and its history the one seen then too (the Kafka form of WaitForCacheSync). What it reads
+ * of the state past that mark is left to the history, which holds it too, in order.
+ */
+export class InputReader {
+  readonly sync = new CacheSync();
+  readonly #handoff: StateHandoff;
+  readonly #historyHigh = new Map<string, string>();
+  #member: Promise<GroupMember> | undefined;
+
+  /** states are the state topics of the inputs. */
+  constructor(states: readonly string[]) {
+    this.#handoff = new StateHandoff(states);
+  }
+
+  /** topics are the inputs' state and history topics. */
+  topics(): readonly string[] {
+    return this.#handoff.topics();
+  }
+
+  /** member is the group member whose partitions this reader pauses and resumes (set when joining). */
+  set member(member: Promise<GroupMember>) {
+    this.#member = member;
+  }
+
+  /** held: a history partition waits at every join until its state partition is restored. */
+  readonly held = (tp: TopicPartition): boolean => this.#handoff.isHistory(tp.topic);
+
+  /** canonical is the input's name of a topic's records (the state topic's, for both). */
+  canonical(topic: string): string {
+    return this.#handoff.canonical(topic);
+  }
+
+  /**
+   * restoresFrom tells a state topic: read only to restore, so committing how far (its lag would grow with every
+   * checkpoint after) tells a lag tool nothing.
+   */
+  restoresFrom(topic: string): boolean {
+    return this.#handoff.isState(topic);
+  }
+
+  /** reads tells whether the topic is one of the inputs' (state or history). */
+  reads(topic: string): boolean {
+    return this.#handoff.isState(topic) || this.#handoff.isHistory(topic);
+  }
+
+  /**
+   * assigned starts a new assignment of input partitions: each tracked with its high-water mark, every partition
+   * restoring again; a state partition with nothing to read hands off at once.
+   */
+  assigned(assignment: readonly PartitionOffsets[]): void {
+    this.#handoff.reset();
+    for (const tp of this.sync.assignedPartitions()) this.sync.revoked(tp);
+    for (const p of assignment) {
+      this.sync.assigned(p, p.high, p.low);
+      if (this.#handoff.isHistory(p.topic)) this.#historyHigh.set(key(p), p.high);
+    }
+    for (const p of assignment) if (this.#handoff.isState(p.topic) && this.sync.synced(p)) void this.#handOff(p);
+  }
+
+  /**
+   * accept says what to do with a record: apply it (a state record not past its partition's sync, a checkpoint marker
+   * noted; a history record of an epoch not older than its partition's; any other), skip it (a state record past
+   * the sync: the history brings it), or refuse it, with the reason (a history record of an older epoch).
+   */
+  accept(tp: TopicPartition, record: BusRecord): 'apply' | 'skip' | { readonly refused: string } {
+    if (this.#handoff.isState(tp.topic)) {
+      if (this.sync.synced(tp)) return 'skip';
+      this.#handoff.noteState(tp, record.headers);
+      return 'apply';
+    }
+    const refused = this.#handoff.isHistory(tp.topic) ? this.#handoff.admit(tp, record.headers) : undefined;
+    return refused === undefined ? 'apply' : { refused };
+  }
+
+  /** progress records how far a partition was read; true when that made it synced (a state partition then hands off). */
+  progress(tp: TopicPartition, offset: string): boolean {
+    if (!this.sync.consumed(tp, offset)) return false;
+    if (this.#handoff.isState(tp.topic)) void this.#handOff(tp);
+    return true;
+  }
+
+  /** #handOff stops reading a restored state partition and reads its history partition from the checkpoint on. */
+  async #handOff(state: TopicPartition): Promise<void> {
+    const history = { topic: watchTopic(kindOfTopic(state.topic)), partition: state.partition };
+    const resume = this.#handoff.handoff(state, this.#historyHigh.get(key(history)) ?? '0');
+    const member = await this.#member;
+    member?.pause([state]);
+    member?.resume([resume]);
+    if (BigInt(resume.offset) > 0n) this.sync.consumed(history, String(BigInt(resume.offset) - 1n));
+  }
+}
