@@ -30,6 +30,8 @@ const endpointSlices = declared<SliceInputs>(SLICE_CONTROLLER, 'endpoint_slice',
     { name: 'max-endpoints-per-slice', type: 'number', default: DEFAULT_MAX_ENDPOINTS_PER_SLICE, help: 'The most endpoints one EndpointSlice holds (kube-controller-manager\'s flag, 1 to 1000).' },
     { name: 'endpointslice-updates-batch-period', type: 'duration', default: '0s', help: 'Delay of pod-triggered EndpointSlice syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' },
   ],
+  // endpointslice_controller.go's serviceQueue: defaultSyncBackOff 1 s doubling to maxSyncBackOff 1000 s.
+  retryBackoff: { baseDelayMs: 1000, maxDelayMs: 1_000_000 },
   spec: (listers, { flags, registry }) => {
     const maxEndpointsPerSlice = Math.min(1000, Math.max(1, flags.number('max-endpoints-per-slice')));
     const config = { maxEndpointsPerSlice, batchPeriodMs: flags.duration('endpointslice-updates-batch-period') };

@@ -6,7 +6,7 @@ import type { ControllerDeclaration, Input, Inputs } from './declaration.ts';
 export type InputOptions<L extends Inputs> = { readonly [K in keyof L]?: Omit<Input<L[K]>, 'topic' | 'scope'> };
 
 /** ControllerCode is what a controller part declares beside its catalog entry: its spec, tick, own flags and input options. */
-export type ControllerCode<L extends Inputs> = Pick<ControllerDeclaration<L>, 'spec' | 'tick' | 'flags'> & { readonly inputs?: InputOptions<L> };
+export type ControllerCode<L extends Inputs> = Pick<ControllerDeclaration<L>, 'spec' | 'tick' | 'flags' | 'retryBackoff'> & { readonly inputs?: InputOptions<L> };
 
 /**
  * declared is a controller part's declaration: the catalog says its service, name, workqueue, inputs (each a watched

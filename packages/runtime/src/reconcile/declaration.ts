@@ -138,5 +138,13 @@ export type ControllerDeclaration<L extends Inputs> = {
   /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
   readonly singleton?: boolean;
   readonly tick?: Tick;
+  /**
+   * retryBackoff is the per-key backoff of failed syncs when it is not client-go's default (5 ms doubling to 1000 s):
+   * the endpointslice controller's starts at 1 s (its defaultSyncBackOff).
+   */
+  readonly retryBackoff?: RetryBackoff;
   readonly spec: (listers: Listers<L>, context: SpecContext<L>) => ControllerSpec<L>;
 };
+
+/** RetryBackoff is a workqueue's per-key failure backoff: the first delay, doubled per failure, up to the last. */
+export type RetryBackoff = { readonly baseDelayMs: number; readonly maxDelayMs: number };

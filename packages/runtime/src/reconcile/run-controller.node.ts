@@ -99,7 +99,7 @@ async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>
     dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
     ...(expectations && { takeFencingTokens: (partitions) => expectations.takeFencingTokens(partitions) }),
   });
-  const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(), metricsProvider: shared.queues });
+  const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(undefined, d.retryBackoff), metricsProvider: shared.queues });
   const controller = memberController(ctx, d, { informers, group, expectations, queue }, shared.metrics);
   return runMember(ctx, d, { group, redis, queue, controller });
 }

@@ -1,3 +1,4 @@
+import type { RetryBackoff } from '../reconcile/declaration.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { Controller, type ControllerHooks, type ControllerPorts } from '../reconcile/controller.ts';
 import { jsonLogger } from '../service/log.ts';
@@ -23,6 +24,8 @@ export type ReplayOptions = ReplayTopics & {
   readonly expectationsTtlMs?: number | undefined;
   readonly tick?: { readonly keys: readonly string[]; readonly periodMs: number } | undefined;
   readonly batchMs?: number;
+  /** retryBackoff is the declaration's per-key failure backoff (ControllerDeclaration.retryBackoff), the live queue's. */
+  readonly retryBackoff?: RetryBackoff | undefined;
 };
 
 /** Replaying is one run's parts: the Controller on its replay ports, its queue and stand-in writer, what it decided. */
@@ -78,7 +81,7 @@ export class ControllerReplay {
   #start(hooks: ControllerHooks, history: readonly ReplayInput[]): Replaying {
     const decisions: Decision[] = [];
     const answers: Promise<void>[] = [];
-    const queue = new ReplayWorkqueue(this.#clock, this.#o.batchMs ?? BATCH_MS);
+    const queue = new ReplayWorkqueue(this.#clock, this.#o.batchMs ?? BATCH_MS, this.#o.retryBackoff);
     const recorded = history.flatMap((i) => (i.kind === 'result' && i.at >= this.#o.from && i.at <= this.#o.to ? [i.result.mutationId] : []));
     const writer = new ReplayWriter(recorded, this.#clock, (result, cause, live) => void answers.push(controller.onResult(result, cause, live)));
     let syncing = '';

@@ -1,8 +1,10 @@
+import type { RetryBackoff } from '../reconcile/declaration.ts';
 import type { FakeClock } from '../workqueue/fake-clock.ts';
+import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
 
 /**
- * ReplayWorkqueue is the runtime's Workqueue (default rate limiter included) on the replay's FakeClock, with two
+ * ReplayWorkqueue is the runtime's Workqueue (the live queue's rate limiter) on the replay's FakeClock, with two
  * things a replay needs: a key added while a history record is fed is taken up only once the record was handed over
  * whole, or batchMs later (the records of one consumed batch land in the stores before the key syncs, so a burst is
  * one sync, as in the running controller; adding it again keeps its first time), and `settled` tells when the
@@ -14,8 +16,8 @@ export class ReplayWorkqueue extends Workqueue<string> {
   #held: string[] | undefined;
   #busy = 0;
 
-  constructor(clock: FakeClock, batchMs: number) {
-    super({ name: 'replay', clock, scheduler: clock });
+  constructor(clock: FakeClock, batchMs: number, retryBackoff?: RetryBackoff) {
+    super({ name: 'replay', clock, scheduler: clock, rateLimiter: defaultControllerRateLimiter(clock, retryBackoff) });
     this.#batchMs = batchMs;
   }
 

@@ -92,7 +92,7 @@ async function replayDeclaration(reader: HistoryReader, d: ControllerDeclaration
   const replay = new ControllerReplay({
     ...w, partitions, partitioned, singleton: d.singleton ?? false,
     expectationsTtlMs: d.expectations ? flags.number('expectations-ttl-seconds') * 1000 : undefined,
-    tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) },
+    tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) }, retryBackoff: d.retryBackoff,
   });
   const watermarks = { watermark: (input: string, key?: string) => replay.watermark(informers.topicOf(input), key) };
   const spec = d.spec(informers.listers(), { flags, watermarks, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });

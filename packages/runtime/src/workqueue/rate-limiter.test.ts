@@ -91,6 +91,13 @@ describe('defaultControllerRateLimiter', () => {
     assert.deepEqual([limiter.when('a'), limiter.when('a'), limiter.when('a')], [5, 10, 20]);
   });
 
+  it('given the endpointslice controller\'s backoff (1 s to 1000 s), then one failing item waits 1 s, 2 s, 4 s … up to 1000 s', () => {
+    const limiter = defaultControllerRateLimiter(new FakeClock(), { baseDelayMs: 1000, maxDelayMs: 1_000_000 });
+    const delays = Array.from({ length: 12 }, () => limiter.when('svc'));
+    assert.deepEqual(delays.slice(0, 3), [1000, 2000, 4000]);
+    assert.equal(delays.at(-1), 1_000_000);
+  });
+
   it('given 100 items already retried at once, then the 101st waits for the 10 qps bucket', () => {
     const limiter = defaultControllerRateLimiter(new FakeClock());
     for (let i = 0; i < 100; i++) limiter.when(`item-${i}`);

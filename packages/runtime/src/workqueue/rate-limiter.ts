@@ -107,12 +107,14 @@ export const DEFAULT_RETRY_BURST = 100;
 
 /**
  * defaultControllerRateLimiter is the limiter every controller's queue uses unless told otherwise: per-item
- * exponential backoff (5 ms → 1000 s) and an overall 10 qps / 100 burst bucket, whichever waits longer.
- * Mirrors client-go DefaultControllerRateLimiter.
+ * exponential backoff (5 ms → 1000 s, or `backoff`'s) and an overall 10 qps / 100 burst bucket, whichever waits
+ * longer. Mirrors client-go DefaultControllerRateLimiter, and with a backoff the MaxOf limiters upstream's
+ * endpointslice controller builds the same way.
  */
-export function defaultControllerRateLimiter<T = string>(clock: Clock = realClock): RateLimiter<T> {
+export function defaultControllerRateLimiter<T = string>(clock: Clock = realClock,
+  backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number } = { baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS }): RateLimiter<T> {
   return new MaxOfRateLimiter<T>(
-    new ItemExponentialFailureRateLimiter<T>(DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS),
+    new ItemExponentialFailureRateLimiter<T>(backoff.baseDelayMs, backoff.maxDelayMs),
     new BucketRateLimiter<T>(new TokenBucket(DEFAULT_RETRY_QPS, DEFAULT_RETRY_BURST, clock)),
   );
 }
