@@ -2,6 +2,7 @@ import kafkajs, { AssignerProtocol, type Admin, type Kafka } from 'kafkajs';
 
 /** TOPIC is kafkajs's ConfigResourceTypes.TOPIC, read from the default export: Node sees no such named export of the CommonJS module. */
 const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
+import { causeChain } from '../faults/record-fault.ts';
 import type { GroupOffsets, PartitionOffsets, TopicPartition, TopicSpec } from './bus.ts';
 
 /** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
@@ -32,7 +33,9 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
           configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
         })),
       }).catch((err: unknown) => {
-        if (!String(err).includes('already exists')) throw err;
+        // A topic just created may be unknown to the metadata kafkajs polls for its leaders (Kafka 4 answers
+        // UNKNOWN_TOPIC_OR_PARTITION for a moment, which kafkajs does not retry there): awaited below instead.
+        if (!String(err).includes('already exists') && !unknownTopic(err)) throw err;
       });
     }
     const present = specs.filter((s) => existing.has(s.topic) && Object.keys(s.configs).length > 0);
@@ -41,9 +44,26 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
         type: TOPIC, name: s.topic, configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
       })) });
     }
-    const metadata = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
+    const metadata = await whileUnknown(() => admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) }));
     return new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
   });
+}
+
+/** unknownTopic tells the broker's UNKNOWN_TOPIC_OR_PARTITION ("This server does not host this topic-partition"). */
+function unknownTopic(err: unknown): boolean {
+  return causeChain(err).some((e) => (e as { type?: unknown }).type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.message.includes('does not host this topic-partition'));
+}
+
+/** whileUnknown calls fn again while it fails with UNKNOWN_TOPIC_OR_PARTITION, 200 ms apart, for 30 s at most. */
+async function whileUnknown<T>(fn: () => Promise<T>): Promise<T> {
+  for (let waited = 0; ; waited += 200) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!unknownTopic(err) || waited >= 30_000) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** topicConfigs describes a topic's configs (every entry, defaults included). */
