@@ -13,7 +13,8 @@ const kube = rawKube();
 const bus = busFlags(stack);
 const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
 const PARTITIONS = 3;
-const INPUTS = ['kcm.state.pods', 'kcm.watch.pods', 'kcm.state.replicationcontrollers', 'kcm.watch.replicationcontrollers', 'kcm.mutation-results'];
+const INPUTS = ['kcm.state.pods', 'kcm.watch.pods', 'kcm.state.replicationcontrollers', 'kcm.watch.replicationcontrollers', 'kcm.state.replicasets',
+  'kcm.watch.replicasets', 'kcm.mutation-results'];
 
 /** kcmBusLag runs `kcm-bus lag` as a user would, against the test stack. */
 async function kcmBusLag(...args: string[]): Promise<string> {
@@ -27,9 +28,9 @@ type GroupLag = {
   readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly lag: number | null; readonly watermarkAgeMs: number | null }[];
 };
 
-/** rcGroup is reconciler-rc's RC controller group in `lag --json`'s report (one group per controller: `<prefix>.<workqueue>`). */
+/** rcGroup is reconciler-rc's group in `lag --json`'s report (one group reads the inputs of its RC and ReplicaSet controllers). */
 async function rcGroup(): Promise<GroupLag | undefined> {
-  return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc.replicationmanager');
+  return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc');
 }
 
 describe('kcm-bus lag: the services\' consumer groups, their lag and their inputs\' watermark age', () => {
@@ -57,7 +58,7 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
       const g = await rcGroup();
       const histories = g?.partitions.filter((p) => p.topic.startsWith('kcm.watch.')) ?? [];
       const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
-      return g !== undefined && histories.length === 2 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && histories.every((p) => p.lag === 0) &&
+      return g !== undefined && histories.length === 3 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && histories.every((p) => p.lag === 0) &&
         states.every((p) => p.lag === null) && g;
     }, { timeoutMs: 120_000 });
     const listed = group.partitions.map((p) => `${p.topic}/${p.partition}`).sort();

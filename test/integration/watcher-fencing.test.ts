@@ -53,7 +53,7 @@ async function zombieDelete(ns: string, name: string, epoch: bigint): Promise<{ 
 async function readPast(at: { partition: number; offset: bigint }): Promise<void> {
   const bus = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-lag' });
   await waitFor('reconciler-rc\'s groups past the zombie\'s record', async () => {
-    const groups = (await bus.groupOffsets()).filter((g) => g.groupId.startsWith('kcm-bus-reconciler-rc.'));
+    const groups = (await bus.groupOffsets()).filter((g) => g.groupId === 'kcm-bus-reconciler-rc');
     const committed = groups.map((g) => g.partitions.find((p) => p.topic === PODS_HISTORY && p.partition === at.partition)?.committed);
     return groups.length > 0 && committed.every((c) => c !== undefined && BigInt(c) > at.offset);
   });

@@ -45,7 +45,7 @@ export function hasWatermarks(topic: string): boolean {
 
 /**
  * serviceOfGroup is the kcm-bus service a consumer group belongs to: `kcm-bus-<service>`, with `.<workqueue>` for a
- * service of several controllers and `.global.<uuid>` for a member's own reader of its global inputs. Throwaway
+ * singleton controller's group and `.global.<uuid>` for a member's own reader of its global inputs. Throwaway
  * readers (`kcm-bus-read-*`, `kcm-bus-tail-*`) and other groups are none (undefined).
  */
 export function serviceOfGroup(groupId: string): string | undefined {

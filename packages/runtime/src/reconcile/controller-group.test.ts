@@ -6,7 +6,7 @@ import { jsonLogger } from '../service/log.ts';
 import { UNSIGNED } from '../signing/signing.ts';
 import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
 import type { InputEvent } from './controller-types.ts';
-import { lockTopic, type ControllerGroupOptions } from './controller-group-options.ts';
+import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { ControllerGroup } from './controller-group.ts';
 
 const PODS = 'kcm.state.pods';
@@ -38,24 +38,33 @@ function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensure
   return { bus, groups, ensured, sent, moves };
 }
 
-/** harness starts a group over the scripted bus with a controller that records what it is fed. */
-async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number } = {}) {
+const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
+
+/** recordingPart is a part (a controller and its inputs) that records what it is fed. */
+function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'global'>) {
+  const fed = { events: [] as InputEvent[], results: [] as boolean[], dropped: [] as string[], activations: [] as Date[] };
+  const part: GroupPart = {
+    name, ...inputs, serdes: new Map([...inputs.partitioned, ...inputs.global].map((t) => [t, json])), signing: UNSIGNED, dropWhere: () => undefined,
+    controller: {
+      onEvent: async (_topic, e) => void fed.events.push(e), onResult: async (_r, _c, live) => void fed.results.push(live), onWatermark: () => undefined,
+      dropWhere: (pred) => void fed.dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), onActivated: (at) => void fed.activations.push(at),
+    },
+  };
+  return { part, ...fed };
+}
+
+/** harness starts a group over the scripted bus with one part (inputs: pods, unless told) that records what it is fed. */
+async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number; partitioned?: string[]; global?: string[] } = {}) {
   const { bus, groups, ensured, sent, moves } = scriptedBus(o.partitions);
-  const events: InputEvent[] = [];
-  const results: boolean[] = [];
-  const dropped: string[] = [];
-  const activations: Date[] = [];
-  const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
+  const { part, ...fed } = recordingPart('c', { partitioned: o.partitioned ?? [PODS], global: o.global ?? [] });
   const group = new ControllerGroup({
-    bus, groupId: 'g', partitioned: [PODS], global: [], singleton: false, resultsTopic: RESULTS,
-    serdes: new Map([PODS, NODES, RESULTS].map((t) => [t, json])), mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-    signing: UNSIGNED, dropWhere: () => undefined, onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
+    bus, groupId: 'g', singleton: false, resultsTopic: RESULTS, results: { serde: json, signing: UNSIGNED },
+    mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
+    onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
   });
-  await group.start({
-    onEvent: async (_topic, e) => void events.push(e), onResult: async (_r, _c, live) => void results.push(live), onWatermark: () => undefined,
-    dropWhere: (pred) => void dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), onActivated: (at) => void activations.push(at),
-  });
-  return { group, groups, ensured, sent, moves, events, results, dropped, activations };
+  group.attach(part);
+  await group.start();
+  return { group, groups, ensured, sent, moves, ...fed };
 }
 
 const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
@@ -192,7 +201,28 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
   });
 
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {
-    assert.throws(() => new ControllerGroup({ singleton: true, partitioned: [PODS] } as unknown as ControllerGroupOptions), /global inputs only/);
+    const singleton = new ControllerGroup({ singleton: true } as unknown as ControllerGroupOptions);
+    assert.throws(() => singleton.attach(recordingPart('s', { partitioned: [PODS], global: [] }).part), /global inputs only/);
+  });
+
+  it('given two controllers reading pods, then the group reads pods once, joins once, and each controller gets every record; a view they share is decoded once', async () => {
+    const { bus, groups } = scriptedBus();
+    let decodes = 0;
+    const counting = { decode: async (b: Buffer) => (decodes++, json.decode(b)) };
+    const group = new ControllerGroup({
+      bus, groupId: 'g', singleton: false, resultsTopic: RESULTS, results: { serde: json, signing: UNSIGNED },
+      mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
+      onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined,
+    });
+    const [rc, rs] = [recordingPart('rc', { partitioned: [PODS], global: [] }), recordingPart('rs', { partitioned: [PODS, NODES], global: [] })];
+    for (const p of [rc, rs]) group.attach({ ...p.part, serdes: new Map([...p.part.serdes.keys()].map((t) => [t, counting])) });
+    await group.start();
+    assert.equal(groups.length, 1, 'one consumer group for both');
+    assert.deepEqual(groups[0]!.topics, [PODS, NODES, PODS_HISTORY, NODES_HISTORY, RESULTS]);
+    const p = partitionOfNs('ns-a');
+    await groups[0]!.onAssigned!([offsets(PODS, p, 1)]);
+    await groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0)], lastOffset: '0' }, heartbeat);
+    assert.deepEqual([rc.events.map((e) => e.key), rs.events.map((e) => e.key), decodes], [['ns-a/x'], ['ns-a/x'], 1]);
   });
 
   it('given a record that cannot be decoded, then it goes to its topic\'s dead-letter topic and the next record is handled', async () => {
@@ -210,8 +240,8 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
 
   it('given mutations to publish, then each goes to the mutations topic signed by the controller', async () => {
     const signing = { enabled: true, headers: (key: string) => ({ 'kcm-bus-signer': 'c', 'kcm-bus-signature': `sig(${key})` }), verify: () => undefined };
-    const h = await harness({ signing });
-    await h.group.publish([aCreate({ target: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns-a', name: 'p', resource: 'pods', subresource: null } })]);
+    const h = await harness();
+    await h.group.publish([aCreate({ target: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns-a', name: 'p', resource: 'pods', subresource: null } })], signing);
     assert.deepEqual(h.sent, [{ topic: 'm', headers: { 'kcm-bus-signer': 'c', 'kcm-bus-signature': 'sig(ns-a/p)' } }]);
   });
 });

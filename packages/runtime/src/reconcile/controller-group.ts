@@ -4,9 +4,11 @@ import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';
 import { RecordGuard, type RecordSource } from '../faults/record-guard.ts';
-import { lockTopic, type ControllerGroupOptions, type GroupController } from './controller-group-options.ts';
+import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { InputReader } from './input-reader.ts';
-import { recordKey, routeRecord } from './record-route.ts';
+import { dispatchInput, dispatchResult } from './part-dispatch.ts';
+import { recordKey } from './record-route.ts';
+import type { Signing } from '../signing/signing.ts';
 
 const PARTITIONS_AT_ONCE = 16;
 
@@ -31,7 +33,8 @@ function restoreFrom(resultsTopic: string, reader: InputReader): Pick<GroupOptio
 }
 
 /**
- * ControllerGroup is a controller's membership of its consumer group. Partitioned inputs and the results are read
+ * ControllerGroup is a service's membership of its consumer group, for the controllers (parts) attached to it: it
+ * reads each input once for all of them, as upstream's controllers share one informer per kind. Partitioned inputs and the results are read
  * in the group with the co-partitioning assigner, every assigned input partition restored from the beginning (state
  * is rebuilt from the topics) and the results read on from where the group left them (restoreFrom); global inputs
  * are read whole by an ephemeral group of this member's own (a singleton's results with them). Results gate no
@@ -41,14 +44,14 @@ function restoreFrom(resultsTopic: string, reader: InputReader): Pick<GroupOptio
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
-  readonly #partitioned: InputReader;
-  readonly #global: InputReader;
+  readonly #parts: GroupPart[] = [];
+  #partitioned = new InputReader([]);
+  #global = new InputReader([]);
   /** #resultsLiveFrom: per assigned results partition, the first offset of a live result (the high-water mark on assignment). */
   readonly #resultsLiveFrom = new Map<number, bigint>();
   readonly #watermarks = new Watermarks();
   readonly #members: GroupMember[] = [];
   #publisher: Publisher | undefined;
-  #controller: GroupController | undefined;
   #owned: ReadonlySet<number> = new Set();
   #globalAssigned = false;
   /** #partitionedAssigned: the group gave this member an assignment (maybe empty) at least once. */
@@ -57,20 +60,25 @@ export class ControllerGroup {
   readonly #guard: RecordGuard;
 
   constructor(o: ControllerGroupOptions) {
-    if (o.singleton && o.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${o.partitioned.join(', ')}`);
     this.#o = o;
-    this.#partitioned = new InputReader(o.partitioned);
-    this.#global = new InputReader(o.global);
     this.#guard = new RecordGuard({
       deadLetter: (source, record, reason) => this.#deadLetter(source, record, reason),
       counted: (source) => o.onDeadLetter(source.topic), log: o.log, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
   }
 
-  /** start connects the publisher, joins the groups and begins feeding the controller. */
-  async start(controller: GroupController): Promise<void> {
+  /** attach adds a controller to feed, before start. */
+  attach(part: GroupPart): void {
+    if (this.#o.singleton && part.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${part.partitioned.join(', ')}`);
+    this.#parts.push(part);
+  }
+
+  /** start connects the publisher, joins the groups over every attached part's inputs and begins feeding the parts. */
+  async start(): Promise<void> {
     const o = this.#o;
-    this.#controller = controller;
+    const union = (scope: 'partitioned' | 'global'): string[] => [...new Set(this.#parts.flatMap((p) => p[scope]))];
+    this.#partitioned = new InputReader(union('partitioned'));
+    this.#global = new InputReader(union('global'));
     const inputs = [...this.#partitioned.topics(), ...this.#global.topics(), o.resultsTopic];
     await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
@@ -93,7 +101,8 @@ export class ControllerGroup {
    * creates it with the same count (its configs stay the writer's to set).
    */
   async #coPartition(o: ControllerGroupOptions): Promise<void> {
-    this.#partitions = await o.bus.partitionCount(o.partitioned[0] ?? o.global[0] ?? o.resultsTopic);
+    const inputs = this.#parts.flatMap((p) => [...p.partitioned, ...p.global]);
+    this.#partitions = await o.bus.partitionCount(inputs[0] ?? o.resultsTopic);
     await o.bus.ensureTopics([{ topic: o.resultsTopic, partitions: this.#partitions, configs: {} }]);
   }
 
@@ -124,14 +133,14 @@ export class ControllerGroup {
    */
   watermark(topic: string, key?: string): Date | undefined {
     const global = this.#global.sync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
-    const read = this.#o.global.includes(topic) ? global : [...this.#owned];
+    const read = this.#parts.some((p) => p.global.includes(topic)) ? global : [...this.#owned];
     const partitions = key === undefined ? read : read.filter((p) => p === this.watchPartitionOf(key));
     return this.#watermarks.watermark(topic, partitions);
   }
 
-  /** partitionWatermark is the time up to which every co-partitioned input is complete on partition n. */
-  partitionWatermark(n: number): Date | undefined {
-    return this.#watermarks.partitionWatermark(this.#o.partitioned, n);
+  /** partitionWatermark is the time up to which every co-partitioned input (of `topics`, a part's) is complete on partition n. */
+  partitionWatermark(n: number, topics: readonly string[]): Date | undefined {
+    return this.#watermarks.partitionWatermark(topics, n);
   }
 
   /** ownedPartitions lists the owned partition numbers with whether each is synced (metrics). */
@@ -151,13 +160,13 @@ export class ControllerGroup {
     return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitioned.sync.allSynced() && this.#globalSynced();
   }
 
-  /** publish sends mutations keyed by their target object (acks=all), signed as this controller. */
-  async publish(mutations: readonly Mutation[]): Promise<void> {
+  /** publish sends mutations keyed by their target object (acks=all), signed as the controller that made them. */
+  async publish(mutations: readonly Mutation[], signing: Signing): Promise<void> {
     if (mutations.length === 0 || !this.#publisher) return;
     const { topic, serde } = this.#o.mutations;
     const records = await Promise.all(mutations.map(async (m) => {
       const [key, value] = [recordKey(m), (await serde.encode(m)).bytes];
-      return { key, value, headers: this.#o.signing.headers(key, value) };
+      return { key, value, headers: signing.headers(key, value) };
     }));
     await this.#publisher.send(topic, records);
   }
@@ -179,14 +188,14 @@ export class ControllerGroup {
   }
 
   #globalSynced(): boolean {
-    return this.#o.global.length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#global.sync.allSynced();
+    return this.#global.topics().length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#global.sync.allSynced();
   }
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
       groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...restoreFrom(this.#o.resultsTopic, this.#partitioned),
       onAssigned: async (assignment) => {
-        await this.#o.takeFencingTokens?.([...new Set(assignment.map((p) => p.partition))]);
+        for (const p of this.#parts) await p.takeFencingTokens?.([...new Set(assignment.map((a) => a.partition))]);
         this.#assigned(assignment);
       },
       onBatch: (batch, heartbeat) => this.#consume(this.#partitioned, batch, heartbeat),
@@ -218,12 +227,14 @@ export class ControllerGroup {
     const numbers = new Set(assignment.map((p) => p.partition));
     this.#owned = numbers;
     this.#partitionedAssigned = true;
-    this.#o.dropWhere(() => true);
-    this.#controller?.dropWhere((key) => !numbers.has(this.partitionOf(key)));
+    for (const p of this.#parts) {
+      p.dropWhere(() => true);
+      p.controller.dropWhere((key) => !numbers.has(this.partitionOf(key)));
+    }
     this.#track(this.#partitioned, assignment);
     this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
-    if (this.#o.singleton && numbers.size > 0) this.#controller?.onActivated(new Date());
+    if (this.#o.singleton && numbers.size > 0) for (const p of this.#parts) p.controller.onActivated(new Date());
   }
 
   async #consume(reader: InputReader, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
@@ -234,7 +245,9 @@ export class ControllerGroup {
       const live = resultsLiveFrom === undefined ? reader.sync.synced(tp) : BigInt(record.offset) >= resultsLiveFrom;
       const source = { ...tp, offset: record.offset };
       // A refused record is dead-lettered with its reason, as a poison record is: visible, counted, and lost to no one.
-      const handle = typeof accepted === 'object' ? () => Promise.reject(new StaleEpochError(accepted.refused)) : () => this.#dispatch(reader, tp, record, live);
+      const dispatch = { tp, topic: reader.canonical(tp.topic), record, live };
+      const handle = typeof accepted === 'object' ? () => Promise.reject(new StaleEpochError(accepted.refused))
+        : () => (resultsLiveFrom === undefined ? dispatchInput(this.#parts, this.#watermarks, dispatch) : dispatchResult(this.#parts, this.#o.results, dispatch));
       if (accepted !== 'skip') await this.#guard.handle(source, record, handle, heartbeat);
       this.#progress(reader, tp, record.offset);
       await heartbeat();
@@ -243,27 +256,6 @@ export class ControllerGroup {
 
   #progress(reader: InputReader, tp: TopicPartition, offset: string): void {
     if (reader.progress(tp, offset)) this.#o.log.info('partition caught up', { ...tp, offset });
-  }
-
-  /**
-   * #dispatch routes a record: the cause names the record where it is (a history record by its history offset), the
-   * controller hears of it under the input's name (its state topic), whichever of the input's topics brought it.
-   */
-  async #dispatch(reader: InputReader, tp: TopicPartition, record: BusRecord, live: boolean): Promise<void> {
-    const topic = reader.canonical(tp.topic);
-    const partition = tp.partition;
-    const routed = await routeRecord(this.#o.serdes.get(topic), topic === this.#o.resultsTopic ? this.#o.signing : undefined, tp.topic, partition, record, live);
-    if (routed.kind === 'result') await this.#controller?.onResult(routed.result, routed.cause, live);
-    if (routed.kind === 'event') {
-      // A record is an implicit watermark: the watcher publishes a kind in the order it read it, so everything of the
-      // partition it read before this record's time is published before it.
-      if (routed.event.observedAt !== undefined) this.#watermarks.observe({ topic, partition }, routed.event.observedAt);
-      await this.#controller?.onEvent(topic, routed.event);
-    }
-    if (routed.kind === 'watermark') {
-      this.#watermarks.observe({ topic, partition }, routed.observedAt);
-      this.#controller?.onWatermark(topic, partition, routed.resourceVersion);
-    }
   }
 
   async #deadLetter(source: RecordSource, record: BusRecord, reason: string): Promise<void> {

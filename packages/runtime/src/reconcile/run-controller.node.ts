@@ -31,9 +31,8 @@ import { ControllerMetrics } from './metrics.prom.ts';
 export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): readonly FlagSpec[] {
   const service = ds[0]!.service;
   const flags: FlagSpec[] = [
-    { name: 'consumer-group', type: 'string', default: `kcm-bus-${service}`, help: ds.length === 1
-      ? 'Kafka consumer group of the replicas; another group reads the same inputs without taking partitions from this one.'
-      : `Prefix of the replicas' Kafka consumer groups, one per controller: <prefix>.<workqueue> (${ds.map((d) => d.workqueue).join(', ')}).` },
+    { name: 'consumer-group', type: 'string', default: `kcm-bus-${service}`, help: 'Kafka consumer group of the replicas, which reads the inputs once for all '
+      + `their controllers${ds.some((d) => d.singleton) ? ` (a singleton's: <group>.<workqueue>, ${ds.filter((d) => d.singleton).map((d) => d.workqueue).join(', ')})` : ''}; another group reads the same inputs without taking partitions from this one.` },
     { name: 'mutations-topic', type: 'string', default: MUTATION_TOPICS.mutations, help: 'Topic the mutations go to (the writer\'s input); another topic keeps them from the API (a shadow run).' },
     ...(ds.some((d) => d.expectations) ? [
       { name: 'redis-url', type: 'string', default: 'redis://127.0.0.1:17106', help: 'Redis holding the expectations (default: the local dev stack).' },
@@ -55,11 +54,12 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
 }
 
 /**
- * runControllers runs declared controllers as one service (all of one `service`): each its stores fed from its
- * input topics in a consumer group of its own, its workers over a client-go workqueue, expectations in Redis when it
- * keeps them, its tick; the service serves /metrics, /healthz (every controller's workers run) and /readyz (every
- * assigned partition and global input caught up), and stops gracefully on SIGTERM. `<service> replay …` runs them
- * over a window of history instead (replayService).
+ * runControllers runs declared controllers as one service (all of one `service`): their stores fed from their input
+ * topics by one consumer group that reads each input once for all of them (a singleton, one active member at a time,
+ * in a group of its own), each controller's workers over a client-go workqueue, expectations in Redis when it keeps
+ * them, its tick; the service serves /metrics, /healthz (every controller's workers run) and /readyz (every assigned
+ * partition and global input caught up), and stops gracefully on SIGTERM. `<service> replay …` runs them over a
+ * window of history instead (replayService).
  */
 export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[]): Promise<void> {
   if (process.argv[2] === 'replay') {
@@ -68,46 +68,68 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
   }
   await serviceMain(ds[0]!.service, controllerFlags(ds), async (ctx) => {
     const shared: Shared = { metrics: new ControllerMetrics(ctx.registry), queues: new PromWorkqueueMetricsProvider(ctx.registry), deadLetters: deadLetterCounter(ctx.registry) };
-    const prefix = ctx.flags.string('consumer-group');
-    const members: Member[] = [];
-    for (const d of ds) members.push(await startMember(ctx, d, ds.length === 1 ? prefix : `${prefix}.${d.workqueue}`, shared));
-    const notReady = (): string | undefined => members.map((m) => m.notReady()).find((r) => r !== undefined);
+    const groupOf = serviceGroups(ctx, ds, shared);
+    const members = ds.map((d) => prepareMember(ctx, d, groupOf(d), shared));
+    const groups = [...new Set(ds.map(groupOf))];
+    for (const g of groups) await g.start();
+    const running = members.map((m) => m.run());
+    const notReady = (): string | undefined => groups.map((g) => g.notReady()).find((r) => r !== undefined);
     return {
-      probes: { healthy: () => members.every((m) => m.working()), ready: () => notReady() === undefined, notReadyReason: notReady },
+      probes: { healthy: () => running.every((m) => m.working()), ready: () => notReady() === undefined, notReadyReason: notReady },
       stop: async () => {
-        for (const m of members) await m.stop();
+        for (const m of running) await m.stop();
+        for (const g of groups) await g.stop();
+        for (const m of members) m.disconnect();
       },
     };
   });
 }
 
 type Shared = { readonly metrics: ControllerMetrics; readonly queues: PromWorkqueueMetricsProvider; readonly deadLetters: (topic: string) => void };
-type Member = { readonly working: () => boolean; readonly notReady: () => string | undefined; readonly stop: () => Promise<void> };
 
-async function startMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, groupId: string, shared: Shared): Promise<Member> {
+/**
+ * serviceGroups gives each controller its consumer group: one (`--consumer-group`) for every controller of the
+ * service that shares its partitions, and one of its own (`<group>.<workqueue>`) for each singleton.
+ */
+function serviceGroups(ctx: ServiceContext, ds: readonly ControllerDeclaration<Inputs>[], shared: Shared): (d: ControllerDeclaration<Inputs>) => ControllerGroup {
+  const prefix = ctx.flags.string('consumer-group');
+  const results = { serde: new Serde(ctx.schemaRegistry, MUTATION_TOPICS.results, loadMutationSchemas().result, (s) => new AvroCodec(s)), signing: signing(ctx, ds[0]!.name) };
+  const group = (groupId: string, singleton: boolean): ControllerGroup => new ControllerGroup({
+    bus: ctx.bus, groupId, singleton, resultsTopic: MUTATION_TOPICS.results, results,
+    mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, onDeadLetter: shared.deadLetters, log: ctx.log.child({ group: groupId }), fatal: ctx.fatal,
+  });
+  const sharing = group(prefix, false);
+  const own = new Map(ds.filter((d) => d.singleton).map((d) => [d, group(`${prefix}.${d.workqueue}`, true)]));
+  return (d) => own.get(d) ?? sharing;
+}
+
+/** PreparedMember is one controller attached to its group, ready to run once the groups started. */
+type PreparedMember = { readonly run: () => RunningMember; readonly disconnect: () => void };
+type RunningMember = { readonly working: () => boolean; readonly stop: () => Promise<void> };
+
+/** prepareMember builds a controller's stores, expectations, queue and Controller, and attaches it to its group. */
+function prepareMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, group: ControllerGroup, shared: Shared): PreparedMember {
   const informers = new Informers<Inputs>(d.inputs);
   const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
   const expectations: RedisExpectations | undefined = redis && new RedisExpectations(redis, {
     controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix'),
     partitionOf: (key): number => group.partitionOf(key),
   });
-  const group: ControllerGroup = new ControllerGroup({
-    bus: ctx.bus, groupId, singleton: d.singleton ?? false,
-    partitioned: informers.topics('partitioned'), global: informers.topics('global'),
-    serdes: serdes(ctx, Object.values(d.inputs)), resultsTopic: MUTATION_TOPICS.results,
-    mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, signing: signing(ctx, d.name),
-    dropWhere: (pred) => informers.dropPartitioned(pred), onDeadLetter: shared.deadLetters, log: ctx.log.child({ controller: d.name }), fatal: ctx.fatal,
-    ...(expectations && { takeFencingTokens: (partitions) => expectations.takeFencingTokens(partitions) }),
-  });
   const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(undefined, d.retryBackoff), metricsProvider: shared.queues });
-  const controller = memberController(ctx, d, { informers, group, expectations, queue }, shared.metrics);
-  return runMember(ctx, d, { group, redis, queue, controller });
+  const partSigning = signing(ctx, d.name);
+  const controller = memberController(ctx, d, { informers, group, expectations, queue, signing: partSigning }, shared.metrics);
+  group.attach({
+    name: d.name, partitioned: informers.topics('partitioned'), global: informers.topics('global'), serdes: serdes(ctx, Object.values(d.inputs)),
+    controller, signing: partSigning, dropWhere: (pred) => informers.dropPartitioned(pred),
+    ...(expectations && { takeFencingTokens: (partitions: readonly number[]) => expectations.takeFencingTokens(partitions) }),
+  });
+  return { run: () => runMember(ctx, d, queue, controller), disconnect: () => redis?.disconnect() };
 }
 
-type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly queue: Workqueue<string> };
+type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly queue: Workqueue<string>; readonly signing: Signing };
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
-function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue }: MemberParts & { readonly expectations: RedisExpectations | undefined },
+function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue, signing: s }: MemberParts & { readonly expectations: RedisExpectations | undefined },
   metrics: ControllerMetrics): Controller {
   const watermarks = { watermark: (input: string, key?: string) => group.watermark(informers.topicOf(input), key) };
   const spec = d.spec(informers.listers(), { flags: ctx.flags, watermarks, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
@@ -115,32 +137,29 @@ function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
     cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
     inputWatermarks: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.watermark(t)])),
   });
+  const partitioned = informers.topics('partitioned');
   return new Controller(hooks, {
     expectations,
-    publish: (mutations) => group.publish(mutations), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
-    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionWatermark: (n) => group.partitionWatermark(n),
+    publish: (mutations) => group.publish(mutations, s), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
+    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionWatermark: (n) => group.partitionWatermark(n, partitioned),
     queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
   });
 }
 
-/** runMember joins the member's groups, starts its workers and its tick, and says how to stop them. */
-async function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>,
-  { group, redis, queue, controller }: Omit<MemberParts, 'informers'> & { readonly redis: Redis | undefined; readonly controller: Controller }): Promise<Member> {
-  await group.start(controller);
+/** runMember starts a controller's workers and its tick, and says how to stop them. */
+function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, queue: Workqueue<string>, controller: Controller): RunningMember {
   let working = true;
   const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
   const ticking = new AbortController();
   const ticker = d.tick && ticks(controller, d.tick.keys, ctx.flags.duration(d.tick.flag), ticking.signal);
   return {
-    working: () => working, notReady: () => group.notReady(),
+    working: () => working,
     stop: async () => {
       ticking.abort();
       controller.releaseTicks();
       await ticker;
       await queue.shutDownWithDrain();
       await workers;
-      await group.stop();
-      redis?.disconnect();
     },
   };
 }
@@ -159,15 +178,20 @@ async function ticks(controller: Controller, keys: readonly string[], periodMs: 
 /** REDIS_COMMAND_TIMEOUT_MS bounds an expectations call: a Redis that does not answer is a transient fault, not a hang. */
 const REDIS_COMMAND_TIMEOUT_MS = 5000;
 
-/** serdes decodes each input topic, through a view of the fields its input reads when it names them, and the results. */
+/** SERDES are the services' reader serdes by topic and view: controllers that read the same fields of a topic share one, so a record is decoded once for them. */
+const SERDES = new Map<string, Serde>();
+
+/** serdes decodes each input topic, through a view of the fields its input reads when it names them. */
 function serdes(ctx: ServiceContext, declared: readonly Input<unknown>[]): Map<string, Serde> {
   const codec = (s: object): AvroCodec => new AvroCodec(s);
-  const registry = ctx.schemaRegistry;
-  const inputs = declared.map(({ topic, fields }) => {
-    const schema = loadWatchSchema(kindOfTopic(topic)) as AvroRecord;
-    return [topic, new Serde(registry, topic, schema, codec, fields && watchEventView(schema, fields))] as const;
-  });
-  return new Map([...inputs, [MUTATION_TOPICS.results, new Serde(registry, MUTATION_TOPICS.results, loadMutationSchemas().result, codec)]]);
+  return new Map(declared.map(({ topic, fields }) => {
+    const id = `${topic} ${fields?.join(',') ?? '*'}`;
+    if (!SERDES.has(id)) {
+      const schema = loadWatchSchema(kindOfTopic(topic)) as AvroRecord;
+      SERDES.set(id, new Serde(ctx.schemaRegistry, topic, schema, codec, fields && watchEventView(schema, fields)));
+    }
+    return [topic, SERDES.get(id)!] as const;
+  }));
 }
 
 /** signing loads the controller's keys from --signing-dir; without them it warns that the bus is open. */
