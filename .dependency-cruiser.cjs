@@ -3,7 +3,8 @@
  * fires):
  * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
  *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime, tools and
- *   schemas;
+ *   schemas; the harness (what drives a running stack from outside, for tests and benchmarks) imports runtime, the
+ *   stack and schemas;
  *   test imports any;
  * - services never import each other;
  * - pure modules (every module of schemas, packages/runtime, packages/k8s and services/* except adapters
@@ -21,6 +22,7 @@ const LAYERS = {
   'packages/k8s': ['packages/runtime', 'schemas'],
   'packages/tools': ['packages/runtime', 'schemas'],
   'packages/stack': ['packages/runtime', 'packages/tools', 'schemas'],
+  'packages/harness': ['packages/runtime', 'packages/stack', 'schemas'],
   'services/[^/]+': ['packages/runtime', 'packages/k8s', 'schemas'],
 };
 

@@ -1,5 +1,5 @@
-import { waitFor } from '../test/support/wait.ts';
-import { rcManifest } from '../test/support/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
 import { endpointsRight, serviceManifest } from './chaos-endpoints.ts';
 import { pollNodeHealth, type TaintSpan } from './node-health.ts';
 import { watchOwnedPods, type OwnedPods } from './owned-pods.ts';

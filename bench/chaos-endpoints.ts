@@ -1,4 +1,4 @@
-import type { RawKube } from '../test/support/stack.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 type Pod = { metadata: { deletionTimestamp?: string }; status?: { podIP?: string; conditions?: { type: string; status: string }[] } };
 type Address = { ip: string };

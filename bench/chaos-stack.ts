@@ -1,5 +1,5 @@
-import { restartPart, type RestartOptions } from '../test/support/restart.ts';
-import { compactEtcd } from '../test/support/etcd.ts';
+import { restartPart, type RestartOptions } from '@kcm-bus/harness/restart.ts';
+import { compactEtcd } from '@kcm-bus/harness/etcd.ts';
 import type { BenchContext } from './scenario.ts';
 
 /**
@@ -18,7 +18,7 @@ export class StackFaults {
     return this.#ctx.stack.dir;
   }
 
-  /** restartPart restarts a part of the bench stack (test/support/restart.ts): a broker, the registry, Redis, the apiserver. */
+  /** restartPart restarts a part of the bench stack (packages/harness/src/restart.ts): a broker, the registry, Redis, the apiserver. */
   async restartPart(name: string, o: RestartOptions = {}): Promise<void> {
     await restartPart(this.#ctx.stack, name, o);
     this.#ctx.log(`chaos: ${name} restarted`);

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { scrape, terminate } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
-import { busFlags } from '../test/support/stack.ts';
+import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { benchWatcherPid, reconcilerFlags, watcherFlags, writerFlags } from './systems.ts';
 import { StackFaults } from './chaos-stack.ts';
 

@@ -1,4 +1,4 @@
-import { startUpstream, type Upstream } from '../test/support/upstream.ts';
+import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
 import { StackFaults } from './chaos-stack.ts';
 import type { BenchContext } from './scenario.ts';
 

@@ -1,6 +1,6 @@
-import { rcClient, rcManifest } from '../test/support/rc.ts';
-import { startUpstream } from '../test/support/upstream.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { type ApiResource, apiserverPutTime, apiserverWrites } from './apiserver-metrics.ts';
 import type { Replacement } from './endpoints-hops.ts';
 import { type EndpointsController, type EndpointsSide, kcmBusEndpoints, upstreamEndpoints } from './endpoints-sides.ts';

@@ -1,7 +1,7 @@
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { watchTopic } from '@kcm-bus/schemas/kinds.ts';
-import type { EndpointsObject } from '../test/support/endpoints.ts';
+import type { EndpointsObject } from '@kcm-bus/harness/endpoints.ts';
 import { percentile, type MutationValue, type ResultValue, type Timed } from './latency-hops.ts';
 import { readyNames } from './ready-to-endpoints.ts';
 import type { Row } from './scenario.ts';

@@ -1,9 +1,9 @@
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { httpOk } from '@kcm-bus/stack/probes.ts';
-import { startService } from '../test/support/processes.ts';
-import { busFlags } from '../test/support/stack.ts';
-import { startUpstream } from '../test/support/upstream.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService } from '@kcm-bus/harness/processes.ts';
+import { busFlags } from '@kcm-bus/stack/endpoints.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { scrape } from './probes.ts';
 import { writerFlags, type Qps } from './systems.ts';
 

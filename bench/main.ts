@@ -10,9 +10,9 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BESIDE_KCM_BUS, stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
-import { type ServiceProcess, startService, stopAllServices } from '../test/support/processes.ts';
-import { rawKube, untaintWhenReady } from '../test/support/stack.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { type ServiceProcess, startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { rawKube, untaintWhenReady } from '@kcm-bus/harness/kube.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { startBrokerProfile } from './broker-profile.ts';
 import { profileOptions, summarizeProfiles } from './cpu-profile.ts';
 import { stackPids } from './cpu.ts';
@@ -67,8 +67,7 @@ async function main(): Promise<void> {
   let watcher: ServiceProcess | undefined;
   try {
     const e = await up(c, (line) => console.error(line));
-    process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
-    const kube = rawKube();
+    const kube = rawKube(join(c.dir, 'endpoints.json'));
     await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
     for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
     watcher = await startService('watcher', watcherFlags(e));

@@ -1,4 +1,4 @@
-import type { RawKube } from '../test/support/stack.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 /** NODE_TAINTS are the taints node lifecycle puts on a node it found unhealthy; the bench's kwok nodes never are. */
 export const NODE_TAINTS: ReadonlySet<string> = new Set(['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready']);

@@ -1,4 +1,4 @@
-import type { RawKube } from '../test/support/stack.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 /** Sample is one observation of a namespace: seconds since the start, pods existing, pods Running. */
 export type Sample = { readonly t: number; readonly exist: number; readonly running: number };

@@ -3,9 +3,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
-import { inParallel } from './probes.ts';
+import { inParallel } from '@kcm-bus/harness/parallel.ts';
 import type { BenchContext } from './scenario.ts';
-import { rcManifest } from '../test/support/rc.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
 import { cleanUpNamespace } from './systems.ts';
 
 /** UNSCHEDULED is a scheduler name no scheduler answers to: such pods stay Pending and nothing touches them again. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
 export function rssBytes(pid: number): number {
@@ -73,16 +73,6 @@ export async function waitSteady<K extends string>(what: string, probes: Readonl
     for (const k of names) seen.set(k, [...seen.get(k) ?? [], await probes[k]()].slice(-window));
     return names.every((k) => steady(seen.get(k) ?? [])) && ((k: K) => seen.get(k)?.at(-1) ?? 0);
   }, { timeoutMs: opts.timeoutMs ?? 300_000, intervalMs: 1000 });
-}
-
-/** inParallel maps items with at most `width` calls in flight, keeping the order. */
-export async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 64): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  }));
-  return out;
 }
 
 /** Session is a DevTools protocol session with one Node process's inspector. */

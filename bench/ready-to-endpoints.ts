@@ -1,4 +1,4 @@
-import { readyIPs, type EndpointsObject } from '../test/support/endpoints.ts';
+import { readyIPs, type EndpointsObject } from '@kcm-bus/harness/endpoints.ts';
 import { follow } from './follow.ts';
 
 /** ReadyPod is what S4 reads of a pod on its client watch. */

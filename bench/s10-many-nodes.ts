@@ -7,13 +7,14 @@
  * (Kafka timestamp of each `kcm.watch.leases` record minus the Lease's renewTime), p50 and p99.
  */
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { startService, stopAllServices } from '../test/support/processes.ts';
-import { busFlags } from '../test/support/stack.ts';
-import { startUpstream } from '../test/support/upstream.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { busFlags } from '@kcm-bus/stack/endpoints.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { cpuSeconds } from './cpu.ts';
 import { percentile } from './latency-hops.ts';
-import { inParallel, rssBytes } from './probes.ts';
+import { inParallel } from '@kcm-bus/harness/parallel.ts';
+import { rssBytes } from './probes.ts';
 import { benchWatcherPid } from './systems.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { readTimed } from './timed-records.ts';

@@ -15,9 +15,9 @@
 import { readFileSync } from 'node:fs';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
-import { startService } from '../test/support/processes.ts';
-import { startUpstream } from '../test/support/upstream.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService } from '@kcm-bus/harness/processes.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { childPid, scrape, terminate } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';

@@ -11,8 +11,8 @@ import { Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { caughtUp } from './s6-memory.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { BUS_SERVICES, benchWatcherPid, busPids, startKcmBus, type Qps } from './systems.ts';
-import { startUpstream } from '../test/support/upstream.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const SIZES = (process.env['BENCH_S13_PODS'] ?? '0,10000').split(',').map(Number);
 const WINDOW_MS = Number(process.env['BENCH_S13_SECONDS'] ?? 60) * 1000;

@@ -1,5 +1,5 @@
 /**
- * S5, a node failure timeline: the node-death script (test/support/node-death.ts) under upstream
+ * S5, a node failure timeline: the node-death script (packages/harness/src/node-death.ts) under upstream
  * kube-controller-manager (`--controllers=node-lifecycle-controller,taint-eviction-controller,
  * replicationcontroller-controller`) and under kcm-bus (watcher, writer, reconciler-rc, reconciler-node), both with
  * upstream's defaults (--node-monitor-period 5s, --node-monitor-grace-period 50s) and the RC controller's 20/30 QPS.
@@ -8,10 +8,10 @@
  * pod's replacement Running on a live node. Goal: every step within one monitor period (5 s) of upstream.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { startService, stopAllServices } from '../test/support/processes.ts';
-import { nodeDeath, type NodeDeath } from '../test/support/node-death.ts';
-import { busFlags } from '../test/support/stack.ts';
-import { startUpstream } from '../test/support/upstream.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { nodeDeath, type NodeDeath } from '@kcm-bus/harness/node-death.ts';
+import { busFlags } from '@kcm-bus/stack/endpoints.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
 import { reconcilerFlags, writerFlags } from './systems.ts';
 

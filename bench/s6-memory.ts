@@ -1,10 +1,10 @@
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { gcMemory, mallocHeapBytes, rssBytes, scrape, waitSteady, type GcMemory } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { startUpstream } from '../test/support/upstream.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { benchWatcherPid, startKcmBus, type Qps } from './systems.ts';
-import { waitFor } from '../test/support/wait.ts';
-import type { ServiceProcess } from '../test/support/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
+import type { ServiceProcess } from '@kcm-bus/harness/processes.ts';
 
 const SIZES = (process.env['BENCH_S6_PODS'] ?? '1000,10000').split(',').map(Number);
 const PER_RC = 50;

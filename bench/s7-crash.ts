@@ -12,13 +12,13 @@
  * - seconds from the kill to N pods; pods over-created: the most live pods ever seen − N (must be 0), beside the number
  *   of distinct pods the RC ever controlled. The watch goes on TAIL_S after N, until the RC's status says N.
  */
-import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { crashFigures, type CrashFigures, type Sample } from './crash-figures.ts';
 import { type OwnedPods, watchOwnedPods } from './owned-pods.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';
-import { rcManifest } from '../test/support/rc.ts';
-import { startUpstream } from '../test/support/upstream.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { cleanUpNamespace, reconcilerFlags, startKcmBus, type Qps, writerFlags } from './systems.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);

@@ -1,13 +1,13 @@
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
-import type { RawKube } from '../test/support/stack.ts';
-import { metricValue, type ServiceProcess } from '../test/support/processes.ts';
-import { waitFor } from '../test/support/wait.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
+import { metricValue, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from './scenario.ts';
 import { HOPS, latency, percentile, RC_TOPIC, stepHops, type BusRecords, type Step, type StepHops } from './latency-hops.ts';
-import { rcManifest } from '../test/support/rc.ts';
-import { startUpstream } from '../test/support/upstream.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 import { readTimed } from './timed-records.ts';
 

@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
 import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from './population.ts';
 import { scrape } from './probes.ts';
 import type { BenchContext, Row, Scenario } from './scenario.ts';

@@ -3,9 +3,9 @@ import { BUS_INFRA, cpuMeter, stackPids } from './cpu.ts';
 import { requestMeter, type Requests } from './kafka-requests.ts';
 import { rssBytes } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
-import { rcManifest } from '../test/support/rc.ts';
-import { deploymentManifest } from '../test/support/deployment.ts';
-import { startUpstream } from '../test/support/upstream.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
+import { deploymentManifest } from '@kcm-bus/harness/deployment.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { benchWatcherPid, busPids, cleanUpNamespace, startKcmBus, type Qps } from './systems.ts';
 
 /** N is how many pods S1 scales to (BENCH_PODS, 1000). */

@@ -1,6 +1,6 @@
 import type { StackConfig } from '@kcm-bus/stack/config.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
-import type { RawKube } from '../test/support/stack.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 /**
  * Row is one line of the benchmark table: a figure measured under upstream kube-controller-manager and under
@@ -25,7 +25,7 @@ export type ScenarioResult = { readonly rows: readonly Row[]; readonly data: unk
  */
 export type BenchContext = {
   readonly e: StackEndpoints;
-  /** stack is the bench stack's configuration (its parts can be restarted: test/support/restart.ts). */
+  /** stack is the bench stack's configuration (its parts can be restarted: packages/harness/src/restart.ts). */
   readonly stack: StackConfig;
   readonly kube: RawKube;
   readonly runId: string;

@@ -1,8 +1,8 @@
 import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
-import { startService, type ServiceProcess } from '../test/support/processes.ts';
-import { busFlags, serviceBusFlags, type RawKube } from '../test/support/stack.ts';
+import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import type { RawKube } from '@kcm-bus/harness/kube.ts';
+import { busFlags, serviceBusFlags, type StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { childPid } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 

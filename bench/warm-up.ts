@@ -1,7 +1,7 @@
 import { samplePods } from './pods-over-time.ts';
 import type { BenchContext } from './scenario.ts';
 import { cleanUpNamespace, startKcmBus } from './systems.ts';
-import { rcManifest } from '../test/support/rc.ts';
+import { rcManifest } from '@kcm-bus/harness/rc.ts';
 
 const WARM_UP_PODS = Number(process.env['BENCH_WARM_UP_PODS'] ?? 300);
 const DEADLINE_MS = 300_000;

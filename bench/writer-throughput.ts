@@ -7,13 +7,13 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
+import { busFlags, type StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
-import { metricValue, startService, stopAllServices } from '../test/support/processes.ts';
-import { mutation, ownerRc, podBody, podTarget, produceMutations } from '../test/support/mutations.ts';
-import { busFlags, rawKube } from '../test/support/stack.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { metricValue, startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { mutation, ownerRc, podBody, podTarget, produceMutations } from '@kcm-bus/harness/mutations.ts';
+import { rawKube } from '@kcm-bus/harness/kube.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
 const c = stackConfig('bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: '0' });
@@ -33,7 +33,7 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
 }
 
 async function throughWriter(e: StackEndpoints, ns: string, flags: readonly string[]): Promise<number> {
-  const owner = await ownerRc(rawKube(), ns);
+  const owner = await ownerRc(rawKube(join(c.dir, 'endpoints.json')), ns);
   const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, ...busFlags(e), ...flags]);
   const batch = Array.from({ length: N }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`, owner) }));
   const started = performance.now();
@@ -47,7 +47,6 @@ async function throughWriter(e: StackEndpoints, ns: string, flags: readonly stri
 async function main(): Promise<void> {
   const log = (line: string): void => console.error(line);
   const endpoints = await up(c, log);
-  process.env['KCM_BUS_TEST_STACK'] = join(c.dir, 'endpoints.json');
   const kc = new KubeConfig();
   kc.loadFromFile(endpoints.kubeconfig);
   const core = kc.makeApiClient(CoreV1Api);

@@ -25,6 +25,7 @@ const VIOLATIONS: readonly Violation[] = [
   { rule: 'packages-in-order', file: 'schemas/watch-schemas.ts', text: "import '../packages/runtime/src/target.ts';\n" },
   { rule: 'packages-in-order', file: 'packages/runtime/src/reconcile/controller.ts', text: "import '../../../k8s/src/target.ts';\n" },
   { rule: 'packages-in-order', file: 'services/reconciler-rc/src/main.ts', text: "import '../../../packages/stack/src/target.ts';\n" },
+  { rule: 'packages-in-order', file: 'packages/harness/src/processes.ts', text: "import '../../../services/watcher/src/target.ts';\n" },
   { rule: 'no-circular', file: 'packages/tools/src/a.ts', text: "import { b } from './b.ts';\nexport const a = (): number => b();\n" },
 ];
 

@@ -1,4 +1,4 @@
-import type { RawKube } from './stack.ts';
+import type { RawKube } from './kube.ts';
 
 /** EndpointAddress is the part of a core/v1 EndpointAddress the Endpoints tests and S4 read. */
 export type EndpointAddress = {

@@ -2,13 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
+import { serviceScript } from '@kcm-bus/stack/services.ts';
 import { waitFor } from './wait.ts';
 
-const REPO = resolve(import.meta.dirname, '../..');
-
-/** ServiceProcess is a kcm-bus service a test started; tests stop what they start, also when they fail. */
+/** ServiceProcess is a kcm-bus service a test or the bench started; they stop what they start, also when they fail. */
 export type ServiceProcess = {
   readonly process: ChildProcess;
   readonly metricsUrl: string;
@@ -29,7 +28,7 @@ export async function startService(name: string, args: readonly string[],
   const port = await freePort();
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? join(REPO, `services/${name}/src/main.ts`),
+  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? serviceScript(name),
     ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
@@ -63,7 +62,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** stopAllServices stops every service the test file started and has not stopped (an after() hook). */
+/** stopAllServices stops every service this process started and has not stopped (a test file's after() hook). */
 export async function stopAllServices(): Promise<void> {
   await Promise.all([...started].map((s) => {
     s.process.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import type { RawKube } from './stack.ts';
+import type { RawKube } from './kube.ts';
 import { waitFor } from './wait.ts';
 
 /** Pod and Rc are the fields the ReplicationController tests read. */

@@ -1,4 +1,4 @@
-import type { RawKube } from './stack.ts';
+import type { RawKube } from './kube.ts';
 
 /** FAKE_KUBELET_TAINT keeps kube-scheduler from placing other tests' pods on a fake kubelet's node. */
 export const FAKE_KUBELET_TAINT = { key: 'kcm-bus.test/fake-kubelet', effect: 'NoSchedule' } as const;

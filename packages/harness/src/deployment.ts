@@ -1,4 +1,4 @@
-import type { RawKube } from './stack.ts';
+import type { RawKube } from './kube.ts';
 import { waitFor, waitForSteady } from './wait.ts';
 
 type Condition = { readonly type: string; readonly status: string; readonly reason?: string };

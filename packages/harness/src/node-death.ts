@@ -1,5 +1,5 @@
 import { FakeKubelet } from './kubelet.ts';
-import { type RawKube, uniqueName } from './stack.ts';
+import { type RawKube, uniqueName } from './kube.ts';
 import { waitFor, waitForSteady } from './wait.ts';
 
 type Condition = { readonly type: string; readonly status: string; readonly reason?: string };

@@ -12,7 +12,7 @@ import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
-import type { RawKube } from './stack.ts';
+import type { RawKube } from './kube.ts';
 import { readTopic } from './topic.ts';
 import { waitFor } from './wait.ts';
 
