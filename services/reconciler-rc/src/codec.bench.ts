@@ -2,7 +2,8 @@
  * `npm run bench:codec` — CPU per pod watch event in the codec, the part of every hop that is ours alone: the
  * watcher's encode (JSON → Avro value → Confluent bytes), a reader's whole decode, and reconciler-rc's decode through
  * its input's fields (PROJECTED_POD_FIELDS), then its projection. The pod is the realistic fixture (a replica as the
- * apiserver serves it, managedFields included). No I/O: an in-memory registry, one process, min of 7 rounds.
+ * apiserver serves it, managedFields included). No I/O: an in-memory registry, one process, min of 7 rounds. It lives
+ * beside the projection it measures: bench/ drives the system from outside and imports no service's modules.
  */
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { watchEventView } from '@kcm-bus/runtime/codec/project-schema.ts';
@@ -12,7 +13,7 @@ import { memoryRegistry } from '@kcm-bus/runtime/registry/registry.fixture.ts';
 import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
-import { PROJECTED_POD_FIELDS, projectPod } from '../../services/reconciler-rc/src/project-pod.ts';
+import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';
 
 const ROUNDS = 7;
 const PER_ROUND = Number(process.env['BENCH_CODEC_RECORDS'] ?? 2000);
