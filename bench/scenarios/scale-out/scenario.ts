@@ -1,13 +1,12 @@
 import { cpus } from 'node:os';
 import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
-import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';
 import { scrape } from '../../lib/probes.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
-import { reconcilerFlags } from '../../lib/systems.ts';
+import { reconcilerFlags, withThrowawayTopic } from '../../lib/systems.ts';
 
 const REPLICAS = [1, 2, 4];
 const PODS_KNOB = knob('BENCH_S9_PODS', '10000', 'pods in the cluster (RCs of 10, never scheduled) whose history the replicas replay');
@@ -72,17 +71,6 @@ async function replay(ctx: BenchContext, n: number, topic: string, partitions: n
   }
 }
 
-/** withTopic creates the throwaway mutations topic for the duration of fn and deletes it after. */
-async function withTopic<T>(ctx: BenchContext, topic: string, fn: (bus: Bus) => Promise<T>): Promise<T> {
-  const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
-  await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
-  try {
-    return await fn(bus);
-  } finally {
-    await bus.deleteTopics([topic]).catch((err: unknown) => ctx.log(`S9: deleting ${topic} failed: ${String(err)}`));
-  }
-}
-
 /** historyOffsets is how much a replica group replays: the offsets of its input topics (watermarks and markers too). */
 async function historyOffsets(bus: Bus): Promise<number> {
   const topics = await Promise.all(INPUTS.map((t) => bus.offsets(t)));
@@ -104,7 +92,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   let offsets = 0;
   try {
     await pop.grow(PODS);
-    await withTopic(ctx, `${ctx.runId}-s9-mutations`, async (bus) => {
+    await withThrowawayTopic(ctx, `${ctx.runId}-s9-mutations`, async (bus) => {
       offsets = await historyOffsets(bus);
       for (const n of REPLICAS) {
         ctx.log(`S9: ${n} replica(s) replay`);
