@@ -3,8 +3,11 @@
  * fires):
  * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
  *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime, tools and
- *   schemas;
+ *   schemas; the harness (what drives a running stack from outside, for tests and benchmarks) imports runtime, the
+ *   stack and schemas;
  *   test imports any;
+ * - the bench drives the system from outside (the stack, the services' commands as processes, the topics): it imports
+ *   packages and schemas, never services/* or test/*; and nothing outside bench/ imports bench/;
  * - services never import each other;
  * - pure modules (every module of schemas, packages/runtime, packages/k8s and services/* except adapters
  *   `*.<impl>.ts`, `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
@@ -21,6 +24,7 @@ const LAYERS = {
   'packages/k8s': ['packages/runtime', 'schemas'],
   'packages/tools': ['packages/runtime', 'schemas'],
   'packages/stack': ['packages/runtime', 'packages/tools', 'schemas'],
+  'packages/harness': ['packages/runtime', 'packages/stack', 'schemas'],
   'services/[^/]+': ['packages/runtime', 'packages/k8s', 'schemas'],
 };
 
@@ -35,6 +39,20 @@ const packagesInOrder = Object.entries(LAYERS).map(([from, allowed]) => ({
 module.exports = {
   forbidden: [
     ...packagesInOrder,
+    {
+      name: 'bench-drives-from-outside',
+      comment: 'bench/ drives the system from outside: the stack, the services\' commands (spawned processes), the topics. It imports packages and schemas, never a service\'s or the tests\' modules (what both it and the tests need lives in packages/harness).',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^(services|test)/' },
+    },
+    {
+      name: 'nothing-imports-bench',
+      comment: 'The benchmarks are a leaf: no package, service, schema or test imports bench/.',
+      severity: 'error',
+      from: { pathNot: '^bench/' },
+      to: { path: '^bench/' },
+    },
     {
       name: 'services-are-independent',
       comment: 'A service never imports another service: they talk only through Kafka.',

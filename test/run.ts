@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   log('type check (tsc --noEmit)');
   if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
   log('layering rule (dependency-cruiser)');
-  if (await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test'])) return 1;
+  if (await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test', 'bench'])) return 1;
   const c = stackConfig('test', { ...process.env, KCM_BUS_NODES: '0', KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? TEST_KCM_CONTROLLERS });
   const stop = (): void => void down(c, { purge: true }).then(() => process.exit(130));
   process.once('SIGINT', stop);

@@ -5,8 +5,8 @@ import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, testStack } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { dashboardPanels, exportedSeries, seriesNames } from '../support/dashboard.ts';
 
 const stack = testStack();

@@ -5,7 +5,7 @@ import { itBehavesLikeExpectations } from '@kcm-bus/runtime/expectations/expecta
 import { RedisExpectations } from '@kcm-bus/runtime/expectations/expectations.redis.ts';
 import { FencedError } from '@kcm-bus/runtime/expectations/expectations.ts';
 import { testStack, uniqueName } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 describe('expectations in Redis (the test stack\'s Redis)', () => {
   const url = testStack().redis;

@@ -5,7 +5,7 @@ import { historyTopicConfigs, publisherFenced, STATE_TOPIC_CONFIGS, type Bus, ty
 import { startStandaloneKafka, type StandaloneKafka } from '@kcm-bus/stack/kafka-standalone.ts';
 import { otherKafka } from '@kcm-bus/stack/kafka-versions.ts';
 import { uniqueName } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /**
  * The stack runs one Kafka release (KCM_BUS_KAFKA_VERSION, 4.x by default) and every other integration test proves

@@ -2,8 +2,8 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { busFlags, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices } from '../support/processes.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 

@@ -10,7 +10,7 @@ import { kafkaSecureFlags } from '@kcm-bus/stack/endpoints.ts';
 import type { ServiceName } from '@kcm-bus/stack/kafka-acls.ts';
 import { pkiDir } from '@kcm-bus/stack/pki.ts';
 import { produceAndConsume } from '../support/kafka.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { serviceBusFlags, testStack, uniqueName } from '../support/stack.ts';
 
 const stack = testStack();

@@ -1,10 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { type EndpointAddress, type EndpointsObject, setPodReady } from '../support/endpoints.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
-import { startUpstream, type Upstream } from '../support/upstream.ts';
-import { waitFor, waitForSteady } from '../support/wait.ts';
+import { type EndpointAddress, type EndpointsObject, setPodReady } from '@kcm-bus/harness/endpoints.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor, waitForSteady } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

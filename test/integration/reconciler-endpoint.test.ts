@@ -1,11 +1,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { type EndpointsObject, readyIPs as ips } from '../support/endpoints.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import type { Pod } from '../support/rc.ts';
-import { waitFor } from '../support/wait.ts';
-import { inParallel } from '../../bench/probes.ts';
+import { type EndpointsObject, readyIPs as ips } from '@kcm-bus/harness/endpoints.ts';
+import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import type { Pod } from '@kcm-bus/harness/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { inParallel } from '@kcm-bus/harness/parallel.ts';
 
 const stack = testStack();
 const kube = rawKube();

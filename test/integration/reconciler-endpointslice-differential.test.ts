@@ -2,9 +2,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { mergedSlices, convergedSlices, sliceSnapshot, type SliceSnapshot } from '../support/slices.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
-import { startUpstream, type Upstream } from '../support/upstream.ts';
-import { waitFor } from '../support/wait.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

@@ -1,9 +1,9 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { nodeDeath, type NodeDeath } from '../support/node-death.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
-import { startUpstream } from '../support/upstream.ts';
+import { nodeDeath, type NodeDeath } from '@kcm-bus/harness/node-death.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 
 const stack = testStack();
 const kube = rawKube();

@@ -1,9 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serviceBusFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { FakeKubelet } from '../support/kubelet.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { waitFor } from '../support/wait.ts';
+import { FakeKubelet } from '@kcm-bus/harness/kubelet.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

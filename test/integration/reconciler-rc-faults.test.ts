@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { V1Node } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { busFlags, kubeClients, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { ownedCounter, rcClient, rcManifest } from '../support/rc.ts';
-import { waitFor } from '../support/wait.ts';
+import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { ownedCounter, rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

@@ -1,9 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { type Pod, type Rc, rcClient, rcManifest } from '../support/rc.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { type Pod, type Rc, rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

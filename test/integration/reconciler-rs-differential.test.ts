@@ -1,10 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { deploymentClient, deploymentManifest, convergedWorkloads, type WorkloadSnapshot } from '../support/deployment.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
-import { startUpstream, type Upstream } from '../support/upstream.ts';
-import { waitFor } from '../support/wait.ts';
+import { deploymentClient, deploymentManifest, convergedWorkloads, type WorkloadSnapshot } from '@kcm-bus/harness/deployment.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

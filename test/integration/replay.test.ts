@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ReplayReport } from '@kcm-bus/runtime/replay/replay-report.ts';
 import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { compactEtcd } from '../support/etcd.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
+import { compactEtcd } from '@kcm-bus/harness/etcd.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { restartApiserver } from '../support/restart.ts';
-import { rcClient, rcManifest } from '../support/rc.ts';
-import { waitFor } from '../support/wait.ts';
+import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

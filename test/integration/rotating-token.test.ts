@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { mutation, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '@kcm-bus/harness/mutations.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

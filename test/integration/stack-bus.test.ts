@@ -2,7 +2,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { testStack, uniqueName } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { produceAndConsume } from '../support/kafka.ts';
 
 describe('the local stack: Kafka (KRaft), the Apicurio schema registry and Redis', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
 import { kubeClients, rawKube, testStack, uniqueName, untaintWhenReady } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
 

@@ -8,9 +8,9 @@ import { kindNamed } from '@kcm-bus/tools/object-args.ts';
 import { trace } from '@kcm-bus/tools/trace.ts';
 import { openScanner } from '@kcm-bus/tools/topic-scan.ts';
 import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { rcClient, rcManifest } from '../support/rc.ts';
-import { waitFor } from '../support/wait.ts';
+import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

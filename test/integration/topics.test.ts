@@ -7,9 +7,9 @@ import { Store } from '@kcm-bus/runtime/store/store.ts';
 import { stateTopic, watchTopic, WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices } from '../support/processes.ts';
-import { readTopic, type TopicRecord } from '../support/topic.ts';
-import { waitFor } from '../support/wait.ts';
+import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { readTopic, type TopicRecord } from '@kcm-bus/harness/topic.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

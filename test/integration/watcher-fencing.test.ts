@@ -10,10 +10,10 @@ import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { EPOCH_HEADER } from '@kcm-bus/schemas/watch-record.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { rawKube, schedulableKwokNode, serviceBusFlags, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { type Pod, rcClient, rcManifest } from '../support/rc.ts';
-import { readRaw } from '../support/topic.ts';
-import { waitFor, waitForSteady } from '../support/wait.ts';
+import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { type Pod, rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
+import { readRaw } from '@kcm-bus/harness/topic.ts';
+import { waitFor, waitForSteady } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

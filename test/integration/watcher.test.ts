@@ -1,9 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, kafkaFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { waitFor } from '../support/wait.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { compactEtcd } from '../support/etcd.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { compactEtcd } from '@kcm-bus/harness/etcd.ts';
 import { restartApiserver, restartTestPart } from '../support/restart.ts';
 import { startFaultProxy, type FaultProxy } from '../support/proxy.ts';
 import { proxiedKubeconfig } from '../support/kubeconfig.ts';
@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
-import { normalize, readTopic, recordsOf } from '../support/topic.ts';
+import { normalize, readTopic, recordsOf } from '@kcm-bus/harness/topic.ts';
 import { inertObjects } from '../support/objects.ts';
 
 const run = promisify(execFile);

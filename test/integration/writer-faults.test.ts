@@ -10,10 +10,10 @@ import { dataParts } from '@kcm-bus/stack/parts.ts';
 import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, signerOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
-import { readRaw } from '../support/topic.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { mutation, mutationSerde, outcomeOf, signerOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '@kcm-bus/harness/mutations.ts';
+import { readRaw } from '@kcm-bus/harness/topic.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { readFileSync } from 'node:fs';
 
 const stack = testStack();

@@ -6,10 +6,10 @@ import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutatio
 import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { metricValue, startService, stopAllServices, type ServiceProcess } from '../support/processes.ts';
-import { mutation, mutationSerde, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '../support/mutations.ts';
-import { readRaw } from '../support/topic.ts';
-import { waitFor } from '../support/wait.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { mutation, mutationSerde, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '@kcm-bus/harness/mutations.ts';
+import { readRaw } from '@kcm-bus/harness/topic.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();

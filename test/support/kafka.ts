@@ -1,5 +1,5 @@
 import { kafkaBus, type KafkaBusOptions } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { waitFor } from './wait.ts';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /**
  * produceAndConsume sends values through a fresh single-partition topic with an idempotent publisher

@@ -1,5 +1,5 @@
 import type { RawKube } from './stack.ts';
-import { waitForSteady } from './wait.ts';
+import { waitForSteady } from '@kcm-bus/harness/wait.ts';
 
 type Endpoint = {
   readonly addresses: readonly string[]; readonly conditions?: Record<string, boolean | undefined>; readonly hostname?: string; readonly nodeName?: string;

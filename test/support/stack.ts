@@ -1,21 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { httpCall } from '@kcm-bus/stack/probes.ts';
-import { tlsClient } from '@kcm-bus/stack/pki.ts';
 import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { waitFor } from './wait.ts';
+import { rawKube as rawKubeOf, readEndpoints, type RawKube, untaintWhenReady } from '@kcm-bus/harness/kube.ts';
 
-/** testStack reads where the test run's stack is; integration tests run only under `npm test`. */
-export function testStack(): StackEndpoints {
+/** stackFile is the test run's stack endpoints file; integration tests run only under `npm test`. */
+function stackFile(): string {
   const file = process.env['KCM_BUS_TEST_STACK'];
   if (!file) throw new Error('KCM_BUS_TEST_STACK is not set: integration tests run under `npm test`, which starts the test stack');
-  return JSON.parse(readFileSync(file, 'utf8')) as StackEndpoints;
+  return file;
+}
+
+/** testStack reads where the test run's stack is. */
+export function testStack(): StackEndpoints {
+  return readEndpoints(stackFile());
 }
 
 /** busFlags and kafkaFlags are the stack's own (what `npm start` gives its services), for tests to start theirs alike. */
 export { busFlags, kafkaFlags, serviceBusFlags } from '@kcm-bus/stack/endpoints.ts';
+
+/** RawKube, uniqueName and untaintWhenReady are the harness's (packages/harness/src/kube.ts), on the test stack here. */
+export { type RawKube, uniqueName, untaintWhenReady } from '@kcm-bus/harness/kube.ts';
 
 /** kubeClients are client-node API clients for one kubeconfig of the test stack. */
 export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {
@@ -24,27 +28,10 @@ export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; rea
   return { core: kc.makeApiClient(CoreV1Api), coordination: kc.makeApiClient(CoordinationV1Api) };
 }
 
-/** uniqueName makes object names that do not collide between tests or runs. */
-export function uniqueName(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-}
-
-/** RawKube makes API calls with the admin identity and returns the JSON as the apiserver wrote it. */
-export type RawKube = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
-
-/** rawKube is for tests that compare API objects byte for byte with what kcm-bus published (client-node turns times into Dates). */
+/** rawKube is the harness's raw API client (packages/harness/src/kube.ts) on the test stack. */
 export function rawKube(): RawKube {
-  const file = process.env['KCM_BUS_TEST_STACK'] ?? '';
-  const tls = tlsClient(dirname(file), 'admin');
-  const server = testStack().apiserver;
-  return async (method, path, body) => {
-    const answer = await httpCall(`${server}${path}`, { method, tls, timeoutMs: 60_000, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
-    return JSON.parse(answer.body) as Record<string, unknown>;
-  };
+  return rawKubeOf(stackFile());
 }
-
-type NodeJson = { metadata: object; spec?: { taints?: { key: string; effect: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
 
 /**
  * schedulableKwokNode creates a node the stack's kwok runs and makes it schedulable (untaintWhenReady).
@@ -53,22 +40,4 @@ export async function schedulableKwokNode(name: string): Promise<void> {
   const kube = rawKube();
   await kube('POST', '/api/v1/nodes', kwokNode(name));
   await untaintWhenReady(kube, name);
-}
-
-/**
- * untaintWhenReady waits until kwok reports the node Ready and takes off the `node.kubernetes.io/not-ready:NoSchedule`
- * taint the apiserver puts on every new node. The test and bench stacks run no node lifecycle controller
- * (reconciler-node's tests and S5 start theirs, and another would act on their nodes too), so this does for the other
- * tests what that controller's NoSchedule pass does: lets kube-scheduler place pods there.
- */
-export async function untaintWhenReady(kube: RawKube, name: string): Promise<void> {
-  const path = `/api/v1/nodes/${name}`;
-  await waitFor(`${name} Ready and its not-ready taint off`, async () => {
-    const node = await kube('GET', path) as NodeJson;
-    if (node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return false;
-    const taints = node.spec?.taints ?? [];
-    if (!taints.some((t) => t.key === 'node.kubernetes.io/not-ready')) return true;
-    await kube('PUT', path, { ...node, spec: { ...node.spec, taints: taints.filter((t) => t.key !== 'node.kubernetes.io/not-ready') } });
-    return false;
-  });
 }

@@ -1,0 +1,145 @@
+/**
+ * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack.
+ * The system is a watcher, a writer, two reconciler-rc members, reconciler-endpoint and reconciler-node, each started
+ * again when it exits on its own, as a Deployment would (system.ts). The faults: kill -9 of each kcm-bus
+ * service, SIGSTOP past the group session, all three at once, then faults of the parts the bus stands on (the broker,
+ * the registry, the apiserver, Redis losing its data), a 410 storm and a watcher killed between a relist's list and
+ * its publication; CHAOS_ONLY=word,… picks those whose name holds a word. For each fault an RC in a fresh namespace,
+ * behind a Service, is scaled 0 → N (CHAOS_PODS, 200) and back to 0 at --kube-api-qps 20/30, and the fault is
+ * injected half way each way. Figures per fault:
+ * - seconds from each injection until it converged: the RC's pods and status at the target, and the Service's
+ *   Endpoints right for the pods the API has;
+ * - pods over-created (the most live pods the RC ever controlled, from a watch, minus N), and pods lost (still live
+ *   when the scale-down gave up: a lost delete);
+ * - the services that exited on their own, the nodes found tainted unreachable or not-ready at the end of either
+ *   way, and the NodeNotReady events recorded about nodes during the cycle (the kwok nodes stay healthy throughout).
+ * - every node lifecycle taint seen during the cycle (a poll of the nodes every 250 ms): when it came and went, and
+ *   how old the node's Lease renewal was then (a node marked while its renewals reached the API is a wrong mark).
+ * The faults of the stack a kube-controller-manager also stands on (the apiserver restart, the 410 storm) run first
+ * under upstream kube-controller-manager (upstream.ts) with the same load, so that each figure stands beside
+ * upstream's. Bounded: each wait gives up after 180 s and is reported.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChaosSystem, PAUSE_S } from './system.ts';
+import type { StackFaults } from './stack-faults.ts';
+import { UpstreamChaos } from './upstream.ts';
+import { cycle, N, PODS_KNOB, type Arm, type Outcome } from './cycle.ts';
+import { knob, knobValue } from '../../lib/knobs.ts';
+import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
+
+/**
+ * Fault is one injection: into the kcm-bus services, or into the stack (`upstreamToo`: one kube-controller-manager
+ * stands on as well, so it runs under both arms).
+ */
+type Fault = { readonly name: string } & (
+  | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
+  | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean });
+
+/** StackFault is a fault of the stack, the only kind upstream's arm can be given. */
+type StackFault = Extract<Fault, { readonly on: 'stack' }>;
+
+const FAULTS: readonly Fault[] = [
+  { name: 'kill -9 reconciler-rc (one of two)', on: 'services', inject: (s) => s.kill('reconciler-rc') },
+  { name: 'kill -9 writer', on: 'services', inject: (s) => s.kill('writer') },
+  { name: 'kill -9 watcher', on: 'services', inject: (s) => s.kill('watcher') },
+  { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, on: 'services', inject: (s) => s.pause('reconciler-rc') },
+  { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, on: 'services', inject: (s) => s.pause('writer') },
+  { name: 'kill -9 watcher, writer, reconciler-rc at once', on: 'services', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
+  { name: 'kill -9 the Kafka broker, restart', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('kafka', { graceMs: 0 }) },
+  { name: 'restart the schema registry', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('registry') },
+  { name: 'restart kube-apiserver', on: 'stack', upstreamToo: true, inject: (f) => f.restartPart('kube-apiserver') },
+  { name: 'kill -9 Redis, restart without its data', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(f) }) },
+  { name: '410 storm: etcd compacted, apiserver restarted, 3 times', on: 'stack', upstreamToo: true, inject: (f) => f.storm410(3) },
+  { name: 'kill -9 watcher mid-relist (after a 410)', on: 'services', inject: (s) => s.crashInRelist() },
+];
+
+/** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
+function forgetRedisData(f: StackFaults): void {
+  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(f.dir, file), { recursive: true, force: true });
+}
+
+const ONLY_KNOB = knob('CHAOS_ONLY', undefined, 'comma-separated words: only the faults whose name holds one (all when unset)');
+
+/** chosenFaults are the faults whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
+function chosenFaults(): readonly Fault[] {
+  const words = (knobValue(ONLY_KNOB) ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  return words.length === 0 ? FAULTS : FAULTS.filter((f) => words.some((w) => f.name.includes(w)));
+}
+
+async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
+  const faults = chosenFaults();
+  const outcomes = [...await underUpstream(ctx, faults), ...await underKcmBus(ctx, faults)];
+  console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n`);
+  console.log(`node lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`);
+  const kcmBus = outcomes.filter((o) => o.side === 'kcm-bus');
+  return { rows: kcmBus.map((o) => rowOf(o, outcomes.find((u) => u.side === 'upstream' && u.fault === o.fault))), data: { pods: N, pauseS: PAUSE_S, outcomes } };
+}
+
+/** underUpstream runs the stack faults a kube-controller-manager also stands on under upstream's (none when none is chosen). */
+async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
+  const shared = faults.filter((f): f is StackFault => f.on === 'stack' && f.upstreamToo);
+  if (shared.length === 0) return [];
+  const upstream = UpstreamChaos.start(ctx);
+  try {
+    return await cycles(ctx, shared, (f) => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.inject(upstream.stack) }));
+  } finally {
+    await upstream.stop();
+  }
+}
+
+async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
+  const system = await ChaosSystem.start(ctx);
+  try {
+    const arm = (f: Fault): Arm => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) });
+    return await cycles(ctx, faults, arm);
+  } finally {
+    await system.stop();
+  }
+}
+
+/** cycles runs one cycle per fault under the arm each fault gives, each in a namespace of its own. */
+async function cycles<F extends Fault>(ctx: BenchContext, faults: readonly F[], armOf: (f: F) => Arm): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const [i, fault] of faults.entries()) {
+    const arm = armOf(fault);
+    ctx.log(`chaos (${arm.side}): ${fault.name}`);
+    outcomes.push(await cycle(ctx, arm, fault.name, `${ctx.runId}-chaos-${arm.side}-${i}`));
+  }
+  return outcomes;
+}
+
+const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
+
+function rowOf(o: Outcome, upstream: Outcome | undefined): Row {
+  const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, `
+    + `nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
+  return { scenario: `chaos ${o.fault}: seconds to converge, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
+    note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}` };
+}
+
+function table(outcomes: readonly Outcome[]): string {
+  const columns: readonly [string, number, (o: Outcome) => string][] = [
+    ['fault', -55, (o) => o.fault], ['side', -7, (o) => o.side], ['converged ↑', 11, (o) => seconds(o.upS)], ['converged ↓', 11, (o) => seconds(o.downS)],
+    ['over-created', 12, (o) => String(o.overCreated)], ['lost', 4, (o) => String(o.lost)], ['restarts', 8, (o) => String(o.restarts)],
+    ['tainted at end', 14, (o) => String(o.taintedNodes)], ['taints seen', 11, (o) => String(o.taints.length)], ['NodeNotReady', 12, (o) => String(o.nodesNotReady)],
+  ];
+  const line = (cell: (c: (typeof columns)[number]) => string): string => columns.map((c) => c[1] < 0 ? cell(c).padEnd(-c[1]) : cell(c).padStart(c[1])).join('  ');
+  return [line((c) => c[0]), ...outcomes.map((o) => line((c) => c[2](o)))].join('\n');
+}
+
+/** taintLines lists every taint a cycle saw, with the injection times to read it against; "none" when there was none. */
+function taintLines(outcomes: readonly Outcome[]): string {
+  const lines = outcomes.filter((o) => o.taints.length > 0).flatMap((o) => [
+    `${o.fault} (${o.side}), injected at ${o.injectedS.map((s) => s.toFixed(1)).join(' s and ')} s:`,
+    ...o.taints.map((t) => `  ${t.node} ${t.key} ${t.fromS.toFixed(1)}-${t.toS?.toFixed(1) ?? 'end'} s, Lease ${t.leaseAgeS?.toFixed(1) ?? '?'} s old`),
+  ]);
+  return lines.length === 0 ? 'none' : lines.join('\n');
+}
+
+/** chaos runs only when asked for (`npm run chaos`, or `npm run bench -- --only chaos`). */
+export const scenario: Scenario = {
+  id: 'chaos', name: 'chaos', title: `faults during an RC 0 -> ${N} -> 0`, run, onlyWhenAsked: true, knobs: [PODS_KNOB, ONLY_KNOB],
+  measures: 'faults injected half way through an RC 0 → N → 0 (kill -9 and SIGSTOP of each service, broker, registry, apiserver and '
+    + 'Redis restarts, a 410 storm): seconds to converge, pods over-created and lost, restarts, node taints',
+};

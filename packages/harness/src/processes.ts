@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
+import { serviceScript } from '@kcm-bus/stack/services.ts';
+import { waitFor } from './wait.ts';
+
+/** ServiceProcess is a kcm-bus service a test or the bench started; they stop what they start, also when they fail. */
+export type ServiceProcess = {
+  readonly process: ChildProcess;
+  readonly metricsUrl: string;
+  readonly logFile: string;
+  readonly exited: Promise<number | null>;
+  /** stop sends SIGTERM and waits for the exit status. */
+  readonly stop: () => Promise<number | null>;
+};
+
+const started = new Set<ServiceProcess>();
+
+/**
+ * startService runs services/<name>/src/main.ts (or opts.script) with the given flags on a free metrics port, its
+ * output in a log file, and waits until /readyz answers (or fails with the log's path).
+ */
+export async function startService(name: string, args: readonly string[],
+  opts: { readonly ready?: boolean; readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? serviceScript(name),
+    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const service: ServiceProcess = {
+    process: child, metricsUrl: `http://127.0.0.1:${port}/metrics`, logFile, exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      started.delete(service);
+      return exited;
+    },
+  };
+  started.add(service);
+  if (opts.ready !== false) {
+    // Its own "started" line first: another process that holds the port would answer /readyz for it.
+    const ownsPort = (): boolean => readFileSync(logFile, 'utf8').includes(`127.0.0.1:${port}/metrics`);
+    const ready = waitFor(`${name} ready (log: ${logFile})`, async () => ownsPort() && (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, { timeoutMs: 120_000 });
+    const died = exited.then((code) => Promise.reject(new Error(`${name} exited with ${code} before it was ready; log: ${logFile}`)));
+    await Promise.race([ready, died]);
+    died.catch(() => undefined);
+  }
+  return service;
+}
+
+/** freePort is a port nothing listens on now, from the kernel (the service binds it a moment later). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** stopAllServices stops every service this process started and has not stopped (a test file's after() hook). */
+export async function stopAllServices(): Promise<void> {
+  await Promise.all([...started].map((s) => {
+    s.process.kill('SIGKILL');
+    started.delete(s);
+    return s.exited;
+  }));
+}
+
+/** metricValue reads one sample of a service's /metrics, 0 when absent. */
+export async function metricValue(service: ServiceProcess, name: string, labels: Readonly<Record<string, string>>): Promise<number> {
+  const text = await (await fetch(service.metricsUrl)).text();
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
