@@ -19,9 +19,9 @@ export interface KubeApi {
   send(request: KubeRequest): Promise<HttpAnswer>;
 }
 
-/** RequestGate is the request budget as applyMutation needs it: wait for a token before every request. */
+/** RequestGate is the request budget as applyMutation needs it: wait for a token of the controller's before every request. */
 export interface RequestGate {
-  acquire(): Promise<void>;
+  acquire(controller: string): Promise<void>;
 }
 
 /**
@@ -61,7 +61,7 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   }
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const request = toRequest(m);
-  const { verdict, attempts } = await send(request, deps);
+  const { verdict, attempts } = await send(request, m.controller, deps);
   const result = resultOf(m, request.name, verdict, attempts, deps.now());
   if (result.outcome === 'Applied' && m.event !== null) void recordOutcomeEvent(m, deps);
   return result;
@@ -86,9 +86,9 @@ async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResul
   const write = deps.correlator.correlate(m.event!, m.createdAt);
   if (write.type === 'Drop') return refusedResult(m, REFUSED_SPAM_FILTERED, 'event dropped by the spam filter (25 per source and object, then 1 per 5 minutes)', deps.now());
   const manager = fieldManagerOf(m);
-  let { verdict, attempts } = await send(eventRequest(write, manager), deps);
+  let { verdict, attempts } = await send(eventRequest(write, manager), m.controller, deps);
   if (write.type === 'Patch' && verdict.status === 404) {
-    const created = await send(eventCreateRequest(write.event, manager), deps);
+    const created = await send(eventCreateRequest(write.event, manager), m.controller, deps);
     verdict = created.verdict;
     attempts += created.attempts;
   }
@@ -96,11 +96,11 @@ async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResul
   return resultOf(m, write.event.name, verdict, attempts, deps.now());
 }
 
-/** send makes attempts until the answer is final or the policy gives up, waiting for the budget before each. */
-async function send(request: KubeRequest, deps: WriterDeps): Promise<{ readonly verdict: Final; readonly attempts: number }> {
+/** send makes attempts until the answer is final or the policy gives up, waiting for the controller's budget before each. */
+async function send(request: KubeRequest, controller: string, deps: WriterDeps): Promise<{ readonly verdict: Final; readonly attempts: number }> {
   for (let attempts = 1; ; attempts++) {
     deps.signal?.throwIfAborted();
-    await deps.budget.acquire();
+    await deps.budget.acquire(controller);
     const step = nextStep(classify(request, await deps.api.send(request)), attempts, deps.policy, deps.random);
     if (step.type === 'Final') return { verdict: step, attempts };
     await abortableSleep(step.delayMs, deps.scheduler, deps.signal);

@@ -19,7 +19,7 @@ describe('RequestBudget', () => {
   it('given qps 5 and burst 5, then 25 requests need at least 4 seconds (the issue\'s end-to-end check, in fake time)', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(5, 5), clock, clock);
-    const waits = Array.from({ length: 25 }, () => budget.reserve());
+    const waits = Array.from({ length: 25 }, () => budget.reserve('c'));
     assert.deepEqual(waits.slice(0, 6), [0, 0, 0, 0, 0, 200]);
     assert.equal(waits[24], 4000);
   });
@@ -27,18 +27,18 @@ describe('RequestBudget', () => {
   it('given the bucket refills while idle, then a later request passes at once', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(1, 1), clock, clock);
-    assert.equal(budget.reserve(), 0);
+    assert.equal(budget.reserve('c'), 0);
     clock.advance(1000);
-    assert.equal(budget.reserve(), 0);
-    assert.equal(budget.reserve(), 1000);
+    assert.equal(budget.reserve('c'), 0);
+    assert.equal(budget.reserve('c'), 1000);
   });
 
   it('given an exhausted bucket, then acquire resolves only when the clock reaches the reserved turn', async () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(10, 1), clock, clock);
-    await budget.acquire();
+    await budget.acquire('c');
     let sent = false;
-    const second = budget.acquire().then(() => { sent = true; });
+    const second = budget.acquire('c').then(() => { sent = true; });
     clock.advance(99);
     await Promise.resolve();
     assert.equal(sent, false);
@@ -47,9 +47,15 @@ describe('RequestBudget', () => {
     assert.equal(sent, true);
   });
 
+  it('given two controllers, then each has a bucket of its own, as upstream gives each controller a client of its own', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(budgetConfig(1, 1), clock, clock);
+    assert.deepEqual([budget.reserve('endpoints-controller'), budget.reserve('endpointslice-controller'), budget.reserve('endpoints-controller')], [0, 0, 1000]);
+  });
+
   it('given no limit, then every request passes at once', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(-1, 0), clock, clock);
-    assert.ok(Array.from({ length: 1000 }, () => budget.reserve()).every((w) => w === 0));
+    assert.ok(Array.from({ length: 1000 }, () => budget.reserve('c')).every((w) => w === 0));
   });
 });

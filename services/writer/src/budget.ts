@@ -20,26 +20,37 @@ export function budgetConfig(qps: number, burst: number): BudgetConfig {
 }
 
 /**
- * RequestBudget is the one token bucket every apiserver request of a writer passes, retries included, like the
- * rate limiter inside a client-go rest.Config (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait): the
- * runtime's TokenBucket, so callers queue fairly (each acquire reserves a token now and waits its turn).
+ * RequestBudget is the token bucket every apiserver request of one controller passes, retries included, a bucket per
+ * controller: kube-controller-manager gives each controller a client of its own (ControllerClientBuilder, one
+ * rest.Config per controller name), each with the rate limiter of --kube-api-qps and --kube-api-burst
+ * (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait). The runtime's TokenBucket, so callers queue fairly
+ * (each acquire reserves a token now and waits its turn).
  */
 export class RequestBudget {
-  readonly #bucket: TokenBucket;
+  readonly #config: BudgetConfig;
+  readonly #clock: Clock;
+  readonly #buckets = new Map<string, TokenBucket>();
   readonly #scheduler: Scheduler;
 
   constructor(config: BudgetConfig, clock: Clock, scheduler: Scheduler) {
-    this.#bucket = new TokenBucket(config.qps, config.burst, clock);
+    this.#config = config;
+    this.#clock = clock;
     this.#scheduler = scheduler;
   }
 
-  /** reserve takes a token and returns how many ms to wait before sending (0 while the burst lasts). */
-  reserve(): number {
-    return this.#bucket.reserve();
+  /** reserve takes a token of the controller's bucket and returns how many ms to wait before sending (0 while the burst lasts). */
+  reserve(controller: string): number {
+    return this.#bucket(controller).reserve();
   }
 
-  /** acquire resolves when the caller may send its request (tokenBucketRateLimiter.Wait). */
-  acquire(): Promise<void> {
-    return this.#bucket.wait(this.#scheduler);
+  /** acquire resolves when the controller's request may be sent (tokenBucketRateLimiter.Wait). */
+  acquire(controller: string): Promise<void> {
+    return this.#bucket(controller).wait(this.#scheduler);
+  }
+
+  #bucket(controller: string): TokenBucket {
+    let bucket = this.#buckets.get(controller);
+    if (bucket === undefined) this.#buckets.set(controller, bucket = new TokenBucket(this.#config.qps, this.#config.burst, this.#clock));
+    return bucket;
   }
 }

@@ -10,7 +10,7 @@ export const DEFAULT_CONCURRENCY = 32;
  */
 export const WRITER_FLAGS: readonly FlagSpec[] = [
   { name: 'kubeconfig', type: 'string', default: '', help: 'Path to the writer\'s kubeconfig; empty: $KUBECONFIG, then in-cluster config.' },
-  { name: 'kube-api-qps', type: 'number', default: DEFAULT_KUBE_API_QPS, help: 'QPS of all requests to the apiserver (kube-controller-manager\'s flag); 0: client-go\'s 5, negative: no limit.' },
+  { name: 'kube-api-qps', type: 'number', default: DEFAULT_KUBE_API_QPS, help: 'QPS of each controller\'s requests to the apiserver, a budget per controller (kube-controller-manager\'s flag); 0: client-go\'s 5, negative: no limit.' },
   { name: 'kube-api-burst', type: 'number', default: DEFAULT_KUBE_API_BURST, help: 'Burst of requests to the apiserver (kube-controller-manager\'s flag); 0: client-go\'s 10.' },
   { name: 'allowlist', type: 'string', default: '', help: 'JSON file {"allow": [{"controller", "resource", "verbs"}]}; empty: upstream\'s grants (DEFAULT_ALLOWLIST).' },
   { name: 'concurrency', type: 'number', default: DEFAULT_CONCURRENCY, help: 'Mutations in flight at once, at most one per target object.' },
