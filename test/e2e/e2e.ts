@@ -53,9 +53,13 @@ export const ALL_SPECS = '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationContr
 /** SKIP leaves out what needs a cloud or a cluster of its own (serial, disruptive, slow specs). */
 const SKIP = 'Provider:|cloud load-balancer|\\[Serial\\]|\\[Disruptive\\]|\\[Slow\\]';
 
-/** specsFocus is a ginkgo focus that selects exactly the named specs (their text, regexp characters escaped). */
+/**
+ * specsFocus is a ginkgo focus that selects exactly the named specs (their text, regexp characters escaped). Ginkgo
+ * matches the focus against more than the spec's text (a `^` before it selects nothing), so each spec is anchored at
+ * a word boundary and at the end.
+ */
 export function specsFocus(specs: readonly string[]): string {
-  return specs.map((s) => `^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).join('|');
+  return specs.map((s) => `(^|\\s)${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).join('|');
 }
 
 /** E2eArm says whose controllers the specs run under: kcm-bus's services, or upstream's kube-controller-manager alone. */
@@ -95,7 +99,9 @@ export async function runE2e(arm: E2eArm, focus: string, log: (line: string) => 
     await run(binary, ['--kubeconfig', endpoints.kubeconfig, '--provider', 'skeleton', '--ginkgo.no-color',
       `--ginkgo.focus=${focus}`, `--ginkgo.skip=${SKIP}`, `--ginkgo.json-report=${report}`], stdio);
     if (!existsSync(report)) throw new Error(`the e2e binary wrote no report (${report})`);
-    return specResults(report);
+    const results = specResults(report);
+    if (results.length === 0) throw new Error(`the e2e binary ran no spec: the focus selected none of its specs (${focus})`);
+    return results;
   } finally {
     log(`stopping the e2e stack: ${(await down(c, { purge: true })).join(', ')}`);
   }
