@@ -68,8 +68,12 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
     return undefined;
   };
   const stale = async (): Promise<boolean> => (await metricValue(reconciler, 'kcm_bus_node_lifecycle_inputs_stale', {})) === 1;
+  /** judging: a monitor pass found its inputs fresh and judged the nodes (before its inputs synced, no pass runs and the gauge says 0). */
+  const judging = async (): Promise<boolean> =>
+    !await stale() && await metricValue(reconciler, 'node_collector_update_all_nodes_health_duration_seconds_count', {}) > 0;
 
   it('does not take a stalled pipeline for dead nodes: the watcher stopped for 2.5 grace periods marks nothing Unknown and taints nothing', async () => {
+    await waitFor('the reconciler judging on fresh inputs', judging, { timeoutMs: 60_000 });
     watcher.process.kill('SIGSTOP');
     try {
       await waitFor('the reconciler to see its inputs stale', stale, { timeoutMs: 40_000 });
@@ -82,7 +86,7 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
   });
 
   it('counts only the silence it has read: the watcher stopped 14 s, past the grace period and short of stale, marks nothing', async () => {
-    await waitFor('the inputs fresh', async () => !await stale(), { timeoutMs: 60_000 });
+    await waitFor('the reconciler judging on fresh inputs', judging, { timeoutMs: 60_000 });
     watcher.process.kill('SIGSTOP');
     try {
       await observeNothing(async () => (await stale() ? 'the inputs went stale: the stall must stay under --max-input-staleness' : await bad()), 14_000);

@@ -28,7 +28,7 @@ export function promNodeCollectorMetrics(registry: Registry): NodeCollectorMetri
     name: 'node_collector_update_all_nodes_health_duration_seconds', help: 'Duration in seconds for NodeController to update the health of all nodes.',
     buckets: exponentialBuckets(0.01, 4, 8), registers,
   });
-  const stale = new Gauge({ name: 'kcm_bus_node_lifecycle_inputs_stale', help: '1 while the node lifecycle monitor pass finds its nodes or leases input stale and judges nothing.', registers });
+  const stale = new Gauge({ name: 'kcm_bus_node_lifecycle_inputs_stale', help: '1 while the node lifecycle monitor pass finds its nodes or leases input stale and judges nothing (0 before the first pass and on a member that is not the active one).', registers });
   return {
     zoneSize: (z, n) => size.set({ zone: z }, n),
     zoneHealth: (z, p) => health.set({ zone: z }, p),
