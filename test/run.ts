@@ -8,7 +8,7 @@ import { sh } from '@kcm-bus/stack/sh.ts';
 import { VERSIONS } from '@kcm-bus/stack/versions.ts';
 
 /**
- * The test command: the type check and the layering rule first (they fail fast), then the local stack
+ * The test command: the type check, the formatting and the layering rule first (they fail fast), then the local stack
  * under the "test" profile (its own ports and state, so a running dev stack is not disturbed), then one
  * node:test run over every unit and integration test, then the stack is stopped and its state removed,
  * whether the tests passed or not. With `--unit` (npm run test:unit) it runs only the unit tests: every test
@@ -64,6 +64,8 @@ async function main(): Promise<number> {
   const log = say();
   log('type check (tsc --noEmit)');
   if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
+  log('formatting (prettier --check; npm run format applies it)');
+  if (await run('prettier', ['--check', '--log-level', 'warn', '**/*.ts'])) return 1;
   log('layering rule (dependency-cruiser)');
   if (
     await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test', 'bench'])
