@@ -33,7 +33,7 @@ type EndpointsRecords = {
 /** ENDPOINTS_HOPS name the intervals between a kcm-bus step's time marks (replacementHops), in order. */
 export const ENDPOINTS_HOPS = [
   'client sees Ready → watcher receipt',
-  'watcher → Kafka (queue, transaction, produce)',
+  'watcher → Kafka (queue, produce)',
   'Kafka → reconcile (fetch, queue, held for its own write)',
   'reconcile → Kafka (publish)',
   'writer (fetch, rate limit, PUT)',

@@ -34,7 +34,7 @@ export type BusRecords = {
  */
 export const HOPS = [
   'watcher (PUT → watcher receipt)',
-  'watcher → Kafka (queue, AddPartitionsToTxn, produce)',
+  'watcher → Kafka (queue, produce)',
   'Kafka → reconciler (commit, fetch, queue, Redis)',
   'reconciler → Kafka (reconcile, Redis, publish)',
   'writer (fetch, rate limit, POST)',
