@@ -50,6 +50,12 @@ export async function terminate(pid: number): Promise<void> {
 /** Scraped reads one /metrics page: the sum of a metric's samples whose labels include the given ones (0 when none). */
 export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) => number;
 
+/**
+ * RC_METRICS are the labels of the RC controller's series on reconciler-rc's /metrics: reconciler-rc also runs the
+ * ReplicaSet controller, and a scrape adds up every series that matches, so a figure of the RC controller names it.
+ */
+export const RC_METRICS = { controller: 'replicationcontroller-controller' } as const;
+
 /** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
 export async function scrape(url: string): Promise<Scraped> {
   const lines = (await httpCall(url, { timeoutMs: 10_000 })).body

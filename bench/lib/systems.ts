@@ -5,7 +5,7 @@ import type { RawKube } from '@kcm-bus/harness/kube.ts';
 import { busFlags, serviceBusFlags, type StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { knobValue, RUN } from './knobs.ts';
-import { childPid, scrape } from './probes.ts';
+import { childPid, RC_METRICS, scrape } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 
 /** Qps is the client rate limit both systems get: --kube-api-qps / --kube-api-burst. */
@@ -89,11 +89,11 @@ export async function caughtUp(reconciler: ServiceProcess, pods: number): Promis
     `reconciler-rc to cache ${pods} pods and go idle`,
     async () => {
       const m = await scrape(reconciler.metricsUrl);
-      const cached = m('kcm_bus_cached_objects', { kind: 'pods' });
+      const cached = m('kcm_bus_cached_objects', { ...RC_METRICS, kind: 'pods' });
       return (
         cached >= pods &&
-        m('kcm_bus_partitions', { state: 'syncing' }) === 0 &&
-        m('kcm_bus_partitions', { state: 'synced' }) > 0 &&
+        m('kcm_bus_partitions', { ...RC_METRICS, state: 'syncing' }) === 0 &&
+        m('kcm_bus_partitions', { ...RC_METRICS, state: 'synced' }) > 0 &&
         m('workqueue_depth', { name: 'replicationmanager' }) === 0 &&
         cached
       );

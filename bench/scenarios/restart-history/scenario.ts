@@ -19,7 +19,7 @@ import { startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';
-import { childPid, scrape, terminate } from '../../lib/probes.ts';
+import { childPid, RC_METRICS, scrape, terminate } from '../../lib/probes.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import { restartRows, type Compaction, type Phase, type Run } from './restart-rows.ts';
@@ -67,9 +67,9 @@ async function freshReconciler(ctx: BenchContext, topic: string, tag: string, pa
       async () => {
         const m = await scrape(member.metricsUrl);
         const synced =
-          m('kcm_bus_partitions', { state: 'synced' }) === partitions &&
-          m('kcm_bus_partitions', { state: 'syncing' }) === 0;
-        return synced && { pods: m('kcm_bus_cached_objects', { kind: 'pods' }) };
+          m('kcm_bus_partitions', { ...RC_METRICS, state: 'synced' }) === partitions &&
+          m('kcm_bus_partitions', { ...RC_METRICS, state: 'syncing' }) === 0;
+        return synced && { pods: m('kcm_bus_cached_objects', { ...RC_METRICS, kind: 'pods' }) };
       },
       { intervalMs: 50 },
     );

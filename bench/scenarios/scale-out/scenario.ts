@@ -3,7 +3,7 @@ import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
 import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';
-import { scrape } from '../../lib/probes.ts';
+import { RC_METRICS, scrape } from '../../lib/probes.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import { reconcilerFlags, withThrowawayTopic } from '../../lib/systems.ts';
@@ -52,9 +52,9 @@ async function progress(
   const pages = await Promise.all(replicas.map((r) => scrape(r.metricsUrl)));
   const now = performance.now();
   const syncs = pages.reduce((sum, m) => sum + m('controller_runtime_reconcile_total'), 0);
-  const owned = pages.map((m) => m('kcm_bus_partitions', { state: 'synced' }));
+  const owned = pages.map((m) => m('kcm_bus_partitions', { ...RC_METRICS, state: 'synced' }));
   const synced =
-    pages.every((m) => m('kcm_bus_partitions', { state: 'syncing' }) === 0) &&
+    pages.every((m) => m('kcm_bus_partitions', { ...RC_METRICS, state: 'syncing' }) === 0) &&
     owned.reduce((a, b) => a + b, 0) === partitions;
   const idle = synced && pages.every((m) => m('workqueue_depth', { name: 'replicationmanager' }) === 0);
   return {
