@@ -57,7 +57,14 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
   try {
     const started = await startBench(c);
     watcher = started.watcher;
-    const ctx: BenchContext = { e: started.e, stack: c, kube: started.kube, runId: `b${Date.now().toString(36)}`, out: OUT, log: (line) => console.error(`[bench] ${line}`) };
+    const ctx: BenchContext = {
+      e: started.e,
+      stack: c,
+      kube: started.kube,
+      runId: `b${Date.now().toString(36)}`,
+      out: OUT,
+      log: (line) => console.error(`[bench] ${line}`),
+    };
     await runAll(chosen, ctx, brokerSummaries);
   } finally {
     // Stopped gracefully first: a profiled service writes its profile on exit, which SIGKILL would skip.

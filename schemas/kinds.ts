@@ -14,14 +14,24 @@ export type WatchedKind = {
 };
 
 const core = (kind: string, plural: string, namespaced: boolean): WatchedKind => ({
-  kind, plural, apiVersion: 'v1', namespaced, definition: `io.k8s.api.core.v1.${kind}`,
-  openApiPath: 'api/v1', openApiFile: 'api__v1_openapi.json',
+  kind,
+  plural,
+  apiVersion: 'v1',
+  namespaced,
+  definition: `io.k8s.api.core.v1.${kind}`,
+  openApiPath: 'api/v1',
+  openApiFile: 'api__v1_openapi.json',
 });
 
 /** grouped is a namespaced kind of an API group (`apps`, `discovery.k8s.io`) at version v1, defined in io.k8s.api.<pkg>.v1. */
 const grouped = (group: string, pkg: string, kind: string, plural: string): WatchedKind => ({
-  kind, plural, apiVersion: `${group}/v1`, namespaced: true, definition: `io.k8s.api.${pkg}.v1.${kind}`,
-  openApiPath: `apis/${group}/v1`, openApiFile: `apis__${group}__v1_openapi.json`,
+  kind,
+  plural,
+  apiVersion: `${group}/v1`,
+  namespaced: true,
+  definition: `io.k8s.api.${pkg}.v1.${kind}`,
+  openApiPath: `apis/${group}/v1`,
+  openApiFile: `apis__${group}__v1_openapi.json`,
 });
 
 /** WATCHED_KINDS are the kinds with a watch topic (DESIGN "Topics and records"); the generator serves any other. */
@@ -39,7 +49,8 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
 /** watchedKind looks a watched kind up by kind or plural. */
 export function watchedKind(name: string): WatchedKind {
   const found = WATCHED_KINDS.find((k) => k.kind === name || k.plural === name);
-  if (!found) throw new Error(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
+  if (!found)
+    throw new Error(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
   return found;
 }
 
@@ -68,6 +79,9 @@ export function kindOfTopic(topic: string): WatchedKind {
 }
 
 /** objectKey is the record key of an object: `namespace/name`, or `name` for cluster-scoped kinds. */
-export function objectKey(meta: { readonly namespace?: string | null | undefined; readonly name?: string | undefined }): string {
+export function objectKey(meta: {
+  readonly namespace?: string | null | undefined;
+  readonly name?: string | undefined;
+}): string {
   return meta.namespace ? `${meta.namespace}/${meta.name ?? ''}` : (meta.name ?? '');
 }

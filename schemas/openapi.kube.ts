@@ -10,7 +10,8 @@ export async function fetchOpenApi(kubeconfig: string): Promise<Map<string, Open
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error(`${kubeconfig} names no cluster server`);
   const docs = new Map<string, OpenApiDocument>();
-  for (const path of openApiPaths()) docs.set(path, JSON.parse(await get(kc, `${server}/openapi/v3/${path}`)) as OpenApiDocument);
+  for (const path of openApiPaths())
+    docs.set(path, JSON.parse(await get(kc, `${server}/openapi/v3/${path}`)) as OpenApiDocument);
   return docs;
 }
 
@@ -26,6 +27,8 @@ async function get(kc: KubeConfig, url: string): Promise<string> {
         if (res.statusCode === 200) resolve(body);
         else reject(new Error(`GET ${url}: ${res.statusCode} ${body.slice(0, 200)}`));
       });
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }

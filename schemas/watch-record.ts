@@ -30,8 +30,20 @@ export function isWatermarkKey(key: string): key is typeof WATERMARK_KEY {
  * published to every partition of the topic.
  */
 export type WatchRecord<T> =
-  | { readonly type: ObjectEventType; readonly key: string; readonly resourceVersion: string; readonly observedAt: string; readonly object: T }
-  | { readonly type: 'Watermark'; readonly key: typeof WATERMARK_KEY; readonly resourceVersion: string; readonly observedAt: string; readonly object: null };
+  | {
+      readonly type: ObjectEventType;
+      readonly key: string;
+      readonly resourceVersion: string;
+      readonly observedAt: string;
+      readonly object: T;
+    }
+  | {
+      readonly type: 'Watermark';
+      readonly key: typeof WATERMARK_KEY;
+      readonly resourceVersion: string;
+      readonly observedAt: string;
+      readonly object: null;
+    };
 
 const WELL_FORMED = /^[1-9][0-9]*$/;
 

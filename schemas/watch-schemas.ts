@@ -13,12 +13,14 @@ export function watchSchemaFile(kind: WatchedKind): string {
  * documents (by their `/openapi/v3/<path>`), as the text committed in schemas/watch/.
  */
 export function watchSchemaFiles(documents: ReadonlyMap<string, OpenApiDocument>): Map<string, string> {
-  return new Map(WATCHED_KINDS.map((kind) => {
-    const doc = documents.get(kind.openApiPath);
-    if (!doc) throw new Error(`no OpenAPI document for ${kind.openApiPath}`);
-    const schema = watchEventSchema(openApiToAvro(doc, kind.definition), kind.kind);
-    return [watchSchemaFile(kind), `${JSON.stringify(schema, null, 2)}\n`];
-  }));
+  return new Map(
+    WATCHED_KINDS.map((kind) => {
+      const doc = documents.get(kind.openApiPath);
+      if (!doc) throw new Error(`no OpenAPI document for ${kind.openApiPath}`);
+      const schema = watchEventSchema(openApiToAvro(doc, kind.definition), kind.kind);
+      return [watchSchemaFile(kind), `${JSON.stringify(schema, null, 2)}\n`];
+    }),
+  );
 }
 
 /** openApiPaths are the group versions whose documents the watched kinds need. */

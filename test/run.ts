@@ -8,13 +8,19 @@ import { sh } from '@kcm-bus/stack/sh.ts';
 import { VERSIONS } from '@kcm-bus/stack/versions.ts';
 
 /**
- * The test command: the type check and the layering rule first (they fail fast), then the local stack
+ * The test command: the type check, the formatting and the layering rule first (they fail fast), then the local stack
  * under the "test" profile (its own ports and state, so a running dev stack is not disturbed), then one
  * node:test run over every unit and integration test, then the stack is stopped and its state removed,
  * whether the tests passed or not. With `--unit` (npm run test:unit) it runs only the unit tests: every test
  * but those in test/integration, which are the only ones that need the stack.
  */
-const TEST_FILES = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'schemas/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'];
+const TEST_FILES = [
+  'packages/*/src/**/*.test.ts',
+  'services/*/src/**/*.test.ts',
+  'schemas/**/*.test.ts',
+  'bench/**/*.test.ts',
+  'test/**/*.test.ts',
+];
 const NEEDS_STACK = 'test/integration/';
 
 /** testFiles lists the test files, sorted; unit: all but those that need the stack. */
@@ -39,8 +45,11 @@ async function openApiDir(): Promise<string> {
 
 /** unitTests runs the tests that need no stack, against no stack. */
 function unitTests(): Promise<number> {
-  return run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', ...testFiles(true)],
-    { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+  return run(
+    process.execPath,
+    ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', ...testFiles(true)],
+    { ...process.env, KAFKAJS_NO_PARTITIONER_WARNING: '1' },
+  );
 }
 
 /**
@@ -55,9 +64,18 @@ async function main(): Promise<number> {
   const log = say();
   log('type check (tsc --noEmit)');
   if (await run('tsc', ['-p', 'tsconfig.json'])) return 1;
+  log('formatting (prettier --check; npm run format applies it)');
+  if (await run('prettier', ['--check', '--log-level', 'warn', '**/*.ts'])) return 1;
   log('layering rule (dependency-cruiser)');
-  if (await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test', 'bench'])) return 1;
-  const c = stackConfig('test', { ...process.env, KCM_BUS_NODES: '0', KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? TEST_KCM_CONTROLLERS });
+  if (
+    await run('depcruise', ['--config', '.dependency-cruiser.cjs', 'packages', 'services', 'schemas', 'test', 'bench'])
+  )
+    return 1;
+  const c = stackConfig('test', {
+    ...process.env,
+    KCM_BUS_NODES: '0',
+    KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? TEST_KCM_CONTROLLERS,
+  });
   const stop = (): void => void down(c, { purge: true }).then(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -66,8 +84,17 @@ async function main(): Promise<number> {
     await up(c, log);
     const files = testFiles(false);
     log(`${files.length} test files`);
-    return await run(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', '--test-timeout=600000', ...files],
-      { ...process.env, KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`, KCM_BUS_TEST_PROFILE: c.profile, KCM_BUS_OPENAPI_DIR: await openApiDir(), KAFKAJS_NO_PARTITIONER_WARNING: '1' });
+    return await run(
+      process.execPath,
+      ['--disable-warning=TimeoutNegativeWarning', '--test', '--test-concurrency=1', '--test-timeout=600000', ...files],
+      {
+        ...process.env,
+        KCM_BUS_TEST_STACK: `${c.dir}/endpoints.json`,
+        KCM_BUS_TEST_PROFILE: c.profile,
+        KCM_BUS_OPENAPI_DIR: await openApiDir(),
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      },
+    );
   } finally {
     log(`stopping the test stack: ${(await down(c, { purge: true })).join(', ')}`);
   }

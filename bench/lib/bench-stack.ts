@@ -32,7 +32,10 @@ export function backgroundControllers(): string {
 /** benchStack is the bench stack's configuration: profile "bench" (KCM_BUS_BENCH_PROFILE), ports 17600+ (KCM_BUS_PORT_BASE). */
 export function benchStack(): StackConfig {
   return stackConfig(knobValue(RUN.profile) ?? 'bench', {
-    ...process.env, KCM_BUS_PORT_BASE: knobValue(RUN.portBase), KCM_BUS_NODES: String(NODES), KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
+    ...process.env,
+    KCM_BUS_PORT_BASE: knobValue(RUN.portBase),
+    KCM_BUS_NODES: String(NODES),
+    KCM_BUS_SCHEDULER_QPS: String(SCHEDULER_QPS),
     KCM_BUS_KCM_CONTROLLERS: backgroundControllers(),
   });
 }
@@ -44,7 +47,11 @@ export type Bench = { readonly e: StackEndpoints; readonly kube: RawKube; readon
 export async function startBench(c: StackConfig): Promise<Bench> {
   const e = await up(c, (line) => console.error(line));
   const kube = rawKube(join(c.dir, 'endpoints.json'));
-  await waitFor(`${NODES} kwok nodes`, async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES);
-  for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[]) await untaintWhenReady(kube, node.metadata.name);
+  await waitFor(
+    `${NODES} kwok nodes`,
+    async () => ((await kube('GET', '/api/v1/nodes'))['items'] as unknown[]).length >= NODES,
+  );
+  for (const node of (await kube('GET', '/api/v1/nodes'))['items'] as { metadata: { name: string } }[])
+    await untaintWhenReady(kube, node.metadata.name);
   return { e, kube, watcher: await startService('watcher', watcherFlags(e)) };
 }

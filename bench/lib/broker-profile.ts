@@ -12,7 +12,11 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** SampleSummary is where a recording's execution samples were: per thread pool, and per function (inclusive). */
-export type SampleSummary = { readonly samples: number; readonly threads: ReadonlyMap<string, number>; readonly frames: ReadonlyMap<string, number> };
+export type SampleSummary = {
+  readonly samples: number;
+  readonly threads: ReadonlyMap<string, number>;
+  readonly frames: ReadonlyMap<string, number>;
+};
 
 /** pool names a thread without its numbers: the 8 request handlers are one line. */
 function pool(thread: string): string {
@@ -48,10 +52,17 @@ export class SampleCounter {
 /** formatSummary prints the thread pools and the broker's (kafka.*, org.apache.kafka.*) functions above 1 %, most first. */
 export function formatSummary(s: SampleSummary, top = 15): string {
   const pct = (n: number): string => `${((100 * n) / Math.max(1, s.samples)).toFixed(1).padStart(5)} %`;
-  const sorted = (m: ReadonlyMap<string, number>): [string, number][] => [...m].filter(([, n]) => n * 100 >= s.samples).sort(([, a], [, b]) => b - a);
-  const broker = sorted(s.frames).filter(([f]) => /^(kafka|org\.apache\.kafka)\./.test(f)).slice(0, top);
-  return [`${s.samples} samples; by thread:`, ...sorted(s.threads).map(([t, n]) => `  ${pct(n)}  ${t}`),
-    'broker functions (inclusive):', ...broker.map(([f, n]) => `  ${pct(n)}  ${f}`)].join('\n');
+  const sorted = (m: ReadonlyMap<string, number>): [string, number][] =>
+    [...m].filter(([, n]) => n * 100 >= s.samples).sort(([, a], [, b]) => b - a);
+  const broker = sorted(s.frames)
+    .filter(([f]) => /^(kafka|org\.apache\.kafka)\./.test(f))
+    .slice(0, top);
+  return [
+    `${s.samples} samples; by thread:`,
+    ...sorted(s.threads).map(([t, n]) => `  ${pct(n)}  ${t}`),
+    'broker functions (inclusive):',
+    ...broker.map(([f, n]) => `  ${pct(n)}  ${f}`),
+  ].join('\n');
 }
 
 /** BrokerProfile records the broker from its start; stop writes the .jfr and returns the summary. */
@@ -72,7 +83,9 @@ export async function startBrokerProfile(pid: number, scenario: string, dir: str
 
 async function countSamples(file: string): Promise<SampleSummary> {
   const counter = new SampleCounter();
-  const child = spawn('jfr', ['print', '--stack-depth', '64', '--events', 'jdk.ExecutionSample', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('jfr', ['print', '--stack-depth', '64', '--events', 'jdk.ExecutionSample', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const text of createInterface({ input: child.stdout })) counter.line(text);
   return counter.summary();
 }

@@ -6,14 +6,24 @@ const frame = (functionName: string, url: string) => ({ functionName, url, lineN
 
 describe('CPU profile summary', () => {
   it('given frames of dependencies, of ours, of Node and of V8, then each is named by the part it belongs to', () => {
-    assert.deepEqual([
-      where(frame('encode', 'file:///w/node_modules/avsc/lib/types.js')),
-      where(frame('send', 'file:///w/node_modules/@kubernetes/client-node/dist/api.js')),
-      where(frame('sync', 'file:///w/packages/runtime/src/reconcile/controller.ts')),
-      where(frame('main', 'file:///w/services/writer/src/main.ts')),
-      where(frame('write', 'node:internal/net')),
-      where(frame('(garbage collector)', '')),
-    ], ['avsc', '@kubernetes/client-node', 'packages/runtime', 'services/writer', 'node (built-in modules)', '(garbage collector)']);
+    assert.deepEqual(
+      [
+        where(frame('encode', 'file:///w/node_modules/avsc/lib/types.js')),
+        where(frame('send', 'file:///w/node_modules/@kubernetes/client-node/dist/api.js')),
+        where(frame('sync', 'file:///w/packages/runtime/src/reconcile/controller.ts')),
+        where(frame('main', 'file:///w/services/writer/src/main.ts')),
+        where(frame('write', 'node:internal/net')),
+        where(frame('(garbage collector)', '')),
+      ],
+      [
+        'avsc',
+        '@kubernetes/client-node',
+        'packages/runtime',
+        'services/writer',
+        'node (built-in modules)',
+        '(garbage collector)',
+      ],
+    );
   });
 
   it('given samples, then self time is summed per package and per function, idle left out, and the service found from its main script', () => {

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 
 type CallFrame = { readonly functionName: string; readonly url: string; readonly lineNumber: number };
 type ProfileNode = { readonly id: number; readonly callFrame: CallFrame };
-type CpuProfile = { readonly nodes: readonly ProfileNode[]; readonly samples: readonly number[]; readonly timeDeltas: readonly number[] };
+type CpuProfile = {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+};
 
 /** profileOptions is the NODE_OPTIONS value that makes each service write its profile into `dir` on exit. */
 export function profileOptions(dir: string): string {
@@ -39,7 +43,8 @@ function selfTimes(p: CpuProfile, key: (frame: CallFrame) => string): Share[] {
   const totals = new Map<string, number>();
   p.samples.forEach((id, i) => {
     const frame = byId.get(id);
-    if (frame !== undefined && !NOT_BUSY.has(frame.functionName)) totals.set(key(frame), (totals.get(key(frame)) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+    if (frame !== undefined && !NOT_BUSY.has(frame.functionName))
+      totals.set(key(frame), (totals.get(key(frame)) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
   });
   return [...totals].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
 }
@@ -57,22 +62,31 @@ function serviceOf(p: CpuProfile): string {
 export function summarize(p: CpuProfile, top = 12): { readonly service: string; readonly text: string } {
   const packages = selfTimes(p, where);
   const busy = packages.reduce((sum, s) => sum + s.ms, 0);
-  const functions = selfTimes(p, (f) => `${f.functionName || '(anonymous)'} ${where(f)}${f.url === '' ? '' : `:${f.lineNumber + 1}`}`);
+  const functions = selfTimes(
+    p,
+    (f) => `${f.functionName || '(anonymous)'} ${where(f)}${f.url === '' ? '' : `:${f.lineNumber + 1}`}`,
+  );
   const pct = (ms: number): string => `${((100 * ms) / busy).toFixed(1).padStart(5)} %`;
   const lines = [
     `busy ${(busy / 1000).toFixed(1)} CPU-s (idle and (program) left out)`,
-    'by package:', ...packages.slice(0, top).map((s) => `  ${pct(s.ms)}  ${s.name}`),
-    'by function (self time):', ...functions.slice(0, top).map((s) => `  ${pct(s.ms)}  ${s.name}`),
+    'by package:',
+    ...packages.slice(0, top).map((s) => `  ${pct(s.ms)}  ${s.name}`),
+    'by function (self time):',
+    ...functions.slice(0, top).map((s) => `  ${pct(s.ms)}  ${s.name}`),
   ];
   return { service: serviceOf(p), text: lines.join('\n') };
 }
 
 /** summarizeProfiles writes `<service>-<file>.txt` beside each profile in `dir` and returns the reports, joined. */
 export function summarizeProfiles(dir: string): string {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
-  return files.map((f) => {
-    const { service, text } = summarize(JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile);
-    writeFileSync(join(dir, `${service}-${f.replace(/\.cpuprofile$/, '.txt')}`), `${text}\n`);
-    return `== ${service} (${f})\n${text}`;
-  }).join('\n\n');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort();
+  return files
+    .map((f) => {
+      const { service, text } = summarize(JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile);
+      writeFileSync(join(dir, `${service}-${f.replace(/\.cpuprofile$/, '.txt')}`), `${text}\n`);
+      return `== ${service} (${f})\n${text}`;
+    })
+    .join('\n\n');
 }

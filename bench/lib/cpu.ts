@@ -57,7 +57,8 @@ export type CpuMeter = { readonly read: () => Readonly<Record<string, number>> }
  */
 export function cpuMeter(pids: Readonly<Record<string, number>>): CpuMeter {
   const readers = Object.entries(pids).flatMap(([name, pid]): [string, () => number][] => [
-    [name, () => cpuSeconds(pid)], ...(jitThreads(pid).length > 0 ? [[`${name} JIT`, () => jitSeconds(pid)] as [string, () => number]] : []),
+    [name, () => cpuSeconds(pid)],
+    ...(jitThreads(pid).length > 0 ? [[`${name} JIT`, () => jitSeconds(pid)] as [string, () => number]] : []),
   ]);
   const start = new Map(readers.map(([name, read]) => [name, read()]));
   return { read: () => Object.fromEntries(readers.map(([name, read]) => [name, read() - (start.get(name) ?? 0)])) };
@@ -68,7 +69,9 @@ export const BUS_INFRA = ['kafka', 'registry', 'redis'] as const;
 
 /** stackPids are the pids the bench stack recorded for its parts (`<run>/pids/<part>.pid`). */
 export function stackPids(e: StackEndpoints, parts: readonly string[]): Record<string, number> {
-  return Object.fromEntries(parts.map((part) => [part, Number(readFileSync(pidFile(dirname(e.kubeconfig), part), 'utf8').trim())]));
+  return Object.fromEntries(
+    parts.map((part) => [part, Number(readFileSync(pidFile(dirname(e.kubeconfig), part), 'utf8').trim())]),
+  );
 }
 
 /** sum adds the named figures of a reading. */

@@ -11,7 +11,8 @@ export type ApiCounts = Readonly<Record<string, number>>;
 export function metricsUrlOf(pid: number): string {
   const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   const at = args.indexOf('--metrics-bind-address');
-  if (at < 0 || args[at + 1] === undefined) throw new Error(`pid ${pid} has no --metrics-bind-address: not a kcm-bus service`);
+  if (at < 0 || args[at + 1] === undefined)
+    throw new Error(`pid ${pid} has no --metrics-bind-address: not a kcm-bus service`);
   return `http://${args[at + 1]}/metrics`;
 }
 
@@ -29,7 +30,10 @@ export function parseRequestCounts(page: string): ApiCounts {
 export type Requests = { readonly byApi: ApiCounts; readonly byProcess: Readonly<Record<string, number>> };
 
 async function countsOf(processes: Readonly<Record<string, number>>): Promise<Record<string, ApiCounts>> {
-  const read = async ([name, pid]: [string, number]): Promise<[string, ApiCounts]> => [name, parseRequestCounts((await httpCall(metricsUrlOf(pid), { timeoutMs: 10_000 })).body)];
+  const read = async ([name, pid]: [string, number]): Promise<[string, ApiCounts]> => [
+    name,
+    parseRequestCounts((await httpCall(metricsUrlOf(pid), { timeoutMs: 10_000 })).body),
+  ];
   return Object.fromEntries(await Promise.all(Object.entries(processes).map(read)));
 }
 
@@ -63,12 +67,17 @@ export function totalRequests(counts: ApiCounts): number {
 
 /** requestsNote names the APIs (or processes) by count, scaled by `scale` (per 1000 pods, per minute), the largest first. */
 export function requestsNote(counts: ApiCounts, scale: number, top = 6): string {
-  return Object.entries(counts).filter(([, n]) => n > 0).sort(([, a], [, b]) => b - a).slice(0, top)
-    .map(([api, n]) => `${api} ${(n * scale).toFixed(0)}`).join(', ');
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, top)
+    .map(([api, n]) => `${api} ${(n * scale).toFixed(0)}`)
+    .join(', ');
 }
 
 /** scaledRequests are requests times `scale` (per minute from a window's length), both ways. */
 export function scaledRequests(r: Requests, scale: number): Requests {
-  const times = (counts: Readonly<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n * scale]));
+  const times = (counts: Readonly<Record<string, number>>): Record<string, number> =>
+    Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n * scale]));
   return { byApi: times(r.byApi), byProcess: times(r.byProcess) };
 }

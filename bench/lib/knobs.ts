@@ -28,10 +28,34 @@ export const BENCH_STEPS = knob('BENCH_STEPS', '100', 'single steps measured, on
 export const RUN = {
   profile: knob('KCM_BUS_BENCH_PROFILE', 'bench', "the bench stack's profile (its own state folder)"),
   portBase: knob('KCM_BUS_PORT_BASE', '17600', "the bench stack's first port"),
-  background: knob('BENCH_BACKGROUND', 'none', "the stack's own kube-controller-manager under both arms: none, or full (every controller kcm-bus does not replace)"),
-  kcmControllers: knob('KCM_BUS_KCM_CONTROLLERS', undefined, "that kube-controller-manager's --controllers, in place of BENCH_BACKGROUND's"),
-  kafkaAuth: knob('BENCH_KAFKA_AUTH', '0', '1: the services log in to Kafka over TLS with SCRAM, each as its own principal, under ACLs'),
-  warmUpPods: knob('BENCH_WARM_UP_PODS', '300', 'pods of the unmeasured kcm-bus run before the first scenario (0: none)'),
-  cpuProfile: knob('BENCH_CPU_PROFILE', '0', '1: a V8 CPU profile of every service the bench starts, in bench/out/profiles'),
-  brokerProfile: knob('BENCH_BROKER_PROFILE', '0', "1: a Flight Recorder profile of the broker around each scenario, in bench/out/profiles"),
+  background: knob(
+    'BENCH_BACKGROUND',
+    'none',
+    "the stack's own kube-controller-manager under both arms: none, or full (every controller kcm-bus does not replace)",
+  ),
+  kcmControllers: knob(
+    'KCM_BUS_KCM_CONTROLLERS',
+    undefined,
+    "that kube-controller-manager's --controllers, in place of BENCH_BACKGROUND's",
+  ),
+  kafkaAuth: knob(
+    'BENCH_KAFKA_AUTH',
+    '0',
+    '1: the services log in to Kafka over TLS with SCRAM, each as its own principal, under ACLs',
+  ),
+  warmUpPods: knob(
+    'BENCH_WARM_UP_PODS',
+    '300',
+    'pods of the unmeasured kcm-bus run before the first scenario (0: none)',
+  ),
+  cpuProfile: knob(
+    'BENCH_CPU_PROFILE',
+    '0',
+    '1: a V8 CPU profile of every service the bench starts, in bench/out/profiles',
+  ),
+  brokerProfile: knob(
+    'BENCH_BROKER_PROFILE',
+    '0',
+    '1: a Flight Recorder profile of the broker around each scenario, in bench/out/profiles',
+  ),
 } as const;

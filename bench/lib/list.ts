@@ -18,7 +18,9 @@ function wrapped(text: string, first: string, rest: string): string[] {
 function knobLines(knobs: readonly Knob[]): string[] {
   const label = (k: Knob): string => (k.default === undefined ? `${k.env} (unset)` : `${k.env}=${k.default}`);
   const width = Math.max(0, ...knobs.map((k) => label(k).length)) + 2;
-  return knobs.flatMap((k) => wrapped(k.meaning, `${INDENT}${label(k).padEnd(width)}`, ' '.repeat(INDENT.length + width)));
+  return knobs.flatMap((k) =>
+    wrapped(k.meaning, `${INDENT}${label(k).padEnd(width)}`, ' '.repeat(INDENT.length + width)),
+  );
 }
 
 /**
@@ -26,10 +28,12 @@ function knobLines(knobs: readonly Knob[]): string[] {
  * under bench/scenarios), what it measures and the variables it reads with their defaults; then those of every run.
  */
 export function formatList(scenarios: readonly Scenario[], run: readonly Knob[]): string {
-  const blocks = scenarios.map((s) => [
-    `${s.id.padEnd(INDENT.length - 1)} ${s.name}${s.onlyWhenAsked ? ' (only when asked for: --only ' + s.id + ')' : ''}`,
-    ...wrapped(s.measures, INDENT, INDENT),
-    ...(s.knobs.length === 0 ? [`${INDENT}(no knobs)`] : knobLines(s.knobs)),
-  ].join('\n'));
+  const blocks = scenarios.map((s) =>
+    [
+      `${s.id.padEnd(INDENT.length - 1)} ${s.name}${s.onlyWhenAsked ? ' (only when asked for: --only ' + s.id + ')' : ''}`,
+      ...wrapped(s.measures, INDENT, INDENT),
+      ...(s.knobs.length === 0 ? [`${INDENT}(no knobs)`] : knobLines(s.knobs)),
+    ].join('\n'),
+  );
   return [...blocks, ['every run:', ...knobLines(run)].join('\n')].join('\n\n');
 }

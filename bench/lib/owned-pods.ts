@@ -4,24 +4,40 @@ import type { BenchContext } from './scenario.ts';
 /** POLL_MS: how soon a watch cut by the server is resumed. */
 const POLL_MS = 20;
 
-type Pod = { metadata: { uid: string; resourceVersion: string; deletionTimestamp?: string; ownerReferences?: { uid: string; controller?: boolean }[] } };
+type Pod = {
+  metadata: {
+    uid: string;
+    resourceVersion: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { uid: string; controller?: boolean }[];
+  };
+};
 
 /** Sample is an RC's live pods (controlled by it, not terminating) from `t` seconds after the RC was created on. */
 export type Sample = { readonly t: number; readonly n: number };
 
 /** OwnedPods follows an RC's live pods by a watch: the count after each change, and every pod it ever controlled. */
-export type OwnedPods = { readonly series: Sample[]; readonly live: () => number; readonly distinct: () => number; readonly stop: () => void };
+export type OwnedPods = {
+  readonly series: Sample[];
+  readonly live: () => number;
+  readonly distinct: () => number;
+  readonly stop: () => void;
+};
 
 type PodCounter = {
   readonly apply: (type: string, pod: Pod) => void;
   /** replace takes a full list as the truth (after a relist): listed pods are live, the others are gone. */
   readonly replace: (pods: readonly Pod[]) => void;
-  readonly series: Sample[]; readonly live: Set<string>; readonly ever: Set<string>;
+  readonly series: Sample[];
+  readonly live: Set<string>;
+  readonly ever: Set<string>;
 };
 
 /** podCounter counts the live pods an RC controls from watch events, recording the count after each change. */
 function podCounter(rcUid: string, started: number): PodCounter {
-  const live = new Set<string>(), ever = new Set<string>(), series: Sample[] = [];
+  const live = new Set<string>(),
+    ever = new Set<string>(),
+    series: Sample[] = [];
   const apply = (type: string, pod: Pod): void => {
     const owned = (pod.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === rcUid);
     const before = live.size;
@@ -42,11 +58,21 @@ function podCounter(rcUid: string, started: number): PodCounter {
  * watchOwnedPods watches a namespace's pods from the RC's creation on, re-watching from the last resourceVersion when
  * cut, and relisting when the server answers 410 Gone (a chaos run compacts etcd and restarts the apiserver).
  */
-export function watchOwnedPods(ctx: BenchContext, ns: string, rcUid: string, fromVersion: string, started: number): OwnedPods {
+export function watchOwnedPods(
+  ctx: BenchContext,
+  ns: string,
+  rcUid: string,
+  fromVersion: string,
+  started: number,
+): OwnedPods {
   const kc = new KubeConfig();
   kc.loadFromFile(ctx.e.kubeconfig);
   const counter = podCounter(rcUid, started);
-  let rv = fromVersion, stopped = false, gone = false, failure: unknown, abort: AbortController | undefined;
+  let rv = fromVersion,
+    stopped = false,
+    gone = false,
+    failure: unknown,
+    abort: AbortController | undefined;
   const onEvent = (type: string, pod: Pod): void => {
     if (type === 'ERROR' && (pod as { code?: number }).code === 410) gone = true;
     else if (type === 'ERROR') failure = new Error(`pod watch of ${ns}: ${JSON.stringify(pod)}`);
@@ -54,21 +80,45 @@ export function watchOwnedPods(ctx: BenchContext, ns: string, rcUid: string, fro
     if (type !== 'ERROR' && type !== 'BOOKMARK') counter.apply(type, pod);
   };
   const relist = async (): Promise<void> => {
-    const list = await ctx.kube('GET', `/api/v1/namespaces/${ns}/pods`) as { metadata: { resourceVersion: string }; items: Pod[] };
+    const list = (await ctx.kube('GET', `/api/v1/namespaces/${ns}/pods`)) as {
+      metadata: { resourceVersion: string };
+      items: Pod[];
+    };
     counter.replace(list.items);
     rv = list.metadata.resourceVersion;
     gone = false;
   };
   const follow = (): void => {
-    new Watch(kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: rv, allowWatchBookmarks: true }, onEvent, () => {
-      if (stopped || failure !== undefined) return;
-      if (gone) void relist().then(follow, (err: unknown) => { failure = err; });
-      else setTimeout(follow, POLL_MS);
-    }).then((c) => { abort = c; if (stopped) c.abort(); }, (err: unknown) => { failure = err; });
+    new Watch(kc)
+      .watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: rv, allowWatchBookmarks: true }, onEvent, () => {
+        if (stopped || failure !== undefined) return;
+        if (gone)
+          void relist().then(follow, (err: unknown) => {
+            failure = err;
+          });
+        else setTimeout(follow, POLL_MS);
+      })
+      .then(
+        (c) => {
+          abort = c;
+          if (stopped) c.abort();
+        },
+        (err: unknown) => {
+          failure = err;
+        },
+      );
   };
   follow();
   return {
-    series: counter.series, distinct: () => counter.ever.size, stop: () => { stopped = true; abort?.abort(); },
-    live: () => { if (failure !== undefined) throw failure; return counter.live.size; },
+    series: counter.series,
+    distinct: () => counter.ever.size,
+    stop: () => {
+      stopped = true;
+      abort?.abort();
+    },
+    live: () => {
+      if (failure !== undefined) throw failure;
+      return counter.live.size;
+    },
   };
 }

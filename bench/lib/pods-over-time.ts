@@ -12,7 +12,13 @@ type PodList = { items: { status?: { phase?: string }; metadata: { deletionTimes
  * samplePods polls a namespace's pods every intervalMs until `target` of them run (or the deadline) and returns
  * the series and the seconds at which `target` pods existed and ran.
  */
-export async function samplePods(kube: RawKube, ns: string, target: number, started: number, deadlineMs: number): Promise<PodsOverTime> {
+export async function samplePods(
+  kube: RawKube,
+  ns: string,
+  target: number,
+  started: number,
+  deadlineMs: number,
+): Promise<PodsOverTime> {
   const series: Sample[] = [];
   let exist: number | undefined;
   let running: number | undefined;
@@ -30,14 +36,22 @@ export async function samplePods(kube: RawKube, ns: string, target: number, star
 }
 
 /** svgPlot draws pods existing over time, one line per system, as a standalone SVG. */
-export function svgPlot(title: string, lines: readonly { readonly name: string; readonly color: string; readonly series: readonly Sample[] }[]): string {
-  const w = 720, h = 400, pad = 50;
+export function svgPlot(
+  title: string,
+  lines: readonly { readonly name: string; readonly color: string; readonly series: readonly Sample[] }[],
+): string {
+  const w = 720,
+    h = 400,
+    pad = 50;
   const maxT = Math.max(1, ...lines.flatMap((l) => l.series.map((s) => s.t)));
   const maxN = Math.max(1, ...lines.flatMap((l) => l.series.map((s) => s.exist)));
   const x = (t: number): number => pad + (t / maxT) * (w - 2 * pad);
   const y = (n: number): number => h - pad - (n / maxN) * (h - 2 * pad);
-  const paths = lines.map((l, i) => `<polyline fill="none" stroke="${l.color}" stroke-width="2" points="${l.series.map((s) => `${x(s.t).toFixed(1)},${y(s.exist).toFixed(1)}`).join(' ')}"/>` +
-    `<text x="${w - pad - 160}" y="${pad + 18 * i}" fill="${l.color}" font-size="13">${l.name}</text>`);
+  const paths = lines.map(
+    (l, i) =>
+      `<polyline fill="none" stroke="${l.color}" stroke-width="2" points="${l.series.map((s) => `${x(s.t).toFixed(1)},${y(s.exist).toFixed(1)}`).join(' ')}"/>` +
+      `<text x="${w - pad - 160}" y="${pad + 18 * i}" fill="${l.color}" font-size="13">${l.name}</text>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/><text x="${pad}" y="24" font-size="15">${title}</text>
 <line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="black"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="black"/>

@@ -26,13 +26,24 @@ export function spreadNamespaces(prefix: string, count: number, partitions: numb
 }
 
 /** PopulationOptions: the namespaces the RCs go to in turn, pods per RC, and whether the scheduler may place the pods. */
-export type PopulationOptions = { readonly namespaces: readonly string[]; readonly perRc: number; readonly scheduled: boolean };
+export type PopulationOptions = {
+  readonly namespaces: readonly string[];
+  readonly perRc: number;
+  readonly scheduled: boolean;
+};
 
 type Rc = { readonly ns: string; readonly name: string; readonly uid: string };
 
-type RcList = { items: { metadata: { generation?: number }; spec: { replicas?: number }; status?: { replicas?: number; observedGeneration?: number } }[] };
+type RcList = {
+  items: {
+    metadata: { generation?: number };
+    spec: { replicas?: number };
+    status?: { replicas?: number; observedGeneration?: number };
+  }[];
+};
 
-const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 /**
  * Population is many pods owned by RCs, made fast: the bench POSTs each RC and then its pods (64 requests in
@@ -62,18 +73,36 @@ export class Population {
   /** grow adds RCs and their pods until the population holds at least `total` pods (the namespaces on first use). */
   async grow(total: number): Promise<void> {
     const started = performance.now();
-    if (this.#rcs.length === 0) await inParallel(this.#o.namespaces, (ns) => this.#ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } }));
+    if (this.#rcs.length === 0)
+      await inParallel(this.#o.namespaces, (ns) =>
+        this.#ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } }),
+      );
     const added = await inParallel(range(this.#rcs.length, Math.ceil(total / this.#o.perRc)), (j) => this.#createRc(j));
     this.#rcs.push(...added);
-    await inParallel(added.flatMap((rc) => range(0, this.#o.perRc).map((k) => ({ rc, k }))), ({ rc, k }) => this.#createPod(rc, k));
-    this.#ctx.log(`population: ${this.pods} pods in ${this.rcs} RCs over ${this.#o.namespaces.length} namespaces (${((performance.now() - started) / 1000).toFixed(1)} s for ${added.length * this.#o.perRc} pods)`);
+    await inParallel(
+      added.flatMap((rc) => range(0, this.#o.perRc).map((k) => ({ rc, k }))),
+      ({ rc, k }) => this.#createPod(rc, k),
+    );
+    this.#ctx.log(
+      `population: ${this.pods} pods in ${this.rcs} RCs over ${this.#o.namespaces.length} namespaces (${((performance.now() - started) / 1000).toFixed(1)} s for ${added.length * this.#o.perRc} pods)`,
+    );
   }
 
   /** observed tells whether a controller has reported every RC: status.replicas as wanted, at the RC's generation. */
   async observed(): Promise<boolean> {
-    const lists = await Promise.all(this.#o.namespaces.map(async (ns) => (await this.#ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers`)) as unknown as RcList));
+    const lists = await Promise.all(
+      this.#o.namespaces.map(
+        async (ns) =>
+          (await this.#ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers`)) as unknown as RcList,
+      ),
+    );
     const rcs = lists.flatMap((l) => l.items);
-    return rcs.length === this.rcs && rcs.every((rc) => rc.status?.replicas === rc.spec.replicas && rc.status?.observedGeneration === rc.metadata.generation);
+    return (
+      rcs.length === this.rcs &&
+      rcs.every(
+        (rc) => rc.status?.replicas === rc.spec.replicas && rc.status?.observedGeneration === rc.metadata.generation,
+      )
+    );
   }
 
   /**
@@ -83,7 +112,9 @@ export class Population {
   async annotate(key: string, value: string): Promise<void> {
     const patch = await mergePatcher(this.#ctx.e.kubeconfig);
     const body = JSON.stringify({ metadata: { annotations: { [key]: value } } });
-    const pods = this.#rcs.flatMap((rc) => range(0, this.#o.perRc).map((k) => `/api/v1/namespaces/${rc.ns}/pods/${rc.name}-${k}`));
+    const pods = this.#rcs.flatMap((rc) =>
+      range(0, this.#o.perRc).map((k) => `/api/v1/namespaces/${rc.ns}/pods/${rc.name}-${k}`),
+    );
     try {
       await inParallel(pods, (path) => patch(path, body));
     } finally {
@@ -98,15 +129,29 @@ export class Population {
 
   async #createRc(j: number): Promise<Rc> {
     const ns = this.#o.namespaces[j % this.#o.namespaces.length] ?? '';
-    const created = await this.#ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest(`rc-${j}`, this.#o.perRc));
+    const created = await this.#ctx.kube(
+      'POST',
+      `/api/v1/namespaces/${ns}/replicationcontrollers`,
+      rcManifest(`rc-${j}`, this.#o.perRc),
+    );
     return { ns, name: `rc-${j}`, uid: String((created['metadata'] as { uid: string }).uid) };
   }
 
   async #createPod(rc: Rc, k: number): Promise<void> {
-    const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: rc.name, uid: rc.uid, controller: true, blockOwnerDeletion: true };
+    const owner = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      name: rc.name,
+      uid: rc.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     await this.#ctx.kube('POST', `/api/v1/namespaces/${rc.ns}/pods`, {
       metadata: { name: `${rc.name}-${k}`, labels: { app: rc.name }, ownerReferences: [owner] },
-      spec: { containers: [{ name: 'c', image: 'nginx' }], ...(this.#o.scheduled ? {} : { schedulerName: UNSCHEDULED }) },
+      spec: {
+        containers: [{ name: 'c', image: 'nginx' }],
+        ...(this.#o.scheduled ? {} : { schedulerName: UNSCHEDULED }),
+      },
     });
   }
 }
@@ -125,22 +170,36 @@ async function mergePatcher(kubeconfig: string): Promise<MergePatcher> {
   const tls: RequestOptions = {};
   await kc.applyToHTTPSOptions(tls);
   const agent = new Agent({ ...(tls as AgentOptions), keepAlive: true });
-  const patch = (path: string, body: string): Promise<void> => new Promise((resolve, reject) => {
-    const headers = { ...tls.headers, 'Content-Type': 'application/merge-patch+json', 'Content-Length': String(Buffer.byteLength(body)) };
-    const req = request(`${server}${path}`, { ...tls, agent, method: 'PATCH', headers, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`))));
+  const patch = (path: string, body: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const headers = {
+        ...tls.headers,
+        'Content-Type': 'application/merge-patch+json',
+        'Content-Length': String(Buffer.byteLength(body)),
+      };
+      const req = request(`${server}${path}`, { ...tls, agent, method: 'PATCH', headers, timeout: 60_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve()
+            : reject(
+                new Error(`PATCH ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`),
+              ),
+        );
+      });
+      req.on('timeout', () => req.destroy(new Error(`PATCH ${path}: no answer within 60 s`)));
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('timeout', () => req.destroy(new Error(`PATCH ${path}: no answer within 60 s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
   return Object.assign(patch, { close: () => agent.destroy() });
 }
 
 /** clusterCount is how many objects of a kind the cluster holds, in every namespace. */
 export async function clusterCount(ctx: BenchContext, plural: 'pods' | 'replicationcontrollers'): Promise<number> {
-  const list = await ctx.kube('GET', `/api/v1/${plural}?limit=1`) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+  const list = (await ctx.kube('GET', `/api/v1/${plural}?limit=1`)) as {
+    items: unknown[];
+    metadata: { remainingItemCount?: number };
+  };
   return list.items.length + (list.metadata.remainingItemCount ?? 0);
 }

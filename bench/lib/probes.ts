@@ -4,7 +4,9 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
 export function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   if (line === undefined) throw new Error(`no VmRSS for pid ${pid}: has it exited?`);
   return Number(line.split(/\s+/)[1]) * 1024;
 }
@@ -14,15 +16,17 @@ export function rssBytes(pid: number): number {
  * watcher, not that of another stack running on the machine).
  */
 export function childPid(needle: string): number {
-  const mine = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-      return ppid === String(process.pid) && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle);
-    } catch {
-      return false;
-    }
-  });
+  const mine = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .find((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+        return ppid === String(process.pid) && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle);
+      } catch {
+        return false;
+      }
+    });
   if (mine === undefined) throw new Error(`no child process of ${process.pid} runs ${needle}`);
   return Number(mine);
 }
@@ -46,12 +50,21 @@ export async function terminate(pid: number): Promise<void> {
 /** Scraped reads one /metrics page: the sum of a metric's samples whose labels include the given ones (0 when none). */
 export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) => number;
 
+/**
+ * RC_METRICS are the labels of the RC controller's series on reconciler-rc's /metrics: reconciler-rc also runs the
+ * ReplicaSet controller, and a scrape adds up every series that matches, so a figure of the RC controller names it.
+ */
+export const RC_METRICS = { controller: 'replicationcontroller-controller' } as const;
+
 /** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
 export async function scrape(url: string): Promise<Scraped> {
-  const lines = (await httpCall(url, { timeoutMs: 10_000 })).body.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = (await httpCall(url, { timeoutMs: 10_000 })).body
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'));
   return (name, labels = {}) => {
     const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-    return lines.filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
+    return lines
+      .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
       .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
   };
 }
@@ -63,20 +76,31 @@ export type Steady<K extends string> = (probe: K) => number;
  * waitSteady samples every probe once a second until each one's last `window` samples lie within `tolerance`
  * (relative: (max - min) / max) and returns the last samples; it fails after the deadline.
  */
-export async function waitSteady<K extends string>(what: string, probes: Readonly<Record<K, () => number | Promise<number>>>,
-  opts: { readonly window?: number; readonly tolerance?: number; readonly timeoutMs?: number } = {}): Promise<Steady<K>> {
+export async function waitSteady<K extends string>(
+  what: string,
+  probes: Readonly<Record<K, () => number | Promise<number>>>,
+  opts: { readonly window?: number; readonly tolerance?: number; readonly timeoutMs?: number } = {},
+): Promise<Steady<K>> {
   const window = opts.window ?? 5;
   const names = Object.keys(probes) as K[];
   const seen = new Map<K, number[]>(names.map((k) => [k, []]));
-  const steady = (xs: readonly number[]): boolean => xs.length >= window && (Math.max(...xs) - Math.min(...xs)) <= (opts.tolerance ?? 0.03) * Math.max(...xs);
-  return waitFor(`${what} to hold steady`, async () => {
-    for (const k of names) seen.set(k, [...seen.get(k) ?? [], await probes[k]()].slice(-window));
-    return names.every((k) => steady(seen.get(k) ?? [])) && ((k: K) => seen.get(k)?.at(-1) ?? 0);
-  }, { timeoutMs: opts.timeoutMs ?? 300_000, intervalMs: 1000 });
+  const steady = (xs: readonly number[]): boolean =>
+    xs.length >= window && Math.max(...xs) - Math.min(...xs) <= (opts.tolerance ?? 0.03) * Math.max(...xs);
+  return waitFor(
+    `${what} to hold steady`,
+    async () => {
+      for (const k of names) seen.set(k, [...(seen.get(k) ?? []), await probes[k]()].slice(-window));
+      return names.every((k) => steady(seen.get(k) ?? [])) && ((k: K) => seen.get(k)?.at(-1) ?? 0);
+    },
+    { timeoutMs: opts.timeoutMs ?? 300_000, intervalMs: 1000 },
+  );
 }
 
 /** Session is a DevTools protocol session with one Node process's inspector. */
-type Session = { readonly call: (method: string, params?: object) => Promise<Record<string, unknown>>; readonly close: () => void };
+type Session = {
+  readonly call: (method: string, params?: object) => Promise<Record<string, unknown>>;
+  readonly close: () => void;
+};
 
 async function session(url: string): Promise<Session> {
   const ws = new WebSocket(url);
@@ -86,17 +110,22 @@ async function session(url: string): Promise<Session> {
   });
   const waiting = new Map<number, { ok: (v: Record<string, unknown>) => void; fail: (e: Error) => void }>();
   ws.addEventListener('message', (e) => {
-    const m = JSON.parse(String(e.data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+    const m = JSON.parse(String(e.data)) as {
+      id?: number;
+      result?: Record<string, unknown>;
+      error?: { message: string };
+    };
     const w = waiting.get(m.id ?? -1);
     if (m.error) w?.fail(new Error(m.error.message));
     else w?.ok(m.result ?? {});
   });
   let next = 0;
   return {
-    call: (method, params = {}) => new Promise((ok, fail) => {
-      waiting.set(++next, { ok, fail });
-      ws.send(JSON.stringify({ id: next, method, params }));
-    }),
+    call: (method, params = {}) =>
+      new Promise((ok, fail) => {
+        waiting.set(++next, { ok, fail });
+        ws.send(JSON.stringify({ id: next, method, params }));
+      }),
     close: () => ws.close(),
   };
 }
@@ -105,7 +134,12 @@ async function session(url: string): Promise<Session> {
 const INSPECTOR = 'http://127.0.0.1:9229/json/list';
 
 /** GcMemory is what a Node process reports of its memory right after a full garbage collection (bytes). */
-export type GcMemory = { readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number };
+export type GcMemory = {
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+};
 
 /**
  * gcMemory runs a full garbage collection in a Node process and returns its memory afterwards: heapUsed is the live
@@ -113,19 +147,39 @@ export type GcMemory = { readonly heapUsed: number; readonly heapTotal: number; 
  * free, SIGUSR1 opens the process's inspector there; the session checks the pid, collects, reads, and closes it.
  */
 export async function gcMemory(pid: number): Promise<GcMemory> {
-  await waitFor('127.0.0.1:9229 to be free', async () => !(await fetch(INSPECTOR).then(() => true, () => false)), { timeoutMs: 10_000 });
+  await waitFor(
+    '127.0.0.1:9229 to be free',
+    async () =>
+      !(await fetch(INSPECTOR).then(
+        () => true,
+        () => false,
+      )),
+    { timeoutMs: 10_000 },
+  );
   process.kill(pid, 'SIGUSR1');
-  const url = await waitFor(`the inspector of pid ${pid}`, async () => ((await (await fetch(INSPECTOR)).json()) as { webSocketDebuggerUrl?: string }[])[0]?.webSocketDebuggerUrl, { timeoutMs: 10_000 });
+  const url = await waitFor(
+    `the inspector of pid ${pid}`,
+    async () =>
+      ((await (await fetch(INSPECTOR)).json()) as { webSocketDebuggerUrl?: string }[])[0]?.webSocketDebuggerUrl,
+    { timeoutMs: 10_000 },
+  );
   const s = await session(url);
-  const evaluate = async (expression: string): Promise<unknown> => ((await s.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: unknown } }).result.value;
+  const evaluate = async (expression: string): Promise<unknown> =>
+    ((await s.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: unknown } }).result
+      .value;
   try {
     const who = await evaluate('process.pid');
     if (who !== pid) throw new Error(`the inspector on 127.0.0.1:9229 is pid ${String(who)}'s, not ${pid}'s`);
     await s.call('HeapProfiler.collectGarbage');
     const usage = JSON.parse(String(await evaluate('JSON.stringify(process.memoryUsage())'))) as GcMemory;
     // inspector.close() waits for the sessions to end: scheduled, it runs once this one closed.
-    await evaluate('setTimeout(() => process.getBuiltinModule(\'node:inspector\').close(), 100), 0');
-    return { heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers };
+    await evaluate("setTimeout(() => process.getBuiltinModule('node:inspector').close(), 100), 0");
+    return {
+      heapUsed: usage.heapUsed,
+      heapTotal: usage.heapTotal,
+      external: usage.external,
+      arrayBuffers: usage.arrayBuffers,
+    };
   } finally {
     s.close();
   }

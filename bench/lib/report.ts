@@ -13,7 +13,8 @@ const SIZES = ['BENCH_PODS', 'BENCH_STEPS', 'BENCH_S6_PODS', 'BENCH_S9_PODS'];
 /** heading is the table's first line: when, on what machine, with what background and Kafka. */
 function heading(at: string, cores: number): string {
   const background = backgroundControllers() || 'none';
-  const shown = background === BESIDE_KCM_BUS ? 'every one kcm-bus does not replace (BENCH_BACKGROUND=full)' : background;
+  const shown =
+    background === BESIDE_KCM_BUS ? 'every one kcm-bus does not replace (BENCH_BACKGROUND=full)' : background;
   const kafka = KAFKA_AUTH ? 'TLS, SCRAM per service, ACLs (BENCH_KAFKA_AUTH=1)' : 'plaintext';
   return `kcm-bus vs upstream kube-controller-manager, ${at}, ${cores} cores, background controllers: ${shown}, Kafka: ${kafka}, \`npm run bench\``;
 }
@@ -25,6 +26,11 @@ export function report(out: string, rows: readonly Row[], data: Record<string, u
   console.log(`\n${heading(at, machine.cores)}\n${formatTable(rows)}`);
   mkdirSync(out, { recursive: true });
   const sizes = Object.fromEntries(SIZES.map((k) => [k, process.env[k] ?? 'default']));
-  const settings = { kwokNodes: NODES, schedulerQps: SCHEDULER_QPS, backgroundControllers: backgroundControllers(), ...sizes };
+  const settings = {
+    kwokNodes: NODES,
+    schedulerQps: SCHEDULER_QPS,
+    backgroundControllers: backgroundControllers(),
+    ...sizes,
+  };
   writeFileSync(join(out, 'bench.json'), `${JSON.stringify({ at, machine, settings, rows, data }, null, 2)}\n`);
 }

@@ -7,24 +7,28 @@ export const SCENARIOS = resolve(import.meta.dirname, '../scenarios');
 
 /** sNumber orders the ids as docs/benchmarks.md does: s1, s4, s4s, s5, ..., s13, then ids with no S-number (chaos). */
 const sNumber = (id: string): number => Number(/^s(\d+)/.exec(id)?.[1] ?? Infinity);
-const byId = (a: Scenario, b: Scenario): number => (sNumber(a.id) - sNumber(b.id)) || a.id.localeCompare(b.id);
+const byId = (a: Scenario, b: Scenario): number => sNumber(a.id) - sNumber(b.id) || a.id.localeCompare(b.id);
 
 /** load imports bench/scenarios/<name>/scenario.ts; its scenario must be named as its folder. */
 async function load(name: string): Promise<Scenario> {
   const { scenario } = (await import(join(SCENARIOS, name, 'scenario.ts'))) as { scenario: Scenario };
-  if (scenario.name !== name) throw new Error(`bench/scenarios/${name}/scenario.ts names its scenario ${scenario.name}`);
+  if (scenario.name !== name)
+    throw new Error(`bench/scenarios/${name}/scenario.ts names its scenario ${scenario.name}`);
   return scenario;
 }
 
 /** allScenarios loads every bench/scenarios/<name>/scenario.ts, in the order of their ids. */
 export async function allScenarios(): Promise<Scenario[]> {
-  const names = readdirSync(SCENARIOS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const names = readdirSync(SCENARIOS, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   return (await Promise.all(names.map(load))).sort(byId);
 }
 
 /** chooseScenarios picks by id (`--only s1,s4s`), or every scenario not run only when asked for; an unknown id fails. */
 export function chooseScenarios(all: readonly Scenario[], only: readonly string[]): Scenario[] {
   const unknown = only.filter((id) => !all.some((s) => s.id === id));
-  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.id).join(', ')}`);
   return only.length === 0 ? all.filter((s) => !s.onlyWhenAsked) : all.filter((s) => only.includes(s.id));
 }

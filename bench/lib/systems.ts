@@ -5,14 +5,18 @@ import type { RawKube } from '@kcm-bus/harness/kube.ts';
 import { busFlags, serviceBusFlags, type StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { knobValue, RUN } from './knobs.ts';
-import { childPid, scrape } from './probes.ts';
+import { childPid, RC_METRICS, scrape } from './probes.ts';
 import type { BenchContext } from './scenario.ts';
 
 /** Qps is the client rate limit both systems get: --kube-api-qps / --kube-api-burst. */
 export type Qps = { readonly qps: number; readonly burst: number };
 
 /** KcmBus is a running writer and reconciler-rc (the watcher runs for the whole bench). */
-export type KcmBus = { readonly writer: ServiceProcess; readonly reconciler: ServiceProcess; readonly stop: () => Promise<void> };
+export type KcmBus = {
+  readonly writer: ServiceProcess;
+  readonly reconciler: ServiceProcess;
+  readonly stop: () => Promise<void>;
+};
 
 /** BUS_SERVICES are the kcm-bus processes an RC scenario exercises, whose CPU stands against kube-controller-manager's. */
 export const BUS_SERVICES = ['watcher', 'writer', 'reconciler-rc'] as const;
@@ -24,7 +28,11 @@ export function benchWatcherPid(): number {
 
 /** busPids are the pids of BUS_SERVICES: the bench's own watcher and the given writer and reconciler-rc. */
 export function busPids(bus: KcmBus): Record<(typeof BUS_SERVICES)[number], number> {
-  return { watcher: benchWatcherPid(), writer: bus.writer.process.pid ?? 0, 'reconciler-rc': bus.reconciler.process.pid ?? 0 };
+  return {
+    watcher: benchWatcherPid(),
+    writer: bus.writer.process.pid ?? 0,
+    'reconciler-rc': bus.reconciler.process.pid ?? 0,
+  };
 }
 
 /**
@@ -41,7 +49,14 @@ function bus(e: StackEndpoints, service: (typeof BUS_SERVICES)[number]): string[
 
 /** writerFlags are the bench writer's: the given QPS, 64 requests in flight. */
 export function writerFlags(e: StackEndpoints, q: Qps): string[] {
-  return [...bus(e, 'writer'), '--kubeconfig', e.kubeconfigs.writer, `--kube-api-qps=${q.qps}`, `--kube-api-burst=${q.burst}`, '--concurrency=64'];
+  return [
+    ...bus(e, 'writer'),
+    '--kubeconfig',
+    e.kubeconfigs.writer,
+    `--kube-api-qps=${q.qps}`,
+    `--kube-api-burst=${q.burst}`,
+    '--concurrency=64',
+  ];
 }
 
 /** watcherFlags are the bench watcher's: the stack's Kafka and registry, its own kubeconfig (list/watch rights). */
@@ -59,7 +74,8 @@ export async function startKcmBus(e: StackEndpoints, q: Qps): Promise<KcmBus> {
   const writer = await startService('writer', writerFlags(e, q));
   const reconciler = await startService('reconciler-rc', reconcilerFlags(e));
   return {
-    writer, reconciler,
+    writer,
+    reconciler,
     stop: async () => {
       await reconciler.stop();
       await writer.stop();
@@ -69,19 +85,32 @@ export async function startKcmBus(e: StackEndpoints, q: Qps): Promise<KcmBus> {
 
 /** caughtUp waits until reconciler-rc cached at least `pods` pods, every partition it owns is synced and its queue is empty. */
 export async function caughtUp(reconciler: ServiceProcess, pods: number): Promise<number> {
-  return waitFor(`reconciler-rc to cache ${pods} pods and go idle`, async () => {
-    const m = await scrape(reconciler.metricsUrl);
-    const cached = m('kcm_bus_cached_objects', { kind: 'pods' });
-    return cached >= pods && m('kcm_bus_partitions', { state: 'syncing' }) === 0
-      && m('kcm_bus_partitions', { state: 'synced' }) > 0 && m('workqueue_depth', { name: 'replicationmanager' }) === 0 && cached;
-  }, { timeoutMs: 600_000, intervalMs: 1000 });
+  return waitFor(
+    `reconciler-rc to cache ${pods} pods and go idle`,
+    async () => {
+      const m = await scrape(reconciler.metricsUrl);
+      const cached = m('kcm_bus_cached_objects', { ...RC_METRICS, kind: 'pods' });
+      return (
+        cached >= pods &&
+        m('kcm_bus_partitions', { ...RC_METRICS, state: 'syncing' }) === 0 &&
+        m('kcm_bus_partitions', { ...RC_METRICS, state: 'synced' }) > 0 &&
+        m('workqueue_depth', { name: 'replicationmanager' }) === 0 &&
+        cached
+      );
+    },
+    { timeoutMs: 600_000, intervalMs: 1000 },
+  );
 }
 
 /**
  * withThrowawayTopic creates a one-partition topic (a shadow reconciler's --mutations-topic, which no writer reads)
  * for the duration of fn and deletes it after; a failed delete is logged, not fatal.
  */
-export async function withThrowawayTopic<T>(ctx: BenchContext, topic: string, fn: (bus: Bus) => Promise<T>): Promise<T> {
+export async function withThrowawayTopic<T>(
+  ctx: BenchContext,
+  topic: string,
+  fn: (bus: Bus) => Promise<T>,
+): Promise<T> {
   const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
   await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
   try {
@@ -97,8 +126,11 @@ export async function withThrowawayTopic<T>(ctx: BenchContext, topic: string, fn
  * finalizer nobody removes). A failure is reported, not fatal.
  */
 export async function cleanUpNamespace(kube: RawKube, ns: string): Promise<void> {
-  const collections = [`/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`, `/apis/apps/v1/namespaces/${ns}/replicasets?propagationPolicy=Background`,
-    `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`];
+  const collections = [
+    `/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`,
+    `/apis/apps/v1/namespaces/${ns}/replicasets?propagationPolicy=Background`,
+    `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`,
+  ];
   for (const path of collections) {
     await kube('DELETE', path).catch((err: unknown) => console.error(`clean-up of ${path} failed: ${String(err)}`));
   }

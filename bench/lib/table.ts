@@ -11,7 +11,8 @@ export function formatTable(rows: readonly Row[]): string {
   const width = Math.max(8, ...rows.map((r) => r.scenario.length));
   const head = `${'scenario'.padEnd(width)} ${'upstream'.padStart(11)} ${'kcm-bus'.padStart(11)} ${'ratio'.padStart(6)}  note`;
   const lines = rows.map((r) => {
-    const ratio = r.upstream !== undefined && r.kcmBus !== undefined && r.upstream !== 0 ? (r.kcmBus / r.upstream).toFixed(2) : '-';
+    const ratio =
+      r.upstream !== undefined && r.kcmBus !== undefined && r.upstream !== 0 ? (r.kcmBus / r.upstream).toFixed(2) : '-';
     return `${r.scenario.padEnd(width)} ${fixed(r.upstream, r.unit).padStart(11)} ${fixed(r.kcmBus, r.unit).padStart(11)} ${ratio.padStart(6)}  ${r.note ?? ''}`.trimEnd();
   });
   return [head, ...lines].join('\n');

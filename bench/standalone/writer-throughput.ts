@@ -16,7 +16,11 @@ import { rawKube } from '@kcm-bus/harness/kube.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const N = Number(process.env['BENCH_PODS'] ?? 1000);
-const c = stackConfig('bench', { ...process.env, KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600', KCM_BUS_NODES: '0' });
+const c = stackConfig('bench', {
+  ...process.env,
+  KCM_BUS_PORT_BASE: process.env['KCM_BUS_PORT_BASE'] ?? '17600',
+  KCM_BUS_NODES: '0',
+});
 
 async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise<number> {
   const started = performance.now();
@@ -24,7 +28,10 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
   const worker = async (): Promise<void> => {
     while (next < N) {
       const name = `plain-${next++}`;
-      const body: V1Pod = { metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } };
+      const body: V1Pod = {
+        metadata: { name },
+        spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] },
+      };
       await core.createNamespacedPod({ namespace: ns, body });
     }
   };
@@ -35,10 +42,17 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
 async function throughWriter(e: StackEndpoints, ns: string, flags: readonly string[]): Promise<number> {
   const owner = await ownerRc(rawKube(join(c.dir, 'endpoints.json')), ns);
   const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, ...busFlags(e), ...flags]);
-  const batch = Array.from({ length: N }, (_, i) => mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`, owner) }));
+  const batch = Array.from({ length: N }, (_, i) =>
+    mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`, owner) }),
+  );
   const started = performance.now();
   await produceMutations(e, batch);
-  await waitFor(`${N} applied creates`, async () => (await metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Applied' })) >= N, { timeoutMs: 600_000, intervalMs: 50 });
+  await waitFor(
+    `${N} applied creates`,
+    async () =>
+      (await metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Applied' })) >= N,
+    { timeoutMs: 600_000, intervalMs: 50 },
+  );
   const seconds = (performance.now() - started) / 1000;
   await writer.stop();
   return seconds;
@@ -55,11 +69,18 @@ async function main(): Promise<void> {
   for (const n of ['plain', 'default', 'uncapped']) await ns(`${run}-${n}`);
   const rows: [string, number][] = [];
   rows.push(['plain client-node loop, 64 in flight (ceiling)', await plainLoop(core, `${run}-plain`, 64)]);
-  rows.push(['writer, --kube-api-qps=20 --kube-api-burst=30 (default)', await throughWriter(endpoints, `${run}-default`, [])]);
-  rows.push(['writer, uncapped (--kube-api-qps=-1), 64 in flight', await throughWriter(endpoints, `${run}-uncapped`, ['--kube-api-qps=-1', '--concurrency=64'])]);
+  rows.push([
+    'writer, --kube-api-qps=20 --kube-api-burst=30 (default)',
+    await throughWriter(endpoints, `${run}-default`, []),
+  ]);
+  rows.push([
+    'writer, uncapped (--kube-api-qps=-1), 64 in flight',
+    await throughWriter(endpoints, `${run}-uncapped`, ['--kube-api-qps=-1', '--concurrency=64']),
+  ]);
   console.log(`\n${N} pod creates, ${new Date().toISOString()}, ${cpus().length} cores`);
   console.log(`${'path'.padEnd(60)} ${'seconds'.padStart(8)} ${'creates/s'.padStart(10)}`);
-  for (const [name, s] of rows) console.log(`${name.padEnd(60)} ${s.toFixed(1).padStart(8)} ${(N / s).toFixed(1).padStart(10)}`);
+  for (const [name, s] of rows)
+    console.log(`${name.padEnd(60)} ${s.toFixed(1).padStart(8)} ${(N / s).toFixed(1).padStart(10)}`);
 }
 
 try {

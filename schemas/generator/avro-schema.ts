@@ -55,7 +55,16 @@ export type AvroNamed = AvroRecord | AvroEnum;
  */
 export type AvroType = string | AvroJsonString | AvroNamed | AvroArray | AvroMap | readonly AvroType[];
 
-const PRIMITIVES: ReadonlySet<string> = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
+const PRIMITIVES: ReadonlySet<string> = new Set([
+  'null',
+  'boolean',
+  'int',
+  'long',
+  'float',
+  'double',
+  'bytes',
+  'string',
+]);
 
 /** isPrimitive tells a primitive type name from a reference to a named type. */
 export function isPrimitive(type: string): boolean {

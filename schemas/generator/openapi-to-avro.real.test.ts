@@ -19,7 +19,12 @@ function typeAt(root: AvroRecord, path: string): AvroType {
     for (const suffix of suffixes.match(/\[\]|\{\}/g) ?? []) {
       const container = bare(type, names);
       assert.ok(typeof container === 'object' && !isUnion(container));
-      type = suffix === '[]' && container.type === 'array' ? container.items : container.type === 'map' ? container.values : assert.fail(`${step}: no ${suffix}`);
+      type =
+        suffix === '[]' && container.type === 'array'
+          ? container.items
+          : container.type === 'map'
+            ? container.values
+            : assert.fail(`${step}: no ${suffix}`);
     }
   }
   return bare(type, names);

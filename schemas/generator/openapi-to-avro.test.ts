@@ -56,7 +56,12 @@ describe('openApiToAvro', () => {
       'io.k8s.api.x.v1.Half': obj({ value: { type: 'string' } }),
     });
     const schema = openApiToAvro(doc, 'io.k8s.api.x.v1.Pair');
-    const half = { type: 'record', name: 'Half', namespace: 'io.k8s.api.x.v1', fields: [{ name: 'value', type: ['null', 'string'], default: null }] };
+    const half = {
+      type: 'record',
+      name: 'Half',
+      namespace: 'io.k8s.api.x.v1',
+      fields: [{ name: 'value', type: ['null', 'string'], default: null }],
+    };
     assert.deepEqual(typeOfField(schema, 'first'), ['null', half]);
     assert.deepEqual(typeOfField(schema, 'second'), ['null', 'io.k8s.api.x.v1.Half']);
   });
@@ -64,7 +69,11 @@ describe('openApiToAvro', () => {
   test('given a recursive definition (JSONSchemaProps), the recursion is a by-name reference and terminates', () => {
     const props = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
     const doc = docOf({
-      [props]: obj({ items: { type: 'array', items: ref(props) }, properties: { type: 'object', additionalProperties: ref(props) }, not: ref(props) }),
+      [props]: obj({
+        items: { type: 'array', items: ref(props) },
+        properties: { type: 'object', additionalProperties: ref(props) },
+        not: ref(props),
+      }),
     });
     const schema = openApiToAvro(doc, props);
     const full = 'io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
@@ -88,12 +97,18 @@ describe('openApiToAvro', () => {
     assert.deepEqual(typeOfField(schema, 'labels'), ['null', { type: 'map', values: 'string' }]);
     assert.deepEqual(typeOfField(schema, 'limits'), ['null', { type: 'map', values: 'string' }]);
     assert.deepEqual(typeOfField(schema, 'ports'), ['null', { type: 'array', items: 'int' }]);
-    assert.deepEqual(typeOfField(schema, 'groups'), ['null', { type: 'map', values: { type: 'array', items: 'string' } }]);
+    assert.deepEqual(typeOfField(schema, 'groups'), [
+      'null',
+      { type: 'map', values: { type: 'array', items: 'string' } },
+    ]);
   });
 
   test('given int-or-string (intstr.IntOrString or x-kubernetes-int-or-string), the field is ["null","long","string"]', () => {
     const doc = docOf({
-      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+        format: 'int-or-string',
+        oneOf: [{ type: 'integer' }, { type: 'string' }],
+      },
       'io.k8s.api.x.v1.Probe': obj({
         port: wrapped('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
         maxSurge: { 'x-kubernetes-int-or-string': true },
@@ -118,7 +133,8 @@ describe('openApiToAvro', () => {
       }),
     });
     const schema = openApiToAvro(doc, 'io.k8s.api.x.v1.Lease');
-    for (const field of ['size', 'created', 'renewed']) assert.deepEqual(typeOfField(schema, field), ['null', 'string'], field);
+    for (const field of ['size', 'created', 'renewed'])
+      assert.deepEqual(typeOfField(schema, field), ['null', 'string'], field);
   });
 
   test('given free-form objects (RawExtension, FieldsV1, JSON, bare object, oneOf), they are JSON strings', () => {
@@ -136,16 +152,28 @@ describe('openApiToAvro', () => {
       }),
     });
     const schema = openApiToAvro(doc, 'io.k8s.api.x.v1.Free');
-    for (const field of ['raw', 'fields', 'json', 'bare', 'either']) assert.deepEqual(typeOfField(schema, field), ['null', JSON_STRING], field);
+    for (const field of ['raw', 'fields', 'json', 'bare', 'either'])
+      assert.deepEqual(typeOfField(schema, field), ['null', JSON_STRING], field);
     assert.deepEqual(typeOfField(schema, 'anything'), ['null', { type: 'map', values: JSON_STRING }]);
   });
 
   test('given property names Avro refuses, the field is sanitised and keeps its JSON name in kcmbus.jsonName', () => {
-    const doc = docOf({ 'io.k8s.api.x.v1.Props': obj({ $ref: { type: 'string' }, 'x-kubernetes-list-type': { type: 'string' }, x_kubernetes_list_type: { type: 'string' } }) });
+    const doc = docOf({
+      'io.k8s.api.x.v1.Props': obj({
+        $ref: { type: 'string' },
+        'x-kubernetes-list-type': { type: 'string' },
+        x_kubernetes_list_type: { type: 'string' },
+      }),
+    });
     const schema = openApiToAvro(doc, 'io.k8s.api.x.v1.Props');
     assert.deepEqual(schema.fields, [
       { name: '_ref', type: ['null', 'string'], default: null, 'kcmbus.jsonName': '$ref' },
-      { name: 'x_kubernetes_list_type_', type: ['null', 'string'], default: null, 'kcmbus.jsonName': 'x-kubernetes-list-type' },
+      {
+        name: 'x_kubernetes_list_type_',
+        type: ['null', 'string'],
+        default: null,
+        'kcmbus.jsonName': 'x-kubernetes-list-type',
+      },
       { name: 'x_kubernetes_list_type', type: ['null', 'string'], default: null },
     ]);
   });
@@ -153,11 +181,25 @@ describe('openApiToAvro', () => {
   test('given an inline object property, it becomes a record named after its parent and field', () => {
     const doc = docOf({ 'io.k8s.api.x.v1.Outer': obj({ inner: obj({ a: { type: 'boolean' } }) }) });
     const inner = typeOfField(openApiToAvro(doc, 'io.k8s.api.x.v1.Outer'), 'inner');
-    assert.deepEqual(inner, ['null', { type: 'record', name: 'Outer_inner', namespace: 'io.k8s.api.x.v1', fields: [{ name: 'a', type: ['null', 'boolean'], default: null }] }]);
+    assert.deepEqual(inner, [
+      'null',
+      {
+        type: 'record',
+        name: 'Outer_inner',
+        namespace: 'io.k8s.api.x.v1',
+        fields: [{ name: 'a', type: ['null', 'boolean'], default: null }],
+      },
+    ]);
   });
 
   test('given docs: true, descriptions are copied to Avro doc', () => {
-    const doc = docOf({ 'io.k8s.api.x.v1.D': { type: 'object', description: 'a thing', properties: { n: { type: 'string', description: 'its name' } } } });
+    const doc = docOf({
+      'io.k8s.api.x.v1.D': {
+        type: 'object',
+        description: 'a thing',
+        properties: { n: { type: 'string', description: 'its name' } },
+      },
+    });
     const schema = openApiToAvro(doc, 'io.k8s.api.x.v1.D', { docs: true });
     assert.equal(schema.doc, 'a thing');
     assert.equal(schema.fields[0]?.doc, 'its name');
@@ -170,7 +212,10 @@ describe('openApiToAvro', () => {
   });
 
   test('given a definition that contains itself without a record in between, the generator refuses instead of looping', () => {
-    const doc = docOf({ 'io.k8s.api.x.v1.A': obj({ list: ref('io.k8s.api.x.v1.List') }), 'io.k8s.api.x.v1.List': { type: 'array', items: ref('io.k8s.api.x.v1.List') } });
+    const doc = docOf({
+      'io.k8s.api.x.v1.A': obj({ list: ref('io.k8s.api.x.v1.List') }),
+      'io.k8s.api.x.v1.List': { type: 'array', items: ref('io.k8s.api.x.v1.List') },
+    });
     assert.throws(() => openApiToAvro(doc, 'io.k8s.api.x.v1.A'), /List contains itself outside a record/);
   });
 

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import type { AvroRecord } from './avro-schema.ts';
 import { watchEventSchema } from './watch-event-schema.ts';
 
-const RESIDUE_DOC = 'What of the record the schema lacks, as JSON: objects keep only the keys leading to it, arrays stay index-aligned (null: nothing missing). Readers merge it back.';
+const RESIDUE_DOC =
+  'What of the record the schema lacks, as JSON: objects keep only the keys leading to it, arrays stay index-aligned (null: nothing missing). Readers merge it back.';
 
 const lease: AvroRecord = { type: 'record', name: 'Lease', namespace: 'io.k8s.api.coordination.v1', fields: [] };
 
@@ -14,12 +15,25 @@ describe('watchEventSchema', () => {
       name: 'LeaseWatchEvent',
       namespace: 'io.kcmbus.v1',
       fields: [
-        { name: 'type', type: { type: 'enum', name: 'WatchEventType', namespace: 'io.kcmbus.v1', symbols: ['Applied', 'Deleted', 'Watermark'] } },
+        {
+          name: 'type',
+          type: {
+            type: 'enum',
+            name: 'WatchEventType',
+            namespace: 'io.kcmbus.v1',
+            symbols: ['Applied', 'Deleted', 'Watermark'],
+          },
+        },
         { name: 'key', type: 'string' },
         { name: 'resourceVersion', type: 'string' },
         { name: 'observedAt', type: 'string' },
         { name: 'object', type: ['null', lease], default: null },
-        { name: 'unknownFields', type: ['null', { type: 'string', 'kcmbus.encoding': 'json' }], default: null, doc: RESIDUE_DOC },
+        {
+          name: 'unknownFields',
+          type: ['null', { type: 'string', 'kcmbus.encoding': 'json' }],
+          default: null,
+          doc: RESIDUE_DOC,
+        },
       ],
     });
   });

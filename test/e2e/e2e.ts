@@ -48,7 +48,8 @@ export const E2E_SPECS: readonly string[] = [
 ];
 
 /** ALL_SPECS selects every spec of the controllers kcm-bus replaces, passing on kwok or not. */
-export const ALL_SPECS = '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )';
+export const ALL_SPECS =
+  '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )';
 
 /** SKIP leaves out what needs a cloud or a cluster of its own (serial, disruptive, slow specs). */
 const SKIP = 'Provider:|cloud load-balancer|\\[Serial\\]|\\[Disruptive\\]|\\[Slow\\]';
@@ -68,13 +69,24 @@ export type E2eArm = 'kcm-bus' | 'upstream';
 /** SpecResult is one spec's outcome: its full text, its state (passed, failed, ...) and how long it took. */
 export type SpecResult = { readonly spec: string; readonly state: string; readonly seconds: number };
 
-type SpecReport = { readonly ContainerHierarchyTexts?: readonly string[]; readonly LeafNodeText?: string; readonly State: string; readonly RunTime?: number };
+type SpecReport = {
+  readonly ContainerHierarchyTexts?: readonly string[];
+  readonly LeafNodeText?: string;
+  readonly State: string;
+  readonly RunTime?: number;
+};
 
 /** specResults reads ginkgo's JSON report: every spec that ran (skipped ones aside). */
 function specResults(reportFile: string): readonly SpecResult[] {
   const suites = JSON.parse(readFileSync(reportFile, 'utf8')) as { SpecReports?: SpecReport[] }[];
-  return suites.flatMap((s) => s.SpecReports ?? []).filter((r) => r.LeafNodeText && r.State !== 'skipped')
-    .map((r) => ({ spec: [...r.ContainerHierarchyTexts ?? [], r.LeafNodeText].join(' '), state: r.State, seconds: (r.RunTime ?? 0) / 1e9 }));
+  return suites
+    .flatMap((s) => s.SpecReports ?? [])
+    .filter((r) => r.LeafNodeText && r.State !== 'skipped')
+    .map((r) => ({
+      spec: [...(r.ContainerHierarchyTexts ?? []), r.LeafNodeText].join(' '),
+      state: r.State,
+      seconds: (r.RunTime ?? 0) / 1e9,
+    }));
 }
 
 function run(bin: string, args: readonly string[], stdio: 'inherit' | 'ignore'): Promise<number> {
@@ -88,19 +100,42 @@ function run(bin: string, args: readonly string[], stdio: 'inherit' | 'ignore'):
  * arm (upstream's kube-controller-manager then runs every other controller; for the upstream arm, all of them), runs
  * the focused specs and returns each one's result. The stack is stopped and its state removed, whatever happened.
  */
-export async function runE2e(arm: E2eArm, focus: string, log: (line: string) => void, stdio: 'inherit' | 'ignore' = 'inherit'): Promise<readonly SpecResult[]> {
+export async function runE2e(
+  arm: E2eArm,
+  focus: string,
+  log: (line: string) => void,
+  stdio: 'inherit' | 'ignore' = 'inherit',
+): Promise<readonly SpecResult[]> {
   const binary = join(await obtain(e2eRecipe, log), 'bin', 'e2e.test');
-  const c = stackConfig('e2e', { ...process.env, KCM_BUS_RUN_DIR: undefined, KCM_BUS_PORT_BASE: process.env['KCM_BUS_E2E_PORT_BASE'] ?? '17400', KCM_BUS_NODES: '2',
-    KCM_BUS_KCM_CONTROLLERS: arm === 'upstream' ? '*' : BESIDE_KCM_BUS });
+  const c = stackConfig('e2e', {
+    ...process.env,
+    KCM_BUS_RUN_DIR: undefined,
+    KCM_BUS_PORT_BASE: process.env['KCM_BUS_E2E_PORT_BASE'] ?? '17400',
+    KCM_BUS_NODES: '2',
+    KCM_BUS_KCM_CONTROLLERS: arm === 'upstream' ? '*' : BESIDE_KCM_BUS,
+  });
   try {
     const endpoints = await up(c, log);
     if (arm === 'kcm-bus') for (const part of serviceParts(c, endpoints)) await startPart(c, part, log);
     const report = join(c.dir, `e2e-${arm}.json`);
-    await run(binary, ['--kubeconfig', endpoints.kubeconfig, '--provider', 'skeleton', '--ginkgo.no-color',
-      `--ginkgo.focus=${focus}`, `--ginkgo.skip=${SKIP}`, `--ginkgo.json-report=${report}`], stdio);
+    await run(
+      binary,
+      [
+        '--kubeconfig',
+        endpoints.kubeconfig,
+        '--provider',
+        'skeleton',
+        '--ginkgo.no-color',
+        `--ginkgo.focus=${focus}`,
+        `--ginkgo.skip=${SKIP}`,
+        `--ginkgo.json-report=${report}`,
+      ],
+      stdio,
+    );
     if (!existsSync(report)) throw new Error(`the e2e binary wrote no report (${report})`);
     const results = specResults(report);
-    if (results.length === 0) throw new Error(`the e2e binary ran no spec: the focus selected none of its specs (${focus})`);
+    if (results.length === 0)
+      throw new Error(`the e2e binary ran no spec: the focus selected none of its specs (${focus})`);
     return results;
   } finally {
     log(`stopping the e2e stack: ${(await down(c, { purge: true })).join(', ')}`);

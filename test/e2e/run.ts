@@ -9,14 +9,23 @@ import { ALL_SPECS, E2E_SPECS, runE2e, specsFocus } from './e2e.ts';
  * outcome and time and the total; exits 0 when none failed.
  */
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { arm: { type: 'string', default: 'kcm-bus' }, all: { type: 'boolean', default: false }, focus: { type: 'string' } } });
-  if (values.arm !== 'kcm-bus' && values.arm !== 'upstream') throw new Error(`--arm must be kcm-bus or upstream, not ${values.arm}`);
+  const { values } = parseArgs({
+    options: {
+      arm: { type: 'string', default: 'kcm-bus' },
+      all: { type: 'boolean', default: false },
+      focus: { type: 'string' },
+    },
+  });
+  if (values.arm !== 'kcm-bus' && values.arm !== 'upstream')
+    throw new Error(`--arm must be kcm-bus or upstream, not ${values.arm}`);
   const focus = values.focus ?? (values.all ? ALL_SPECS : specsFocus(E2E_SPECS));
   const started = Date.now();
   const results = await runE2e(values.arm, focus, say());
   for (const r of results) console.log(`${r.state.padEnd(8)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.spec}`);
   const passed = results.filter((r) => r.state === 'passed').length;
-  console.log(`e2e under ${values.arm}: ${passed} of ${results.length} specs passed, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s in specs, ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+  console.log(
+    `e2e under ${values.arm}: ${passed} of ${results.length} specs passed, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s in specs, ${((Date.now() - started) / 1000).toFixed(0)} s in all`,
+  );
   return passed === results.length ? 0 : 1;
 }
 

@@ -7,7 +7,7 @@ import { FencedError } from '@kcm-bus/runtime/expectations/expectations.ts';
 import { testStack, uniqueName } from '../support/stack.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
-describe('expectations in Redis (the test stack\'s Redis)', () => {
+describe("expectations in Redis (the test stack's Redis)", () => {
   const url = testStack().redis;
   const clients: Redis[] = [];
   const connect = (): Redis => {
@@ -28,7 +28,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     return store;
   };
 
-  describe('follows upstream\'s rules', () => {
+  describe("follows upstream's rules", () => {
     itBehavesLikeExpectations(() => withToken(shared, uniqueName('it-rc')));
   });
 
@@ -59,9 +59,20 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
     const store = await withToken(shared, controller, 1000);
     await store.set('ns/rc', { type: 'ExpectDeletions', objectKeys: ['ns/a'] });
     assert.deepEqual(await store.view('ns/rc'), { satisfied: false, pendingCreates: [], pendingDeletes: ['ns/a'] });
-    await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, { timeoutMs: 10_000, intervalMs: 100 });
-    await waitFor('Redis to drop the record', async () => (await shared.exists(recordKey(controller, 'ns/rc'), `${recordKey(controller, 'ns/rc')}:creates`, `${recordKey(controller, 'ns/rc')}:deletes`)) === 0,
-      { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('the expectations to expire', async () => (await store.view('ns/rc')).satisfied, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    await waitFor(
+      'Redis to drop the record',
+      async () =>
+        (await shared.exists(
+          recordKey(controller, 'ns/rc'),
+          `${recordKey(controller, 'ns/rc')}:creates`,
+          `${recordKey(controller, 'ns/rc')}:deletes`,
+        )) === 0,
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
   });
 
   it('given a replica that set expectations and went away, then a restarted replica sees and finishes them', async () => {
@@ -91,7 +102,7 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
   describe('fences a member that lost its partition (a zombie mid-sync)', () => {
     const pending = (creates: string[]): object => ({ satisfied: false, pendingCreates: creates, pendingDeletes: [] });
 
-    it('given a newer member took the partition\'s fencing token, then the older one\'s set and delete are refused and change nothing; its observations still count', async () => {
+    it("given a newer member took the partition's fencing token, then the older one's set and delete are refused and change nothing; its observations still count", async () => {
       const controller = uniqueName('it-rc');
       const zombie = await withToken(connect(), controller);
       const owner = await withToken(connect(), controller);
@@ -103,8 +114,11 @@ describe('expectations in Redis (the test stack\'s Redis)', () => {
       assert.deepEqual(await owner.view('ns/rc'), pending(['ns/b']));
     });
 
-    it('given a member without a fencing token of the key\'s partition, then its set is refused before reaching Redis', async () => {
-      await assert.rejects(withoutToken(shared, uniqueName('it-rc')).set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/a'] }), /no fencing token/);
+    it("given a member without a fencing token of the key's partition, then its set is refused before reaching Redis", async () => {
+      await assert.rejects(
+        withoutToken(shared, uniqueName('it-rc')).set('ns/rc', { type: 'ExpectCreations', objectKeys: ['ns/a'] }),
+        /no fencing token/,
+      );
     });
 
     it('given the fence lost (a Redis flush), then the newest fencing token still wins once both members write again', async () => {

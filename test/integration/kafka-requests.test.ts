@@ -12,7 +12,11 @@ describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Ka
 
   it('given a bus told of requests, when two transactions are published, then each is an AddPartitionsToTxn (or more), a Produce and an EndTxn, and the coordinator is not looked up again', async () => {
     const counts = new Map<string, number>();
-    const bus = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-requests', onRequest: (api) => counts.set(api, (counts.get(api) ?? 0) + 1) });
+    const bus = kafkaBus({
+      brokers: [stack.kafkaBootstrap],
+      clientId: 'kcm-bus-test-requests',
+      onRequest: (api) => counts.set(api, (counts.get(api) ?? 0) + 1),
+    });
     const topic = uniqueName('kcm.test.requests');
     await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
     const publisher = await bus.transactionalPublisher(uniqueName('kcm-bus-test-requests'));
@@ -28,15 +32,27 @@ describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Ka
     assert.deepEqual(['Produce', 'EndTxn', 'GroupCoordinator'].map(sent), [2, 2, 0], JSON.stringify([...counts]));
     // the second transaction, begun right after the first commit, may meet CONCURRENT_TRANSACTIONS and ask again
     assert.ok(sent('AddPartitionsToTxn') >= 2, JSON.stringify([...counts]));
-    assert.ok((counts.get('InitProducerId') ?? 0) >= 1, `InitProducerId counted when the publisher opened: ${JSON.stringify([...counts])}`);
+    assert.ok(
+      (counts.get('InitProducerId') ?? 0) >= 1,
+      `InitProducerId counted when the publisher opened: ${JSON.stringify([...counts])}`,
+    );
   });
 
   it('given a running watcher, then its /metrics counts its transactions (EndTxn) and the requests that carry them', async () => {
-    const watcher = await startService('watcher', [...busFlags(stack), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
+    const watcher = await startService('watcher', [
+      ...busFlags(stack),
+      '--kubeconfig',
+      stack.kubeconfigs.watcher,
+      '--partitions',
+      '3',
+    ]);
     const endTxn = await waitFor('the watcher to commit a transaction', async () => {
       const n = await metricValue(watcher, 'kcm_bus_kafka_requests_total', { api: 'EndTxn' });
       return n > 0 && n;
     });
-    assert.ok(await metricValue(watcher, 'kcm_bus_kafka_requests_total', { api: 'Produce' }) >= endTxn - 6, 'a Produce for every transaction (those of the kinds still opening aside)');
+    assert.ok(
+      (await metricValue(watcher, 'kcm_bus_kafka_requests_total', { api: 'Produce' })) >= endTxn - 6,
+      'a Produce for every transaction (those of the kinds still opening aside)',
+    );
   });
 });

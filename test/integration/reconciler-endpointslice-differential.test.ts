@@ -10,13 +10,32 @@ const stack = testStack();
 const kube = rawKube();
 
 /** podManifest is a pod of app `app` whose container port `http` is `port`, with extra spec fields. */
-function podManifest(name: string, app: string, port: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { metadata: { name, labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: port }] }], ...extra } };
+function podManifest(
+  name: string,
+  app: string,
+  port: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    metadata: { name, labels: { app } },
+    spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: port }] }], ...extra },
+  };
 }
 
 /** serviceManifest is a Service of port 80 to the targetPort named `http`, selecting app=<app> (none: selectorless). */
-function serviceManifest(name: string, app: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { metadata: { name }, spec: { ...(app === undefined ? {} : { selector: { app } }), ports: [{ name: 'web', port: 80, targetPort: 'http' }], ...extra } };
+function serviceManifest(
+  name: string,
+  app: string | undefined,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    metadata: { name },
+    spec: {
+      ...(app === undefined ? {} : { selector: { app } }),
+      ports: [{ name: 'web', port: 80, targetPort: 'http' }],
+      ...extra,
+    },
+  };
 }
 
 /** Outcome is what the script compares, per step: each Service's slices (SliceSnapshot) at that point. */
@@ -36,9 +55,17 @@ async function script(ns: string): Promise<Outcome> {
   await kube('POST', services, serviceManifest('web', 'web'));
   await kube('POST', services, serviceManifest('pnr', 'web', { publishNotReadyAddresses: true }));
   await kube('POST', services, serviceManifest('manual', undefined));
-  for (const [i, extra] of [{}, { hostname: 'h1', subdomain: 'web' }, {}].entries()) await kube('POST', pods, podManifest(`web-${i}`, 'web', 8080, extra));
-  await waitFor('3 web pods Running with IPs', async () => ((await kube('GET', `${pods}?labelSelector=app%3Dweb`))['items'] as { status?: { phase?: string; podIP?: string } }[])
-    .filter((p) => p.status?.phase === 'Running' && p.status.podIP).length === 3);
+  for (const [i, extra] of [{}, { hostname: 'h1', subdomain: 'web' }, {}].entries())
+    await kube('POST', pods, podManifest(`web-${i}`, 'web', 8080, extra));
+  await waitFor(
+    '3 web pods Running with IPs',
+    async () =>
+      (
+        (await kube('GET', `${pods}?labelSelector=app%3Dweb`))['items'] as {
+          status?: { phase?: string; podIP?: string };
+        }[]
+      ).filter((p) => p.status?.phase === 'Running' && p.status.podIP).length === 3,
+  );
   // The slice shows the three Ready first: web-2's change is then a sync of its own, whose trigger time (the Ready
   // condition's unchanged lastTransitionTime) is not newer than the one the controller saw: no annotation.
   out['web3'] = await convergedSlices(kube, ns, 'web', 3, 3);
@@ -60,11 +87,13 @@ async function script(ns: string): Promise<Outcome> {
 async function notReady(pods: string, name: string): Promise<void> {
   const pod = await kube('GET', `${pods}/${name}`);
   const status = pod['status'] as { conditions?: { type: string; status: string }[] };
-  const conditions = (status.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c));
+  const conditions = (status.conditions ?? []).map((c) =>
+    c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c,
+  );
   await kube('PUT', `${pods}/${name}/status`, { ...pod, status: { ...status, conditions } });
 }
 
-describe('differential: the same EndpointSlice script under upstream\'s endpointslice-controller and under kcm-bus ends in the same slices', () => {
+describe("differential: the same EndpointSlice script under upstream's endpointslice-controller and under kcm-bus ends in the same slices", () => {
   let upstream: Upstream | undefined;
   before(async () => {
     await schedulableKwokNode(uniqueName('kwok-eps'));
@@ -80,7 +109,17 @@ describe('differential: the same EndpointSlice script under upstream\'s endpoint
     await upstream.stop();
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    await startService('writer', [
+      ...bus,
+      '--kubeconfig',
+      stack.kubeconfigs.writer,
+      '--partitions',
+      '3',
+      '--kube-api-qps',
+      '100',
+      '--kube-api-burst',
+      '100',
+    ]);
     await startService('reconciler-endpoint', bus);
     const actual = await script(uniqueName('eps-bus'));
     for (const step of Object.keys(expected)) assert.deepEqual(actual[step], expected[step], step);

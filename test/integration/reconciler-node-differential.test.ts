@@ -11,7 +11,14 @@ const bus = busFlags(stack);
 
 /** Both systems run with upstream's default monitor period and a short grace period. */
 const MONITOR_PERIOD_S = 5;
-const PERIODS = ['--node-monitor-period', `${MONITOR_PERIOD_S}s`, '--node-monitor-grace-period', '10s', '--node-startup-grace-period', '10s'];
+const PERIODS = [
+  '--node-monitor-period',
+  `${MONITOR_PERIOD_S}s`,
+  '--node-monitor-grace-period',
+  '10s',
+  '--node-startup-grace-period',
+  '10s',
+];
 
 /**
  * PHASE_S: when a node goes Unknown depends, in either system, on where its last renewal (every 2 s) falls in the
@@ -23,9 +30,14 @@ const PHASE_S = MONITOR_PERIOD_S + 2;
 describe('reconciler-node against upstream kube-controller-manager: one node-death script, the same outcome', () => {
   after(stopAllServices);
 
-  it('ends in the same state with the same events, each step after Unknown within one monitor period of upstream\'s', async () => {
+  it("ends in the same state with the same events, each step after Unknown within one monitor period of upstream's", async () => {
     await schedulableKwokNode(uniqueName('kwok-nd'));
-    const upstream = startUpstream(stack, { controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller', qps: 100, burst: 100, flags: PERIODS });
+    const upstream = startUpstream(stack, {
+      controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller',
+      qps: 100,
+      burst: 100,
+      flags: PERIODS,
+    });
     let theirs: NodeDeath;
     try {
       theirs = await nodeDeath(kube, 'upstream', 5);
@@ -33,7 +45,17 @@ describe('reconciler-node against upstream kube-controller-manager: one node-dea
       await upstream.stop();
     }
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    await startService('writer', [
+      ...bus,
+      '--kubeconfig',
+      stack.kubeconfigs.writer,
+      '--partitions',
+      '3',
+      '--kube-api-qps',
+      '100',
+      '--kube-api-burst',
+      '100',
+    ]);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     await startService('reconciler-node', [...bus, ...PERIODS]);
     const ours = await nodeDeath(kube, 'kcm-bus', 5);
@@ -41,10 +63,16 @@ describe('reconciler-node against upstream kube-controller-manager: one node-dea
     const { seconds: s1, ...state1 } = theirs;
     const { seconds: s2, ...state2 } = ours;
     assert.deepEqual(state2, state1);
-    assert.ok(Math.abs(s2.unknown - s1.unknown) <= PHASE_S, `Unknown: kcm-bus ${s2.unknown} s, upstream ${s1.unknown} s after the kill`);
+    assert.ok(
+      Math.abs(s2.unknown - s1.unknown) <= PHASE_S,
+      `Unknown: kcm-bus ${s2.unknown} s, upstream ${s1.unknown} s after the kill`,
+    );
     for (const step of ['tainted', 'notReady', 'evicted', 'replaced'] as const) {
       const [ours, theirs] = [s2[step] - s2.unknown, s1[step] - s1.unknown];
-      assert.ok(Math.abs(ours - theirs) <= MONITOR_PERIOD_S, `${step}: kcm-bus ${ours.toFixed(1)} s, upstream ${theirs.toFixed(1)} s after Unknown`);
+      assert.ok(
+        Math.abs(ours - theirs) <= MONITOR_PERIOD_S,
+        `${step}: kcm-bus ${ours.toFixed(1)} s, upstream ${theirs.toFixed(1)} s after Unknown`,
+      );
     }
   });
 });

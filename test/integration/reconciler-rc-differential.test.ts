@@ -27,11 +27,17 @@ async function script(ns: string): Promise<Snapshot> {
   await c.running('web', 5);
   await c.scale('web', 2);
   await c.running('web', 2);
-  await kube('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'orphan', labels: { app: 'adopter' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+  await kube('POST', `/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'orphan', labels: { app: 'adopter' } },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  });
   await c.create(rcManifest('adopter', 1));
   const [escaping] = await c.running('web', 2);
   const pod = await kube('GET', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`);
-  await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, { ...pod, metadata: { ...pod['metadata'] as object, labels: { app: 'escaped' } } });
+  await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, {
+    ...pod,
+    metadata: { ...(pod['metadata'] as object), labels: { app: 'escaped' } },
+  });
   await c.create(rcManifest('steady', 2, { minReadySeconds: 3 }));
   return converged(c, ns);
 }
@@ -46,7 +52,9 @@ async function orphaned(c: RcClient, ns: string): Promise<void> {
   await c.running('orphaner', 2);
   await kube('DELETE', `/api/v1/namespaces/${ns}/replicationcontrollers/orphaner?propagationPolicy=Orphan`);
   await waitFor('the RC deleted after orphaning its pods', async () => {
-    const rcs = (await kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers`))['items'] as { metadata: { name: string } }[];
+    const rcs = (await kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers`))['items'] as {
+      metadata: { name: string };
+    }[];
     return !rcs.some((rc) => rc.metadata.name === 'orphaner');
   });
 }
@@ -55,25 +63,48 @@ async function orphaned(c: RcClient, ns: string): Promise<void> {
 type Snapshot = { readonly rcs: Record<string, unknown>; readonly pods: readonly string[] };
 
 async function snapshot(c: RcClient, ns: string): Promise<Snapshot> {
-  const pods = ((await kube('GET', `/api/v1/namespaces/${ns}/pods`))['items'] as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+  const pods = ((await kube('GET', `/api/v1/namespaces/${ns}/pods`))['items'] as Pod[]).filter(
+    (p) => !p.metadata.deletionTimestamp,
+  );
   const rcs: Record<string, unknown> = {};
   for (const name of RCS) {
     const rc: Rc = await c.get(name);
     const owned = pods.filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === rc.metadata.uid));
-    const refs = [...new Set(owned.map((p) => JSON.stringify(p.metadata.ownerReferences?.map(({ uid: _uid, ...ref }) => ref))))];
+    const refs = [
+      ...new Set(owned.map((p) => JSON.stringify(p.metadata.ownerReferences?.map(({ uid: _uid, ...ref }) => ref)))),
+    ];
     const { conditions, ...status } = rc.status ?? {};
-    rcs[name] = { replicas: rc.spec.replicas, generation: rc.metadata.generation, status, conditions: conditions?.map((x) => x.type) ?? [], owned: owned.length, refs };
+    rcs[name] = {
+      replicas: rc.spec.replicas,
+      generation: rc.metadata.generation,
+      status,
+      conditions: conditions?.map((x) => x.type) ?? [],
+      owned: owned.length,
+      refs,
+    };
   }
-  const describe = (p: Pod): string => `${p.metadata.labels?.['app']} owned by ${p.metadata.ownerReferences?.map((r) => r.name).join(',') ?? 'nobody'}${p.metadata.name === 'orphan' ? ' (the orphan)' : ''}`;
+  const describe = (p: Pod): string =>
+    `${p.metadata.labels?.['app']} owned by ${p.metadata.ownerReferences?.map((r) => r.name).join(',') ?? 'nobody'}${p.metadata.name === 'orphan' ? ' (the orphan)' : ''}`;
   return { rcs, pods: pods.map(describe).sort() };
 }
 
 /** converged waits until every RC reports its replicas available at its generation and three polls agree. */
 function converged(c: RcClient, ns: string): Promise<Snapshot> {
-  return waitForSteady(ns, () => snapshot(c, ns), (s) => RCS.every((name) => {
-    const rc = s.rcs[name] as { replicas: number; generation: number; owned: number; status: Rc['status'] };
-    return rc.owned === rc.replicas && rc.status?.replicas === rc.replicas && rc.status.availableReplicas === rc.replicas && rc.status.observedGeneration === rc.generation;
-  }), { timeoutMs: 240_000 });
+  return waitForSteady(
+    ns,
+    () => snapshot(c, ns),
+    (s) =>
+      RCS.every((name) => {
+        const rc = s.rcs[name] as { replicas: number; generation: number; owned: number; status: Rc['status'] };
+        return (
+          rc.owned === rc.replicas &&
+          rc.status?.replicas === rc.replicas &&
+          rc.status.availableReplicas === rc.replicas &&
+          rc.status.observedGeneration === rc.generation
+        );
+      }),
+    { timeoutMs: 240_000 },
+  );
 }
 
 describe('differential: the same RC script under upstream kube-controller-manager and under kcm-bus ends in the same state', () => {
@@ -121,8 +152,16 @@ type Event = { readonly reason: string; readonly count?: number; readonly involv
  */
 async function quotaScript(ns: string): Promise<Measured> {
   await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  await kube('POST', `/api/v1/namespaces/${ns}/resourcequotas`, { metadata: { name: 'pods' }, spec: { hard: { pods: '10' } } });
-  await waitFor('the quota counted', async () => ((await kube('GET', `/api/v1/namespaces/${ns}/resourcequotas/pods`))['status'] as { used?: object } | undefined)?.used !== undefined);
+  await kube('POST', `/api/v1/namespaces/${ns}/resourcequotas`, {
+    metadata: { name: 'pods' },
+    spec: { hard: { pods: '10' } },
+  });
+  await waitFor(
+    'the quota counted',
+    async () =>
+      ((await kube('GET', `/api/v1/namespaces/${ns}/resourcequotas/pods`))['status'] as { used?: object } | undefined)
+        ?.used !== undefined,
+  );
   const c = rcClient(kube, ns);
   await c.create(rcManifest('web', 20));
   const snapshot = await quotaConverged(c, ns);
@@ -134,14 +173,21 @@ async function quotaScript(ns: string): Promise<Measured> {
 }
 
 async function rcEvents(ns: string): Promise<Event[]> {
-  return ((await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as Event[]).filter((e) => e.involvedObject.name === 'web');
+  return ((await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as Event[]).filter(
+    (e) => e.involvedObject.name === 'web',
+  );
 }
 
 async function quotaSnapshot(c: RcClient, ns: string): Promise<QuotaSnapshot> {
   const rc: Rc = await c.get('web');
   const { conditions, ...status } = rc.status ?? {};
   const reasons = [...new Set((await rcEvents(ns)).map((e) => e.reason))].sort();
-  return { owned: (await c.owned('web', rc.metadata.uid)).length, status, conditions: conditions?.map((x) => `${x.type} ${x.reason}`) ?? [], reasons };
+  return {
+    owned: (await c.owned('web', rc.metadata.uid)).length,
+    status,
+    conditions: conditions?.map((x) => `${x.type} ${x.reason}`) ?? [],
+    reasons,
+  };
 }
 
 /**
@@ -149,7 +195,16 @@ async function quotaSnapshot(c: RcClient, ns: string): Promise<QuotaSnapshot> {
  * that agree. More than 10 is the apiserver's doing, not the controller's (quotaRun).
  */
 function quotaConverged(c: RcClient, ns: string): Promise<QuotaSnapshot> {
-  return waitForSteady(ns, () => quotaSnapshot(c, ns), (s) => s.owned >= 10 && s.status['replicas'] === s.owned && s.conditions.length === 1 && s.reasons.includes('FailedCreate'), { timeoutMs: 240_000 });
+  return waitForSteady(
+    ns,
+    () => quotaSnapshot(c, ns),
+    (s) =>
+      s.owned >= 10 &&
+      s.status['replicas'] === s.owned &&
+      s.conditions.length === 1 &&
+      s.reasons.includes('FailedCreate'),
+    { timeoutMs: 240_000 },
+  );
 }
 
 /** QUOTA_RUNS bounds quotaRun's attempts. */
@@ -165,8 +220,13 @@ async function quotaRun(t: TestContext, label: string): Promise<Measured> {
   for (let run = 1; ; run++) {
     const measured = await quotaScript(uniqueName(label));
     if (measured.snapshot.owned === 10) return measured;
-    t.diagnostic(`${label}: the apiserver admitted ${measured.snapshot.owned} pods under a quota of 10 (run ${run} of ${QUOTA_RUNS})`);
-    if (run === QUOTA_RUNS) throw new Error(`${label}: the quota of 10 pods did not hold in ${QUOTA_RUNS} runs: ${JSON.stringify(measured.snapshot)}`);
+    t.diagnostic(
+      `${label}: the apiserver admitted ${measured.snapshot.owned} pods under a quota of 10 (run ${run} of ${QUOTA_RUNS})`,
+    );
+    if (run === QUOTA_RUNS)
+      throw new Error(
+        `${label}: the quota of 10 pods did not hold in ${QUOTA_RUNS} runs: ${JSON.stringify(measured.snapshot)}`,
+      );
   }
 }
 
@@ -188,7 +248,9 @@ describe('differential under a ResourceQuota: scaling past the quota looks the s
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     const actual = await quotaRun(t, 'quota-bus');
-    t.diagnostic(`create attempts until converged: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`);
+    t.diagnostic(
+      `create attempts until converged: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`,
+    );
     assert.deepEqual(actual.snapshot, expected.snapshot);
     assert.ok(!actual.snapshot.reasons.includes('SuccessfulDelete'));
   });

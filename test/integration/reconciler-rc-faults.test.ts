@@ -40,7 +40,10 @@ describe('reconciler-rc under faults: kill -9, restart, rebalance during 0 -> 30
     const owned = ownedCounter(client, name, created.metadata.uid);
     await waitFor('100 pods', async () => (await owned.count()) >= 100, { intervalMs: 50 });
     await fault();
-    await waitFor('exactly 300 owned pods', async () => (await owned.count()) === 300, { timeoutMs: 240_000, intervalMs: 200 });
+    await waitFor('exactly 300 owned pods', async () => (await owned.count()) === 300, {
+      timeoutMs: 240_000,
+      intervalMs: 200,
+    });
     for (let i = 0; i < 10; i++) await owned.count();
     assert.ok(owned.most() <= 300, `at most 300 owned pods alive (saw ${owned.most()})`);
     assert.equal(await owned.count(), 300);

@@ -18,14 +18,34 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     await schedulableKwokNode(uniqueName('kwok-rc'));
-    await startService('watcher', [...serviceBusFlags(stack, 'watcher'), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    writer = await startService('writer', [...serviceBusFlags(stack, 'writer'), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
-    reconciler = await startService('reconciler-rc', [...serviceBusFlags(stack, 'reconciler-rc'), '--redis-url', stack.redis]);
+    await startService('watcher', [
+      ...serviceBusFlags(stack, 'watcher'),
+      '--kubeconfig',
+      stack.kubeconfigs.watcher,
+      '--partitions',
+      '3',
+    ]);
+    writer = await startService('writer', [
+      ...serviceBusFlags(stack, 'writer'),
+      '--kubeconfig',
+      stack.kubeconfigs.writer,
+      '--partitions',
+      '3',
+      '--kube-api-qps',
+      '100',
+      '--kube-api-burst',
+      '100',
+    ]);
+    reconciler = await startService('reconciler-rc', [
+      ...serviceBusFlags(stack, 'reconciler-rc'),
+      '--redis-url',
+      stack.redis,
+    ]);
   });
   after(stopAllServices);
 
   it('gives an RC of 3 three Running pods it owns, and reports them in its status', async () => {
-    const created = await kube('POST', rcs, rc('web', 3)) as unknown as Rc;
+    const created = (await kube('POST', rcs, rc('web', 3))) as unknown as Rc;
     await running('web', 3);
     const mine = await owned('web', created.metadata.uid);
     assert.equal(mine.length, 3);
@@ -35,8 +55,14 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     });
     // The SuccessfulCreate attached to each Create is recorded once that create applied, naming the pod it made.
     await waitFor('a SuccessfulCreate per pod', async () => {
-      const events = (await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as { reason: string; message: string }[];
-      const named = events.filter((e) => e.reason === 'SuccessfulCreate').map((e) => e.message).sort();
+      const events = (await kube('GET', `/api/v1/namespaces/${ns}/events`))['items'] as {
+        reason: string;
+        message: string;
+      }[];
+      const named = events
+        .filter((e) => e.reason === 'SuccessfulCreate')
+        .map((e) => e.message)
+        .sort();
       return JSON.stringify(named) === JSON.stringify(mine.map((p) => `Created pod: ${p.metadata.name}`).sort());
     });
   });
@@ -56,9 +82,14 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
   });
 
   it('adopts a matching orphan instead of creating a pod', async () => {
-    await kube('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'orphan', labels: { app: 'adopter' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
-    const created = await kube('POST', rcs, rc('adopter', 1)) as unknown as Rc;
-    await waitFor('the orphan adopted', async () => (await owned('adopter', created.metadata.uid)).some((p) => p.metadata.name === 'orphan'));
+    await kube('POST', `/api/v1/namespaces/${ns}/pods`, {
+      metadata: { name: 'orphan', labels: { app: 'adopter' } },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
+    const created = (await kube('POST', rcs, rc('adopter', 1))) as unknown as Rc;
+    await waitFor('the orphan adopted', async () =>
+      (await owned('adopter', created.metadata.uid)).some((p) => p.metadata.name === 'orphan'),
+    );
     // If the RC reached reconciler-rc before the orphan did, it created a pod meanwhile; the extra one then goes.
     await waitFor('one pod, the adopted orphan', async () => {
       const list = await pods('adopter');
@@ -67,13 +98,16 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
   });
 
   it('releases a relabelled pod and replaces it', async () => {
-    const created = await kube('POST', rcs, rc('keeper', 2)) as unknown as Rc;
+    const created = (await kube('POST', rcs, rc('keeper', 2))) as unknown as Rc;
     await running('keeper', 2);
     const [pod] = await pods('keeper');
     const current = await kube('GET', `/api/v1/namespaces/${ns}/pods/${pod?.metadata.name}`);
-    await kube('PUT', `/api/v1/namespaces/${ns}/pods/${pod?.metadata.name}`, { ...current, metadata: { ...current['metadata'] as object, labels: { app: 'escaped' } } });
+    await kube('PUT', `/api/v1/namespaces/${ns}/pods/${pod?.metadata.name}`, {
+      ...current,
+      metadata: { ...(current['metadata'] as object), labels: { app: 'escaped' } },
+    });
     await waitFor('the relabelled pod released', async () => {
-      const escaped = await kube('GET', `/api/v1/namespaces/${ns}/pods/${pod?.metadata.name}`) as unknown as Pod;
+      const escaped = (await kube('GET', `/api/v1/namespaces/${ns}/pods/${pod?.metadata.name}`)) as unknown as Pod;
       return !(escaped.metadata.ownerReferences ?? []).some((r) => r.uid === created.metadata.uid);
     });
     await running('keeper', 2);
@@ -83,31 +117,57 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
     await kube('POST', rcs, rc('steady', 2, { minReadySeconds: 6 }));
     await running('steady', 2);
     let readyNotAvailable = false;
-    await waitFor('2 available replicas', async () => {
-      const s = ((await kube('GET', `${rcs}/steady`)) as unknown as Rc).status;
-      if (s?.readyReplicas === 2 && (s.availableReplicas ?? 0) < 2) readyNotAvailable = true;
-      return s?.availableReplicas === 2;
-    }, { intervalMs: 200 });
-    const readySince = Math.max(...(await pods('steady')).map((p) => Date.parse(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? '')));
+    await waitFor(
+      '2 available replicas',
+      async () => {
+        const s = ((await kube('GET', `${rcs}/steady`)) as unknown as Rc).status;
+        if (s?.readyReplicas === 2 && (s.availableReplicas ?? 0) < 2) readyNotAvailable = true;
+        return s?.availableReplicas === 2;
+      },
+      { intervalMs: 200 },
+    );
+    const readySince = Math.max(
+      ...(await pods('steady')).map((p) =>
+        Date.parse(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? ''),
+      ),
+    );
     assert.ok(readyNotAvailable, 'the status reported Ready pods that were not available yet');
-    assert.ok(Date.now() - readySince >= 6000, `available ${Date.now() - readySince} ms after Ready, not before minReadySeconds`);
+    assert.ok(
+      Date.now() - readySince >= 6000,
+      `available ${Date.now() - readySince} ms after Ready, not before minReadySeconds`,
+    );
   });
 
   it('reports pods the apiserver rejects with FailedCreate and ReplicaFailure, backing off instead of looping', async (t) => {
     const limited = `${ns}-limited`;
     await kube('POST', '/api/v1/namespaces', { metadata: { name: limited } });
-    await kube('POST', `/api/v1/namespaces/${limited}/limitranges`, { metadata: { name: 'small' }, spec: { limits: [{ type: 'Container', max: { cpu: '100m' } }] } });
+    await kube('POST', `/api/v1/namespaces/${limited}/limitranges`, {
+      metadata: { name: 'small' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '100m' } }] },
+    });
     const bad = rc('broken', 2);
-    (bad['spec'] as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0]!['resources'] = { requests: { cpu: '1' }, limits: { cpu: '1' } };
+    (bad['spec'] as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0]![
+      'resources'
+    ] = { requests: { cpu: '1' }, limits: { cpu: '1' } };
     await kube('POST', `/api/v1/namespaces/${limited}/replicationcontrollers`, bad);
     // An RC left failing would go on counting in the writer's metric under every later run against this stack.
     t.after(() => kube('DELETE', `/api/v1/namespaces/${limited}`).catch(() => undefined));
     await waitFor('the ReplicaFailure condition', async () =>
-      ((await kube('GET', `/api/v1/namespaces/${limited}/replicationcontrollers/broken`)) as unknown as Rc).status?.conditions?.some((c) => c.type === 'ReplicaFailure' && c.reason === 'FailedCreate'));
-    const events = (await kube('GET', `/api/v1/namespaces/${limited}/events`))['items'] as { reason: string; count?: number }[];
+      (
+        (await kube('GET', `/api/v1/namespaces/${limited}/replicationcontrollers/broken`)) as unknown as Rc
+      ).status?.conditions?.some((c) => c.type === 'ReplicaFailure' && c.reason === 'FailedCreate'),
+    );
+    const events = (await kube('GET', `/api/v1/namespaces/${limited}/events`))['items'] as {
+      reason: string;
+      count?: number;
+    }[];
     assert.ok(events.some((e) => e.reason === 'FailedCreate'));
-    assert.ok(!events.some((e) => e.reason === 'SuccessfulCreate'), 'a refused create records FailedCreate only, as upstream');
-    const attempts = async (): Promise<number> => metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Failed' });
+    assert.ok(
+      !events.some((e) => e.reason === 'SuccessfulCreate'),
+      'a refused create records FailedCreate only, as upstream',
+    );
+    const attempts = async (): Promise<number> =>
+      metricValue(writer, 'kcm_bus_writer_mutations_total', { verb: 'Create', outcome: 'Failed' });
     const before = await waitFor('two failed creates', async () => ((await attempts()) >= 2 ? attempts() : undefined));
     // A measurement window, not a wait for a condition: after two failed attempts upstream's backoff (5 ms doubling,
     // one step per failed sync) waits 10, 20, … 2560 ms: 8 attempts in the next 5 s, 9 with the window's edges; a loop at pipeline

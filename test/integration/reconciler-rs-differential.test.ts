@@ -1,7 +1,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import { deploymentClient, deploymentManifest, convergedWorkloads, type WorkloadSnapshot } from '@kcm-bus/harness/deployment.ts';
+import {
+  deploymentClient,
+  deploymentManifest,
+  convergedWorkloads,
+  type WorkloadSnapshot,
+} from '@kcm-bus/harness/deployment.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -23,7 +28,10 @@ async function script(ns: string): Promise<WorkloadSnapshot> {
   await d.rolledOut('web');
   await d.change('deployments', 'web', (spec) => ({ ...spec, replicas: 5 }));
   await d.rolledOut('web');
-  const image = (i: string) => (spec: Record<string, unknown>) => ({ ...spec, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: i }] } } });
+  const image = (i: string) => (spec: Record<string, unknown>) => ({
+    ...spec,
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: i }] } },
+  });
   await d.change('deployments', 'web', image('nginx:2'));
   await d.rolledOut('web');
   await d.change('deployments', 'web', image('nginx:1'));
@@ -33,9 +41,18 @@ async function script(ns: string): Promise<WorkloadSnapshot> {
   await d.rolledOut('slow');
   const [escaping] = (await d.pods()).filter((p) => p.metadata.labels?.['app'] === 'web');
   const pod = await kube('GET', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`);
-  await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, { ...pod, metadata: { ...pod['metadata'] as object, labels: { app: 'escaped' } } });
-  return convergedWorkloads(kube, ns, (s) => s.pods.includes('escaped nginx:1 owned by nobody Running')
-    && s.pods.filter((p) => p.startsWith('web nginx:1 owned by web-')).length === 5 && s.pods.filter((p) => p.startsWith('adopter ')).length === 1);
+  await kube('PUT', `/api/v1/namespaces/${ns}/pods/${escaping?.metadata.name}`, {
+    ...pod,
+    metadata: { ...(pod['metadata'] as object), labels: { app: 'escaped' } },
+  });
+  return convergedWorkloads(
+    kube,
+    ns,
+    (s) =>
+      s.pods.includes('escaped nginx:1 owned by nobody Running') &&
+      s.pods.filter((p) => p.startsWith('web nginx:1 owned by web-')).length === 5 &&
+      s.pods.filter((p) => p.startsWith('adopter ')).length === 1,
+  );
 }
 
 /**
@@ -46,19 +63,44 @@ async function script(ns: string): Promise<WorkloadSnapshot> {
 async function adoptAndScaleDown(ns: string): Promise<void> {
   const labels = { app: 'adopter', tier: 'web' };
   const pods = `/api/v1/namespaces/${ns}/pods`;
-  await kube('POST', pods, { metadata: { name: 'ready', labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
-  await kube('POST', pods, { metadata: { name: 'unready', labels }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'nginx' }] } });
-  await waitFor('the orphan Running', async () => ((await kube('GET', `${pods}/ready`))['status'] as { phase?: string }).phase === 'Running');
-  const selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['adopter'] }, { key: 'tier', operator: 'Exists' }] };
+  await kube('POST', pods, {
+    metadata: { name: 'ready', labels },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  });
+  await kube('POST', pods, {
+    metadata: { name: 'unready', labels },
+    spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'nginx' }] },
+  });
+  await waitFor(
+    'the orphan Running',
+    async () => ((await kube('GET', `${pods}/ready`))['status'] as { phase?: string }).phase === 'Running',
+  );
+  const selector = {
+    matchExpressions: [
+      { key: 'app', operator: 'In', values: ['adopter'] },
+      { key: 'tier', operator: 'Exists' },
+    ],
+  };
   const d = deploymentClient(kube, ns);
-  await d.create('replicasets', { metadata: { name: 'adopter' }, spec: { replicas: 2, selector, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
-  const owned = async (): Promise<string[]> => (await d.pods()).filter((p) => p.metadata.ownerReferences?.some((r) => r.name === 'adopter')).map((p) => p.metadata.name).sort();
+  await d.create('replicasets', {
+    metadata: { name: 'adopter' },
+    spec: {
+      replicas: 2,
+      selector,
+      template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
+  });
+  const owned = async (): Promise<string[]> =>
+    (await d.pods())
+      .filter((p) => p.metadata.ownerReferences?.some((r) => r.name === 'adopter'))
+      .map((p) => p.metadata.name)
+      .sort();
   await waitFor('both orphans adopted', async () => JSON.stringify(await owned()) === '["ready","unready"]');
   await d.change('replicasets', 'adopter', (spec) => ({ ...spec, replicas: 1 }));
   await waitFor('the Pending one deleted', async () => JSON.stringify(await owned()) === '["ready"]');
 }
 
-describe('differential: the same Deployment script under upstream\'s replicaset-controller and under kcm-bus ends in the same state', () => {
+describe("differential: the same Deployment script under upstream's replicaset-controller and under kcm-bus ends in the same state", () => {
   let upstream: Upstream | undefined;
   before(async () => {
     await schedulableKwokNode(uniqueName('kwok-rs'));
@@ -74,7 +116,17 @@ describe('differential: the same Deployment script under upstream\'s replicaset-
     await upstream.stop();
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3', '--kube-api-qps', '100', '--kube-api-burst', '100']);
+    await startService('writer', [
+      ...bus,
+      '--kubeconfig',
+      stack.kubeconfigs.writer,
+      '--partitions',
+      '3',
+      '--kube-api-qps',
+      '100',
+      '--kube-api-burst',
+      '100',
+    ]);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     const actual = await script(uniqueName('rs-bus'));
     assert.deepEqual(actual, expected);

@@ -17,10 +17,26 @@ const REPO = join(import.meta.dirname, '../..');
 
 /** replay runs `reconciler-rc replay` as a user would, and returns its exit status and its JSON reports. */
 async function replay(args: readonly string[]): Promise<{ code: number; reports: ReplayReport[] }> {
-  const argv = ['--disable-warning=TimeoutNegativeWarning', join(REPO, 'services/reconciler-rc/src/main.ts'), 'replay', ...kafkaFlags(stack), '--json', ...args];
-  const answer = await promisify(execFile)(process.execPath, argv, { maxBuffer: 64 << 20, timeout: 300_000 })
-    .then((out) => ({ code: 0, stdout: out.stdout }), (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 2, stdout: err.stdout ?? '' }));
-  return { code: answer.code, reports: answer.stdout.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ReplayReport) };
+  const argv = [
+    '--disable-warning=TimeoutNegativeWarning',
+    join(REPO, 'services/reconciler-rc/src/main.ts'),
+    'replay',
+    ...kafkaFlags(stack),
+    '--json',
+    ...args,
+  ];
+  const answer = await promisify(execFile)(process.execPath, argv, { maxBuffer: 64 << 20, timeout: 300_000 }).then(
+    (out) => ({ code: 0, stdout: out.stdout }),
+    (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 2, stdout: err.stdout ?? '' }),
+  );
+  return {
+    code: answer.code,
+    reports: answer.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as ReplayReport),
+  };
 }
 
 describe('kcm-bus replay: this build of reconciler-rc over a window of history, beside what the deployed one did', () => {
@@ -50,10 +66,17 @@ describe('kcm-bus replay: this build of reconciler-rc over a window of history, 
     // time approximates the deployed one's (BATCH_MS after the record, or after a hold for its own write). Within a
     // few tens of milliseconds of a bucket's edge (1.07, 2.15, 4.29 s) that picks another pod of equal rank, so the
     // scale-down waits until the youngest pod is 5 s old: the next edge is 8.6 s.
-    await waitFor('the pods 5 s old', async () => (await pods('web')).every((p) => Date.now() - Date.parse(p.metadata.creationTimestamp ?? '') >= 5000), { intervalMs: 100 });
+    await waitFor(
+      'the pods 5 s old',
+      async () => (await pods('web')).every((p) => Date.now() - Date.parse(p.metadata.creationTimestamp ?? '') >= 5000),
+      { intervalMs: 100 },
+    );
     await scale('web', 1);
     await waitFor('one pod left', async () => (await pods('web')).length === 1);
-    await waitFor('status replicas 1', async () => ((await kube('GET', `${rcs}/web`))['status'] as { replicas?: number }).replicas === 1);
+    await waitFor(
+      'status replicas 1',
+      async () => ((await kube('GET', `${rcs}/web`))['status'] as { replicas?: number }).replicas === 1,
+    );
     const verdict = await verdictSince(from);
     assert.ok(verdict.deployed >= 5, 'three creates, two deletes and status writes deployed');
   });
@@ -66,8 +89,13 @@ describe('kcm-bus replay: this build of reconciler-rc over a window of history, 
     await compactEtcd(stack.etcd);
     await restartApiserver();
     watcher = await startService('watcher', watcherArgs);
-    await waitFor('a relist after 410', async () => (await metricValue(watcher, 'kcm_bus_watcher_relists_total', { kind: 'Pod' })) >= 1);
-    await waitFor('the vanished pod replaced', async () => (await running('web', 1)).every((p) => p.metadata.name !== gone?.metadata.name));
+    await waitFor(
+      'a relist after 410',
+      async () => (await metricValue(watcher, 'kcm_bus_watcher_relists_total', { kind: 'Pod' })) >= 1,
+    );
+    await waitFor('the vanished pod replaced', async () =>
+      (await running('web', 1)).every((p) => p.metadata.name !== gone?.metadata.name),
+    );
     const verdict = await verdictSince(since);
     assert.ok(verdict.deployed >= 1, 'the replacement create deployed');
   });
@@ -81,7 +109,10 @@ describe('kcm-bus replay: this build of reconciler-rc over a window of history, 
     console.log(JSON.stringify(verdict, null, 2));
     assert.ok(verdict, `a verdict for ${ns}/web in ${JSON.stringify(reports)}`);
     assert.deepEqual([verdict.onlyDeployed, verdict.onlyReplayed], [[], []]);
-    assert.equal(code, reports.some((r) => r.verdicts.some((v) => v.onlyDeployed.length + v.onlyReplayed.length > 0)) ? 1 : 0);
+    assert.equal(
+      code,
+      reports.some((r) => r.verdicts.some((v) => v.onlyDeployed.length + v.onlyReplayed.length > 0)) ? 1 : 0,
+    );
     return verdict;
   }
 

@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
-import { mutation, outcomeOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '@kcm-bus/harness/mutations.ts';
+import {
+  mutation,
+  outcomeOf,
+  ownedNamespace,
+  podBody,
+  type PodOwner,
+  podTarget,
+  produceMutations,
+  resultsFor,
+} from '@kcm-bus/harness/mutations.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
@@ -15,7 +24,9 @@ const tokenFile = join(dir, 'token');
 
 /** tokenOf mints a token of a ServiceAccount with the TokenRequest API (what the kubelet projects into a pod). */
 async function tokenOf(ns: string, sa: string): Promise<string> {
-  const answer = await kube('POST', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, { spec: { expirationSeconds: 3600 } });
+  const answer = await kube('POST', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, {
+    spec: { expirationSeconds: 3600 },
+  });
   return (answer['status'] as { token: string }).token;
 }
 
@@ -29,11 +40,17 @@ function rotateTo(token: string): void {
 function tokenKubeconfig(): string {
   const admin = JSON.parse(readFileSync(stack.kubeconfig, 'utf8')) as { clusters: unknown[] };
   const file = join(dir, 'kubeconfig');
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', clusters: admin.clusters, 'current-context': 'rotating',
-    contexts: [{ name: 'rotating', context: { cluster: 'kcm-bus-local', user: 'rotating' } }],
-    users: [{ name: 'rotating', user: { tokenFile: 'token' } }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: admin.clusters,
+      'current-context': 'rotating',
+      contexts: [{ name: 'rotating', context: { cluster: 'kcm-bus-local', user: 'rotating' } }],
+      users: [{ name: 'rotating', user: { tokenFile: 'token' } }],
+    }),
+  );
   return file;
 }
 
@@ -45,15 +62,19 @@ describe('the writer follows a token file that rotates under it', () => {
 
   before(async () => {
     owner = await ownedNamespace(kube, ns);
-    for (const sa of ['first', 'second']) await kube('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: sa } });
+    for (const sa of ['first', 'second'])
+      await kube('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: sa } });
     await kube('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-      metadata: { name: binding }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kcm-bus:writer' },
+      metadata: { name: binding },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kcm-bus:writer' },
       subjects: ['first', 'second'].map((name) => ({ kind: 'ServiceAccount', name, namespace: ns })),
     });
   });
   after(async () => {
     await stopAllServices();
-    await kube('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${encodeURIComponent(binding)}`).catch(() => undefined);
+    await kube('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${encodeURIComponent(binding)}`).catch(
+      () => undefined,
+    );
     // The pods are bound to a node no kubelet runs: only a zero grace period deletes them, and with them the namespace.
     await kube('DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`).catch(() => undefined);
     await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
@@ -70,17 +91,29 @@ describe('the writer follows a token file that rotates under it', () => {
 
     const second = await tokenOf(ns, 'second');
     await kube('DELETE', `/api/v1/namespaces/${ns}/serviceaccounts/first`);
-    await waitFor('the first token revoked', async () => {
-      const review = await kube('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: first } });
-      return (review['status'] as { authenticated?: boolean }).authenticated !== true;
-    }, { timeoutMs: 60_000 });
+    await waitFor(
+      'the first token revoked',
+      async () => {
+        const review = await kube('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: first } });
+        return (review['status'] as { authenticated?: boolean }).authenticated !== true;
+      },
+      { timeoutMs: 60_000 },
+    );
     rotateTo(second);
 
     const afterRotation = mutation({ verb: 'Create', target: podTarget(ns, 'after'), body: podBody('after', owner) });
     await produceMutations(stack, [afterRotation]);
-    assert.equal(outcomeOf(await resultsFor(stack, [afterRotation]), afterRotation), 'Applied', 'the second token, read from the rewritten file');
+    assert.equal(
+      outcomeOf(await resultsFor(stack, [afterRotation]), afterRotation),
+      'Applied',
+      'the second token, read from the rewritten file',
+    );
     const pod = await kube('GET', `/api/v1/namespaces/${ns}/pods/after`);
     assert.equal((pod['metadata'] as { name: string }).name, 'after');
-    assert.equal(await metricValue(writer, 'rest_client_requests_total', { code: '401' }), 0, 'the rewritten file was read before any request was refused');
+    assert.equal(
+      await metricValue(writer, 'rest_client_requests_total', { code: '401' }),
+      0,
+      'the rewritten file was read before any request was refused',
+    );
   });
 });

@@ -9,10 +9,13 @@ import { testStack } from '../support/stack.ts';
 const SCHEMAS = resolve(import.meta.dirname, '../../schemas');
 
 describe('the committed watch schemas', () => {
-  it('are exactly what the generator makes from the pinned apiserver\'s OpenAPI v3 (run `npm run schemas` to refresh)', async () => {
+  it("are exactly what the generator makes from the pinned apiserver's OpenAPI v3 (run `npm run schemas` to refresh)", async () => {
     const generated = watchSchemaFiles(await fetchOpenApi(testStack().kubeconfig));
     for (const [file, text] of generated) {
-      assert.ok(readFileSync(join(SCHEMAS, file), 'utf8') === text, `${file} differs from the generator's output: run npm run schemas`);
+      assert.ok(
+        readFileSync(join(SCHEMAS, file), 'utf8') === text,
+        `${file} differs from the generator's output: run npm run schemas`,
+      );
     }
   });
 });

@@ -16,9 +16,16 @@ describe('the local stack: Kafka (KRaft), the Apicurio schema registry and Redis
 
   it('registers an Avro schema under a subject and serves it back by id', async () => {
     const subject = `${uniqueName('it')}-value`;
-    const schema = JSON.stringify({ type: 'record', name: 'Probe', namespace: 'io.kcmbus.test', fields: [{ name: 'n', type: 'long' }] });
+    const schema = JSON.stringify({
+      type: 'record',
+      name: 'Probe',
+      namespace: 'io.kcmbus.test',
+      fields: [{ name: 'n', type: 'long' }],
+    });
     const registered = await fetch(`${stack.registry}/subjects/${subject}/versions`, {
-      method: 'POST', headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' }, body: JSON.stringify({ schema }),
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ schema }),
     });
     assert.equal(registered.status, 200, await registered.clone().text());
     const { id } = (await registered.json()) as { id: number };

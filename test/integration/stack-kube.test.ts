@@ -22,12 +22,18 @@ describe('the local stack: kube-apiserver, kube-scheduler and kwok', () => {
 
   it('makes a kwok node Ready and renews its Lease', async () => {
     await waitFor(`node ${nodeName} Ready`, async () => isReady(await admin.core.readNode({ name: nodeName })));
-    const lease = await waitFor('the node Lease', () => admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' }));
+    const lease = await waitFor('the node Lease', () =>
+      admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' }),
+    );
     const first = new Date(lease.spec?.renewTime ?? 0).getTime();
-    const renewed = await waitFor('a Lease renewal', async () => {
-      const now = await admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
-      return new Date(now.spec?.renewTime ?? 0).getTime() > first ? now : undefined;
-    }, { timeoutMs: 90_000 });
+    const renewed = await waitFor(
+      'a Lease renewal',
+      async () => {
+        const now = await admin.coordination.readNamespacedLease({ name: nodeName, namespace: 'kube-node-lease' });
+        return new Date(now.spec?.renewTime ?? 0).getTime() > first ? now : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
     assert.ok(new Date(renewed.spec?.renewTime ?? 0).getTime() > first);
     assert.equal(renewed.metadata?.ownerReferences?.[0]?.name, nodeName, 'the Lease belongs to the node');
   });

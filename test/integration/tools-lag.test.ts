@@ -13,19 +13,35 @@ const kube = rawKube();
 const bus = busFlags(stack);
 const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
 const PARTITIONS = 3;
-const INPUTS = ['kcm.state.pods', 'kcm.watch.pods', 'kcm.state.replicationcontrollers', 'kcm.watch.replicationcontrollers', 'kcm.state.replicasets',
-  'kcm.watch.replicasets', 'kcm.mutation-results'];
+const INPUTS = [
+  'kcm.state.pods',
+  'kcm.watch.pods',
+  'kcm.state.replicationcontrollers',
+  'kcm.watch.replicationcontrollers',
+  'kcm.state.replicasets',
+  'kcm.watch.replicasets',
+  'kcm.mutation-results',
+];
 
 /** kcmBusLag runs `kcm-bus lag` as a user would, against the test stack. */
 async function kcmBusLag(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'lag', ...kafkaFlags(stack), ...args], { timeout: 120_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'lag', ...kafkaFlags(stack), ...args], {
+    timeout: 120_000,
+  });
   return stdout;
 }
 
 /** GroupLag is what the test reads of a group in `lag --json`'s report (the tools' GroupLag). */
 type GroupLag = {
-  readonly service: string; readonly group: string; readonly members: number;
-  readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly lag: number | null; readonly watermarkAgeMs: number | null }[];
+  readonly service: string;
+  readonly group: string;
+  readonly members: number;
+  readonly partitions: readonly {
+    readonly topic: string;
+    readonly partition: number;
+    readonly lag: number | null;
+    readonly watermarkAgeMs: number | null;
+  }[];
 };
 
 /** rcGroup is reconciler-rc's group in `lag --json`'s report (one group reads the inputs of its RC and ReplicaSet controllers). */
@@ -33,7 +49,7 @@ async function rcGroup(): Promise<GroupLag | undefined> {
   return (JSON.parse(await kcmBusLag('--json')) as GroupLag[]).find((g) => g.group === 'kcm-bus-reconciler-rc');
 }
 
-describe('kcm-bus lag: the services\' consumer groups, their lag and their inputs\' watermark age', () => {
+describe("kcm-bus lag: the services' consumer groups, their lag and their inputs' watermark age", () => {
   const ns = uniqueName('lag');
   const { running } = rcClient(kube, ns);
   let reconciler: ServiceProcess;
@@ -41,8 +57,20 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     await schedulableKwokNode(uniqueName('kwok-lag'));
-    await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', String(PARTITIONS)]);
-    await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', String(PARTITIONS)]);
+    await startService('watcher', [
+      ...bus,
+      '--kubeconfig',
+      stack.kubeconfigs.watcher,
+      '--partitions',
+      String(PARTITIONS),
+    ]);
+    await startService('writer', [
+      ...bus,
+      '--kubeconfig',
+      stack.kubeconfigs.writer,
+      '--partitions',
+      String(PARTITIONS),
+    ]);
     reconciler = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
   });
   after(async () => {
@@ -50,24 +78,37 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
     await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
   });
 
-  it('lists reconciler-rc\'s group with every input partition, lag 0 once an RC converged, watermarks seconds old', async () => {
+  it("lists reconciler-rc's group with every input partition, lag 0 once an RC converged, watermarks seconds old", async () => {
     await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('web', 2));
     await running('web', 2);
     // The history topics are what it reads live: lag 0 there; a state topic is read only to restore, and has no lag.
-    const group = await waitFor('reconciler-rc caught up: lag 0 on every input partition it committed on', async () => {
-      const g = await rcGroup();
-      const histories = g?.partitions.filter((p) => p.topic.startsWith('kcm.watch.')) ?? [];
-      const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
-      return g !== undefined && histories.length === 3 * PARTITIONS && g.partitions.every((p) => p.lag === 0 || p.lag === null) && histories.every((p) => p.lag === 0) &&
-        states.every((p) => p.lag === null) && g;
-    }, { timeoutMs: 120_000 });
+    const group = await waitFor(
+      'reconciler-rc caught up: lag 0 on every input partition it committed on',
+      async () => {
+        const g = await rcGroup();
+        const histories = g?.partitions.filter((p) => p.topic.startsWith('kcm.watch.')) ?? [];
+        const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
+        return (
+          g !== undefined &&
+          histories.length === 3 * PARTITIONS &&
+          g.partitions.every((p) => p.lag === 0 || p.lag === null) &&
+          histories.every((p) => p.lag === 0) &&
+          states.every((p) => p.lag === null) &&
+          g
+        );
+      },
+      { timeoutMs: 120_000 },
+    );
     const listed = group.partitions.map((p) => `${p.topic}/${p.partition}`).sort();
     assert.deepEqual(listed, INPUTS.flatMap((t) => [0, 1, 2].map((p) => `${t}/${p}`)).sort());
     assert.equal(group.service, 'reconciler-rc');
     assert.equal(group.members, 1);
     for (const p of group.partitions.filter((q) => q.topic.startsWith('kcm.watch.'))) {
       // the watcher's default --watermark-idle-interval-ms (5 s) plus transit on a loaded machine
-      assert.ok(p.watermarkAgeMs !== null && p.watermarkAgeMs < 15_000, `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`);
+      assert.ok(
+        p.watermarkAgeMs !== null && p.watermarkAgeMs < 15_000,
+        `${p.topic}/${p.partition}: watermark age ${p.watermarkAgeMs} ms`,
+      );
     }
     console.log(await kcmBusLag());
   });
@@ -76,7 +117,7 @@ describe('kcm-bus lag: the services\' consumer groups, their lag and their input
     await reconciler.stop();
     const restarted = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     // Resumed from the committed offsets, its stores would hold nothing written before: the RC and its two pods.
-    assert.ok(await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'pods' }) >= 2);
-    assert.ok(await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'replicationcontrollers' }) >= 1);
+    assert.ok((await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'pods' })) >= 2);
+    assert.ok((await metricValue(restarted, 'kcm_bus_cached_objects', { kind: 'replicationcontrollers' })) >= 1);
   });
 });

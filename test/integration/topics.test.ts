@@ -24,12 +24,25 @@ function replayed(records: readonly TopicRecord[]): Map<string, string> {
     if (r.value.type === 'Deleted') store.apply({ type: 'Deleted', key: r.key });
     else store.apply({ type: 'Applied', key: r.key, object: { key: r.key, resourceVersion: r.value.resourceVersion } });
   }
-  return new Map(store.lister().list().map((o) => [o.key, o.resourceVersion]));
+  return new Map(
+    store
+      .lister()
+      .list()
+      .map((o) => [o.key, o.resourceVersion]),
+  );
 }
 
 describe('history and state topics', () => {
   before(async () => {
-    await startService('watcher', [...busFlags(stack), '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3', '--audit-window-seconds', String(AUDIT_WINDOW_SECONDS)]);
+    await startService('watcher', [
+      ...busFlags(stack),
+      '--kubeconfig',
+      stack.kubeconfigs.watcher,
+      '--partitions',
+      '3',
+      '--audit-window-seconds',
+      String(AUDIT_WINDOW_SECONDS),
+    ]);
     await startService('writer', [...busFlags(stack), '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
   });
   after(stopAllServices);
@@ -40,7 +53,8 @@ describe('history and state topics', () => {
       assert.equal(history['cleanup.policy'], 'delete', watchTopic(kind));
       assert.equal(history['retention.ms'], String(AUDIT_WINDOW_SECONDS * 1000), watchTopic(kind));
       const state = await bus.topicConfigs(stateTopic(kind));
-      for (const [name, value] of Object.entries(STATE_TOPIC_CONFIGS)) assert.equal(state[name], value, `${stateTopic(kind)} ${name}`);
+      for (const [name, value] of Object.entries(STATE_TOPIC_CONFIGS))
+        assert.equal(state[name], value, `${stateTopic(kind)} ${name}`);
     }
     for (const topic of Object.values(MUTATION_TOPICS)) {
       const configs = await bus.topicConfigs(topic);
@@ -51,24 +65,41 @@ describe('history and state topics', () => {
   it('given objects created, changed and deleted, then replaying the state topic gives the same store as replaying the history, deletes included', async () => {
     const ns = uniqueName('topics');
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-    for (let i = 0; i < 6; i++) await kube('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: `s${i}` }, spec: { ports: [{ port: 80 + i }] } });
+    for (let i = 0; i < 6; i++)
+      await kube('POST', `/api/v1/namespaces/${ns}/services`, {
+        metadata: { name: `s${i}` },
+        spec: { ports: [{ port: 80 + i }] },
+      });
     for (let i = 0; i < 6; i++) {
       const path = `/api/v1/namespaces/${ns}/services/s${i}`;
       const current = await kube('GET', path);
-      await kube('PUT', path, { ...current, metadata: { ...current['metadata'] as object, labels: { step: '2' } } });
+      await kube('PUT', path, { ...current, metadata: { ...(current['metadata'] as object), labels: { step: '2' } } });
     }
     for (let i = 0; i < 3; i++) await kube('DELETE', `/api/v1/namespaces/${ns}/services/s${i}`);
     const mine = (records: readonly TopicRecord[]): TopicRecord[] => records.filter((r) => r.key.startsWith(`${ns}/`));
     // The history keeps every record; the state topic may be compacted meanwhile (old versions and deleted keys
     // gone), so it is compared by what a replay of it gives, never by its records.
-    const [history, state] = await waitFor('the last delete in the history, and the state replaying to the same store', async () => {
-      const h = mine(await readTopic(stack, 'kcm.watch.services'));
-      const s = mine(await readTopic(stack, 'kcm.state.services'));
-      const done = h.filter((r) => r.value?.type === 'Deleted').length === 3 && h.filter((r) => r.value?.type === 'Applied').length === 12;
-      return done && isDeepStrictEqual(replayed(s), replayed(h)) ? [h, s] as const : undefined;
-    }, { timeoutMs: 120_000, intervalMs: 500 });
+    const [history, state] = await waitFor(
+      'the last delete in the history, and the state replaying to the same store',
+      async () => {
+        const h = mine(await readTopic(stack, 'kcm.watch.services'));
+        const s = mine(await readTopic(stack, 'kcm.state.services'));
+        const done =
+          h.filter((r) => r.value?.type === 'Deleted').length === 3 &&
+          h.filter((r) => r.value?.type === 'Applied').length === 12;
+        return done && isDeepStrictEqual(replayed(s), replayed(h)) ? ([h, s] as const) : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
     assert.deepEqual(replayed(state), replayed(history));
-    assert.deepEqual([...replayed(history).keys()].sort(), [3, 4, 5].map((i) => `${ns}/s${i}`));
-    assert.deepEqual(history.filter((r) => r.key === `${ns}/s0`).map((r) => r.value?.type), ['Applied', 'Applied', 'Deleted'], 'the history keeps every version of s0: added, patched, deleted');
+    assert.deepEqual(
+      [...replayed(history).keys()].sort(),
+      [3, 4, 5].map((i) => `${ns}/s${i}`),
+    );
+    assert.deepEqual(
+      history.filter((r) => r.key === `${ns}/s0`).map((r) => r.value?.type),
+      ['Applied', 'Applied', 'Deleted'],
+      'the history keeps every version of s0: added, patched, deleted',
+    );
   });
 });

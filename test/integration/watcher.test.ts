@@ -18,12 +18,25 @@ import { inertObjects } from '../support/objects.ts';
 const run = promisify(execFile);
 const stack = testStack();
 const kube = rawKube();
-const watcherArgs = ['--kubeconfig', stack.kubeconfigs.watcher, ...busFlags(stack), '--watermark-interval-ms', '500', '--watermark-idle-interval-ms', '500', '--partitions', '3'];
+const watcherArgs = [
+  '--kubeconfig',
+  stack.kubeconfigs.watcher,
+  ...busFlags(stack),
+  '--watermark-interval-ms',
+  '500',
+  '--watermark-idle-interval-ms',
+  '500',
+  '--partitions',
+  '3',
+];
 
 /** runTail runs `kcm-bus tail` against the test stack and returns its output lines. */
 async function runTail(args: readonly string[]): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts'), 'tail', ...args,
-    ...kafkaFlags(stack)], { timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    [resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts'), 'tail', ...args, ...kafkaFlags(stack)],
+    { timeout: 60_000 },
+  );
   return stdout.split('\n').filter(Boolean);
 }
 
@@ -31,7 +44,10 @@ async function runTail(args: readonly string[]): Promise<string[]> {
 async function relabel(path: string): Promise<Record<string, unknown>> {
   return waitFor(`relabel ${path}`, async () => {
     const current = await kube('GET', path);
-    return kube('PUT', path, { ...current, metadata: { ...current['metadata'] as object, labels: { test: 'watcher', step: 'updated' } } });
+    return kube('PUT', path, {
+      ...current,
+      metadata: { ...(current['metadata'] as object), labels: { test: 'watcher', step: 'updated' } },
+    });
   });
 }
 
@@ -45,7 +61,7 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
   });
   after(stopAllServices);
 
-  it('publishes create, update and delete of every kind in order per key, decoding to the API\'s objects', async () => {
+  it("publishes create, update and delete of every kind in order per key, decoding to the API's objects", async () => {
     for (const o of inertObjects(ns, uniqueName('crud'))) {
       const created = await kube('POST', o.collection, o.body);
       const name = (o.body['metadata'] as { name: string }).name;
@@ -56,11 +72,24 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
         return mine.at(-1)?.value?.type === 'Deleted' ? mine : undefined;
       });
       const types = records.map((r) => r.value?.type ?? 'tombstone');
-      assert.ok(types.slice(0, -1).every((t) => t === 'Applied'), `${o.kind}: ${types.join(', ')}`);
-      await waitFor(`${o.kind} ${o.key}: the state's tombstone (a checkpoint)`, async () => recordsOf(await readTopic(stack, `kcm.state.${o.plural}`), o.key).at(-1)?.value === null);
+      assert.ok(
+        types.slice(0, -1).every((t) => t === 'Applied'),
+        `${o.kind}: ${types.join(', ')}`,
+      );
+      await waitFor(
+        `${o.kind} ${o.key}: the state's tombstone (a checkpoint)`,
+        async () => recordsOf(await readTopic(stack, `kcm.state.${o.plural}`), o.key).at(-1)?.value === null,
+      );
       assert.deepEqual(records[0]?.value?.object, normalize(created), `${o.kind}: the created object`);
-      assert.ok(records.some((r) => isDeepStrictEqual(r.value?.object, normalize(updated))), `${o.kind}: the updated object`);
-      assert.equal((records.at(-2)?.value?.object?.['metadata'] as { name?: string }).name, name, 'the delete carries the final object');
+      assert.ok(
+        records.some((r) => isDeepStrictEqual(r.value?.object, normalize(updated))),
+        `${o.kind}: the updated object`,
+      );
+      assert.equal(
+        (records.at(-2)?.value?.object?.['metadata'] as { name?: string }).name,
+        name,
+        'the delete carries the final object',
+      );
     }
   });
 
@@ -71,13 +100,16 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       const out = await runTail(['kcm.watch.endpoints', '--from-beginning', '--key', key]);
       return out.length > 0 ? out : undefined;
     });
-    const first = JSON.parse(lines[0] ?? '{}') as { key: string; value: { type: string; object: { metadata: { name: string } } } };
+    const first = JSON.parse(lines[0] ?? '{}') as {
+      key: string;
+      value: { type: string; object: { metadata: { name: string } } };
+    };
     assert.equal(first.key, key);
     assert.equal(first.value.type, 'Applied');
     assert.equal(first.value.object.metadata.name, 'wt-tail');
   });
 
-  it('strips metadata.managedFields, as upstream\'s informers do', async () => {
+  it("strips metadata.managedFields, as upstream's informers do", async () => {
     const pods = await readTopic(stack, 'kcm.watch.pods');
     const objects = pods.flatMap((r) => (r.value?.object ? [r.value.object] : []));
     assert.ok(objects.length > 0);
@@ -92,15 +124,21 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       const last = [0, 1, 2].map((p) => marks.filter((m) => m.partition === p).at(-1));
       return last.every((m) => /^\d+$/.test(m?.value?.resourceVersion ?? '')) ? last : undefined;
     });
-    assert.ok(latest.every((r) => r?.value?.type === 'Watermark' && r.value.object === undefined), 'a watermark carries no object');
+    assert.ok(
+      latest.every((r) => r?.value?.type === 'Watermark' && r.value.object === undefined),
+      'a watermark carries no object',
+    );
   });
 
-  it('after kill -9 mid-churn and a restart, has every change at least once and ends at the API\'s state', async () => {
+  it("after kill -9 mid-churn and a restart, has every change at least once and ends at the API's state", async () => {
     const pods = `/api/v1/namespaces/${ns}/pods`;
     const seen = new Map<string, string[]>();
     const churn = async (i: number): Promise<void> => {
       const name = `churn-${i}`;
-      const created = await kube('POST', pods, { metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
+      const created = await kube('POST', pods, {
+        metadata: { name },
+        spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] },
+      });
       const rvs = [(created['metadata'] as { resourceVersion: string }).resourceVersion];
       if (i % 3 === 0) await kube('DELETE', `${pods}/${name}?gracePeriodSeconds=0`);
       seen.set(`${ns}/${name}`, rvs);
@@ -116,14 +154,20 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
         const mine = recordsOf(records, key);
         const published = new Set(mine.map((r) => r.value?.resourceVersion));
         const deleted = i % 3 === 0;
-        return (seen.get(key) ?? []).every((rv) => published.has(rv)) && mine.at(-1)?.value?.type === (deleted ? 'Deleted' : 'Applied');
+        return (
+          (seen.get(key) ?? []).every((rv) => published.has(rv)) &&
+          mine.at(-1)?.value?.type === (deleted ? 'Deleted' : 'Applied')
+        );
       });
     });
   });
 
   it('after 410 Gone (etcd compacted, the apiserver restarted while it was stopped) relists and publishes what it missed', async () => {
     const pods = `/api/v1/namespaces/${ns}/pods`;
-    const pod = (name: string): Record<string, unknown> => ({ metadata: { name }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
+    const pod = (name: string): Record<string, unknown> => ({
+      metadata: { name },
+      spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] },
+    });
     await kube('POST', pods, pod('gone-kept'));
     await kube('POST', pods, pod('gone-vanished'));
     await waitFor('both pods published', async () => {
@@ -136,22 +180,30 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     await compactEtcd(stack.etcd);
     await restartApiserver();
     watcher = await startService('watcher', watcherArgs);
-    await waitFor('a relist after 410', async () => (await metricValue(watcher, 'kcm_bus_watcher_relists_total', { kind: 'Pod' })) >= 1);
+    await waitFor(
+      'a relist after 410',
+      async () => (await metricValue(watcher, 'kcm_bus_watcher_relists_total', { kind: 'Pod' })) >= 1,
+    );
     await waitFor('the missed delete and create on the topic', async () => {
       const records = await readTopic(stack, 'kcm.watch.pods');
       const vanished = recordsOf(records, `${ns}/gone-vanished`);
-      return vanished.at(-1)?.value?.type === 'Deleted' &&
-        recordsOf(records, `${ns}/gone-new`).at(-1)?.value?.type === 'Applied';
+      return (
+        vanished.at(-1)?.value?.type === 'Deleted' &&
+        recordsOf(records, `${ns}/gone-new`).at(-1)?.value?.type === 'Applied'
+      );
     });
   });
 
   it('publishes no watermark while its watches are down (kube-apiserver stopped): nothing vouches for the kinds then', async () => {
-    const restarts = async (): Promise<number> => metricValue(watcher, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Lease', reason: 'error' });
+    const restarts = async (): Promise<number> =>
+      metricValue(watcher, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Lease', reason: 'error' });
     const window = { from: 0, to: 0 };
     const before = await restarts();
     await restartTestPart('kube-apiserver', {
       whileDown: async () => {
-        await waitFor('the watcher to see its lease watch drop', async () => (await restarts()) > before, { timeoutMs: 60_000 });
+        await waitFor('the watcher to see its lease watch drop', async () => (await restarts()) > before, {
+          timeoutMs: 60_000,
+        });
         window.from = Date.now();
         // Absence needs a window to be seen in: 3 s is 6 watermark intervals of this watcher (500 ms).
         await waitFor('3 s with the apiserver down', async () => Date.now() - window.from >= 3000, { intervalMs: 100 });
@@ -163,8 +215,14 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       return r.value?.type === 'Watermark' && at >= window.from && at <= window.to;
     });
     assert.deepEqual(during, []);
-    await waitFor('watermarks again once the apiserver is back', async () => (await readTopic(stack, 'kcm.watch.leases'))
-      .some((r) => r.value?.type === 'Watermark' && Date.parse(r.value.observedAt ?? '') > window.to), { timeoutMs: 120_000 });
+    await waitFor(
+      'watermarks again once the apiserver is back',
+      async () =>
+        (await readTopic(stack, 'kcm.watch.leases')).some(
+          (r) => r.value?.type === 'Watermark' && Date.parse(r.value.observedAt ?? '') > window.to,
+        ),
+      { timeoutMs: 120_000 },
+    );
   });
 
   it('waits out a broker outage (kill -9, then restart): not ready meanwhile, never exits, and publishes what changed', async () => {
@@ -177,8 +235,11 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
         await waitFor('the watcher to report not ready', async () => (await status()) === 503, { timeoutMs: 60_000 });
       },
     });
-    await waitFor('the change made while the broker was away on the topic', async () =>
-      recordsOf(await readTopic(stack, 'kcm.watch.endpoints'), `${ns}/outage`).length > 0, { timeoutMs: 120_000 });
+    await waitFor(
+      'the change made while the broker was away on the topic',
+      async () => recordsOf(await readTopic(stack, 'kcm.watch.endpoints'), `${ns}/outage`).length > 0,
+      { timeoutMs: 120_000 },
+    );
     await waitFor('the watcher to be ready again', async () => (await status()) === 200, { timeoutMs: 60_000 });
     assert.equal(watcher.process.exitCode, null, 'the watcher never exited');
   });
@@ -189,7 +250,10 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     const newer = await startService('watcher', [...watcherArgs, '--kinds', 'endpoints']);
     await kube('POST', `/api/v1/namespaces/${ns}/endpoints`, { metadata: { name: 'fence' } });
     assert.equal(await older.exited, 1);
-    await waitFor('the newer watcher publishes', async () => recordsOf(await readTopic(stack, 'kcm.watch.endpoints'), `${ns}/fence`).length > 0);
+    await waitFor(
+      'the newer watcher publishes',
+      async () => recordsOf(await readTopic(stack, 'kcm.watch.endpoints'), `${ns}/fence`).length > 0,
+    );
     assert.equal(newer.process.exitCode, null, 'the newer watcher runs on');
     await newer.stop();
   });
@@ -199,24 +263,38 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     let faulty: ServiceProcess;
     const service = async (name: string): Promise<void> => {
       await kube('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name }, spec: { ports: [{ port: 80 }] } });
-      await waitFor(`service ${name} on the topic`, async () => recordsOf(await readTopic(stack, 'kcm.watch.services'), `${ns}/${name}`).length > 0);
+      await waitFor(
+        `service ${name} on the topic`,
+        async () => recordsOf(await readTopic(stack, 'kcm.watch.services'), `${ns}/${name}`).length > 0,
+      );
     };
 
     before(async () => {
       proxy = await startFaultProxy(Number(new URL(stack.apiserver).port));
       const kubeconfig = proxiedKubeconfig(stack.kubeconfigs.watcher, proxy.port);
-      faulty = await startService('watcher', [...watcherArgs, '--kinds', 'services', '--kubeconfig', kubeconfig, '--watch-idle-timeout-seconds', '3']);
+      faulty = await startService('watcher', [
+        ...watcherArgs,
+        '--kinds',
+        'services',
+        '--kubeconfig',
+        kubeconfig,
+        '--watch-idle-timeout-seconds',
+        '3',
+      ]);
     });
     after(() => proxy.close());
 
     it('logs and retries a dropped connection', async () => {
       proxy.dropAll();
       await service('after-drop');
-      await waitFor('a logged watch restart', () => readFileSync(faulty.logFile, 'utf8').includes('list/watch failed; retrying'));
+      await waitFor('a logged watch restart', () =>
+        readFileSync(faulty.logFile, 'utf8').includes('list/watch failed; retrying'),
+      );
     });
 
     it('logs and retries a garbage answer', async () => {
-      const errors = (): Promise<number> => metricValue(faulty, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Service', reason: 'error' });
+      const errors = (): Promise<number> =>
+        metricValue(faulty, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Service', reason: 'error' });
       const before = await errors();
       proxy.setMode('garbage');
       proxy.dropAll();
@@ -229,7 +307,9 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
       proxy.setMode('stall');
       proxy.setMode('forward');
       await service('after-stall');
-      assert.ok(await metricValue(faulty, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Service', reason: 'idle' }) >= 1);
+      assert.ok(
+        (await metricValue(faulty, 'kcm_bus_watcher_watch_restarts_total', { kind: 'Service', reason: 'idle' })) >= 1,
+      );
       assert.equal(faulty.process.exitCode, null, 'no crash');
     });
   });

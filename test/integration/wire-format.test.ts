@@ -16,9 +16,16 @@ const registry = httpSchemaRegistry(stack.registry);
 const codec = (s: object): AvroCodec => new AvroCodec(s);
 const pods = loadWatchSchema(watchedKind('pods')) as Schema;
 const event = {
-  type: 'Applied', key: 'ns/web-0', resourceVersion: '42', observedAt: '2026-11-22T10:00:00.123Z',
-  object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'ns', labels: { app: 'web' } },
-    spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '250m' } } }] } },
+  type: 'Applied',
+  key: 'ns/web-0',
+  resourceVersion: '42',
+  observedAt: '2026-11-22T10:00:00.123Z',
+  object: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web-0', namespace: 'ns', labels: { app: 'web' } },
+    spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '250m' } } }] },
+  },
 };
 
 describe('the Confluent wire format of kcm-bus topics', () => {
@@ -42,7 +49,11 @@ describe('the Confluent wire format of kcm-bus topics', () => {
     const v2Serde = new Serde(registry, topic, v2, codec);
     const newer = await v2Serde.encode({ ...event, traceparent: '00-abc-01' });
     assert.deepEqual((await v2Serde.decode(old.bytes)).value, event, 'new reader, old record');
-    assert.deepEqual((await v1Serde.decode(newer.bytes)).value, { ...event, traceparent: '00-abc-01' }, 'old reader, new record: read as written, nothing lost');
+    assert.deepEqual(
+      (await v1Serde.decode(newer.bytes)).value,
+      { ...event, traceparent: '00-abc-01' },
+      'old reader, new record: read as written, nothing lost',
+    );
     const broken = { ...pods, fields: pods.fields.map((f) => (f.name === 'key' ? { ...f, type: 'long' } : f)) };
     const refused = await registry.register(`${topic}-value`, broken).catch((e: unknown) => e);
     assert.ok(refused instanceof RegistryError && refused.status === 409, String(refused));

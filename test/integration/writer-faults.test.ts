@@ -11,7 +11,18 @@ import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
-import { mutation, mutationSerde, outcomeOf, signerOf, ownedNamespace, podBody, type PodOwner, podTarget, produceMutations, resultsFor } from '@kcm-bus/harness/mutations.ts';
+import {
+  mutation,
+  mutationSerde,
+  outcomeOf,
+  signerOf,
+  ownedNamespace,
+  podBody,
+  type PodOwner,
+  podTarget,
+  produceMutations,
+  resultsFor,
+} from '@kcm-bus/harness/mutations.ts';
 import { readRaw } from '@kcm-bus/harness/topic.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { readFileSync } from 'node:fs';
@@ -23,8 +34,12 @@ const readyz = async (w: ServiceProcess): Promise<{ status: number; body: string
   const res = await fetch(w.metricsUrl.replace('/metrics', '/readyz'));
   return { status: res.status, body: await res.text() };
 };
-const deadLettersOf = async (prefix: string): Promise<{ key: string; headers: Readonly<Record<string, string>>; bytes: number }[]> =>
-  (await readRaw(stack, MUTATION_TOPICS.deadLetters)).filter((r) => r.key.startsWith(prefix)).map((r) => ({ key: r.key, headers: r.headers, bytes: r.value?.length ?? 0 }));
+const deadLettersOf = async (
+  prefix: string,
+): Promise<{ key: string; headers: Readonly<Record<string, string>>; bytes: number }[]> =>
+  (await readRaw(stack, MUTATION_TOPICS.deadLetters))
+    .filter((r) => r.key.startsWith(prefix))
+    .map((r) => ({ key: r.key, headers: r.headers, bytes: r.value?.length ?? 0 }));
 
 /** registryPart stops and starts the stack's schema registry by its recorded pid (its H2 file keeps the schema ids). */
 function registryPart(): { readonly stop: () => Promise<unknown>; readonly start: () => Promise<void> } {
@@ -48,14 +63,32 @@ describe('the writer under faults: no record stops it, a transient fault is retr
 
   it('sends garbage and absurd mutations to the dead-letter topic, counted and logged once per kind, and applies the next good one', async () => {
     const absurd: Mutation[] = [
-      mutation({ verb: 'Delete', target: podTarget(ns, 'non-json-delete'), preconditions: { uid: 'u', resourceVersion: null }, body: 'not json' }),
-      mutation({ verb: 'Delete', controller: 'not-a-controller', target: podTarget(ns, 'refused-non-json'), preconditions: { uid: 'u', resourceVersion: null }, body: '{' }),
+      mutation({
+        verb: 'Delete',
+        target: podTarget(ns, 'non-json-delete'),
+        preconditions: { uid: 'u', resourceVersion: null },
+        body: 'not json',
+      }),
+      mutation({
+        verb: 'Delete',
+        controller: 'not-a-controller',
+        target: podTarget(ns, 'refused-non-json'),
+        preconditions: { uid: 'u', resourceVersion: null },
+        body: '{',
+      }),
       mutation({ verb: 'Patch', target: podTarget(ns, 'non-json-patch'), patchType: 'merge', patch: '{"spec":' }),
       mutation({ verb: 'Evict' as Mutation['verb'], target: podTarget(ns, 'unknown-verb') }),
-      mutation({ verb: 'Create', controller: 'c'.repeat(200_000), target: podTarget(ns, 'huge-controller'), body: podBody('huge-controller', owner) }),
+      mutation({
+        verb: 'Create',
+        controller: 'c'.repeat(200_000),
+        target: podTarget(ns, 'huge-controller'),
+        body: podBody('huge-controller', owner),
+      }),
       mutation({ verb: 'Delete', target: podTarget(ns, ''), preconditions: { uid: 'u', resourceVersion: null } }),
     ];
-    const valid = (await serde.encode(mutation({ verb: 'Create', target: podTarget(ns, 'x'), body: podBody('x', owner) }))).bytes;
+    const valid = (
+      await serde.encode(mutation({ verb: 'Create', target: podTarget(ns, 'x'), body: podBody('x', owner) }))
+    ).bytes;
     const raw = [
       { key: `${ns}/wrong-magic`, value: Buffer.from('not avro at all') },
       { key: `${ns}/unknown-schema`, value: frame(987654, Buffer.from([1, 2, 3])) },
@@ -63,7 +96,11 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     ];
     // Just under what a kcm-bus producer sends (MAX_REQUEST_BYTES): its dead letter, with the reason headers, is not.
     const huge = { key: `${ns}/huge`, value: Buffer.alloc(999_900, 0x41) };
-    const good = mutation({ verb: 'Create', target: podTarget(ns, 'after-garbage'), body: podBody('after-garbage', owner) });
+    const good = mutation({
+      verb: 'Create',
+      target: podTarget(ns, 'after-garbage'),
+      body: podBody('after-garbage', owner),
+    });
     await produceMutations(stack, absurd, raw);
     await produceMutations(stack, [], [huge]);
     await produceMutations(stack, [good]);
@@ -80,25 +117,49 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     assert.match(reason(objectKey({ namespace: ns, name: 'huge-controller' })), /controller: too long/);
     assert.match(reason(`${ns}/unknown-schema`), /987654/);
     const cut = dead.find((d) => d.key === huge.key);
-    assert.ok(cut && cut.bytes < 1_000_000 && /value 999900 bytes/.test(cut.headers['kcm-bus.truncated'] ?? ''), 'a huge dead letter is cut to fit, and says so');
-    assert.ok(dead.every((d) => d.headers['kcm-bus.consumer'] === 'kcm-bus-writer' && d.headers['kcm-bus.source']?.startsWith('kcm.mutations/')));
-    assert.ok(await metricValue(writer, 'kcm_bus_dead_letters_total', { topic: MUTATION_TOPICS.mutations }) >= dead.length);
-    const logged = readFileSync(writer.logFile, 'utf8').split('\n').filter((l) => l.includes('dead-letter topic')).length;
+    assert.ok(
+      cut && cut.bytes < 1_000_000 && /value 999900 bytes/.test(cut.headers['kcm-bus.truncated'] ?? ''),
+      'a huge dead letter is cut to fit, and says so',
+    );
+    assert.ok(
+      dead.every(
+        (d) =>
+          d.headers['kcm-bus.consumer'] === 'kcm-bus-writer' &&
+          d.headers['kcm-bus.source']?.startsWith('kcm.mutations/'),
+      ),
+    );
+    assert.ok(
+      (await metricValue(writer, 'kcm_bus_dead_letters_total', { topic: MUTATION_TOPICS.mutations })) >= dead.length,
+    );
+    const logged = readFileSync(writer.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('dead-letter topic')).length;
     assert.ok(logged >= 1 && logged < dead.length, `${logged} log lines for ${dead.length} dead letters`);
     assert.equal(writer.process.exitCode, null, 'the writer is still running');
   });
 
   it('retries a mutation while the registry is down (not ready meanwhile, SIGTERM exits 0 at once), applies it once the registry is back', async () => {
     const registry = registryPart();
-    const late = mutation({ verb: 'Create', target: podTarget(ns, 'after-outage'), body: podBody('after-outage', owner) });
+    const late = mutation({
+      verb: 'Create',
+      target: podTarget(ns, 'after-outage'),
+      body: podBody('after-outage', owner),
+    });
     const bytes = (await serde.encode(late)).bytes;
     assert.equal(await writer.stop(), 0, 'an idle writer stops with status 0');
     await registry.stop();
     try {
       const cold = await startService('writer', writerArgs, { ready: false });
-      await waitFor('the cold writer ready (joined, nothing to retry)', async () => (await readyz(cold)).status === 200);
+      await waitFor(
+        'the cold writer ready (joined, nothing to retry)',
+        async () => (await readyz(cold)).status === 200,
+      );
       const key = objectKey(late.target);
-      await produceMutations(stack, [], [{ key, value: bytes, headers: signerOf(stack, late.controller).headers(key, bytes) }]);
+      await produceMutations(
+        stack,
+        [],
+        [{ key, value: bytes, headers: signerOf(stack, late.controller).headers(key, bytes) }],
+      );
       const notReady = await waitFor('/readyz 503 while the mutation is retried', async () => {
         const r = await readyz(cold);
         return r.status === 503 ? r : undefined;
@@ -108,12 +169,19 @@ describe('the writer under faults: no record stops it, a transient fault is retr
       assert.equal(await cold.stop(), 0, 'SIGTERM during retries exits 0');
       assert.ok(Date.now() - stopping < 10_000, `stopped in ${Date.now() - stopping} ms`);
       writer = await startService('writer', writerArgs, { ready: false });
-      await waitFor('the next writer meets the abandoned (uncommitted) mutation', async () => (await readyz(writer)).status === 503);
+      await waitFor(
+        'the next writer meets the abandoned (uncommitted) mutation',
+        async () => (await readyz(writer)).status === 503,
+      );
     } finally {
       await registry.start();
     }
     const results = await resultsFor(stack, [late]);
-    assert.deepEqual(results.get(late.id)?.map((r) => r.outcome), ['Applied'], 'applied once, after the registry came back');
+    assert.deepEqual(
+      results.get(late.id)?.map((r) => r.outcome),
+      ['Applied'],
+      'applied once, after the registry came back',
+    );
     await waitFor('/readyz 200 again', async () => (await readyz(writer)).status === 200);
     assert.deepEqual(await deadLettersOf(objectKey(late.target)), [], 'a transient fault is never dead-lettered');
   });

@@ -18,14 +18,29 @@ export function dashboardPanels(): readonly Panel[] {
 }
 
 /** PROMQL_WORDS are PromQL's functions, aggregations and keywords: identifiers that are not series names. */
-const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset']);
+const PROMQL_WORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+]);
 
 /**
  * seriesNames are the series an expression selects: string literals, label matchers `{…}`, ranges `[…]` and the
  * label lists of by/without/on/ignoring are dropped, then every identifier not called as a function `f(` is one.
  */
 export function seriesNames(expr: string): string[] {
-  const bare = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\{[^}]*\}/g, ' ').replace(/\[[^\]]*\]/g, ' ')
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
     .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
   const names = [...bare.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?/g)]
     .filter(([, name, call]) => call === undefined && !PROMQL_WORDS.has(name!) && !/^(Inf|NaN)$/i.test(name!))
@@ -34,7 +49,10 @@ export function seriesNames(expr: string): string[] {
 }
 
 /** SERIES_OF are the series names a metric family of each type exposes (a histogram: its buckets, sum and count). */
-const SERIES_OF: Readonly<Record<string, readonly string[]>> = { histogram: ['_bucket', '_sum', '_count'], summary: ['', '_sum', '_count'] };
+const SERIES_OF: Readonly<Record<string, readonly string[]>> = {
+  histogram: ['_bucket', '_sum', '_count'],
+  summary: ['', '_sum', '_count'],
+};
 
 /** exportedSeries are the series names a /metrics text exposes, from its `# TYPE` lines (also those with no sample yet). */
 export function exportedSeries(text: string): Set<string> {

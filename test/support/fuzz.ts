@@ -14,7 +14,10 @@ export function seeded(seed: number): Random {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { int: (below) => Math.floor(next() * below), bytes: (n) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256))) };
+  return {
+    int: (below) => Math.floor(next() * below),
+    bytes: (n) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256))),
+  };
 }
 
 /**
@@ -28,7 +31,13 @@ export type FuzzKind = 'random-bytes' | 'wrong-magic' | 'unknown-schema' | 'trun
  * fuzzRecords makes n bad records for a topic from one valid encoded record of it (`valid`, its schema id inside)
  * and valid-but-absurd ones (`absurd`), each keyed under `keyPrefix` so that nothing a test owns is touched.
  */
-export function fuzzRecords(r: Random, n: number, valid: Buffer, absurd: readonly Buffer[], keyPrefix: string): { kind: FuzzKind; record: OutgoingRecord }[] {
+export function fuzzRecords(
+  r: Random,
+  n: number,
+  valid: Buffer,
+  absurd: readonly Buffer[],
+  keyPrefix: string,
+): { kind: FuzzKind; record: OutgoingRecord }[] {
   const kinds: FuzzKind[] = ['random-bytes', 'wrong-magic', 'unknown-schema', 'truncated', 'huge', 'absurd'];
   return Array.from({ length: n }, (_, i) => {
     const kind = kinds[i % kinds.length]!;
@@ -38,11 +47,17 @@ export function fuzzRecords(r: Random, n: number, valid: Buffer, absurd: readonl
 
 function value(r: Random, kind: FuzzKind, valid: Buffer, absurd: readonly Buffer[]): Buffer {
   switch (kind) {
-    case 'random-bytes': return r.bytes(r.int(200));
-    case 'wrong-magic': return Buffer.concat([Buffer.from([1 + r.int(255)]), valid.subarray(1)]);
-    case 'unknown-schema': return frame(900_000 + r.int(90_000), valid.subarray(5));
-    case 'truncated': return valid.subarray(0, 5 + r.int(Math.max(1, valid.length - 6)));
-    case 'huge': return frame(valid.readInt32BE(1), r.bytes(900_000));
-    case 'absurd': return absurd[r.int(absurd.length)] ?? valid;
+    case 'random-bytes':
+      return r.bytes(r.int(200));
+    case 'wrong-magic':
+      return Buffer.concat([Buffer.from([1 + r.int(255)]), valid.subarray(1)]);
+    case 'unknown-schema':
+      return frame(900_000 + r.int(90_000), valid.subarray(5));
+    case 'truncated':
+      return valid.subarray(0, 5 + r.int(Math.max(1, valid.length - 6)));
+    case 'huge':
+      return frame(valid.readInt32BE(1), r.bytes(900_000));
+    case 'absurd':
+      return absurd[r.int(absurd.length)] ?? valid;
   }
 }

@@ -9,7 +9,9 @@ import { runController } from '@kcm-bus/runtime/reconcile/run-controller.node.ts
 const singleton = process.env['KCM_BUS_PROBE_MODE'] === 'singleton';
 
 const common = {
-  service: 'probe-controller', name: 'probe-controller', workqueue: 'probe',
+  service: 'probe-controller',
+  name: 'probe-controller',
+  workqueue: 'probe',
   workers: { name: 'concurrent-probe-syncs', default: 1, help: 'Keys synced at once.' },
 };
 const nothing = { mutations: [] };
@@ -17,7 +19,10 @@ const nothing = { mutations: [] };
 const withPods: ControllerDeclaration<{ readonly pods: unknown; readonly nodes: unknown }> = {
   ...common,
   inputs: { pods: partitioned<unknown>('kcm.state.pods'), nodes: global<unknown>('kcm.state.nodes') },
-  spec: () => ({ handlers: { pods: (e) => ({ enqueue: [e.key] }), nodes: () => ({ enqueue: [] }) }, reconcile: () => nothing }),
+  spec: () => ({
+    handlers: { pods: (e) => ({ enqueue: [e.key] }), nodes: () => ({ enqueue: [] }) },
+    reconcile: () => nothing,
+  }),
 };
 
 const alone: ControllerDeclaration<{ readonly nodes: unknown }> = {

@@ -21,7 +21,8 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     open.add(client);
     client.on('close', () => open.delete(client));
     client.on('error', () => undefined);
-    if (mode === 'garbage') return void client.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"type": garbage');
+    if (mode === 'garbage')
+      return void client.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"type": garbage');
     const upstream = connect({ port: targetPort, host: '127.0.0.1' });
     open.add(upstream);
     upstream.on('close', () => (open.delete(upstream), client.destroy()));
@@ -38,9 +39,10 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
       if (m === 'stall') for (const s of open) stalled.add(s);
     },
     dropAll: () => [...open].forEach((s) => s.destroy()),
-    close: () => new Promise((resolve) => {
-      [...open].forEach((s) => s.destroy());
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        [...open].forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
   };
 }

@@ -6,7 +6,10 @@ import { rawKube as rawKubeOf, readEndpoints, type RawKube, untaintWhenReady } f
 /** stackFile is the test run's stack endpoints file; integration tests run only under `npm test`. */
 function stackFile(): string {
   const file = process.env['KCM_BUS_TEST_STACK'];
-  if (!file) throw new Error('KCM_BUS_TEST_STACK is not set: integration tests run under `npm test`, which starts the test stack');
+  if (!file)
+    throw new Error(
+      'KCM_BUS_TEST_STACK is not set: integration tests run under `npm test`, which starts the test stack',
+    );
   return file;
 }
 
@@ -22,7 +25,10 @@ export { busFlags, kafkaFlags, serviceBusFlags } from '@kcm-bus/stack/endpoints.
 export { type RawKube, uniqueName, untaintWhenReady } from '@kcm-bus/harness/kube.ts';
 
 /** kubeClients are client-node API clients for one kubeconfig of the test stack. */
-export function kubeClients(kubeconfig: string): { readonly core: CoreV1Api; readonly coordination: CoordinationV1Api } {
+export function kubeClients(kubeconfig: string): {
+  readonly core: CoreV1Api;
+  readonly coordination: CoordinationV1Api;
+} {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
   return { core: kc.makeApiClient(CoreV1Api), coordination: kc.makeApiClient(CoordinationV1Api) };

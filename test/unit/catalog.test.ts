@@ -5,15 +5,25 @@ import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/d
 
 /** declarationsOf loads what a reconciler service runs: the DECLARATIONS of its src/declarations.ts (main.ts runs them). */
 async function declarationsOf(service: ReconcilerService): Promise<readonly ControllerDeclaration<Inputs>[]> {
-  return ((await import(`../../services/${service}/src/declarations.ts`)) as { DECLARATIONS: readonly ControllerDeclaration<Inputs>[] }).DECLARATIONS;
+  return (
+    (await import(`../../services/${service}/src/declarations.ts`)) as {
+      DECLARATIONS: readonly ControllerDeclaration<Inputs>[];
+    }
+  ).DECLARATIONS;
 }
 
 describe('the controller catalog (packages/runtime/src/catalog/controllers.ts) against what the services run', () => {
   for (const service of RECONCILER_SERVICES) {
     it(`given ${service}, then services/${service}/src/declarations.ts declares exactly the catalog's parts of its controllers`, async () => {
       const declared = (await declarationsOf(service)).map((d) => `${d.service} ${d.name} ${d.workqueue}`).sort();
-      const catalog = CONTROLLERS.filter((c) => c.service === service).flatMap((c) => c.parts.map((p) => `${service} ${c.name} ${p.workqueue}`)).sort();
-      assert.deepEqual(declared, catalog, `services/${service}/src/declarations.ts must declare each part the catalog gives ${service}, and no other`);
+      const catalog = CONTROLLERS.filter((c) => c.service === service)
+        .flatMap((c) => c.parts.map((p) => `${service} ${c.name} ${p.workqueue}`))
+        .sort();
+      assert.deepEqual(
+        declared,
+        catalog,
+        `services/${service}/src/declarations.ts must declare each part the catalog gives ${service}, and no other`,
+      );
     });
   }
 
@@ -26,13 +36,18 @@ describe('the controller catalog (packages/runtime/src/catalog/controllers.ts) a
       const flags = CONTROLLERS.filter((c) => c.service === s).flatMap((c) => c.parts.map((p) => p.workers.name));
       assert.equal(new Set(flags).size, flags.length, `${s}'s workers flags`);
     }
-    for (const g of CONTROLLERS.flatMap((c) => c.grants)) assert.match(g.resource, /^[a-z]+(\.[a-z0-9.-]+)?(\/[a-z]+)?$/, g.resource);
+    for (const g of CONTROLLERS.flatMap((c) => c.grants))
+      assert.match(g.resource, /^[a-z]+(\.[a-z0-9.-]+)?(\/[a-z]+)?$/, g.resource);
   });
 
   it('given a grant that writes what a request body or patch decides (Create, Patch), then a content rule says what it may carry', () => {
     for (const c of CONTROLLERS) {
       for (const g of c.grants) {
-        if (g.verbs.some((v) => v === 'Create' || v === 'Patch')) assert.ok(g.content !== undefined || g.resource === 'endpoints', `${c.name} ${g.verbs.join(',')} ${g.resource} has no content rule`);
+        if (g.verbs.some((v) => v === 'Create' || v === 'Patch'))
+          assert.ok(
+            g.content !== undefined || g.resource === 'endpoints',
+            `${c.name} ${g.verbs.join(',')} ${g.resource} has no content rule`,
+          );
       }
     }
   });

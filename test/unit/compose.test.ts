@@ -11,16 +11,25 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'];
 
 type ComposeService = {
-  build?: { context: string; dockerfile: string }; environment?: Record<string, string | number>; image?: string; ports?: string[]; volumes?: string[];
-  depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] }; restart?: string;
+  build?: { context: string; dockerfile: string };
+  environment?: Record<string, string | number>;
+  image?: string;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  restart?: string;
 };
 type Compose = { services: Record<string, ComposeService> };
 type Manifest = { name: string; dependencies?: Record<string, string> };
 
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
 const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
-const workspaces = new Map(rootManifest.workspaces.flatMap((pattern) => globSync(join(pattern, 'package.json'), { cwd: ROOT }))
-  .map((file) => [(JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Manifest).name, dirname(file)]));
+const workspaces = new Map(
+  rootManifest.workspaces
+    .flatMap((pattern) => globSync(join(pattern, 'package.json'), { cwd: ROOT }))
+    .map((file) => [(JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Manifest).name, dirname(file)]),
+);
 
 /** workspaceClosure is a workspace and every workspace it depends on at run time, transitively (folders). */
 function workspaceClosure(dir: string, seen = new Set<string>()): Set<string> {
@@ -36,9 +45,13 @@ function workspaceClosure(dir: string, seen = new Set<string>()): Set<string> {
 
 describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so they are checked as files)', () => {
   it('runs Kafka in KRaft mode, a schema registry, Redis and every built service, and nothing that is not built', () => {
-    for (const name of ['kafka', 'registry', 'redis', ...SERVICES]) assert.ok(compose.services[name], `service ${name}`);
+    for (const name of ['kafka', 'registry', 'redis', ...SERVICES])
+      assert.ok(compose.services[name], `service ${name}`);
     assert.equal(compose.services['kafka']?.environment?.['KAFKA_PROCESS_ROLES'], 'broker,controller');
-    const built = Object.entries(compose.services).filter(([, s]) => s.build).map(([n]) => n).sort();
+    const built = Object.entries(compose.services)
+      .filter(([, s]) => s.build)
+      .map(([n]) => n)
+      .sort();
     assert.deepEqual(built, [...SERVICES].sort());
   });
 
@@ -52,32 +65,49 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
       assert.match(text, /^USER (?!root\b)\S+/m);
       const copied = [...text.matchAll(/^COPY (.+) \S+$/gm)].flatMap(([, sources]) => (sources ?? '').split(' '));
       for (const source of copied) assert.ok(existsSync(join(context, source)), `${name}: COPY ${source} exists`);
-      for (const dir of workspaces.values()) assert.ok(copied.includes(`${dir}/package.json`), `${name}: copies ${dir}/package.json (npm ci needs every workspace)`);
-      for (const dir of workspaceClosure(`services/${name}`)) assert.ok(copied.includes(dir), `${name}: copies the sources of ${dir}`);
+      for (const dir of workspaces.values())
+        assert.ok(
+          copied.includes(`${dir}/package.json`),
+          `${name}: copies ${dir}/package.json (npm ci needs every workspace)`,
+        );
+      for (const dir of workspaceClosure(`services/${name}`))
+        assert.ok(copied.includes(dir), `${name}: copies the sources of ${dir}`);
       const command = JSON.parse(/^CMD (\[.*\])$/m.exec(text)?.[1] ?? '[]') as string[];
       const script = command.find((arg) => arg.endsWith('.ts'));
-      assert.ok(script !== undefined && existsSync(join(context, script)), `${name}: the command's target ${script} exists`);
+      assert.ok(
+        script !== undefined && existsSync(join(context, script)),
+        `${name}: the command's target ${script} exists`,
+      );
       assert.equal(service.environment?.['KCM_BUS_KAFKA_BROKERS'], 'kafka:9092');
-      for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) assert.match(text, new RegExp(`^ENV .*\\b${name}=${value}\\b`, 'm'), `${name} as every launcher sets it`);
+      for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV))
+        assert.match(text, new RegExp(`^ENV .*\\b${name}=${value}\\b`, 'm'), `${name} as every launcher sets it`);
     });
   }
 
   it('gives every kcm-bus variable of a service to a flag that service declares (its --help lists it)', () => {
     for (const name of SERVICES) {
-      const help = spawnSync(process.execPath, [join(ROOT, `services/${name}/src/main.ts`), '--help'], { encoding: 'utf8', timeout: 30_000 }).stdout;
-      for (const variable of Object.keys(compose.services[name]?.environment ?? {}).filter((v) => v.startsWith('KCM_BUS_'))) {
+      const help = spawnSync(process.execPath, [join(ROOT, `services/${name}/src/main.ts`), '--help'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      }).stdout;
+      for (const variable of Object.keys(compose.services[name]?.environment ?? {}).filter((v) =>
+        v.startsWith('KCM_BUS_'),
+      )) {
         assert.ok(help.includes(`(${variable}, default `), `${name}: ${variable} is one of its flags`);
       }
     }
   });
 
-  it('keeps the registry\'s schemas across a restart: KafkaSQL storage on the compose Kafka, whose data is a volume', () => {
+  it("keeps the registry's schemas across a restart: KafkaSQL storage on the compose Kafka, whose data is a volume", () => {
     const registry = compose.services['registry']!;
     assert.equal(registry.environment?.['APICURIO_STORAGE_KIND'], 'kafkasql');
     assert.equal(registry.environment?.['APICURIO_KAFKASQL_BOOTSTRAP_SERVERS'], 'kafka:9092');
     assert.equal(registry.depends_on?.['kafka']?.condition, 'service_healthy');
     const kafka = compose.services['kafka']!;
-    assert.ok(kafka.volumes?.some((v) => v.endsWith(`:${kafka.environment?.['KAFKA_LOG_DIRS']}`)), 'Kafka\'s log dirs are the mounted volume');
+    assert.ok(
+      kafka.volumes?.some((v) => v.endsWith(`:${kafka.environment?.['KAFKA_LOG_DIRS']}`)),
+      "Kafka's log dirs are the mounted volume",
+    );
   });
 
   it('starts a reconciler only once the watcher (its topics) and the writer are ready, and restarts what fails', () => {
@@ -86,21 +116,35 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
       assert.match(service.healthcheck?.test.join(' ') ?? '', /\/readyz/, `${name} has a /readyz healthcheck`);
       assert.match(service.restart ?? '', /^(on-failure|unless-stopped|always)$/, `${name} is restarted when it exits`);
       for (const [dep, { condition }] of Object.entries(service.depends_on ?? {})) {
-        if (condition === 'service_healthy') assert.ok(compose.services[dep]?.healthcheck, `${name} waits for ${dep}'s healthcheck, which exists`);
+        if (condition === 'service_healthy')
+          assert.ok(compose.services[dep]?.healthcheck, `${name} waits for ${dep}'s healthcheck, which exists`);
       }
     }
     for (const name of SERVICES.filter((n) => n.startsWith('reconciler-'))) {
-      for (const dep of ['watcher', 'writer', 'kafka', 'registry']) assert.equal(compose.services[name]?.depends_on?.[dep]?.condition, 'service_healthy', `${name} waits for ${dep}`);
+      for (const dep of ['watcher', 'writer', 'kafka', 'registry'])
+        assert.equal(
+          compose.services[name]?.depends_on?.[dep]?.condition,
+          'service_healthy',
+          `${name} waits for ${dep}`,
+        );
     }
     assert.equal(compose.services['reconciler-rc']?.environment?.['KCM_BUS_REDIS_URL'], 'redis://redis:6379');
   });
 
   it('lets the host reach Kafka (kcat -b localhost:9092): an EXTERNAL listener advertised as localhost:9092 beside the internal one', () => {
     const env = compose.services['kafka']!.environment ?? {};
-    const listeners = new Map(String(env['KAFKA_LISTENERS']).split(',').map((l) => [l.split('://')[0], l.split(':').at(-1)]));
+    const listeners = new Map(
+      String(env['KAFKA_LISTENERS'])
+        .split(',')
+        .map((l) => [l.split('://')[0], l.split(':').at(-1)]),
+    );
     const advertised = String(env['KAFKA_ADVERTISED_LISTENERS']).split(',');
     assert.ok(advertised.includes('PLAINTEXT://kafka:9092') && advertised.includes('EXTERNAL://localhost:9092'));
-    assert.ok(compose.services['kafka']!.ports?.includes(`9092:${listeners.get('EXTERNAL')}`), 'host port 9092 is the EXTERNAL listener');
-    for (const name of listeners.keys()) assert.match(String(env['KAFKA_LISTENER_SECURITY_PROTOCOL_MAP']), new RegExp(`(^|,)${name}:`));
+    assert.ok(
+      compose.services['kafka']!.ports?.includes(`9092:${listeners.get('EXTERNAL')}`),
+      'host port 9092 is the EXTERNAL listener',
+    );
+    for (const name of listeners.keys())
+      assert.match(String(env['KAFKA_LISTENER_SECURITY_PROTOCOL_MAP']), new RegExp(`(^|,)${name}:`));
   });
 });

@@ -13,7 +13,11 @@ describe('deploy/grafana/kcm-bus.json', () => {
     assert.ok(graphs.length > 10);
     for (const p of graphs) {
       assert.equal(p.datasource?.uid, '${DS_PROMETHEUS}', p.title);
-      assert.ok((p.targets ?? []).length > 0 && p.targets!.every((t) => (t.expr ?? '').trim() !== '' && t.datasource?.uid === '${DS_PROMETHEUS}'), p.title);
+      assert.ok(
+        (p.targets ?? []).length > 0 &&
+          p.targets!.every((t) => (t.expr ?? '').trim() !== '' && t.datasource?.uid === '${DS_PROMETHEUS}'),
+        p.title,
+      );
     }
   });
 
@@ -22,26 +26,47 @@ describe('deploy/grafana/kcm-bus.json', () => {
     for (const service of ['watcher', 'writer', ...RECONCILER_SERVICES]) assert.ok(rows.includes(service), service);
   });
 
-  it('selects, in each reconciler\'s panels, exactly the controllers and workqueues the catalog gives its service', () => {
+  it("selects, in each reconciler's panels, exactly the controllers and workqueues the catalog gives its service", () => {
     const text = readFileSync(join(import.meta.dirname, '../../deploy/grafana/kcm-bus.json'), 'utf8');
-    const filters = (label: string): Set<string> => new Set([...text.matchAll(new RegExp(`${label}=~\\\\"([^\\\\]*)\\\\"`, 'g'))].map((m) => m[1]!));
+    const filters = (label: string): Set<string> =>
+      new Set([...text.matchAll(new RegExp(`${label}=~\\\\"([^\\\\]*)\\\\"`, 'g'))].map((m) => m[1]!));
     const want = (of: (c: ReturnType<typeof controllersOf>[number]) => readonly string[]): Set<string> =>
       new Set(RECONCILER_SERVICES.map((s) => [...new Set(controllersOf(s).flatMap(of))].join('|')));
-    assert.deepEqual(filters('controller'), want((c) => [c.name]), 'deploy/grafana/kcm-bus.json: controller=~ filters');
-    assert.deepEqual(filters('name'), want((c) => c.parts.map((p) => p.workqueue)), 'deploy/grafana/kcm-bus.json: workqueue name=~ filters');
+    assert.deepEqual(
+      filters('controller'),
+      want((c) => [c.name]),
+      'deploy/grafana/kcm-bus.json: controller=~ filters',
+    );
+    assert.deepEqual(
+      filters('name'),
+      want((c) => c.parts.map((p) => p.workqueue)),
+      'deploy/grafana/kcm-bus.json: workqueue name=~ filters',
+    );
   });
 });
 
 describe('seriesNames and exportedSeries (how the dashboard test matches expressions to /metrics)', () => {
   it('finds the series of an expression, not its functions, labels, strings or ranges', () => {
-    assert.deepEqual(seriesNames('histogram_quantile(0.99, sum by (le, name) (rate(workqueue_work_duration_seconds_bucket{name=~"a|b"}[5m])))'),
-      ['workqueue_work_duration_seconds_bucket']);
-    assert.deepEqual(seriesNames('max (kcm_bus_node_lifecycle_inputs_stale) + on (zone) group_left node_collector_zone_size'),
-      ['kcm_bus_node_lifecycle_inputs_stale', 'node_collector_zone_size']);
+    assert.deepEqual(
+      seriesNames(
+        'histogram_quantile(0.99, sum by (le, name) (rate(workqueue_work_duration_seconds_bucket{name=~"a|b"}[5m])))',
+      ),
+      ['workqueue_work_duration_seconds_bucket'],
+    );
+    assert.deepEqual(
+      seriesNames('max (kcm_bus_node_lifecycle_inputs_stale) + on (zone) group_left node_collector_zone_size'),
+      ['kcm_bus_node_lifecycle_inputs_stale', 'node_collector_zone_size'],
+    );
   });
 
   it('exposes a histogram as its buckets, sum and count, and a counter under its own name', () => {
-    const text = '# HELP a_seconds x\n# TYPE a_seconds histogram\n# HELP b_total y\n# TYPE b_total counter\nb_total 3\n';
-    assert.deepEqual([...exportedSeries(text)].sort(), ['a_seconds_bucket', 'a_seconds_count', 'a_seconds_sum', 'b_total']);
+    const text =
+      '# HELP a_seconds x\n# TYPE a_seconds histogram\n# HELP b_total y\n# TYPE b_total counter\nb_total 3\n';
+    assert.deepEqual([...exportedSeries(text)].sort(), [
+      'a_seconds_bucket',
+      'a_seconds_count',
+      'a_seconds_sum',
+      'b_total',
+    ]);
   });
 });

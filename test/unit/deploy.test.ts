@@ -12,20 +12,48 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const BASE = join(ROOT, 'deploy/kustomize/base');
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
-type Container = { image: string; command: string[]; args: string[]; env: { name: string }[]; securityContext: Record<string, unknown>;
-  livenessProbe: Probe; readinessProbe: Probe; ports: { name: string; containerPort: number }[]; resources: { requests: object; limits: object } };
+type Container = {
+  image: string;
+  command: string[];
+  args: string[];
+  env: { name: string }[];
+  securityContext: Record<string, unknown>;
+  livenessProbe: Probe;
+  readinessProbe: Probe;
+  ports: { name: string; containerPort: number }[];
+  resources: { requests: object; limits: object };
+};
 type Probe = { httpGet: { path: string; port: string } };
-type Resource = { kind: string; metadata: { name: string }; rules?: Rule[]; roleRef?: { name: string }; subjects?: { kind: string; name: string }[];
-  automountServiceAccountToken?: boolean; spec?: Deployment };
-type Deployment = { replicas: number; strategy?: { type: string }; template: { metadata: { annotations: Record<string, string> }; spec: PodSpec } };
-type PodSpec = { serviceAccountName: string; automountServiceAccountToken?: boolean; securityContext: Record<string, unknown>; containers: Container[];
-  volumes?: { projected: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[] };
+type Resource = {
+  kind: string;
+  metadata: { name: string };
+  rules?: Rule[];
+  roleRef?: { name: string };
+  subjects?: { kind: string; name: string }[];
+  automountServiceAccountToken?: boolean;
+  spec?: Deployment;
+};
+type Deployment = {
+  replicas: number;
+  strategy?: { type: string };
+  template: { metadata: { annotations: Record<string, string> }; spec: PodSpec };
+};
+type PodSpec = {
+  serviceAccountName: string;
+  automountServiceAccountToken?: boolean;
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+  volumes?: { projected: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[];
+};
 
-const load = (file: string): Resource[] => parseAllDocuments(readFileSync(join(BASE, file), 'utf8')).map((d) => d.toJSON() as Resource);
+const load = (file: string): Resource[] =>
+  parseAllDocuments(readFileSync(join(BASE, file), 'utf8')).map((d) => d.toJSON() as Resource);
 const rbac = load('rbac.yaml');
 const SERVICES = ['watcher', 'writer', ...RECONCILER_SERVICES] as const;
 /** RECONCILER_SIGNERS are the controllers each reconciler service signs as, the catalog's. */
-const RECONCILER_SIGNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(RECONCILER_SERVICES.map((s) => [s, controllersOf(s).map((c) => c.name)]));
+const RECONCILER_SIGNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  RECONCILER_SERVICES.map((s) => [s, controllersOf(s).map((c) => c.name)]),
+);
 const deployment = (service: string): Deployment => load(`${service}.yaml`).find((r) => r.kind === 'Deployment')!.spec!;
 const container = (service: string): Container => deployment(service).template.spec.containers[0]!;
 
@@ -33,28 +61,43 @@ const helped = new Map<string, Set<string>>();
 /** flagsOf are the flags a service takes, as its --help prints them (the runtime's and its own). */
 function flagsOf(service: string): Set<string> {
   if (!helped.has(service)) {
-    const run = spawnSync(process.execPath, [join(ROOT, `services/${service}/src/main.ts`), '--help'], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [join(ROOT, `services/${service}/src/main.ts`), '--help'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     helped.set(service, new Set([...run.stdout.matchAll(/^\s+--([a-z0-9-]+) \(KCM_BUS_/gm)].map((m) => m[1]!)));
   }
   return helped.get(service)!;
 }
-const envFlag = (name: string): string => name.replace(/^KCM_BUS_/, '').toLowerCase().replace(/_/g, '-');
+const envFlag = (name: string): string =>
+  name
+    .replace(/^KCM_BUS_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 
 describe('deploy/kustomize/base: the manifests say what the code does', () => {
-  it('given the base\'s ClusterRoles, then they are exactly the local stack\'s ROLES (one truth for least privilege)', () => {
+  it("given the base's ClusterRoles, then they are exactly the local stack's ROLES (one truth for least privilege)", () => {
     const roles = rbac.filter((r) => r.kind === 'ClusterRole');
-    assert.deepEqual(Object.fromEntries(roles.map((r) => [r.metadata.name, r.rules])),
-      Object.fromEntries(Object.entries(ROLES).map(([id, rules]) => [`kcm-bus:${id}`, rules])));
+    assert.deepEqual(
+      Object.fromEntries(roles.map((r) => [r.metadata.name, r.rules])),
+      Object.fromEntries(Object.entries(ROLES).map(([id, rules]) => [`kcm-bus:${id}`, rules])),
+    );
   });
 
-  it('given the bindings, then each role goes to its own ServiceAccount and the reconcilers\' account is bound to nothing, without a token', () => {
+  it("given the bindings, then each role goes to its own ServiceAccount and the reconcilers' account is bound to nothing, without a token", () => {
     const bindings = rbac.filter((r) => r.kind.endsWith('Binding'));
-    assert.deepEqual(bindings.map((b) => [b.kind, b.roleRef?.name, b.subjects]), [
-      ['ClusterRoleBinding', 'kcm-bus:watcher', [{ kind: 'ServiceAccount', name: 'kcm-bus-watcher' }]],
-      ['ClusterRoleBinding', 'kcm-bus:writer', [{ kind: 'ServiceAccount', name: 'kcm-bus-writer' }]],
-    ]);
+    assert.deepEqual(
+      bindings.map((b) => [b.kind, b.roleRef?.name, b.subjects]),
+      [
+        ['ClusterRoleBinding', 'kcm-bus:watcher', [{ kind: 'ServiceAccount', name: 'kcm-bus-watcher' }]],
+        ['ClusterRoleBinding', 'kcm-bus:writer', [{ kind: 'ServiceAccount', name: 'kcm-bus-writer' }]],
+      ],
+    );
     assert.equal(rbac.find((r) => r.metadata.name === 'kcm-bus-reconciler')?.automountServiceAccountToken, false);
-    assert.deepEqual(rbac.filter((r) => r.kind.endsWith('Role')).map((r) => r.kind), ['ClusterRole', 'ClusterRole']);
+    assert.deepEqual(
+      rbac.filter((r) => r.kind.endsWith('Role')).map((r) => r.kind),
+      ['ClusterRole', 'ClusterRole'],
+    );
   });
 
   for (const service of SERVICES) {
@@ -62,50 +105,89 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
       const c = container(service);
       assert.equal(c.image, `kcm-bus/${service}`);
       const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(ROOT, `services/${service}/Dockerfile`), 'utf8'))?.[1];
-      assert.deepEqual(c.command, JSON.parse(cmd ?? '[]'), 'the Dockerfile\'s CMD');
+      assert.deepEqual(c.command, JSON.parse(cmd ?? '[]'), "the Dockerfile's CMD");
       const flags = flagsOf(service);
-      for (const arg of c.args) assert.ok(flags.has(/^--([a-z0-9-]+)=/.exec(arg)?.[1] ?? ''), `${service} takes ${arg}`);
+      for (const arg of c.args)
+        assert.ok(flags.has(/^--([a-z0-9-]+)=/.exec(arg)?.[1] ?? ''), `${service} takes ${arg}`);
       for (const { name } of c.env) assert.ok(flags.has(envFlag(name)), `${service} reads ${name}`);
-      assert.ok(c.env.some((e) => e.name === 'KCM_BUS_METRICS_BIND_ADDRESS' && (e as { value?: string }).value === '0.0.0.0:9090'));
-      assert.deepEqual([c.livenessProbe.httpGet, c.readinessProbe.httpGet], [{ path: '/healthz', port: 'metrics' }, { path: '/readyz', port: 'metrics' }]);
+      assert.ok(
+        c.env.some(
+          (e) => e.name === 'KCM_BUS_METRICS_BIND_ADDRESS' && (e as { value?: string }).value === '0.0.0.0:9090',
+        ),
+      );
+      assert.deepEqual(
+        [c.livenessProbe.httpGet, c.readinessProbe.httpGet],
+        [
+          { path: '/healthz', port: 'metrics' },
+          { path: '/readyz', port: 'metrics' },
+        ],
+      );
       assert.deepEqual(c.ports, [{ name: 'metrics', containerPort: 9090 }]);
-      assert.deepEqual(deployment(service).template.metadata.annotations, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9090', 'prometheus.io/path': '/metrics' });
+      assert.deepEqual(deployment(service).template.metadata.annotations, {
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9090',
+        'prometheus.io/path': '/metrics',
+      });
       assert.ok(c.resources.requests && c.resources.limits);
     });
 
     it(`given ${service}'s pod, then it runs as non-root, read-only, without capabilities, under RuntimeDefault seccomp`, () => {
       const pod = deployment(service).template.spec;
-      assert.deepEqual([pod.securityContext['runAsNonRoot'], pod.securityContext['seccompProfile']], [true, { type: 'RuntimeDefault' }]);
-      assert.deepEqual(container(service).securityContext, { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      assert.deepEqual(
+        [pod.securityContext['runAsNonRoot'], pod.securityContext['seccompProfile']],
+        [true, { type: 'RuntimeDefault' }],
+      );
+      assert.deepEqual(container(service).securityContext, {
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
     });
   }
 
-  it('given the bus endpoints\' ConfigMap, then every variable in it is a flag every service takes', () => {
-    const kustomization = parseAllDocuments(readFileSync(join(BASE, 'kustomization.yaml'), 'utf8'))[0]!.toJSON() as { configMapGenerator: { literals: string[] }[] };
+  it("given the bus endpoints' ConfigMap, then every variable in it is a flag every service takes", () => {
+    const kustomization = parseAllDocuments(readFileSync(join(BASE, 'kustomization.yaml'), 'utf8'))[0]!.toJSON() as {
+      configMapGenerator: { literals: string[] }[];
+    };
     const names = kustomization.configMapGenerator.flatMap((g) => g.literals.map((l) => l.split('=')[0]!));
-    for (const service of SERVICES) for (const name of names) assert.ok(flagsOf(service).has(envFlag(name)), `${service} reads ${name}`);
+    for (const service of SERVICES)
+      for (const name of names) assert.ok(flagsOf(service).has(envFlag(name)), `${service} reads ${name}`);
   });
 
   it('given replicas and identities, then the watcher and the writer run one pod each (Recreate) with their accounts, the reconcilers several with none', () => {
     for (const service of ['watcher', 'writer']) {
       const d = deployment(service);
-      assert.deepEqual([d.replicas, d.strategy?.type, d.template.spec.serviceAccountName], [1, 'Recreate', `kcm-bus-${service}`]);
+      assert.deepEqual(
+        [d.replicas, d.strategy?.type, d.template.spec.serviceAccountName],
+        [1, 'Recreate', `kcm-bus-${service}`],
+      );
     }
     for (const service of Object.keys(RECONCILER_SIGNERS)) {
       const d = deployment(service);
       assert.ok(d.replicas >= 2, service);
-      assert.deepEqual([d.template.spec.serviceAccountName, d.template.spec.automountServiceAccountToken], ['kcm-bus-reconciler', false]);
+      assert.deepEqual(
+        [d.template.spec.serviceAccountName, d.template.spec.automountServiceAccountToken],
+        ['kcm-bus-reconciler', false],
+      );
     }
   });
 
   it('given the signing volumes, then each service mounts only its own private keys and the public keys it trusts', () => {
-    const mounted = (service: string): string[] => (deployment(service).template.spec.volumes ?? [])
-      .flatMap((v) => v.projected.sources.flatMap((s) => s.secret.items.map((i) => `${s.secret.name}:${i.path}`))).sort();
+    const mounted = (service: string): string[] =>
+      (deployment(service).template.spec.volumes ?? [])
+        .flatMap((v) => v.projected.sources.flatMap((s) => s.secret.items.map((i) => `${s.secret.name}:${i.path}`)))
+        .sort();
     const controllers = LOCAL_SIGNERS.filter((s) => s !== 'writer');
     assert.deepEqual(mounted('watcher'), []);
-    assert.deepEqual(mounted('writer'), ['kcm-bus-signer-writer:writer.key', ...controllers.map((c) => `kcm-bus-signing-public:${c}.pub`)].sort());
+    assert.deepEqual(
+      mounted('writer'),
+      ['kcm-bus-signer-writer:writer.key', ...controllers.map((c) => `kcm-bus-signing-public:${c}.pub`)].sort(),
+    );
     for (const [service, signers] of Object.entries(RECONCILER_SIGNERS)) {
-      assert.deepEqual(mounted(service), [...signers.map((s) => `kcm-bus-signer-${s}:${s}.key`), 'kcm-bus-signing-public:writer.pub'].sort());
+      assert.deepEqual(
+        mounted(service),
+        [...signers.map((s) => `kcm-bus-signer-${s}:${s}.key`), 'kcm-bus-signing-public:writer.pub'].sort(),
+      );
     }
   });
 });

@@ -23,8 +23,11 @@ const CLI = resolve(ROOT, 'packages/stack/bin/kcm-bus.ts');
 
 /** SERVICE_FLAGS are each service's flags besides COMMON_FLAGS, as its main declares them. */
 const SERVICE_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
-  'watcher': WATCHER_FLAGS, 'writer': WRITER_FLAGS,
-  'reconciler-rc': controllerFlags(RC), 'reconciler-endpoint': controllerFlags(ENDPOINT), 'reconciler-node': controllerFlags(NODE),
+  watcher: WATCHER_FLAGS,
+  writer: WRITER_FLAGS,
+  'reconciler-rc': controllerFlags(RC),
+  'reconciler-endpoint': controllerFlags(ENDPOINT),
+  'reconciler-node': controllerFlags(NODE),
 };
 
 /**
@@ -34,7 +37,11 @@ const SERVICE_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
 const SANDBOX: NodeJS.ProcessEnv = (() => {
   const dir = mkdtempSync(join(tmpdir(), 'kcm-bus-help-'));
   return {
-    PATH: dirname(process.execPath), HOME: dir, KCM_BUS_CACHE: join(dir, 'cache'), KCM_BUS_RUN_DIR: join(dir, 'run'), KCM_BUS_KAFKA_BROKERS: '127.0.0.1:1',
+    PATH: dirname(process.execPath),
+    HOME: dir,
+    KCM_BUS_CACHE: join(dir, 'cache'),
+    KCM_BUS_RUN_DIR: join(dir, 'run'),
+    KCM_BUS_KAFKA_BROKERS: '127.0.0.1:1',
   };
 })();
 
@@ -43,12 +50,19 @@ type Run = { readonly code: number; readonly stdout: string; readonly stderr: st
 /** run runs a script of this checkout in the SANDBOX and returns its exit status and output. */
 async function run(script: string, args: readonly string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--disable-warning=TimeoutNegativeWarning', script, ...args],
-      { env: SANDBOX, timeout: 30_000 });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--disable-warning=TimeoutNegativeWarning', script, ...args],
+      { env: SANDBOX, timeout: 30_000 },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: unknown; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}${String(err)}` };
+    return {
+      code: typeof e.code === 'number' ? e.code : -1,
+      stdout: e.stdout ?? '',
+      stderr: `${e.stderr ?? ''}${String(err)}`,
+    };
   }
 }
 
@@ -66,44 +80,63 @@ function assertNamesFlags(text: string, specs: readonly FlagSpec[]): void {
 /** exampleArgs are the fewest positional arguments a command takes, for a line that is wrong only where a test says. */
 const exampleArgs = (c: Command): string[] => ['pods', 'demo/web'].slice(0, c.positionals[0]);
 
-describe('kcm-bus COMMAND --help: every command\'s usage, flags, variables and defaults, exit status 0', { concurrency: 8 }, () => {
-  it('the commands are every one the CLI dispatches', () => {
-    assert.deepEqual(COMMANDS.map((c) => c.name), ['run', 'tail', 'history', 'trace', 'lag', 'replay', 'stack up', 'stack down', 'stack status', 'stack logs']);
-  });
-
-  for (const c of COMMANDS) {
-    it(`given kcm-bus ${c.name} --help, -h or kcm-bus help ${c.name}, then its usage, every flag and variable it reads, exit 0, nothing run`, async () => {
-      const words = c.name.split(' ');
-      const [help, h, helpCommand] = await Promise.all([
-        kcmBus(...words, ...exampleArgs(c), '--help'), kcmBus(...words, ...exampleArgs(c), '-h'), kcmBus('help', ...words),
-      ]);
-      assert.equal(help.code, 0, help.stderr);
-      assert.match(help.stdout, new RegExp(`^usage: kcm-bus ${c.name} `));
-      assertNamesFlags(help.stdout, c.flags);
-      for (const e of c.environment ?? []) assert.ok(help.stdout.includes(`${e.name} (default `), e.name);
-      assert.deepEqual([h.code, h.stdout, helpCommand.code, helpCommand.stdout], [0, help.stdout, 0, help.stdout]);
+describe(
+  "kcm-bus COMMAND --help: every command's usage, flags, variables and defaults, exit status 0",
+  { concurrency: 8 },
+  () => {
+    it('the commands are every one the CLI dispatches', () => {
+      assert.deepEqual(
+        COMMANDS.map((c) => c.name),
+        ['run', 'tail', 'history', 'trace', 'lag', 'replay', 'stack up', 'stack down', 'stack status', 'stack logs'],
+      );
     });
-    if (c.passOn) continue;
-    it(`given kcm-bus ${c.name} with an unknown flag, then exit 2 naming it, with its usage, and nothing run`, async () => {
-      const got = await kcmBus(...c.name.split(' '), ...exampleArgs(c), '--no-such-flag');
+
+    for (const c of COMMANDS) {
+      it(`given kcm-bus ${c.name} --help, -h or kcm-bus help ${c.name}, then its usage, every flag and variable it reads, exit 0, nothing run`, async () => {
+        const words = c.name.split(' ');
+        const [help, h, helpCommand] = await Promise.all([
+          kcmBus(...words, ...exampleArgs(c), '--help'),
+          kcmBus(...words, ...exampleArgs(c), '-h'),
+          kcmBus('help', ...words),
+        ]);
+        assert.equal(help.code, 0, help.stderr);
+        assert.match(help.stdout, new RegExp(`^usage: kcm-bus ${c.name} `));
+        assertNamesFlags(help.stdout, c.flags);
+        for (const e of c.environment ?? []) assert.ok(help.stdout.includes(`${e.name} (default `), e.name);
+        assert.deepEqual([h.code, h.stdout, helpCommand.code, helpCommand.stdout], [0, help.stdout, 0, help.stdout]);
+      });
+      if (c.passOn) continue;
+      it(`given kcm-bus ${c.name} with an unknown flag, then exit 2 naming it, with its usage, and nothing run`, async () => {
+        const got = await kcmBus(...c.name.split(' '), ...exampleArgs(c), '--no-such-flag');
+        assert.equal(got.code, 2, got.stderr);
+        assert.match(
+          got.stderr,
+          new RegExp(`^kcm-bus ${c.name}: Unknown option '--no-such-flag'[^]*\nusage: kcm-bus ${c.name} `),
+        );
+      });
+    }
+
+    it("given kcm-bus replay --controller NAME --help, then the service's replay help: its flags and the service's, exit 0", async () => {
+      const [controller, service] = Object.entries(CONTROLLER_SERVICES)[0]!;
+      const got = await kcmBus('replay', '--controller', controller, '--help');
+      assert.equal(got.code, 0, got.stderr);
+      assertNamesFlags(got.stdout, [...REPLAY_FLAGS, ...SERVICE_FLAGS[service]!]);
+    });
+
+    it('given kcm-bus replay with a flag its service does not take, then the service refuses it: exit 2 naming it', async () => {
+      const got = await kcmBus(
+        'replay',
+        '--controller',
+        Object.keys(CONTROLLER_SERVICES)[0]!,
+        '--from',
+        '1h',
+        '--no-such-flag',
+      );
       assert.equal(got.code, 2, got.stderr);
-      assert.match(got.stderr, new RegExp(`^kcm-bus ${c.name}: Unknown option '--no-such-flag'[^]*\nusage: kcm-bus ${c.name} `));
+      assert.match(got.stderr, /--no-such-flag/);
     });
-  }
-
-  it('given kcm-bus replay --controller NAME --help, then the service\'s replay help: its flags and the service\'s, exit 0', async () => {
-    const [controller, service] = Object.entries(CONTROLLER_SERVICES)[0]!;
-    const got = await kcmBus('replay', '--controller', controller, '--help');
-    assert.equal(got.code, 0, got.stderr);
-    assertNamesFlags(got.stdout, [...REPLAY_FLAGS, ...SERVICE_FLAGS[service]!]);
-  });
-
-  it('given kcm-bus replay with a flag its service does not take, then the service refuses it: exit 2 naming it', async () => {
-    const got = await kcmBus('replay', '--controller', Object.keys(CONTROLLER_SERVICES)[0]!, '--from', '1h', '--no-such-flag');
-    assert.equal(got.code, 2, got.stderr);
-    assert.match(got.stderr, /--no-such-flag/);
-  });
-});
+  },
+);
 
 describe('kcm-bus, kcm-bus help and wrong command lines', { concurrency: 8 }, () => {
   it('given kcm-bus help, --help or -h, then the usage naming every command on stdout, exit 0', async () => {
@@ -122,7 +155,12 @@ describe('kcm-bus, kcm-bus help and wrong command lines', { concurrency: 8 }, ()
 
   it('given no command, an unknown one, a flag before the command or help on an unknown one, then exit 2 with the usage on stderr', async () => {
     const runs = await Promise.all([
-      kcmBus(), kcmBus('frobnicate'), kcmBus('--profile', 'test', 'stack', 'up'), kcmBus('help', 'frobnicate'), kcmBus('stack'), kcmBus('stack', 'frobnicate'),
+      kcmBus(),
+      kcmBus('frobnicate'),
+      kcmBus('--profile', 'test', 'stack', 'up'),
+      kcmBus('help', 'frobnicate'),
+      kcmBus('stack'),
+      kcmBus('stack', 'frobnicate'),
     ]);
     for (const got of runs) {
       assert.equal(got.code, 2, got.stderr);
@@ -132,7 +170,11 @@ describe('kcm-bus, kcm-bus help and wrong command lines', { concurrency: 8 }, ()
   });
 
   it('given a command without its arguments or with one too many, then exit 2 with its usage', async () => {
-    for (const got of await Promise.all([kcmBus('trace', 'pods'), kcmBus('tail'), kcmBus('stack', 'status', 'extra')])) {
+    for (const got of await Promise.all([
+      kcmBus('trace', 'pods'),
+      kcmBus('tail'),
+      kcmBus('stack', 'status', 'extra'),
+    ])) {
       assert.equal(got.code, 2, got.stderr);
       assert.match(got.stderr, /\nusage: kcm-bus (trace|tail|stack status)/);
     }
@@ -140,7 +182,9 @@ describe('kcm-bus, kcm-bus help and wrong command lines', { concurrency: 8 }, ()
 });
 
 describe('SERVICE --help: what an operator meets first', { concurrency: 8 }, () => {
-  const services = globSync('services/*/src/main.ts', { cwd: ROOT }).map((f) => f.split('/')[1]!).sort();
+  const services = globSync('services/*/src/main.ts', { cwd: ROOT })
+    .map((f) => f.split('/')[1]!)
+    .sort();
 
   it('the services are every one in services/', () => {
     assert.deepEqual(services, Object.keys(SERVICE_FLAGS).sort());
@@ -150,7 +194,7 @@ describe('SERVICE --help: what an operator meets first', { concurrency: 8 }, () 
     it(`given ${service} --help, then it prints every flag with its variable and default and exits 0, touching nothing`, async () => {
       const got = await run(resolve(ROOT, `services/${service}/src/main.ts`), ['--help']);
       assert.equal(got.code, 0, got.stderr);
-      assertNamesFlags(got.stdout, [...COMMON_FLAGS, ...SERVICE_FLAGS[service] ?? []]);
+      assertNamesFlags(got.stdout, [...COMMON_FLAGS, ...(SERVICE_FLAGS[service] ?? [])]);
     });
   }
 });

@@ -14,23 +14,87 @@ type Violation = { readonly rule: string; readonly file: string; readonly text: 
 
 /** VIOLATIONS break every rule, each at least once; the real tree is checked by the test command itself. */
 const VIOLATIONS: readonly Violation[] = [
-  { rule: 'services-are-independent', file: 'services/writer/src/leak.ts', text: "import '../../watcher/src/target.ts';\n" },
-  { rule: 'pure-modules-do-no-io', file: 'packages/runtime/src/store.ts', text: "import { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n" },
-  { rule: 'pure-modules-do-no-io', file: 'packages/k8s/src/pod.ts', text: "import { request } from 'node:http';\nexport const y = request;\n" },
-  { rule: 'pure-modules-do-no-io', file: 'schemas/kinds.ts', text: "import avro from 'avsc';\nexport const y = avro;\n" },
-  { rule: 'only-watcher-and-writer-use-the-api', file: 'services/reconciler-node/src/api.kube.ts', text: "import { KubeConfig } from '@kubernetes/client-node';\nexport const k = KubeConfig;\n" },
-  { rule: 'only-watcher-and-writer-use-the-api', file: 'schemas/openapi.fs.ts', text: "import { KubeConfig } from '@kubernetes/client-node';\nexport const k = KubeConfig;\n" },
-  { rule: 'only-the-bus-adapter-uses-kafkajs', file: 'services/watcher/src/topic.kafka.ts', text: "import { Kafka } from 'kafkajs';\nexport const z = Kafka;\n" },
-  { rule: 'only-the-bus-adapter-uses-kafkajs', file: 'packages/runtime/src/reconcile/controller.kafka.ts', text: "import { Kafka } from 'kafkajs';\nexport const z = Kafka;\n" },
-  { rule: 'packages-in-order', file: 'schemas/watch-schemas.ts', text: "import '../packages/runtime/src/target.ts';\n" },
-  { rule: 'packages-in-order', file: 'packages/runtime/src/reconcile/controller.ts', text: "import '../../../k8s/src/target.ts';\n" },
-  { rule: 'packages-in-order', file: 'services/reconciler-rc/src/main.ts', text: "import '../../../packages/stack/src/target.ts';\n" },
-  { rule: 'packages-in-order', file: 'packages/harness/src/processes.ts', text: "import '../../../services/watcher/src/target.ts';\n" },
-  { rule: 'bench-drives-from-outside', file: 'bench/scenarios/leak/scenario.ts', text: "import '../../../services/watcher/src/target.ts';\n" },
+  {
+    rule: 'services-are-independent',
+    file: 'services/writer/src/leak.ts',
+    text: "import '../../watcher/src/target.ts';\n",
+  },
+  {
+    rule: 'pure-modules-do-no-io',
+    file: 'packages/runtime/src/store.ts',
+    text: "import { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n",
+  },
+  {
+    rule: 'pure-modules-do-no-io',
+    file: 'packages/k8s/src/pod.ts',
+    text: "import { request } from 'node:http';\nexport const y = request;\n",
+  },
+  {
+    rule: 'pure-modules-do-no-io',
+    file: 'schemas/kinds.ts',
+    text: "import avro from 'avsc';\nexport const y = avro;\n",
+  },
+  {
+    rule: 'only-watcher-and-writer-use-the-api',
+    file: 'services/reconciler-node/src/api.kube.ts',
+    text: "import { KubeConfig } from '@kubernetes/client-node';\nexport const k = KubeConfig;\n",
+  },
+  {
+    rule: 'only-watcher-and-writer-use-the-api',
+    file: 'schemas/openapi.fs.ts',
+    text: "import { KubeConfig } from '@kubernetes/client-node';\nexport const k = KubeConfig;\n",
+  },
+  {
+    rule: 'only-the-bus-adapter-uses-kafkajs',
+    file: 'services/watcher/src/topic.kafka.ts',
+    text: "import { Kafka } from 'kafkajs';\nexport const z = Kafka;\n",
+  },
+  {
+    rule: 'only-the-bus-adapter-uses-kafkajs',
+    file: 'packages/runtime/src/reconcile/controller.kafka.ts',
+    text: "import { Kafka } from 'kafkajs';\nexport const z = Kafka;\n",
+  },
+  {
+    rule: 'packages-in-order',
+    file: 'schemas/watch-schemas.ts',
+    text: "import '../packages/runtime/src/target.ts';\n",
+  },
+  {
+    rule: 'packages-in-order',
+    file: 'packages/runtime/src/reconcile/controller.ts',
+    text: "import '../../../k8s/src/target.ts';\n",
+  },
+  {
+    rule: 'packages-in-order',
+    file: 'services/reconciler-rc/src/main.ts',
+    text: "import '../../../packages/stack/src/target.ts';\n",
+  },
+  {
+    rule: 'packages-in-order',
+    file: 'packages/harness/src/processes.ts',
+    text: "import '../../../services/watcher/src/target.ts';\n",
+  },
+  {
+    rule: 'bench-drives-from-outside',
+    file: 'bench/scenarios/leak/scenario.ts',
+    text: "import '../../../services/watcher/src/target.ts';\n",
+  },
   { rule: 'bench-drives-from-outside', file: 'bench/lib/helper.ts', text: "import '../../test/support/target.ts';\n" },
-  { rule: 'nothing-imports-bench', file: 'test/integration/leak.test.ts', text: "import '../../bench/lib/target.ts';\n" },
-  { rule: 'nothing-imports-bench', file: 'packages/harness/src/leak.ts', text: "import '../../../bench/lib/target.ts';\n" },
-  { rule: 'no-circular', file: 'packages/tools/src/a.ts', text: "import { b } from './b.ts';\nexport const a = (): number => b();\n" },
+  {
+    rule: 'nothing-imports-bench',
+    file: 'test/integration/leak.test.ts',
+    text: "import '../../bench/lib/target.ts';\n",
+  },
+  {
+    rule: 'nothing-imports-bench',
+    file: 'packages/harness/src/leak.ts',
+    text: "import '../../../bench/lib/target.ts';\n",
+  },
+  {
+    rule: 'no-circular',
+    file: 'packages/tools/src/a.ts',
+    text: "import { b } from './b.ts';\nexport const a = (): number => b();\n",
+  },
 ];
 
 /** TARGETS are the harmless files the violations import. */
@@ -45,7 +109,9 @@ const TARGETS: Readonly<Record<string, string>> = {
 };
 
 /** RULES are the names of the configured rules. */
-const RULES = new Set((createRequire(import.meta.url)(CONFIG) as { forbidden: readonly { name: string }[] }).forbidden.map((r) => r.name));
+const RULES = new Set(
+  (createRequire(import.meta.url)(CONFIG) as { forbidden: readonly { name: string }[] }).forbidden.map((r) => r.name),
+);
 
 describe('the layering rule (dependency-cruiser)', () => {
   let output = '';
@@ -58,22 +124,33 @@ describe('the layering rule (dependency-cruiser)', () => {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), text);
     }
-    const run = spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), ['--config', CONFIG, 'packages', 'services', 'schemas', 'test', 'bench'], {
-      cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
-    });
+    const run = spawnSync(
+      join(ROOT, 'node_modules/.bin/depcruise'),
+      ['--config', CONFIG, 'packages', 'services', 'schemas', 'test', 'bench'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
+      },
+    );
     assert.notEqual(run.status, 0, 'dependency-cruiser fails on the violating tree');
     output = run.stdout + run.stderr;
   });
 
   it('given the configured rules, then each has a violation here', () => {
-    assert.deepEqual([...RULES].filter((rule) => !VIOLATIONS.some((v) => v.rule === rule)), []);
+    assert.deepEqual(
+      [...RULES].filter((rule) => !VIOLATIONS.some((v) => v.rule === rule)),
+      [],
+    );
   });
 
   for (const { rule, file } of VIOLATIONS) {
-    it(`reports ${rule} for ${file}`, () => assert.match(output, new RegExp(`error ${rule}: ${file.replaceAll('.', '\\.')}`), output));
+    it(`reports ${rule} for ${file}`, () =>
+      assert.match(output, new RegExp(`error ${rule}: ${file.replaceAll('.', '\\.')}`), output));
   }
 
   it('given the harmless targets, then none is reported', () => {
-    for (const file of Object.keys(TARGETS).filter((f) => !f.endsWith('b.ts'))) assert.doesNotMatch(output, new RegExp(`error \\S+: ${file.replaceAll('.', '\\.')}`));
+    for (const file of Object.keys(TARGETS).filter((f) => !f.endsWith('b.ts')))
+      assert.doesNotMatch(output, new RegExp(`error \\S+: ${file.replaceAll('.', '\\.')}`));
   });
 });

@@ -14,11 +14,14 @@ type Manifest = {
   readonly devDependencies?: Readonly<Record<string, string>>;
 };
 
-const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
+const manifest = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
 
 /** WORKSPACES are the workspace folders the root package.json names, each with its manifest. */
 const WORKSPACES: ReadonlyMap<string, Manifest> = new Map(
-  (manifest('.').workspaces ?? []).flatMap((pattern) => globSync(`${pattern}/package.json`, { cwd: ROOT })).sort()
+  (manifest('.').workspaces ?? [])
+    .flatMap((pattern) => globSync(`${pattern}/package.json`, { cwd: ROOT }))
+    .sort()
     .map((file) => [dirname(file), manifest(dirname(file))]),
 );
 
@@ -26,12 +29,19 @@ const WORKSPACES: ReadonlyMap<string, Manifest> = new Map(
  * IMPORT_SPECIFIERS match static imports and re-exports (also over several lines), bare imports and dynamic ones; a
  * statement must start its line, so examples in comments (` * import …`, `// import …`) do not count.
  */
-const IMPORT_SPECIFIERS = [/^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm, /^\s*import\s*['"]([^'"]+)['"]/gm, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+const IMPORT_SPECIFIERS = [
+  /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+  /^\s*import\s*['"]([^'"]+)['"]/gm,
+  /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+];
 
 /** packageOf is the package an import specifier names (`@scope/name` or `name`), or undefined for relative paths and builtins. */
 function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) return undefined;
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 }
 
 /** importedPackages lists, per package, the source files of a workspace that import it. */
@@ -56,7 +66,7 @@ function installed(name: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-describe('the workspaces\' package.json files', () => {
+describe("the workspaces' package.json files", () => {
   it('given the root manifest, then it names the workspaces', () => {
     for (const dir of ['packages/runtime', 'schemas', 'services/watcher', 'test']) assert.ok(WORKSPACES.has(dir), dir);
   });
@@ -64,7 +74,9 @@ describe('the workspaces\' package.json files', () => {
   for (const [dir, m] of WORKSPACES) {
     it(`${dir}: every package it imports is declared in its package.json (node: builtins aside)`, () => {
       const declared = new Set([m.name, ...Object.keys(m.dependencies ?? {}), ...Object.keys(m.devDependencies ?? {})]);
-      const undeclared = [...importedPackages(dir)].filter(([name]) => !declared.has(name)).map(([name, files]) => `${name} (${[...files].join(', ')})`);
+      const undeclared = [...importedPackages(dir)]
+        .filter(([name]) => !declared.has(name))
+        .map(([name, files]) => `${name} (${[...files].join(', ')})`);
       assert.deepEqual(undeclared, []);
     });
 
@@ -79,12 +91,16 @@ describe('the workspaces\' package.json files', () => {
   it('given schemas, then it depends on no workspace package (it is the lowest layer)', () => {
     const m = WORKSPACES.get('schemas');
     const deps = [...Object.keys(m?.dependencies ?? {}), ...Object.keys(m?.devDependencies ?? {})];
-    assert.deepEqual(deps.filter((d) => d.startsWith('@kcm-bus/')), []);
+    assert.deepEqual(
+      deps.filter((d) => d.startsWith('@kcm-bus/')),
+      [],
+    );
   });
 
   it('given a reconciler, then installing it pulls no Kubernetes API client (only the watcher and the writer hold one)', () => {
     for (const [dir, m] of WORKSPACES) {
-      if (dir.startsWith('services/reconciler-')) assert.ok(!installed(m.name).has('@kubernetes/client-node'), `${m.name} installs @kubernetes/client-node`);
+      if (dir.startsWith('services/reconciler-'))
+        assert.ok(!installed(m.name).has('@kubernetes/client-node'), `${m.name} installs @kubernetes/client-node`);
     }
   });
 });

@@ -17,15 +17,20 @@ function parse(page: string): Scraped {
   const lines = page.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   return (name, labels = {}) => {
     const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-    return lines.filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
+    return lines
+      .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
       .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
   };
 }
 
 /** apiserverScrape reads the bench apiserver's /metrics once, as admin. */
 export async function apiserverScrape(ctx: BenchContext): Promise<Scraped> {
-  const answer = await httpCall(`${ctx.e.apiserver}/metrics`, { tls: tlsClient(ctx.stack.dir, 'admin'), timeoutMs: 10_000 });
-  if (answer.status !== 200) throw new Error(`GET ${ctx.e.apiserver}/metrics: ${answer.status} ${answer.body.slice(0, 200)}`);
+  const answer = await httpCall(`${ctx.e.apiserver}/metrics`, {
+    tls: tlsClient(ctx.stack.dir, 'admin'),
+    timeoutMs: 10_000,
+  });
+  if (answer.status !== 200)
+    throw new Error(`GET ${ctx.e.apiserver}/metrics: ${answer.status} ${answer.body.slice(0, 200)}`);
   return parse(answer.body);
 }
 
@@ -43,5 +48,8 @@ export async function apiserverWrites(ctx: BenchContext, resource: ApiResource):
 export async function apiserverPutTime(ctx: BenchContext, resource: ApiResource): Promise<PutTime> {
   const page = await apiserverScrape(ctx);
   const labels = { resource, verb: 'PUT' };
-  return { seconds: page('apiserver_request_duration_seconds_sum', labels), count: page('apiserver_request_duration_seconds_count', labels) };
+  return {
+    seconds: page('apiserver_request_duration_seconds_sum', labels),
+    count: page('apiserver_request_duration_seconds_count', labels),
+  };
 }

@@ -4,7 +4,10 @@ import { follow } from '../follow.ts';
 /** ReadyPod is what S4 reads of a pod on its client watch. */
 type ReadyPod = {
   readonly metadata: { readonly name: string; readonly resourceVersion?: string };
-  readonly status?: { readonly podIP?: string; readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+  readonly status?: {
+    readonly podIP?: string;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+  };
 };
 
 /** ReadyCount is the number of ready endpoints listed for the Service at one watch delivery (ms). */
@@ -31,7 +34,9 @@ export type ReadyToEndpoints = {
 
 /** readyNames are the pod names of an Endpoints' ready addresses. */
 export function readyNames(e: EndpointsObject | undefined): string[] {
-  return (e?.subsets ?? []).flatMap((s) => (s.addresses ?? []).flatMap((a) => (a.targetRef?.name === undefined ? [] : [a.targetRef.name])));
+  return (e?.subsets ?? []).flatMap((s) =>
+    (s.addresses ?? []).flatMap((a) => (a.targetRef?.name === undefined ? [] : [a.targetRef.name])),
+  );
 }
 
 /** endpointsLister lists the Endpoints named `service` (events of other Endpoints leave the listing as it was). */
@@ -39,7 +44,10 @@ function endpointsLister(service: string): Lister<EndpointsObject> {
   let latest: Listing | undefined;
   return (type, e) => {
     if (e.metadata.name !== service) return latest;
-    latest = type === 'DELETED' ? undefined : { ready: readyNames(e), all: readyIPs(e).length + readyIPs(e, 'notReadyAddresses').length };
+    latest =
+      type === 'DELETED'
+        ? undefined
+        : { ready: readyNames(e), all: readyIPs(e).length + readyIPs(e, 'notReadyAddresses').length };
     return latest;
   };
 }
@@ -49,13 +57,19 @@ function endpointsLister(service: string): Lister<EndpointsObject> {
  * selector allowed), folded by `lister`: an S4 scenario's start mark (the pod Ready, as a client sees it) and end
  * mark (the pod listed ready for the Service, as a client sees it).
  */
-export function watchReadyToListed<T extends { readonly metadata?: { readonly resourceVersion?: string } }>(kubeconfig: string, ns: string, path: string, lister: Lister<T>): ReadyToEndpoints {
+export function watchReadyToListed<T extends { readonly metadata?: { readonly resourceVersion?: string } }>(
+  kubeconfig: string,
+  ns: string,
+  path: string,
+  lister: Lister<T>,
+): ReadyToEndpoints {
   const readyAt = new Map<string, number>();
   const listedAt = new Map<string, number>();
   const counts: ReadyCount[] = [];
   let latest: Listing | undefined;
   const pods = follow<ReadyPod>(kubeconfig, `/api/v1/namespaces/${ns}/pods`, (type, pod, at) => {
-    const ready = pod.status?.podIP !== undefined && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    const ready =
+      pod.status?.podIP !== undefined && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     if (type !== 'DELETED' && ready && !readyAt.has(pod.metadata.name)) readyAt.set(pod.metadata.name, at);
   });
   const listed = follow<T>(kubeconfig, path, (type, obj, at) => {
@@ -64,7 +78,9 @@ export function watchReadyToListed<T extends { readonly metadata?: { readonly re
     counts.push({ at, ready: latest?.ready.length ?? 0 });
   });
   return {
-    readyAt, listedAt, counts,
+    readyAt,
+    listedAt,
+    counts,
     listing: () => {
       pods.check();
       listed.check();

@@ -21,7 +21,12 @@ export const FULL = Math.min(1000, N);
 export const QPS: Qps = { qps: 20, burst: 30 };
 
 /** Replacement is one latency step of S4 or S4S: a pod deleted, its replacement's Ready and its address in the Endpoints (client watches, ms). */
-export type Replacement = { readonly deleted: string; readonly pod: string; readonly readyAt: number; readonly listedAt: number };
+export type Replacement = {
+  readonly deleted: string;
+  readonly pod: string;
+  readonly readyAt: number;
+  readonly listedAt: number;
+};
 
 /**
  * Target is what an S4 scenario measures: its id (namespaces, Service and RC name), the objects' noun in logs, the
@@ -29,20 +34,36 @@ export type Replacement = { readonly deleted: string; readonly pod: string; read
  * and the client watch of the Service's listing.
  */
 export type Target = {
-  readonly app: string; readonly noun: string; readonly resource: ApiResource; readonly controller: EndpointsController;
+  readonly app: string;
+  readonly noun: string;
+  readonly resource: ApiResource;
+  readonly controller: EndpointsController;
   readonly watch: (kubeconfig: string, ns: string, service: string) => ReadyToEndpoints;
 };
 
 /** Fill is the write run: writes over RC 0 → N → 0 (the apiserver's count and the side's own), seconds to FULL ready endpoints and back to none. */
-export type Fill = { readonly writes: number; readonly ownWrites: number; readonly fullS: number; readonly emptyS: number; readonly counts: readonly ReadyCount[] };
+export type Fill = {
+  readonly writes: number;
+  readonly ownWrites: number;
+  readonly fullS: number;
+  readonly emptyS: number;
+  readonly counts: readonly ReadyCount[];
+};
 
 /** Arm is one side's run: the replacements, the apiserver's mean PUT time (ms) and PUT count during them, and the fill run. */
-export type Arm = { readonly latency: Replacement[]; readonly puts: { readonly meanMs: number; readonly count: number }; readonly fill: Fill };
+export type Arm = {
+  readonly latency: Replacement[];
+  readonly puts: { readonly meanMs: number; readonly count: number };
+  readonly fill: Fill;
+};
 
 /** setUp makes a namespace with the Service `app` in front of an RC `app` of `replicas`, and watches both ends. */
 async function setUp(ctx: BenchContext, t: Target, ns: string, replicas: number): Promise<ReadyToEndpoints> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  await ctx.kube('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: t.app }, spec: { selector: { app: t.app }, ports: [{ port: 80 }] } });
+  await ctx.kube('POST', `/api/v1/namespaces/${ns}/services`, {
+    metadata: { name: t.app },
+    spec: { selector: { app: t.app }, ports: [{ port: 80 }] },
+  });
   const times = t.watch(ctx.e.kubeconfig, ns, t.app);
   await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest(t.app, replicas));
   return times;
@@ -52,7 +73,9 @@ async function setUp(ctx: BenchContext, t: Target, ns: string, replicas: number)
 async function tearDown(ctx: BenchContext, t: Target, ns: string, times: ReadyToEndpoints): Promise<void> {
   times.stop();
   await cleanUpNamespace(ctx.kube, ns);
-  await ctx.kube('DELETE', `/api/v1/namespaces/${ns}/services/${t.app}`).catch((err: unknown) => ctx.log(`${t.app}: deleting ${ns}'s Service failed: ${String(err)}`));
+  await ctx
+    .kube('DELETE', `/api/v1/namespaces/${ns}/services/${t.app}`)
+    .catch((err: unknown) => ctx.log(`${t.app}: deleting ${ns}'s Service failed: ${String(err)}`));
 }
 
 const ready = (times: ReadyToEndpoints): readonly string[] => times.listing()?.ready ?? [];
@@ -63,8 +86,16 @@ async function replaceOne(ctx: BenchContext, t: Target, ns: string, times: Ready
   const [deleted = ''] = ready(times);
   const known = new Set(times.readyAt.keys());
   await ctx.kube('DELETE', `/api/v1/namespaces/${ns}/pods/${deleted}?gracePeriodSeconds=0`);
-  const pod = await waitFor(`the replacement of ${deleted} in the ${t.noun}`, () => [...times.readyAt.keys()].find((n) => !known.has(n) && times.listedAt.has(n)), { timeoutMs: 60_000, intervalMs: 5 });
-  await waitFor(`${SERVED} ready endpoints without ${deleted}`, () => holds(times, SERVED)() && !ready(times).includes(deleted), { timeoutMs: 60_000, intervalMs: 5 });
+  const pod = await waitFor(
+    `the replacement of ${deleted} in the ${t.noun}`,
+    () => [...times.readyAt.keys()].find((n) => !known.has(n) && times.listedAt.has(n)),
+    { timeoutMs: 60_000, intervalMs: 5 },
+  );
+  await waitFor(
+    `${SERVED} ready endpoints without ${deleted}`,
+    () => holds(times, SERVED)() && !ready(times).includes(deleted),
+    { timeoutMs: 60_000, intervalMs: 5 },
+  );
   return { deleted, pod, readyAt: times.readyAt.get(pod) ?? NaN, listedAt: times.listedAt.get(pod) ?? NaN };
 }
 
@@ -85,7 +116,11 @@ async function latencyRun(ctx: BenchContext, t: Target, ns: string): Promise<Rep
 type Writes = { readonly apiserver: number; readonly own: number };
 
 async function quiet(ctx: BenchContext, t: Target, side: EndpointsSide): Promise<Writes> {
-  const steady = await waitSteady(`${side.name}'s ${t.noun} writes`, { apiserver: () => apiserverWrites(ctx, t.resource), own: side.ownWrites }, { window: 5, tolerance: 0 });
+  const steady = await waitSteady(
+    `${side.name}'s ${t.noun} writes`,
+    { apiserver: () => apiserverWrites(ctx, t.resource), own: side.ownWrites },
+    { window: 5, tolerance: 0 },
+  );
   return { apiserver: steady('apiserver'), own: steady('own') };
 }
 
@@ -101,11 +136,20 @@ async function fillRun(ctx: BenchContext, t: Target, ns: string, side: Endpoints
     await waitFor(`${FULL} ready endpoints in ${ns}`, holds(times, FULL), { timeoutMs: 600_000, intervalMs: 50 });
     const down = Date.now();
     await rc.scale(t.app, 0);
-    await waitFor(`no endpoints in ${ns}`, () => (times.listing()?.all ?? 0) === 0, { timeoutMs: 600_000, intervalMs: 50 });
+    await waitFor(`no endpoints in ${ns}`, () => (times.listing()?.all ?? 0) === 0, {
+      timeoutMs: 600_000,
+      intervalMs: 50,
+    });
     const after = await quiet(ctx, t, side);
     const full = times.counts.find((c) => c.at >= up && c.ready >= FULL)?.at ?? NaN;
     const empty = times.counts.find((c) => c.at >= down && c.ready === 0)?.at ?? NaN;
-    return { writes: after.apiserver - before.apiserver, ownWrites: after.own - before.own, fullS: (full - up) / 1000, emptyS: (empty - down) / 1000, counts: times.counts };
+    return {
+      writes: after.apiserver - before.apiserver,
+      ownWrites: after.own - before.own,
+      fullS: (full - up) / 1000,
+      emptyS: (empty - down) / 1000,
+      counts: times.counts,
+    };
   } finally {
     await tearDown(ctx, t, ns, times);
   }
@@ -132,7 +176,10 @@ async function arm(ctx: BenchContext, t: Target, start: () => Promise<EndpointsS
 }
 
 /** bothArms runs the upstream arm, then the kcm-bus arm, beside an upstream RC controller of their own that makes the pods. */
-export async function bothArms(ctx: BenchContext, t: Target): Promise<{ readonly upstream: Arm; readonly kcmBus: Arm }> {
+export async function bothArms(
+  ctx: BenchContext,
+  t: Target,
+): Promise<{ readonly upstream: Arm; readonly kcmBus: Arm }> {
   const driver = startUpstream(ctx.e, QPS);
   try {
     const upstream = await arm(ctx, t, () => upstreamEndpoints(ctx.e, QPS, t.controller));

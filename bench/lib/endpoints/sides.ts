@@ -17,7 +17,11 @@ export type EndpointsController = 'endpoints-controller' | 'endpointslice-contro
  * only controller in the process), kcm-bus's creates, updates and deletes of that controller in the writer's
  * kcm_bus_writer_mutations_total that the writer sent (outcome not Refused; one per mutation, retries not counted).
  */
-export type EndpointsSide = { readonly name: string; readonly ownWrites: () => Promise<number>; readonly stop: () => Promise<void> };
+export type EndpointsSide = {
+  readonly name: string;
+  readonly ownWrites: () => Promise<number>;
+  readonly stop: () => Promise<void>;
+};
 
 async function restWrites(metricsUrl: string): Promise<number> {
   const page = await scrape(metricsUrl);
@@ -26,12 +30,18 @@ async function restWrites(metricsUrl: string): Promise<number> {
 
 async function writerWrites(metricsUrl: string, controller: EndpointsController): Promise<number> {
   const page = await scrape(metricsUrl);
-  const sent = (verb: string): number => page('kcm_bus_writer_mutations_total', { controller, verb }) - page('kcm_bus_writer_mutations_total', { controller, verb, outcome: 'Refused' });
+  const sent = (verb: string): number =>
+    page('kcm_bus_writer_mutations_total', { controller, verb }) -
+    page('kcm_bus_writer_mutations_total', { controller, verb, outcome: 'Refused' });
   return sent('Create') + sent('Update') + sent('Delete');
 }
 
 /** upstreamEndpoints runs kube-controller-manager with only `controller` (endpoints-controller by default), serving /metrics. */
-export async function upstreamEndpoints(e: StackEndpoints, q: Qps, controller: EndpointsController = 'endpoints-controller'): Promise<EndpointsSide> {
+export async function upstreamEndpoints(
+  e: StackEndpoints,
+  q: Qps,
+  controller: EndpointsController = 'endpoints-controller',
+): Promise<EndpointsSide> {
   const kcm = startUpstream(e, { ...q, controllers: controller, metrics: true });
   const url = kcm.metricsUrl ?? '';
   await waitFor(`kube-controller-manager's /metrics (log: ${kcm.logFile})`, () => httpOk(url), { timeoutMs: 60_000 });
@@ -42,7 +52,11 @@ export async function upstreamEndpoints(e: StackEndpoints, q: Qps, controller: E
  * kcmBusEndpoints runs the writer and reconciler-endpoint, which runs both the endpoints and the endpointslice
  * controller (the watcher runs for the whole bench); ownWrites counts `controller`'s.
  */
-export async function kcmBusEndpoints(e: StackEndpoints, q: Qps, controller: EndpointsController = 'endpoints-controller'): Promise<EndpointsSide> {
+export async function kcmBusEndpoints(
+  e: StackEndpoints,
+  q: Qps,
+  controller: EndpointsController = 'endpoints-controller',
+): Promise<EndpointsSide> {
   const writer = await startService('writer', writerFlags(e, q));
   const reconciler = await startService('reconciler-endpoint', busFlags(e));
   return {

@@ -26,9 +26,17 @@ export type Arm = { readonly side: Side; readonly restarts: () => number; readon
  * 0), and every node lifecycle taint seen, timed from the cycle's start like the two injections (injectedS).
  */
 export type Outcome = {
-  readonly fault: string; readonly side: Side; readonly upS: number | undefined; readonly downS: number | undefined;
-  readonly overCreated: number; readonly lost: number; readonly restarts: number; readonly taintedNodes: number; readonly nodesNotReady: number;
-  readonly injectedS: readonly number[]; readonly taints: readonly TaintSpan[];
+  readonly fault: string;
+  readonly side: Side;
+  readonly upS: number | undefined;
+  readonly downS: number | undefined;
+  readonly overCreated: number;
+  readonly lost: number;
+  readonly restarts: number;
+  readonly taintedNodes: number;
+  readonly nodesNotReady: number;
+  readonly injectedS: readonly number[];
+  readonly taints: readonly TaintSpan[];
 };
 
 /** cycle scales an RC 0 → N → 0 in namespace ns under the arm, injecting its fault half way each way. */
@@ -38,7 +46,9 @@ export async function cycle(ctx: BenchContext, arm: Arm, fault: string, ns: stri
   const started = performance.now();
   const since = new Date();
   const nodes = pollNodeHealth(ctx.kube, since.getTime());
-  const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))['metadata'] as { uid: string; resourceVersion: string };
+  const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('chaos', N)))[
+    'metadata'
+  ] as { uid: string; resourceVersion: string };
   const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
   const restartsBefore = arm.restarts();
   const injectedS: number[] = [];
@@ -49,8 +59,19 @@ export async function cycle(ctx: BenchContext, arm: Arm, fault: string, ns: stri
     await scale(ctx, ns, 0);
     const downS = await leg(ctx, arm, pods, ns, 0, injected);
     const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
-    return { fault, side: arm.side, upS, downS, overCreated: maxLive - N, lost: downS === undefined ? pods.live() : 0, restarts: arm.restarts() - restartsBefore,
-      taintedNodes: Math.max(taintedUp, nodes.timeline.taintedNow), nodesNotReady: await nodeNotReadyEvents(ctx, since), injectedS, taints: nodes.timeline.spans };
+    return {
+      fault,
+      side: arm.side,
+      upS,
+      downS,
+      overCreated: maxLive - N,
+      lost: downS === undefined ? pods.live() : 0,
+      restarts: arm.restarts() - restartsBefore,
+      taintedNodes: Math.max(taintedUp, nodes.timeline.taintedNow),
+      nodesNotReady: await nodeNotReadyEvents(ctx, since),
+      injectedS,
+      taints: nodes.timeline.spans,
+    };
   } finally {
     nodes.stop();
     pods.stop();
@@ -62,19 +83,34 @@ export async function cycle(ctx: BenchContext, arm: Arm, fault: string, ns: stri
  * leg waits until half of the way to `target` is done, injects the fault, and times how long the RC takes to converge:
  * its pods and status at the target, and the Service's Endpoints right for the pods the API has.
  */
-async function leg(ctx: BenchContext, arm: Arm, pods: OwnedPods, ns: string, target: number, injected: () => void): Promise<number | undefined> {
-  if (!await reached(ctx, `${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2)) return undefined;
+async function leg(
+  ctx: BenchContext,
+  arm: Arm,
+  pods: OwnedPods,
+  ns: string,
+  target: number,
+  injected: () => void,
+): Promise<number | undefined> {
+  if (!(await reached(ctx, `${ns}: half way to ${target} pods`, () => Math.abs(pods.live() - target) <= N / 2)))
+    return undefined;
   const at = performance.now();
   injected();
   await arm.inject();
-  const converged = await reached(ctx, `${ns}: ${target} pods, status and Endpoints`, async () => pods.live() === target
-    && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'));
+  const converged = await reached(
+    ctx,
+    `${ns}: ${target} pods, status and Endpoints`,
+    async () =>
+      pods.live() === target && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'),
+  );
   return converged ? (performance.now() - at) / 1000 : undefined;
 }
 
 /** reached waits for a condition until DEADLINE_MS; false (logged) when it gave up, so the run goes on to the next fault. */
 function reached(ctx: BenchContext, what: string, done: () => boolean | Promise<boolean>): Promise<boolean> {
-  return until(what, done).then(() => true, (err: unknown) => (ctx.log(String(err)), false));
+  return until(what, done).then(
+    () => true,
+    (err: unknown) => (ctx.log(String(err)), false),
+  );
 }
 
 function until(what: string, done: () => boolean | Promise<boolean>): Promise<true> {
@@ -82,18 +118,33 @@ function until(what: string, done: () => boolean | Promise<boolean>): Promise<tr
 }
 
 async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | undefined> {
-  return ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`))['status'] as { replicas?: number }).replicas ?? 0;
+  return (
+    (
+      (await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos`))['status'] as {
+        replicas?: number;
+      }
+    ).replicas ?? 0
+  );
 }
 
 /** scale sets the RC's replicas through its scale subresource, with no resourceVersion: a status write in between is no conflict. */
 async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
-  const body = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'chaos', namespace: ns }, spec: { replicas } };
+  const body = {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: 'chaos', namespace: ns },
+    spec: { replicas },
+  };
   await ctx.kube('PUT', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos/scale`, body);
 }
 
 /** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */
 async function nodeNotReadyEvents(ctx: BenchContext, since: Date): Promise<number> {
   type Event = { metadata: { creationTimestamp?: string }; lastTimestamp?: string; eventTime?: string };
-  const events = (await ctx.kube('GET', '/api/v1/events?fieldSelector=reason%3DNodeNotReady,involvedObject.kind%3DNode'))['items'] as Event[];
-  return events.filter((e) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') >= since.getTime() - 1000).length;
+  const events = (
+    await ctx.kube('GET', '/api/v1/events?fieldSelector=reason%3DNodeNotReady,involvedObject.kind%3DNode')
+  )['items'] as Event[];
+  return events.filter(
+    (e) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') >= since.getTime() - 1000,
+  ).length;
 }

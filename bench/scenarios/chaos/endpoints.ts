@@ -1,6 +1,9 @@
 import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
-type Pod = { metadata: { deletionTimestamp?: string }; status?: { podIP?: string; conditions?: { type: string; status: string }[] } };
+type Pod = {
+  metadata: { deletionTimestamp?: string };
+  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
+};
 type Address = { ip: string };
 type Endpoints = { subsets?: { addresses?: Address[]; notReadyAddresses?: Address[] }[] };
 
@@ -16,14 +19,30 @@ export function serviceManifest(name: string): Record<string, unknown> {
  * not written yet is right only when no pod qualifies.
  */
 export async function endpointsRight(kube: RawKube, ns: string, name: string): Promise<boolean> {
-  const pods = ((await kube('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3D${name}`))['items'] as Pod[])
-    .filter((p) => p.metadata.deletionTimestamp === undefined && p.status?.podIP);
-  const want = { ready: pods.filter(ready).map(ip).sort(), notReady: pods.filter((p) => !ready(p)).map(ip).sort() };
-  const got = await kube('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`).then((e) => e as Endpoints, () => ({} as Endpoints));
+  const pods = (
+    (await kube('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3D${name}`))['items'] as Pod[]
+  ).filter((p) => p.metadata.deletionTimestamp === undefined && p.status?.podIP);
+  const want = {
+    ready: pods.filter(ready).map(ip).sort(),
+    notReady: pods
+      .filter((p) => !ready(p))
+      .map(ip)
+      .sort(),
+  };
+  const got = await kube('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`).then(
+    (e) => e as Endpoints,
+    () => ({}) as Endpoints,
+  );
   const subsets = got.subsets ?? [];
   const have = {
-    ready: subsets.flatMap((s) => s.addresses ?? []).map((a) => a.ip).sort(),
-    notReady: subsets.flatMap((s) => s.notReadyAddresses ?? []).map((a) => a.ip).sort(),
+    ready: subsets
+      .flatMap((s) => s.addresses ?? [])
+      .map((a) => a.ip)
+      .sort(),
+    notReady: subsets
+      .flatMap((s) => s.notReadyAddresses ?? [])
+      .map((a) => a.ip)
+      .sort(),
   };
   return JSON.stringify(want) === JSON.stringify(have);
 }

@@ -1,7 +1,10 @@
 import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 /** NODE_TAINTS are the taints node lifecycle puts on a node it found unhealthy; the bench's kwok nodes never are. */
-export const NODE_TAINTS: ReadonlySet<string> = new Set(['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready']);
+export const NODE_TAINTS: ReadonlySet<string> = new Set([
+  'node.kubernetes.io/unreachable',
+  'node.kubernetes.io/not-ready',
+]);
 
 /**
  * TaintSpan is one node lifecycle taint as the polls saw it: from its first sighting to the first poll without it
@@ -10,12 +13,21 @@ export const NODE_TAINTS: ReadonlySet<string> = new Set(['node.kubernetes.io/unr
  * after the taint). Older than the grace period (50 s) is a node whose renewals did not reach the API, a correct
  * mark; younger is a node marked while its renewals were arriving, a wrong one. Precise to one poll interval.
  */
-export type TaintSpan = { readonly node: string; readonly key: string; readonly fromS: number; readonly toS: number | undefined; readonly leaseAgeS: number | undefined };
+export type TaintSpan = {
+  readonly node: string;
+  readonly key: string;
+  readonly fromS: number;
+  readonly toS: number | undefined;
+  readonly leaseAgeS: number | undefined;
+};
 
 /** OpenSpan is a span the timeline still extends. */
 type OpenSpan = { -readonly [K in keyof TaintSpan]: TaintSpan[K] };
 
-type NodeJson = { readonly metadata: { readonly name: string }; readonly spec?: { readonly taints?: readonly { readonly key: string }[] } };
+type NodeJson = {
+  readonly metadata: { readonly name: string };
+  readonly spec?: { readonly taints?: readonly { readonly key: string }[] };
+};
 type LeaseJson = { readonly metadata: { readonly name: string }; readonly spec?: { readonly renewTime?: string } };
 
 /**
@@ -41,7 +53,9 @@ export class TaintTimeline {
       if (!Number.isNaN(renewed)) this.#renewalsMs.set(lease.metadata.name, seen.add(renewed));
     }
     const seen = new Set<string>();
-    for (const node of nodes) for (const taint of node.spec?.taints ?? []) if (NODE_TAINTS.has(taint.key)) seen.add(this.#begin(atMs, node.metadata.name, taint.key));
+    for (const node of nodes)
+      for (const taint of node.spec?.taints ?? [])
+        if (NODE_TAINTS.has(taint.key)) seen.add(this.#begin(atMs, node.metadata.name, taint.key));
     for (const [id, span] of this.#open) {
       if (seen.has(id)) continue;
       span.toS = this.#seconds(atMs);
@@ -64,9 +78,15 @@ export class TaintTimeline {
     const id = `${node} ${key}`;
     if (this.#open.has(id)) return id;
     const before = this.#previousMs ?? atMs;
-    const renewals = [...this.#renewalsMs.get(node) ?? []].filter((r) => r <= before);
+    const renewals = [...(this.#renewalsMs.get(node) ?? [])].filter((r) => r <= before);
     const renewed = renewals.length === 0 ? undefined : Math.max(...renewals);
-    const span: OpenSpan = { node, key, fromS: this.#seconds(atMs), toS: undefined, leaseAgeS: renewed === undefined ? undefined : (atMs - renewed) / 1000 };
+    const span: OpenSpan = {
+      node,
+      key,
+      fromS: this.#seconds(atMs),
+      toS: undefined,
+      leaseAgeS: renewed === undefined ? undefined : (atMs - renewed) / 1000,
+    };
     this.#spans.push(span);
     this.#open.set(id, span);
     return id;
@@ -87,14 +107,31 @@ export type NodeHealth = { readonly timeline: TaintTimeline; readonly stop: () =
  */
 export function pollNodeHealth(kube: RawKube, startedMs: number, intervalMs = 250): NodeHealth {
   const timeline = new TaintTimeline(startedMs);
-  let timer: NodeJS.Timeout | undefined, stopped = false;
+  let timer: NodeJS.Timeout | undefined,
+    stopped = false;
   const poll = async (): Promise<void> => {
-    const [nodes, leases] = await Promise.all([kube('GET', '/api/v1/nodes'), kube('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases')]);
+    const [nodes, leases] = await Promise.all([
+      kube('GET', '/api/v1/nodes'),
+      kube('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'),
+    ]);
     timeline.observe(Date.now(), nodes['items'] as NodeJson[], leases['items'] as LeaseJson[]);
   };
   const next = (): void => {
-    if (!stopped) timer = setTimeout(() => void poll().catch(() => undefined).finally(next), intervalMs);
+    if (!stopped)
+      timer = setTimeout(
+        () =>
+          void poll()
+            .catch(() => undefined)
+            .finally(next),
+        intervalMs,
+      );
   };
   next();
-  return { timeline, stop: () => { stopped = true; clearTimeout(timer); } };
+  return {
+    timeline,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

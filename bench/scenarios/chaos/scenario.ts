@@ -34,7 +34,8 @@ import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
  */
 type Fault = { readonly name: string } & (
   | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
-  | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean });
+  | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean }
+);
 
 /** StackFault is a fault of the stack, the only kind upstream's arm can be given. */
 type StackFault = Extract<Fault, { readonly on: 'stack' }>;
@@ -43,37 +44,78 @@ const FAULTS: readonly Fault[] = [
   { name: 'kill -9 reconciler-rc (one of two)', on: 'services', inject: (s) => s.kill('reconciler-rc') },
   { name: 'kill -9 writer', on: 'services', inject: (s) => s.kill('writer') },
   { name: 'kill -9 watcher', on: 'services', inject: (s) => s.kill('watcher') },
-  { name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`, on: 'services', inject: (s) => s.pause('reconciler-rc') },
+  {
+    name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`,
+    on: 'services',
+    inject: (s) => s.pause('reconciler-rc'),
+  },
   { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, on: 'services', inject: (s) => s.pause('writer') },
-  { name: 'kill -9 watcher, writer, reconciler-rc at once', on: 'services', inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])) },
-  { name: 'kill -9 the Kafka broker, restart', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('kafka', { graceMs: 0 }) },
+  {
+    name: 'kill -9 watcher, writer, reconciler-rc at once',
+    on: 'services',
+    inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])),
+  },
+  {
+    name: 'kill -9 the Kafka broker, restart',
+    on: 'stack',
+    upstreamToo: false,
+    inject: (f) => f.restartPart('kafka', { graceMs: 0 }),
+  },
   { name: 'restart the schema registry', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('registry') },
   { name: 'restart kube-apiserver', on: 'stack', upstreamToo: true, inject: (f) => f.restartPart('kube-apiserver') },
-  { name: 'kill -9 Redis, restart without its data', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(f) }) },
-  { name: '410 storm: etcd compacted, apiserver restarted, 3 times', on: 'stack', upstreamToo: true, inject: (f) => f.storm410(3) },
+  {
+    name: 'kill -9 Redis, restart without its data',
+    on: 'stack',
+    upstreamToo: false,
+    inject: (f) => f.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(f) }),
+  },
+  {
+    name: '410 storm: etcd compacted, apiserver restarted, 3 times',
+    on: 'stack',
+    upstreamToo: true,
+    inject: (f) => f.storm410(3),
+  },
   { name: 'kill -9 watcher mid-relist (after a 410)', on: 'services', inject: (s) => s.crashInRelist() },
 ];
 
 /** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
 function forgetRedisData(f: StackFaults): void {
-  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb']) rmSync(join(f.dir, file), { recursive: true, force: true });
+  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb'])
+    rmSync(join(f.dir, file), { recursive: true, force: true });
 }
 
-const ONLY_KNOB = knob('CHAOS_ONLY', undefined, 'comma-separated words: only the faults whose name holds one (all when unset)');
+const ONLY_KNOB = knob(
+  'CHAOS_ONLY',
+  undefined,
+  'comma-separated words: only the faults whose name holds one (all when unset)',
+);
 
 /** chosenFaults are the faults whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
 function chosenFaults(): readonly Fault[] {
-  const words = (knobValue(ONLY_KNOB) ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  const words = (knobValue(ONLY_KNOB) ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   return words.length === 0 ? FAULTS : FAULTS.filter((f) => words.some((w) => f.name.includes(w)));
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const faults = chosenFaults();
-  const outcomes = [...await underUpstream(ctx, faults), ...await underKcmBus(ctx, faults)];
+  const outcomes = [...(await underUpstream(ctx, faults)), ...(await underKcmBus(ctx, faults))];
   console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n`);
-  console.log(`node lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`);
+  console.log(
+    `node lifecycle taints (seconds from the RC's creation; Lease age when first seen)\n${taintLines(outcomes)}`,
+  );
   const kcmBus = outcomes.filter((o) => o.side === 'kcm-bus');
-  return { rows: kcmBus.map((o) => rowOf(o, outcomes.find((u) => u.side === 'upstream' && u.fault === o.fault))), data: { pods: N, pauseS: PAUSE_S, outcomes } };
+  return {
+    rows: kcmBus.map((o) =>
+      rowOf(
+        o,
+        outcomes.find((u) => u.side === 'upstream' && u.fault === o.fault),
+      ),
+    ),
+    data: { pods: N, pauseS: PAUSE_S, outcomes },
+  };
 }
 
 /** underUpstream runs the stack faults a kube-controller-manager also stands on under upstream's (none when none is chosen). */
@@ -82,7 +124,11 @@ async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promi
   if (shared.length === 0) return [];
   const upstream = UpstreamChaos.start(ctx);
   try {
-    return await cycles(ctx, shared, (f) => ({ side: 'upstream', restarts: () => upstream.restarts, inject: () => f.inject(upstream.stack) }));
+    return await cycles(ctx, shared, (f) => ({
+      side: 'upstream',
+      restarts: () => upstream.restarts,
+      inject: () => f.inject(upstream.stack),
+    }));
   } finally {
     await upstream.stop();
   }
@@ -91,7 +137,11 @@ async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promi
 async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
   const system = await ChaosSystem.start(ctx);
   try {
-    const arm = (f: Fault): Arm => ({ side: 'kcm-bus', restarts: () => system.restarts, inject: () => f.on === 'stack' ? f.inject(system.stack) : f.inject(system) });
+    const arm = (f: Fault): Arm => ({
+      side: 'kcm-bus',
+      restarts: () => system.restarts,
+      inject: () => (f.on === 'stack' ? f.inject(system.stack) : f.inject(system)),
+    });
     return await cycles(ctx, faults, arm);
   } finally {
     await system.stop();
@@ -99,7 +149,11 @@ async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise
 }
 
 /** cycles runs one cycle per fault under the arm each fault gives, each in a namespace of its own. */
-async function cycles<F extends Fault>(ctx: BenchContext, faults: readonly F[], armOf: (f: F) => Arm): Promise<Outcome[]> {
+async function cycles<F extends Fault>(
+  ctx: BenchContext,
+  faults: readonly F[],
+  armOf: (f: F) => Arm,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const [i, fault] of faults.entries()) {
     const arm = armOf(fault);
@@ -109,37 +163,62 @@ async function cycles<F extends Fault>(ctx: BenchContext, faults: readonly F[], 
   return outcomes;
 }
 
-const seconds = (s: number | undefined): string => s === undefined ? 'gave up' : `${s.toFixed(1)} s`;
+const seconds = (s: number | undefined): string => (s === undefined ? 'gave up' : `${s.toFixed(1)} s`);
 
 function rowOf(o: Outcome, upstream: Outcome | undefined): Row {
-  const figures = (x: Outcome): string => `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, `
-    + `nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
-  return { scenario: `chaos ${o.fault}: seconds to converge, scale-up`, unit: 's', upstream: upstream?.upS, kcmBus: o.upS,
-    note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}` };
+  const figures = (x: Outcome): string =>
+    `scale-down ${seconds(x.downS)}; over-created ${x.overCreated}, lost ${x.lost}, exited on their own ${x.restarts}, ` +
+    `nodes tainted at the end ${x.taintedNodes}, taints seen ${x.taints.length}, NodeNotReady events ${x.nodesNotReady}`;
+  return {
+    scenario: `chaos ${o.fault}: seconds to converge, scale-up`,
+    unit: 's',
+    upstream: upstream?.upS,
+    kcmBus: o.upS,
+    note: upstream === undefined ? figures(o) : `kcm-bus: ${figures(o)}; upstream: ${figures(upstream)}`,
+  };
 }
 
 function table(outcomes: readonly Outcome[]): string {
   const columns: readonly [string, number, (o: Outcome) => string][] = [
-    ['fault', -55, (o) => o.fault], ['side', -7, (o) => o.side], ['converged ↑', 11, (o) => seconds(o.upS)], ['converged ↓', 11, (o) => seconds(o.downS)],
-    ['over-created', 12, (o) => String(o.overCreated)], ['lost', 4, (o) => String(o.lost)], ['restarts', 8, (o) => String(o.restarts)],
-    ['tainted at end', 14, (o) => String(o.taintedNodes)], ['taints seen', 11, (o) => String(o.taints.length)], ['NodeNotReady', 12, (o) => String(o.nodesNotReady)],
+    ['fault', -55, (o) => o.fault],
+    ['side', -7, (o) => o.side],
+    ['converged ↑', 11, (o) => seconds(o.upS)],
+    ['converged ↓', 11, (o) => seconds(o.downS)],
+    ['over-created', 12, (o) => String(o.overCreated)],
+    ['lost', 4, (o) => String(o.lost)],
+    ['restarts', 8, (o) => String(o.restarts)],
+    ['tainted at end', 14, (o) => String(o.taintedNodes)],
+    ['taints seen', 11, (o) => String(o.taints.length)],
+    ['NodeNotReady', 12, (o) => String(o.nodesNotReady)],
   ];
-  const line = (cell: (c: (typeof columns)[number]) => string): string => columns.map((c) => c[1] < 0 ? cell(c).padEnd(-c[1]) : cell(c).padStart(c[1])).join('  ');
+  const line = (cell: (c: (typeof columns)[number]) => string): string =>
+    columns.map((c) => (c[1] < 0 ? cell(c).padEnd(-c[1]) : cell(c).padStart(c[1]))).join('  ');
   return [line((c) => c[0]), ...outcomes.map((o) => line((c) => c[2](o)))].join('\n');
 }
 
 /** taintLines lists every taint a cycle saw, with the injection times to read it against; "none" when there was none. */
 function taintLines(outcomes: readonly Outcome[]): string {
-  const lines = outcomes.filter((o) => o.taints.length > 0).flatMap((o) => [
-    `${o.fault} (${o.side}), injected at ${o.injectedS.map((s) => s.toFixed(1)).join(' s and ')} s:`,
-    ...o.taints.map((t) => `  ${t.node} ${t.key} ${t.fromS.toFixed(1)}-${t.toS?.toFixed(1) ?? 'end'} s, Lease ${t.leaseAgeS?.toFixed(1) ?? '?'} s old`),
-  ]);
+  const lines = outcomes
+    .filter((o) => o.taints.length > 0)
+    .flatMap((o) => [
+      `${o.fault} (${o.side}), injected at ${o.injectedS.map((s) => s.toFixed(1)).join(' s and ')} s:`,
+      ...o.taints.map(
+        (t) =>
+          `  ${t.node} ${t.key} ${t.fromS.toFixed(1)}-${t.toS?.toFixed(1) ?? 'end'} s, Lease ${t.leaseAgeS?.toFixed(1) ?? '?'} s old`,
+      ),
+    ]);
   return lines.length === 0 ? 'none' : lines.join('\n');
 }
 
 /** chaos runs only when asked for (`npm run chaos`, or `npm run bench -- --only chaos`). */
 export const scenario: Scenario = {
-  id: 'chaos', name: 'chaos', title: `faults during an RC 0 -> ${N} -> 0`, run, onlyWhenAsked: true, knobs: [PODS_KNOB, ONLY_KNOB],
-  measures: 'faults injected half way through an RC 0 → N → 0 (kill -9 and SIGSTOP of each service, broker, registry, apiserver and '
-    + 'Redis restarts, a 410 storm): seconds to converge, pods over-created and lost, restarts, node taints',
+  id: 'chaos',
+  name: 'chaos',
+  title: `faults during an RC 0 -> ${N} -> 0`,
+  run,
+  onlyWhenAsked: true,
+  knobs: [PODS_KNOB, ONLY_KNOB],
+  measures:
+    'faults injected half way through an RC 0 → N → 0 (kill -9 and SIGSTOP of each service, broker, registry, apiserver and ' +
+    'Redis restarts, a 410 storm): seconds to converge, pods over-created and lost, restarts, node taints',
 };

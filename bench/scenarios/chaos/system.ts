@@ -19,7 +19,14 @@ export type Victim = 'watcher' | 'writer' | 'reconciler-rc';
  */
 type Slot = Victim | 'reconciler-rc 2' | 'reconciler-endpoint' | 'reconciler-node';
 
-const SLOTS: readonly Slot[] = ['watcher', 'writer', 'reconciler-rc', 'reconciler-rc 2', 'reconciler-endpoint', 'reconciler-node'];
+const SLOTS: readonly Slot[] = [
+  'watcher',
+  'writer',
+  'reconciler-rc',
+  'reconciler-rc 2',
+  'reconciler-endpoint',
+  'reconciler-node',
+];
 
 const QPS = { qps: 20, burst: 30 };
 
@@ -84,10 +91,14 @@ export class ChaosSystem {
    */
   async crashInRelist(): Promise<void> {
     const watcher = this.#service('watcher');
-    const relists = async (): Promise<number> => (await scrape(watcher.metricsUrl))('kcm_bus_watcher_relists_total', { kind: 'Pod' });
+    const relists = async (): Promise<number> =>
+      (await scrape(watcher.metricsUrl))('kcm_bus_watcher_relists_total', { kind: 'Pod' });
     const before = await relists();
     await this.stack.gone();
-    await waitFor('the watcher to relist the pods', async () => (await relists()) > before, { intervalMs: 5, timeoutMs: 120_000 });
+    await waitFor('the watcher to relist the pods', async () => (await relists()) > before, {
+      intervalMs: 5,
+      timeoutMs: 120_000,
+    });
     await this.kill('watcher');
   }
 
@@ -100,8 +111,11 @@ export class ChaosSystem {
   async #run(slot: Slot): Promise<void> {
     const name = slot === 'reconciler-rc 2' ? 'reconciler-rc' : slot;
     const flags = {
-      watcher: watcherFlags(this.#ctx.e), writer: writerFlags(this.#ctx.e, QPS), 'reconciler-rc': reconcilerFlags(this.#ctx.e),
-      'reconciler-endpoint': busFlags(this.#ctx.e), 'reconciler-node': busFlags(this.#ctx.e),
+      watcher: watcherFlags(this.#ctx.e),
+      writer: writerFlags(this.#ctx.e, QPS),
+      'reconciler-rc': reconcilerFlags(this.#ctx.e),
+      'reconciler-endpoint': busFlags(this.#ctx.e),
+      'reconciler-node': busFlags(this.#ctx.e),
     }[name];
     const service = await startService(name, flags);
     this.#services.set(slot, service);
@@ -113,7 +127,9 @@ export class ChaosSystem {
     if (this.#stopping || this.#killed.delete(service)) return;
     this.#restarts++;
     this.#ctx.log(`chaos: ${slot} exited on its own (log: ${service.logFile}); started again`);
-    await this.#run(slot).catch((err: unknown) => this.#ctx.log(`chaos: ${slot} could not be started again: ${String(err)}`));
+    await this.#run(slot).catch((err: unknown) =>
+      this.#ctx.log(`chaos: ${slot} could not be started again: ${String(err)}`),
+    );
   }
 
   #service(victim: Victim): ServiceProcess {

@@ -3,7 +3,8 @@ import { StackFaults } from './stack-faults.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 
 /** CONTROLLERS are upstream's counterparts of the chaos system's reconcilers (replication, endpoints, node lifecycle and taint eviction). */
-const CONTROLLERS = 'replicationcontroller-controller,endpoints-controller,node-lifecycle-controller,taint-eviction-controller';
+const CONTROLLERS =
+  'replicationcontroller-controller,endpoints-controller,node-lifecycle-controller,taint-eviction-controller';
 
 /**
  * UpstreamChaos is the upstream arm of a chaos run: kube-controller-manager of the apiserver's version running the

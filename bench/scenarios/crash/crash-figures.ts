@@ -24,17 +24,27 @@ export type CrashFigures = {
  * crashFigures measures a run killed at `killedAt` (seconds after the RC was created) from the series of its live
  * pods, which has one sample per change (a watch, so no pod goes unseen however short it lived).
  */
-export function crashFigures(series: readonly Sample[], killedAt: number, target: number, landingS: number): CrashFigures {
+export function crashFigures(
+  series: readonly Sample[],
+  killedAt: number,
+  target: number,
+  landingS: number,
+): CrashFigures {
   const after = series.filter((s) => s.t >= killedAt);
   const atKill = series.findLast((s) => s.t < killedAt)?.n ?? 0;
   const reached = after.find((s) => s.n >= target)?.t;
   const baseline = Math.max(atKill, ...after.filter((s) => s.t <= killedAt + landingS).map((s) => s.n));
   const firstRise = after.find((s) => s.n > baseline)?.t;
   const maxLive = series.reduce((max, s) => Math.max(max, s.n), 0);
-  const since = (t: number | undefined): number | undefined => t === undefined ? undefined : t - killedAt;
+  const since = (t: number | undefined): number | undefined => (t === undefined ? undefined : t - killedAt);
   return {
-    atKill, pause: longestPause(after, atKill, killedAt, reached ?? Infinity), baseline,
-    firstRise: since(firstRise), toTarget: since(reached), maxLive, overCreated: maxLive - target,
+    atKill,
+    pause: longestPause(after, atKill, killedAt, reached ?? Infinity),
+    baseline,
+    firstRise: since(firstRise),
+    toTarget: since(reached),
+    maxLive,
+    overCreated: maxLive - target,
   };
 }
 

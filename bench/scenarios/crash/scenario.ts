@@ -34,7 +34,12 @@ const LANDING_S = 1;
 const TAIL_S = 5;
 const DEADLINE_MS = 600_000;
 /** Upstream's leader election, left at its defaults (component-base v0.37.2 config/v1alpha1/defaults.go). */
-const LEADER_ELECTION = { lease: 'kube-system/kube-controller-manager', leaseDurationS: 15, renewDeadlineS: 10, retryPeriodS: 2 };
+const LEADER_ELECTION = {
+  lease: 'kube-system/kube-controller-manager',
+  leaseDurationS: 15,
+  renewDeadlineS: 10,
+  retryPeriodS: 2,
+};
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
 
 type RcRef = { readonly uid: string; readonly resourceVersion: string };
@@ -43,14 +48,21 @@ type RcRef = { readonly uid: string; readonly resourceVersion: string };
 type Crash = { readonly kill: () => Promise<void>; readonly restart: () => Promise<void> };
 
 /** CrashRun is one killed run: the figures, seconds from the RC to the kill and from the kill to the replacement being up. */
-type CrashRun = CrashFigures & { readonly killedAt: number; readonly restartedAfter: number; readonly distinctPods: number; readonly series: readonly Sample[] };
+type CrashRun = CrashFigures & {
+  readonly killedAt: number;
+  readonly restartedAfter: number;
+  readonly distinctPods: number;
+  readonly series: readonly Sample[];
+};
 
 /** crashRun scales an RC 0 → N in a fresh namespace, crashes the system at N/2 pods and measures the recovery. */
 async function crashRun(ctx: BenchContext, ns: string, crash: Crash): Promise<CrashRun> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   try {
     const started = performance.now();
-    const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s7', N)))['metadata'] as RcRef;
+    const rc = (await ctx.kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rcManifest('s7', N)))[
+      'metadata'
+    ] as RcRef;
     const pods = watchOwnedPods(ctx, ns, rc.uid, rc.resourceVersion, started);
     try {
       return await observe(ctx, ns, pods, crash, () => (performance.now() - started) / 1000);
@@ -62,9 +74,18 @@ async function crashRun(ctx: BenchContext, ns: string, crash: Crash): Promise<Cr
   }
 }
 
-async function observe(ctx: BenchContext, ns: string, pods: OwnedPods, crash: Crash, now: () => number): Promise<CrashRun> {
+async function observe(
+  ctx: BenchContext,
+  ns: string,
+  pods: OwnedPods,
+  crash: Crash,
+  now: () => number,
+): Promise<CrashRun> {
   const until = (what: string, done: () => boolean | Promise<boolean>): Promise<true> =>
-    waitFor(`${what} in ${ns}`, async () => (await done()) || undefined, { intervalMs: POLL_MS, timeoutMs: DEADLINE_MS });
+    waitFor(`${what} in ${ns}`, async () => (await done()) || undefined, {
+      intervalMs: POLL_MS,
+      timeoutMs: DEADLINE_MS,
+    });
   await until(`${AT} pods`, () => pods.live() >= AT);
   await crash.kill();
   const killedAt = now();
@@ -74,9 +95,20 @@ async function observe(ctx: BenchContext, ns: string, pods: OwnedPods, crash: Cr
   ctx.log(`${ns}: restarted ${restartedAfter.toFixed(1)} s after the kill`);
   await until(`${N} pods`, () => pods.live() >= N);
   const reachedAt = now();
-  await until(`RC status at ${N} replicas ${TAIL_S} s on`, async () => now() - reachedAt >= TAIL_S &&
-    ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/s7`))['status'] as { replicas?: number }).replicas === N);
-  return { ...crashFigures(pods.series, killedAt, N, LANDING_S), killedAt, restartedAfter, distinctPods: pods.distinct(), series: pods.series };
+  await until(
+    `RC status at ${N} replicas ${TAIL_S} s on`,
+    async () =>
+      now() - reachedAt >= TAIL_S &&
+      ((await ctx.kube('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/s7`))['status'] as { replicas?: number })
+        .replicas === N,
+  );
+  return {
+    ...crashFigures(pods.series, killedAt, N, LANDING_S),
+    killedAt,
+    restartedAfter,
+    distinctPods: pods.distinct(),
+    series: pods.series,
+  };
 }
 
 /**
@@ -91,8 +123,14 @@ async function upstreamRun(ctx: BenchContext): Promise<CrashRun & { readonly lea
   let killedWallClock = 0;
   try {
     const run = await crashRun(ctx, `${ctx.runId}-s7-up`, {
-      kill: async () => { kcm.process.kill('SIGKILL'); await kcm.exited; killedWallClock = Date.now(); },
-      restart: async () => { kcm = startUpstream(ctx.e, { ...QPS, leaderElect: true }); },
+      kill: async () => {
+        kcm.process.kill('SIGKILL');
+        await kcm.exited;
+        killedWallClock = Date.now();
+      },
+      restart: async () => {
+        kcm = startUpstream(ctx.e, { ...QPS, leaderElect: true });
+      },
     });
     const lease = (await ctx.kube('GET', LEASE_PATH))['spec'] as { acquireTime: string };
     return { ...run, leaseAcquiredAfter: (Date.parse(lease.acquireTime) - killedWallClock) / 1000 };
@@ -102,16 +140,28 @@ async function upstreamRun(ctx: BenchContext): Promise<CrashRun & { readonly lea
 }
 
 /** busRun kills kcm-bus's reconciler-rc or writer and starts a new one with the same flags (bench/lib/systems.ts). */
-async function busRun(ctx: BenchContext, victim: 'reconciler' | 'writer'): Promise<CrashRun & { readonly logs: Readonly<Record<string, string>> }> {
+async function busRun(
+  ctx: BenchContext,
+  victim: 'reconciler' | 'writer',
+): Promise<CrashRun & { readonly logs: Readonly<Record<string, string>> }> {
   const bus = await startKcmBus(ctx.e, QPS);
-  const [name, flags] = victim === 'reconciler' ? ['reconciler-rc', reconcilerFlags(ctx.e)] : ['writer', writerFlags(ctx.e, QPS)];
+  const [name, flags] =
+    victim === 'reconciler' ? ['reconciler-rc', reconcilerFlags(ctx.e)] : ['writer', writerFlags(ctx.e, QPS)];
   let replacement: ServiceProcess | undefined;
   try {
     const run = await crashRun(ctx, `${ctx.runId}-s7-${victim}`, {
-      kill: async () => { bus[victim].process.kill('SIGKILL'); await bus[victim].exited; },
-      restart: async () => { replacement = await startService(name, flags); },
+      kill: async () => {
+        bus[victim].process.kill('SIGKILL');
+        await bus[victim].exited;
+      },
+      restart: async () => {
+        replacement = await startService(name, flags);
+      },
     });
-    return { ...run, logs: { writer: bus.writer.logFile, reconciler: bus.reconciler.logFile, replacement: replacement?.logFile ?? '' } };
+    return {
+      ...run,
+      logs: { writer: bus.writer.logFile, reconciler: bus.reconciler.logFile, replacement: replacement?.logFile ?? '' },
+    };
   } finally {
     await replacement?.stop();
     await bus.stop();
@@ -120,11 +170,26 @@ async function busRun(ctx: BenchContext, victim: 'reconciler' | 'writer'): Promi
 
 function rows(upstream: CrashRun, bus: Readonly<Record<'reconciler-rc' | 'writer', CrashRun>>): Row[] {
   return Object.entries(bus).flatMap(([name, run]) => [
-    { scenario: `S7 kill ${name} at ${AT} pods: seconds to resume (longest pause)`, unit: 's', upstream: upstream.pause.seconds, kcmBus: run.pause.seconds,
-      note: 'upstream: kube-controller-manager killed, its 15 s lease expires' },
-    { scenario: `S7 kill ${name} at ${AT} pods: seconds from the kill to ${N} pods`, unit: 's', upstream: upstream.toTarget, kcmBus: run.toTarget },
-    { scenario: `S7 kill ${name} at ${AT} pods: pods over-created`, unit: 'pods', upstream: upstream.overCreated, kcmBus: run.overCreated,
-      note: `pods ever controlled: upstream ${upstream.distinctPods}, kcm-bus ${run.distinctPods} (${N} expected)` },
+    {
+      scenario: `S7 kill ${name} at ${AT} pods: seconds to resume (longest pause)`,
+      unit: 's',
+      upstream: upstream.pause.seconds,
+      kcmBus: run.pause.seconds,
+      note: 'upstream: kube-controller-manager killed, its 15 s lease expires',
+    },
+    {
+      scenario: `S7 kill ${name} at ${AT} pods: seconds from the kill to ${N} pods`,
+      unit: 's',
+      upstream: upstream.toTarget,
+      kcmBus: run.toTarget,
+    },
+    {
+      scenario: `S7 kill ${name} at ${AT} pods: pods over-created`,
+      unit: 'pods',
+      upstream: upstream.overCreated,
+      kcmBus: run.overCreated,
+      note: `pods ever controlled: upstream ${upstream.distinctPods}, kcm-bus ${run.distinctPods} (${N} expected)`,
+    },
   ]);
 }
 
@@ -138,13 +203,26 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const bus = { 'reconciler-rc': reconciler, writer };
   return {
     rows: rows(upstream, bus),
-    data: { pods: N, crashAt: AT, qps: QPS, landingS: LANDING_S, tailS: TAIL_S, upstreamLeaderElection: LEADER_ELECTION, runs: { upstream, ...bus } },
+    data: {
+      pods: N,
+      crashAt: AT,
+      qps: QPS,
+      landingS: LANDING_S,
+      tailS: TAIL_S,
+      upstreamLeaderElection: LEADER_ELECTION,
+      runs: { upstream, ...bus },
+    },
   };
 }
 
 /** S7: S1 at 20/30 with a SIGKILL at N/2 pods: upstream kube-controller-manager, then kcm-bus's reconciler-rc, then its writer. */
 export const scenario: Scenario = {
-  id: 's7', name: 'crash', title: `crash at ${AT} of an RC 0 -> ${N}`, run, knobs: [SIZE],
-  measures: 'an RC scaled 0 → N with a SIGKILL at N/2 pods (upstream kube-controller-manager with leader election, then reconciler-rc, '
-    + 'then the writer), restarted at once: seconds to resume, seconds from the kill to N pods, pods over-created',
+  id: 's7',
+  name: 'crash',
+  title: `crash at ${AT} of an RC 0 -> ${N}`,
+  run,
+  knobs: [SIZE],
+  measures:
+    'an RC scaled 0 → N with a SIGKILL at N/2 pods (upstream kube-controller-manager with leader election, then reconciler-rc, ' +
+    'then the writer), restarted at once: seconds to resume, seconds from the kill to N pods, pods over-created',
 };

@@ -1,5 +1,10 @@
 import { type EndpointSlice, LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
-import { type Lister, type Listing, type ReadyToEndpoints, watchReadyToListed } from '../../lib/endpoints/ready-to-endpoints.ts';
+import {
+  type Lister,
+  type Listing,
+  type ReadyToEndpoints,
+  watchReadyToListed,
+} from '../../lib/endpoints/ready-to-endpoints.ts';
 
 /**
  * slicesListing is the union of a Service's EndpointSlices: the pods (by targetRef) of the endpoints whose
@@ -33,5 +38,10 @@ function slicesLister(): Lister<EndpointSlice> {
  */
 export function watchReadyToSlices(kubeconfig: string, ns: string, service: string): ReadyToEndpoints {
   const selector = encodeURIComponent(`${LABEL_SERVICE_NAME}=${service}`);
-  return watchReadyToListed(kubeconfig, ns, `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${selector}`, slicesLister());
+  return watchReadyToListed(
+    kubeconfig,
+    ns,
+    `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${selector}`,
+    slicesLister(),
+  );
 }

@@ -31,7 +31,10 @@ type Idle = { readonly cpu: Readonly<Record<string, number>>; readonly requests:
  * idleWindow measures the processes' CPU and the Kafka requests of the kcm-bus services among them (`services`, by
  * pid) over the window after the warm-up, per minute.
  */
-async function idleWindow(pids: Readonly<Record<string, number>>, services: Readonly<Record<string, number>>): Promise<Idle> {
+async function idleWindow(
+  pids: Readonly<Record<string, number>>,
+  services: Readonly<Record<string, number>>,
+): Promise<Idle> {
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const [meter, requests] = [cpuMeter(pids), await requestMeter(services)];
   await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
@@ -44,7 +47,10 @@ async function underUpstream(ctx: BenchContext, pop: Population): Promise<Idle> 
   const kcm = startUpstream(ctx.e, QPS);
   try {
     await waitFor('upstream to report every RC', () => pop.observed(), { timeoutMs: 600_000, intervalMs: 1000 });
-    return await idleWindow({ 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) }, { watcher: benchWatcherPid() });
+    return await idleWindow(
+      { 'kube-controller-manager': kcm.process.pid ?? 0, ...stackPids(ctx.e, BUS_INFRA) },
+      { watcher: benchWatcherPid() },
+    );
   } finally {
     await kcm.stop();
   }
@@ -62,18 +68,40 @@ async function underKcmBus(ctx: BenchContext, pop: Population): Promise<Idle> {
 }
 
 function rows(pods: number, upstream: Idle, kcmBus: Idle): Row[] {
-  const each = (names: readonly string[]): string => names.map((n) => `${n} ${(kcmBus.cpu[n] ?? 0).toFixed(2)}`).join(', ');
+  const each = (names: readonly string[]): string =>
+    names.map((n) => `${n} ${(kcmBus.cpu[n] ?? 0).toFixed(2)}`).join(', ');
   return [
-    { scenario: `S13 idle CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: upstream.cpu['kube-controller-manager'], kcmBus: sum(kcmBus.cpu, BUS_SERVICES), note: `kube-controller-manager vs ${each(BUS_SERVICES)}` },
-    { scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`, unit: 's', upstream: sum(upstream.cpu, BUS_INFRA), kcmBus: sum(kcmBus.cpu, BUS_INFRA), note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher` },
-    { scenario: `S13 idle Kafka requests per minute, ${pods} pods`, unit: 'req', upstream: totalRequests(upstream.requests.byApi), kcmBus: totalRequests(kcmBus.requests.byApi),
-      note: `upstream: the bench's watcher only (${requestsNote(upstream.requests.byApi, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1)}` },
+    {
+      scenario: `S13 idle CPU-seconds per minute, ${pods} pods`,
+      unit: 's',
+      upstream: upstream.cpu['kube-controller-manager'],
+      kcmBus: sum(kcmBus.cpu, BUS_SERVICES),
+      note: `kube-controller-manager vs ${each(BUS_SERVICES)}`,
+    },
+    {
+      scenario: `S13 idle broker, registry, Redis CPU-seconds per minute, ${pods} pods`,
+      unit: 's',
+      upstream: sum(upstream.cpu, BUS_INFRA),
+      kcmBus: sum(kcmBus.cpu, BUS_INFRA),
+      note: `${each(BUS_INFRA)}; under upstream they serve only the bench's watcher`,
+    },
+    {
+      scenario: `S13 idle Kafka requests per minute, ${pods} pods`,
+      unit: 'req',
+      upstream: totalRequests(upstream.requests.byApi),
+      kcmBus: totalRequests(kcmBus.requests.byApi),
+      note: `upstream: the bench's watcher only (${requestsNote(upstream.requests.byApi, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1)}`,
+    },
   ];
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const partitions = await watchPartitions(ctx.e);
-  const pop = new Population(ctx, { namespaces: spreadNamespaces(`${ctx.runId}-s13`, 2 * partitions, partitions), perRc: PER_RC, scheduled: false });
+  const pop = new Population(ctx, {
+    namespaces: spreadNamespaces(`${ctx.runId}-s13`, 2 * partitions, partitions),
+    perRc: PER_RC,
+    scheduled: false,
+  });
   const out: Row[] = [];
   const data: Record<string, unknown> = {};
   try {
@@ -93,7 +121,12 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
 
 /** S13: CPU at idle, with 0 and with 10,000 pods cached, side by side. */
 export const scenario: Scenario = {
-  id: 's13', name: 'idle', title: 'idle CPU with 0 and 10,000 pods', run, knobs: [SIZES_KNOB, SECONDS_KNOB, WARM_UP_KNOB],
-  measures: 'what each system costs with nothing to do: CPU-seconds per minute of kube-controller-manager (RC controller) against the '
-    + 'watcher, writer and reconciler-rc, of the broker, registry and Redis, and Kafka requests per minute, at each population',
+  id: 's13',
+  name: 'idle',
+  title: 'idle CPU with 0 and 10,000 pods',
+  run,
+  knobs: [SIZES_KNOB, SECONDS_KNOB, WARM_UP_KNOB],
+  measures:
+    'what each system costs with nothing to do: CPU-seconds per minute of kube-controller-manager (RC controller) against the ' +
+    'watcher, writer and reconciler-rc, of the broker, registry and Redis, and Kafka requests per minute, at each population',
 };

@@ -35,22 +35,35 @@ async function watchPods(kubeconfig: string, ns: string, log: (line: string) => 
   let stopped = false;
   const onEvent = (phase: string, obj: WatchedObject): void => {
     const at = Date.now();
-    rv = phase === 'ERROR' ? undefined : obj.metadata?.resourceVersion ?? rv;
+    rv = phase === 'ERROR' ? undefined : (obj.metadata?.resourceVersion ?? rv);
     const name = obj.metadata?.name;
     if (phase === 'ADDED' && name !== undefined && !seen.has(name)) seen.set(name, at);
   };
   const open = async (): Promise<void> => {
-    abort = await new Watch(kc).watch(`/api/v1/namespaces/${ns}/pods`, { allowWatchBookmarks: true, resourceVersion: rv }, onEvent, () => void (stopped || open().catch((err: unknown) => log(`S8: the pod watch of ${ns} could not be reopened: ${String(err)}`))));
+    abort = await new Watch(kc).watch(
+      `/api/v1/namespaces/${ns}/pods`,
+      { allowWatchBookmarks: true, resourceVersion: rv },
+      onEvent,
+      () =>
+        void (
+          stopped ||
+          open().catch((err: unknown) => log(`S8: the pod watch of ${ns} could not be reopened: ${String(err)}`))
+        ),
+    );
   };
   await open();
-  return { seen, stop: () => void (stopped = true, abort?.abort()) };
+  return { seen, stop: () => void ((stopped = true), abort?.abort()) };
 }
 
-type RcObject = { metadata: Record<string, unknown>; spec: Record<string, unknown>; status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; observedGeneration?: number } };
+type RcObject = {
+  metadata: Record<string, unknown>;
+  spec: Record<string, unknown>;
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; observedGeneration?: number };
+};
 
 /** scaleTo sets the RC's spec.replicas and returns the time just before the PUT (t0). */
 async function scaleTo(kube: RawKube, path: string, replicas: number): Promise<number> {
-  const rc = await kube('GET', path) as RcObject;
+  const rc = (await kube('GET', path)) as RcObject;
   // Without resourceVersion the update is unconditional (RCs allow it): it cannot conflict with a status write.
   delete rc.metadata['resourceVersion'];
   rc.spec['replicas'] = replicas;
@@ -61,11 +74,18 @@ async function scaleTo(kube: RawKube, path: string, replicas: number): Promise<n
 
 /** converged waits until the controller saw its pods: status has the spec's generation and `replicas` ready pods. */
 async function converged(kube: RawKube, path: string, replicas: number): Promise<void> {
-  await waitFor(`${path} converged at ${replicas}`, async () => {
-    const rc = await kube('GET', path) as RcObject;
-    const s = rc.status ?? {};
-    return s.observedGeneration === rc.metadata['generation'] && [s.replicas, s.readyReplicas, s.availableReplicas].every((n) => (n ?? 0) === replicas);
-  }, { timeoutMs: 60_000, intervalMs: 50 });
+  await waitFor(
+    `${path} converged at ${replicas}`,
+    async () => {
+      const rc = (await kube('GET', path)) as RcObject;
+      const s = rc.status ?? {};
+      return (
+        s.observedGeneration === rc.metadata['generation'] &&
+        [s.replicas, s.readyReplicas, s.availableReplicas].every((n) => (n ?? 0) === replicas)
+      );
+    },
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
 }
 
 /** steps raises the RC one replica at a time, waiting for each new pod and for the controller to converge (idle). */
@@ -74,7 +94,10 @@ async function steps(ctx: BenchContext, path: string, pods: PodWatch): Promise<S
   for (let replicas = 1; replicas <= STEPS; replicas++) {
     const known = new Set(pods.seen.keys());
     const t0 = await scaleTo(ctx.kube, path, replicas);
-    const pod = await waitFor(`pod ${replicas} of ${path}`, () => [...pods.seen.keys()].find((n) => !known.has(n)), { timeoutMs: 60_000, intervalMs: 5 });
+    const pod = await waitFor(`pod ${replicas} of ${path}`, () => [...pods.seen.keys()].find((n) => !known.has(n)), {
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     out.push({ replicas, t0, pod, seenAt: pods.seen.get(pod) ?? NaN });
     await converged(ctx.kube, path, replicas);
   }
@@ -118,7 +141,8 @@ async function underUpstream(ctx: BenchContext): Promise<Step[]> {
 type WriterPosts = { readonly count: number; readonly meanMs: number; readonly over100ms: number };
 
 async function writerPosts(writer: ServiceProcess): Promise<WriterPosts> {
-  const read = (suffix: string, labels: Readonly<Record<string, string>> = {}): Promise<number> => metricValue(writer, `rest_client_request_duration_seconds${suffix}`, { verb: 'POST', ...labels });
+  const read = (suffix: string, labels: Readonly<Record<string, string>> = {}): Promise<number> =>
+    metricValue(writer, `rest_client_request_duration_seconds${suffix}`, { verb: 'POST', ...labels });
   const [sum, count, within100ms] = await Promise.all([read('_sum'), read('_count'), read('_bucket', { le: '0.1' })]);
   return { count, meanMs: count > 0 ? (sum / count) * 1000 : NaN, over100ms: count - within100ms };
 }
@@ -141,11 +165,23 @@ async function underKcmBus(ctx: BenchContext): Promise<BusRun> {
 function hopRows({ hops, posts }: BusRun): Row[] {
   const found = hops.flatMap((h) => ('hops' in h ? [h] : []));
   const missing = hops.flatMap((h) => ('missing' in h ? [`step ${h.replicas}: ${h.missing}`] : []));
-  const trace = `${found.length}/${hops.length} steps traced, ${found.filter((h) => !h.causedByRcRecord).length} mutations name another record as their cause` + (missing[0] ? `; ${missing[0]}` : '');
+  const trace =
+    `${found.length}/${hops.length} steps traced, ${found.filter((h) => !h.causedByRcRecord).length} mutations name another record as their cause` +
+    (missing[0] ? `; ${missing[0]}` : '');
   return HOPS.map((name, i): Row => {
     const values = found.map((h) => h.hops[i] ?? NaN);
-    const extra = i === 0 ? `; ${trace}` : name.startsWith('writer') ? `; writer's POSTs: mean ${posts.meanMs.toFixed(0)} ms, ${posts.over100ms}/${posts.count} over 100 ms` : '';
-    return { scenario: `S8 hop ${name} p50`, unit: 'ms', kcmBus: percentile(values, 50), note: `p99 ${percentile(values, 99)?.toFixed(0) ?? '-'} ms${extra}` };
+    const extra =
+      i === 0
+        ? `; ${trace}`
+        : name.startsWith('writer')
+          ? `; writer's POSTs: mean ${posts.meanMs.toFixed(0)} ms, ${posts.over100ms}/${posts.count} over 100 ms`
+          : '';
+    return {
+      scenario: `S8 hop ${name} p50`,
+      unit: 'ms',
+      kcmBus: percentile(values, 50),
+      note: `p99 ${percentile(values, 99)?.toFixed(0) ?? '-'} ms${extra}`,
+    };
   });
 }
 
@@ -155,13 +191,24 @@ async function run(ctx: BenchContext): Promise<ScenarioResult> {
   ctx.log(`S8: ${STEPS} single-step changes under kcm-bus`);
   const bus = await underKcmBus(ctx);
   const [up, kb] = [upstream.map(latency), bus.steps.map(latency)];
-  const rows: Row[] = [50, 99].map((p) => ({ scenario: `S8 RC change → pod created, p${p}`, unit: 'ms', upstream: percentile(up, p), kcmBus: percentile(kb, p), note: `${STEPS} steps, end: client watch ADDED` }));
+  const rows: Row[] = [50, 99].map((p) => ({
+    scenario: `S8 RC change → pod created, p${p}`,
+    unit: 'ms',
+    upstream: percentile(up, p),
+    kcmBus: percentile(kb, p),
+    note: `${STEPS} steps, end: client watch ADDED`,
+  }));
   return { rows: [...rows, ...hopRows(bus)], data: { steps: STEPS, qps: QPS, hops: HOPS, upstream, kcmBus: bus } };
 }
 
 /** S8: latency at idle, RC replica change → pod created, p50/p99 over BENCH_STEPS (100) single steps, kcm-bus per hop. */
 export const scenario: Scenario = {
-  id: 's8', name: 'latency', title: 'latency at idle', run, knobs: [STEPS_KNOB],
-  measures: "an idle RC raised one replica at a time at 20/30: RC change → pod created (client watch), p50/p99, and kcm-bus's per-hop p50 "
-    + 'from the timestamps its records carry',
+  id: 's8',
+  name: 'latency',
+  title: 'latency at idle',
+  run,
+  knobs: [STEPS_KNOB],
+  measures:
+    "an idle RC raised one replica at a time at 20/30: RC change → pod created (client watch), p50/p99, and kcm-bus's per-hop p50 " +
+    'from the timestamps its records carry',
 };

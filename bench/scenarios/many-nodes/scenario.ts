@@ -30,7 +30,13 @@ type NodeView = { metadata: { name: string }; status?: { conditions?: { type: st
 type LeaseRecord = { readonly object?: { readonly spec?: { readonly renewTime?: string | null } | null } | null };
 
 /** Window is one arm's figures. */
-type Window = { readonly notReady: number; readonly cpuSeconds: number; readonly rssMb: number; readonly watcherCpuSeconds: number; readonly leaseDelayMs: readonly number[] };
+type Window = {
+  readonly notReady: number;
+  readonly cpuSeconds: number;
+  readonly rssMb: number;
+  readonly watcherCpuSeconds: number;
+  readonly leaseDelayMs: readonly number[];
+};
 
 /** watchWindow samples the nodes every SAMPLE_MS for the window, measuring `pid`'s CPU and the watcher's over it. */
 async function watchWindow(ctx: BenchContext, names: ReadonlySet<string>, pid: number): Promise<Window> {
@@ -39,15 +45,27 @@ async function watchWindow(ctx: BenchContext, names: ReadonlySet<string>, pid: n
   const notReady = new Set<string>();
   while (Date.now() - from < WINDOW_MS) {
     const items = (await ctx.kube('GET', '/api/v1/nodes'))['items'] as NodeView[];
-    for (const n of items) if (names.has(n.metadata.name) && n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') notReady.add(n.metadata.name);
+    for (const n of items)
+      if (names.has(n.metadata.name) && n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True')
+        notReady.add(n.metadata.name);
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
   }
-  const leases = await readTimed<LeaseRecord>(ctx.e, 'kcm.watch.leases', (key) => names.has(key.slice(key.indexOf('/') + 1)));
-  const leaseDelayMs = leases.filter((r) => r.timestamp >= from).flatMap((r) => {
-    const renew = Date.parse(r.value.object?.spec?.renewTime ?? '');
-    return Number.isNaN(renew) ? [] : [r.timestamp - renew];
-  });
-  return { notReady: notReady.size, cpuSeconds: cpuSeconds(pid) - cpu0, rssMb: rssBytes(pid) / 2 ** 20, watcherCpuSeconds: cpuSeconds(watcher) - watcherCpu0, leaseDelayMs };
+  const leases = await readTimed<LeaseRecord>(ctx.e, 'kcm.watch.leases', (key) =>
+    names.has(key.slice(key.indexOf('/') + 1)),
+  );
+  const leaseDelayMs = leases
+    .filter((r) => r.timestamp >= from)
+    .flatMap((r) => {
+      const renew = Date.parse(r.value.object?.spec?.renewTime ?? '');
+      return Number.isNaN(renew) ? [] : [r.timestamp - renew];
+    });
+  return {
+    notReady: notReady.size,
+    cpuSeconds: cpuSeconds(pid) - cpu0,
+    rssMb: rssBytes(pid) / 2 ** 20,
+    watcherCpuSeconds: cpuSeconds(watcher) - watcherCpu0,
+    leaseDelayMs,
+  };
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
@@ -67,33 +85,71 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   ctx.log(`s10: kcm-bus window of ${WINDOW_MS / 60_000} min`);
   const ours = await watchWindow(ctx, new Set(names), node.process.pid ?? 0).finally(stopAllServices);
   await inParallel(names, (name) => ctx.kube('DELETE', `/api/v1/nodes/${name}`).catch(() => undefined), 16);
-  return { rows: rows(theirs, ours), data: { nodes: NODES, windowMinutes: WINDOW_MS / 60_000, upstream: summary(theirs), kcmBus: summary(ours) } };
+  return {
+    rows: rows(theirs, ours),
+    data: { nodes: NODES, windowMinutes: WINDOW_MS / 60_000, upstream: summary(theirs), kcmBus: summary(ours) },
+  };
 }
 
 /** schedulable waits until node lifecycle took the not-ready taint off every node. */
 async function schedulable(ctx: BenchContext, names: readonly string[]): Promise<void> {
   const wanted = new Set(names);
-  await waitFor(`${NODES} nodes schedulable`, async () => ((await ctx.kube('GET', '/api/v1/nodes'))['items'] as (NodeView & { spec?: { taints?: unknown[] } })[])
-    .filter((n) => wanted.has(n.metadata.name) && (n.spec?.taints ?? []).length === 0).length === NODES, { timeoutMs: 600_000, intervalMs: 2000 });
+  await waitFor(
+    `${NODES} nodes schedulable`,
+    async () =>
+      ((await ctx.kube('GET', '/api/v1/nodes'))['items'] as (NodeView & { spec?: { taints?: unknown[] } })[]).filter(
+        (n) => wanted.has(n.metadata.name) && (n.spec?.taints ?? []).length === 0,
+      ).length === NODES,
+    { timeoutMs: 600_000, intervalMs: 2000 },
+  );
 }
 
 function summary(w: Window): object {
-  return { ...w, leaseDelayMs: undefined, leaseRecords: w.leaseDelayMs.length, leaseDelayP50: percentile(w.leaseDelayMs, 50), leaseDelayP99: percentile(w.leaseDelayMs, 99) };
+  return {
+    ...w,
+    leaseDelayMs: undefined,
+    leaseRecords: w.leaseDelayMs.length,
+    leaseDelayP50: percentile(w.leaseDelayMs, 50),
+    leaseDelayP99: percentile(w.leaseDelayMs, 99),
+  };
 }
 
 function rows(theirs: Window, ours: Window): Row[] {
   const label = `S10 ${NODES} nodes, ${WINDOW_MS / 60_000} min:`;
   return [
-    { scenario: `${label} nodes ever not Ready (false Unknown)`, unit: 'nodes', upstream: theirs.notReady, kcmBus: ours.notReady, note: 'every node stays alive: 0 on both is the goal' },
-    { scenario: `${label} controller CPU-seconds`, unit: 's', upstream: theirs.cpuSeconds, kcmBus: ours.cpuSeconds, note: `kube-controller-manager (node lifecycle only) vs reconciler-node; the watcher beside: ${ours.watcherCpuSeconds.toFixed(1)} s` },
+    {
+      scenario: `${label} nodes ever not Ready (false Unknown)`,
+      unit: 'nodes',
+      upstream: theirs.notReady,
+      kcmBus: ours.notReady,
+      note: 'every node stays alive: 0 on both is the goal',
+    },
+    {
+      scenario: `${label} controller CPU-seconds`,
+      unit: 's',
+      upstream: theirs.cpuSeconds,
+      kcmBus: ours.cpuSeconds,
+      note: `kube-controller-manager (node lifecycle only) vs reconciler-node; the watcher beside: ${ours.watcherCpuSeconds.toFixed(1)} s`,
+    },
     { scenario: `${label} controller RSS at the end`, unit: 'MB', upstream: theirs.rssMb, kcmBus: ours.rssMb },
-    { scenario: `${label} Lease watch delay p99`, unit: 'ms', upstream: undefined, kcmBus: percentile(ours.leaseDelayMs, 99), note: `renewTime → kcm.watch.leases; p50 ${percentile(ours.leaseDelayMs, 50)} ms over ${ours.leaseDelayMs.length} records` },
+    {
+      scenario: `${label} Lease watch delay p99`,
+      unit: 'ms',
+      upstream: undefined,
+      kcmBus: percentile(ours.leaseDelayMs, 99),
+      note: `renewTime → kcm.watch.leases; p50 ${percentile(ours.leaseDelayMs, 50)} ms over ${ours.leaseDelayMs.length} records`,
+    },
   ];
 }
 
 /** scenario is S10 (node lifecycle at scale, side by side). */
 export const scenario: Scenario = {
-  id: 's10', name: 'many-nodes', title: 'many nodes: node lifecycle over renewing Leases', run, knobs: [NODES_KNOB, MINUTES_KNOB],
-  measures: "many live nodes watched by upstream's node lifecycle controller, then by reconciler-node: nodes ever not Ready (false Unknown, "
-    + "must be 0), the controller's CPU-seconds and RSS, the Lease watch delay",
+  id: 's10',
+  name: 'many-nodes',
+  title: 'many nodes: node lifecycle over renewing Leases',
+  run,
+  knobs: [NODES_KNOB, MINUTES_KNOB],
+  measures:
+    "many live nodes watched by upstream's node lifecycle controller, then by reconciler-node: nodes ever not Ready (false Unknown, " +
+    "must be 0), the controller's CPU-seconds and RSS, the Lease watch delay",
 };

@@ -23,7 +23,11 @@ type Where = GcMemory & { readonly mallocHeap: number };
  * cached, and where the RSS of the two services that cache pods lies.
  */
 type Sample = {
-  readonly pods: number; readonly upstream: number; readonly rss: PerService; readonly heap: PerService; readonly cachedPods: number;
+  readonly pods: number;
+  readonly upstream: number;
+  readonly rss: PerService;
+  readonly heap: PerService;
+  readonly cachedPods: number;
   readonly where: Readonly<Record<'watcher' | 'reconciler', Where>>;
 };
 
@@ -47,12 +51,32 @@ async function kcmBusMemory(ctx: BenchContext, pods: number): Promise<Omit<Sampl
   const bus = await startKcmBus(ctx.e, QPS);
   try {
     const cachedPods = await caughtUp(bus.reconciler, pods);
-    const pids: PerService = { watcher: benchWatcherPid(), writer: bus.writer.process.pid ?? 0, reconciler: bus.reconciler.process.pid ?? 0 };
-    const gc = { watcher: await gcMemory(pids.watcher), writer: await gcMemory(pids.writer), reconciler: await gcMemory(pids.reconciler) };
-    const steady = await waitSteady('kcm-bus RSS after a full GC', { watcher: () => rssBytes(pids.watcher), writer: () => rssBytes(pids.writer), reconciler: () => rssBytes(pids.reconciler) });
-    const where = { watcher: { ...gc.watcher, mallocHeap: mallocHeapBytes(pids.watcher) }, reconciler: { ...gc.reconciler, mallocHeap: mallocHeapBytes(pids.reconciler) } };
+    const pids: PerService = {
+      watcher: benchWatcherPid(),
+      writer: bus.writer.process.pid ?? 0,
+      reconciler: bus.reconciler.process.pid ?? 0,
+    };
+    const gc = {
+      watcher: await gcMemory(pids.watcher),
+      writer: await gcMemory(pids.writer),
+      reconciler: await gcMemory(pids.reconciler),
+    };
+    const steady = await waitSteady('kcm-bus RSS after a full GC', {
+      watcher: () => rssBytes(pids.watcher),
+      writer: () => rssBytes(pids.writer),
+      reconciler: () => rssBytes(pids.reconciler),
+    });
+    const where = {
+      watcher: { ...gc.watcher, mallocHeap: mallocHeapBytes(pids.watcher) },
+      reconciler: { ...gc.reconciler, mallocHeap: mallocHeapBytes(pids.reconciler) },
+    };
     const heap = { watcher: gc.watcher.heapUsed, writer: gc.writer.heapUsed, reconciler: gc.reconciler.heapUsed };
-    return { rss: { watcher: steady('watcher'), writer: steady('writer'), reconciler: steady('reconciler') }, heap, cachedPods, where };
+    return {
+      rss: { watcher: steady('watcher'), writer: steady('writer'), reconciler: steady('reconciler') },
+      heap,
+      cachedPods,
+      where,
+    };
   } finally {
     await bus.stop();
   }
@@ -64,20 +88,42 @@ async function measure(ctx: BenchContext, pop: Population): Promise<Sample> {
   ctx.log(`S6 with ${pods} pods: upstream`);
   const upstream = await upstreamRss(ctx, pop);
   ctx.log(`S6 with ${pods} pods: kcm-bus`);
-  return { pods, upstream, ...await kcmBusMemory(ctx, pods) };
+  return { pods, upstream, ...(await kcmBusMemory(ctx, pods)) };
 }
 
 const sum = (x: PerService): number => x.watcher + x.writer + x.reconciler;
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
-const whereNote = (w: Where): string => `live heap ${mb(w.heapUsed)} of V8's ${mb(w.heapTotal)}, external ${mb(w.external)}, malloc heap ${mb(w.mallocHeap)}`;
+const whereNote = (w: Where): string =>
+  `live heap ${mb(w.heapUsed)} of V8's ${mb(w.heapTotal)}, external ${mb(w.external)}, malloc heap ${mb(w.mallocHeap)}`;
 
 function sizeRows(s: Sample): Row[] {
   const at = `S6 RSS, ${s.pods} pods`;
   return [
-    { scenario: at, unit: 'MB', upstream: s.upstream / MB, kcmBus: sum(s.rss) / MB, note: `upstream: RC controller only (pod, RC informers); kcm-bus: the 3 services below, live heaps ${mb(sum(s.heap))} (Kafka, Redis apart)` },
-    { scenario: `${at}: watcher`, unit: 'MB', kcmBus: s.rss.watcher / MB, note: `list/watch -> Kafka, last published state of all objects of 6 kinds; ${whereNote(s.where.watcher)}` },
-    { scenario: `${at}: writer`, unit: 'MB', kcmBus: s.rss.writer / MB, note: `Kafka -> API, caches no objects; live heap ${mb(s.heap.writer)}` },
-    { scenario: `${at}: reconciler-rc`, unit: 'MB', kcmBus: s.rss.reconciler / MB, note: `pod and RC stores replayed from Kafka, indexed; ${whereNote(s.where.reconciler)}` },
+    {
+      scenario: at,
+      unit: 'MB',
+      upstream: s.upstream / MB,
+      kcmBus: sum(s.rss) / MB,
+      note: `upstream: RC controller only (pod, RC informers); kcm-bus: the 3 services below, live heaps ${mb(sum(s.heap))} (Kafka, Redis apart)`,
+    },
+    {
+      scenario: `${at}: watcher`,
+      unit: 'MB',
+      kcmBus: s.rss.watcher / MB,
+      note: `list/watch -> Kafka, last published state of all objects of 6 kinds; ${whereNote(s.where.watcher)}`,
+    },
+    {
+      scenario: `${at}: writer`,
+      unit: 'MB',
+      kcmBus: s.rss.writer / MB,
+      note: `Kafka -> API, caches no objects; live heap ${mb(s.heap.writer)}`,
+    },
+    {
+      scenario: `${at}: reconciler-rc`,
+      unit: 'MB',
+      kcmBus: s.rss.reconciler / MB,
+      note: `pod and RC stores replayed from Kafka, indexed; ${whereNote(s.where.reconciler)}`,
+    },
   ];
 }
 
@@ -89,16 +135,29 @@ function growthRows(a: Sample, b: Sample): Row[] {
   const per = (x: number, y: number): number => (y - x) / (b.pods - a.pods);
   const [watcher, reconciler] = [per(a.rss.watcher, b.rss.watcher), per(a.rss.reconciler, b.rss.reconciler)];
   return [
-    { scenario: `S6 RSS per added pod, ${a.pods} -> ${b.pods}`, unit: 'B', upstream: per(a.upstream, b.upstream), kcmBus: watcher + reconciler,
-      note: `kcm-bus: watcher ${watcher.toFixed(0)} B + reconciler-rc ${reconciler.toFixed(0)} B (writer ${mb(b.rss.writer - a.rss.writer)}, no pods)` },
-    { scenario: 'S6 reconciler-rc live heap per cached pod', unit: 'B', kcmBus: (b.heap.reconciler - a.heap.reconciler) / (b.cachedPods - a.cachedPods),
-      note: `${a.cachedPods} -> ${b.cachedPods} cached pods (and 1 RC per ${PER_RC}); watcher ${per(a.heap.watcher, b.heap.watcher).toFixed(0)} B per pod` },
+    {
+      scenario: `S6 RSS per added pod, ${a.pods} -> ${b.pods}`,
+      unit: 'B',
+      upstream: per(a.upstream, b.upstream),
+      kcmBus: watcher + reconciler,
+      note: `kcm-bus: watcher ${watcher.toFixed(0)} B + reconciler-rc ${reconciler.toFixed(0)} B (writer ${mb(b.rss.writer - a.rss.writer)}, no pods)`,
+    },
+    {
+      scenario: 'S6 reconciler-rc live heap per cached pod',
+      unit: 'B',
+      kcmBus: (b.heap.reconciler - a.heap.reconciler) / (b.cachedPods - a.cachedPods),
+      note: `${a.cachedPods} -> ${b.cachedPods} cached pods (and 1 RC per ${PER_RC}); watcher ${per(a.heap.watcher, b.heap.watcher).toFixed(0)} B per pod`,
+    },
   ];
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const partitions = await watchPartitions(ctx.e);
-  const pop = new Population(ctx, { namespaces: spreadNamespaces(`${ctx.runId}-s6`, 2 * partitions, partitions), perRc: PER_RC, scheduled: true });
+  const pop = new Population(ctx, {
+    namespaces: spreadNamespaces(`${ctx.runId}-s6`, 2 * partitions, partitions),
+    perRc: PER_RC,
+    scheduled: true,
+  });
   const samples: Sample[] = [];
   try {
     for (const size of SIZES) {
@@ -116,7 +175,12 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
 
 /** S6: RSS of upstream kube-controller-manager and of each kcm-bus service with 1,000 and 10,000 pods (BENCH_S6_PODS), bytes per cached pod. */
 export const scenario: Scenario = {
-  id: 's6', name: 'memory', title: `memory with ${SIZES.join(', ')} pods`, run, knobs: [SIZES_KNOB],
-  measures: "RSS of upstream kube-controller-manager (RC controller) and of each kcm-bus service at each cluster size, once caught up "
-    + 'and steady after a full GC; RSS per added pod and live heap per cached pod',
+  id: 's6',
+  name: 'memory',
+  title: `memory with ${SIZES.join(', ')} pods`,
+  run,
+  knobs: [SIZES_KNOB],
+  measures:
+    'RSS of upstream kube-controller-manager (RC controller) and of each kcm-bus service at each cluster size, once caught up ' +
+    'and steady after a full GC; RSS per added pod and live heap per cached pod',
 };

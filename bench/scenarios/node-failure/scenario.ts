@@ -17,12 +17,17 @@ import { reconcilerFlags, writerFlags } from '../../lib/systems.ts';
 
 const TOLERATION_S = 10;
 const STEPS: readonly [keyof NodeDeath['seconds'], string][] = [
-  ['unknown', 'Ready=Unknown'], ['tainted', 'unreachable NoExecute taint'], ['notReady', 'its pods NotReady'],
-  ['evicted', `pod tolerating ${TOLERATION_S} s evicted`], ['replaced', 'its replacement Running'],
+  ['unknown', 'Ready=Unknown'],
+  ['tainted', 'unreachable NoExecute taint'],
+  ['notReady', 'its pods NotReady'],
+  ['evicted', `pod tolerating ${TOLERATION_S} s evicted`],
+  ['replaced', 'its replacement Running'],
 ];
 
 async function upstreamArm(ctx: BenchContext): Promise<NodeDeath> {
-  const kcm = startUpstream(ctx.e, { controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller' });
+  const kcm = startUpstream(ctx.e, {
+    controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller',
+  });
   try {
     return await nodeDeath(ctx.kube, 'upstream', TOLERATION_S);
   } finally {
@@ -47,18 +52,33 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const kcmBus = await kcmBusArm(ctx).finally(stopAllServices);
   ctx.log(`s5 kcm-bus: ${JSON.stringify(kcmBus.seconds)}`);
   const rows = STEPS.map(([step, label]): Row => ({
-    scenario: `S5 node failure: kubelet stops → ${label}`, unit: 's', upstream: upstream.seconds[step], kcmBus: kcmBus.seconds[step],
-    note: Math.abs(kcmBus.seconds[step] - upstream.seconds[step]) <= 5 ? 'within one monitor period (goal met)' : 'more than one monitor period apart (goal missed)',
+    scenario: `S5 node failure: kubelet stops → ${label}`,
+    unit: 's',
+    upstream: upstream.seconds[step],
+    kcmBus: kcmBus.seconds[step],
+    note:
+      Math.abs(kcmBus.seconds[step] - upstream.seconds[step]) <= 5
+        ? 'within one monitor period (goal met)'
+        : 'more than one monitor period apart (goal missed)',
   }));
   const { seconds: _u, ...theirs } = upstream;
   const { seconds: _k, ...ours } = kcmBus;
-  rows.push({ scenario: 'S5 node failure: end state and events as upstream\'s', unit: '', note: isDeepStrictEqual(theirs, ours) ? 'equal' : 'DIFFERENT (see bench.json)' });
+  rows.push({
+    scenario: "S5 node failure: end state and events as upstream's",
+    unit: '',
+    note: isDeepStrictEqual(theirs, ours) ? 'equal' : 'DIFFERENT (see bench.json)',
+  });
   return { rows, data: { upstream, kcmBus, tolerationSeconds: TOLERATION_S } };
 }
 
 /** scenario is S5 (node lifecycle and taint eviction, side by side). */
 export const scenario: Scenario = {
-  id: 's5', name: 'node-failure', title: 'node failure timeline (node lifecycle, taint eviction, RC)', run, knobs: [],
-  measures: "a fake kubelet stops renewing: seconds to Ready=Unknown, the unreachable taint, its pods NotReady, a pod's eviction "
-    + "and its replacement Running, under upstream's node lifecycle, taint eviction and RC controllers and under kcm-bus's; whether the end state and events match",
+  id: 's5',
+  name: 'node-failure',
+  title: 'node failure timeline (node lifecycle, taint eviction, RC)',
+  run,
+  knobs: [],
+  measures:
+    "a fake kubelet stops renewing: seconds to Ready=Unknown, the unreachable taint, its pods NotReady, a pod's eviction " +
+    "and its replacement Running, under upstream's node lifecycle, taint eviction and RC controllers and under kcm-bus's; whether the end state and events match",
 };

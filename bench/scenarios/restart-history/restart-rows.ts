@@ -15,7 +15,12 @@ export type Phase = {
  * Compaction is what S12 saw after the updates: whether kcm.state.pods got compacted before the deadline, the
  * seconds from the last PATCH answered until it was (or the deadline), and both topics' records then and at the end.
  */
-export type Compaction = { readonly compacted: boolean; readonly seconds: number; readonly before: PodRecords; readonly after: PodRecords };
+export type Compaction = {
+  readonly compacted: boolean;
+  readonly seconds: number;
+  readonly before: PodRecords;
+  readonly after: PodRecords;
+};
 
 /** RestartFigures are everything S12 measured, with the state topic's configs as the broker reported them. */
 export type RestartFigures = {
@@ -48,32 +53,50 @@ function records(c: PodRecords): string {
 
 function reconcilerRow(f: RestartFigures, p: Phase): Row {
   return {
-    scenario: `S12 fresh reconciler-rc to synced, ${label(f, p)}`, unit: 's', upstream: median(p.runs.upstream), kcmBus: median(p.runs.reconciler),
+    scenario: `S12 fresh reconciler-rc to synced, ${label(f, p)}`,
+    unit: 's',
+    upstream: median(p.runs.upstream),
+    kcmBus: median(p.runs.reconciler),
     note: `median of ${each(p.runs.reconciler)} s; ${records(p.counts.reconciler)}; ${p.runs.reconciler[0]?.read ?? '?'} pods cached; upstream: kube-controller-manager start to "Caches are synced", ${each(p.runs.upstream)} s`,
   };
 }
 
 function watcherRow(f: RestartFigures, p: Phase): Row {
   return {
-    scenario: `S12 watcher restart to synced, ${label(f, p)}`, unit: 's', kcmBus: median(p.runs.watcher),
+    scenario: `S12 watcher restart to synced, ${label(f, p)}`,
+    unit: 's',
+    kcmBus: median(p.runs.watcher),
     note: `median of ${each(p.runs.watcher)} s; restored ${p.runs.watcher.map((r) => r.read).join('/')} records of kcm.state.pods (watermarks included); ${records(p.counts.watcher)}; no upstream counterpart (it relists: rows above)`,
   };
 }
 
-function ratioRow(what: string, short: readonly Run[], long: readonly Run[], upstream?: readonly [readonly Run[], readonly Run[]]): Row {
+function ratioRow(
+  what: string,
+  short: readonly Run[],
+  long: readonly Run[],
+  upstream?: readonly [readonly Run[], readonly Run[]],
+): Row {
   const kcmBus = median(long) / median(short);
   const up = upstream && median(upstream[1]) / median(upstream[0]);
   return {
-    scenario: `S12 ${what}, long / short history`, unit: '×', upstream: up, kcmBus,
+    scenario: `S12 ${what}, long / short history`,
+    unit: '×',
+    upstream: up,
+    kcmBus,
     note: `kcm-bus ${kcmBus.toFixed(2)}${up === undefined ? '' : `, upstream ${up.toFixed(2)}`}; goal ≤ ${GOAL}: ${kcmBus <= GOAL ? 'met' : 'NOT met'}`,
   };
 }
 
 function compactionRow(f: RestartFigures): Row {
-  const c = f.compaction, s = c.after.state;
-  const settings = ['segment.ms', 'min.cleanable.dirty.ratio', 'max.compaction.lag.ms'].map((k) => `${k} ${f.configs[k] ?? '?'}`).join(', ');
+  const c = f.compaction,
+    s = c.after.state;
+  const settings = ['segment.ms', 'min.cleanable.dirty.ratio', 'max.compaction.lag.ms']
+    .map((k) => `${k} ${f.configs[k] ?? '?'}`)
+    .join(', ');
   return {
-    scenario: `S12 kcm.state.pods compacted after the ${f.updates} updates`, unit: 's', kcmBus: c.seconds,
+    scenario: `S12 kcm.state.pods compacted after the ${f.updates} updates`,
+    unit: 's',
+    kcmBus: c.seconds,
     note: `${c.compacted ? '' : 'NOT compacted within the deadline: '}${c.before.state.objects} -> ${s.objects} records for ${s.keys} keys (${s.live} live); history ${c.after.history.objects}; ${settings}`,
   };
 }
@@ -84,9 +107,14 @@ function compactionRow(f: RestartFigures): Row {
  */
 export function restartRows(f: RestartFigures): Row[] {
   return [
-    reconcilerRow(f, f.short), reconcilerRow(f, f.long),
-    ratioRow('fresh reconciler-rc', f.short.runs.reconciler, f.long.runs.reconciler, [f.short.runs.upstream, f.long.runs.upstream]),
-    watcherRow(f, f.short), watcherRow(f, f.long),
+    reconcilerRow(f, f.short),
+    reconcilerRow(f, f.long),
+    ratioRow('fresh reconciler-rc', f.short.runs.reconciler, f.long.runs.reconciler, [
+      f.short.runs.upstream,
+      f.long.runs.upstream,
+    ]),
+    watcherRow(f, f.short),
+    watcherRow(f, f.long),
     ratioRow('watcher restart', f.short.runs.watcher, f.long.runs.watcher),
     compactionRow(f),
   ];

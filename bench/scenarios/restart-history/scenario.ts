@@ -19,7 +19,7 @@ import { startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';
-import { childPid, scrape, terminate } from '../../lib/probes.ts';
+import { childPid, RC_METRICS, scrape, terminate } from '../../lib/probes.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import { restartRows, type Compaction, type Phase, type Run } from './restart-rows.ts';
@@ -50,15 +50,29 @@ const since = (t: number): number => (performance.now() - t) / 1000;
  * pods it cached then.
  */
 async function freshReconciler(ctx: BenchContext, topic: string, tag: string, partitions: number): Promise<Run> {
-  const flags = [...reconcilerFlags(ctx.e), '--consumer-group', `kcm-bus-s12-${tag}`, '--mutations-topic', topic, '--expectations-prefix', `kcm-bus:s12-${tag}`];
+  const flags = [
+    ...reconcilerFlags(ctx.e),
+    '--consumer-group',
+    `kcm-bus-s12-${tag}`,
+    '--mutations-topic',
+    topic,
+    '--expectations-prefix',
+    `kcm-bus:s12-${tag}`,
+  ];
   const started = performance.now();
   const member = await startService('reconciler-rc', flags);
   try {
-    const cached = await waitFor(`reconciler-rc to sync its ${partitions} partitions (log: ${member.logFile})`, async () => {
-      const m = await scrape(member.metricsUrl);
-      const synced = m('kcm_bus_partitions', { state: 'synced' }) === partitions && m('kcm_bus_partitions', { state: 'syncing' }) === 0;
-      return synced && { pods: m('kcm_bus_cached_objects', { kind: 'pods' }) };
-    }, { intervalMs: 50 });
+    const cached = await waitFor(
+      `reconciler-rc to sync its ${partitions} partitions (log: ${member.logFile})`,
+      async () => {
+        const m = await scrape(member.metricsUrl);
+        const synced =
+          m('kcm_bus_partitions', { ...RC_METRICS, state: 'synced' }) === partitions &&
+          m('kcm_bus_partitions', { ...RC_METRICS, state: 'syncing' }) === 0;
+        return synced && { pods: m('kcm_bus_cached_objects', { ...RC_METRICS, kind: 'pods' }) };
+      },
+      { intervalMs: 50 },
+    );
     return { seconds: since(started), read: cached.pods };
   } finally {
     await member.stop();
@@ -67,7 +81,9 @@ async function freshReconciler(ctx: BenchContext, topic: string, tag: string, pa
 
 /** restoredPods is the number of kcm.state.pods records a watcher logged it restored from. */
 function restoredPods(logFile: string): number {
-  const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('restored from the state topic'));
+  const lines = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('restored from the state topic'));
   const pods = lines.map((l) => JSON.parse(l) as { kind?: string; records?: number }).find((l) => l.kind === 'Pod');
   return pods?.records ?? Number.NaN;
 }
@@ -87,7 +103,11 @@ async function upstreamSynced(ctx: BenchContext): Promise<Run> {
   const started = performance.now();
   const kcm = startUpstream(ctx.e, QPS);
   try {
-    await waitFor(`kube-controller-manager caches synced (log: ${kcm.logFile})`, () => readFileSync(kcm.logFile, 'utf8').includes('"Caches are synced"'), { intervalMs: 50 });
+    await waitFor(
+      `kube-controller-manager caches synced (log: ${kcm.logFile})`,
+      () => readFileSync(kcm.logFile, 'utf8').includes('"Caches are synced"'),
+      { intervalMs: 50 },
+    );
     return { seconds: since(started) };
   } finally {
     await kcm.stop();
@@ -101,7 +121,14 @@ async function repeat(fn: (i: number) => Promise<Run>): Promise<Run[]> {
 }
 
 /** measure times the three systems with the history as it is, counting the pods topics' records before each kcm-bus system. */
-async function measure(ctx: BenchContext, bus: Bus, topic: string, partitions: number, history: Phase['history'], watcher: Watcher): Promise<Phase> {
+async function measure(
+  ctx: BenchContext,
+  bus: Bus,
+  topic: string,
+  partitions: number,
+  history: Phase['history'],
+  watcher: Watcher,
+): Promise<Phase> {
   ctx.log(`S12 ${history} history: fresh reconciler-rc members`);
   const atReconciler = await podRecords(bus);
   const reconciler = await repeat((i) => freshReconciler(ctx, topic, `${ctx.runId}-${history}-${i}`, partitions));
@@ -110,7 +137,11 @@ async function measure(ctx: BenchContext, bus: Bus, topic: string, partitions: n
   const restarts = await repeat(() => restartWatcher(ctx, watcher));
   ctx.log(`S12 ${history} history: upstream kube-controller-manager`);
   const upstream = await repeat(() => upstreamSynced(ctx));
-  return { history, counts: { reconciler: atReconciler, watcher: atWatcher }, runs: { reconciler, watcher: restarts, upstream } };
+  return {
+    history,
+    counts: { reconciler: atReconciler, watcher: atWatcher },
+    runs: { reconciler, watcher: restarts, upstream },
+  };
 }
 
 /** lengthen PATCHes every pod UPDATES times, one round over all pods after the other. */
@@ -118,7 +149,9 @@ async function lengthen(ctx: BenchContext, pop: Population): Promise<void> {
   const started = performance.now();
   for (let i = 1; i <= UPDATES; i++) {
     await pop.annotate(ANNOTATION, String(i));
-    ctx.log(`S12: update ${i}/${UPDATES} of ${pop.pods} pods done, ${(i * pop.pods / since(started)).toFixed(0)} PATCH/s`);
+    ctx.log(
+      `S12: update ${i}/${UPDATES} of ${pop.pods} pods done, ${((i * pop.pods) / since(started)).toFixed(0)} PATCH/s`,
+    );
   }
 }
 
@@ -129,11 +162,14 @@ async function lengthen(ctx: BenchContext, pop: Population): Promise<void> {
 async function compaction(ctx: BenchContext, bus: Bus): Promise<Compaction> {
   const started = performance.now();
   const before = await podRecords(bus);
-  let last = before, previous = before.history.objects - 1;
+  let last = before,
+    previous = before.history.objects - 1;
   while (since(started) * 1000 < COMPACTED_WITHIN_MS) {
     const compacted = last.history.objects === previous && last.state.objects <= COMPACT_ENOUGH * last.state.keys;
     if (compacted) return { compacted, seconds: since(started), before, after: last };
-    ctx.log(`S12: waiting for compaction: kcm.state.pods ${last.state.objects} records of ${last.state.keys} keys, kcm.watch.pods ${last.history.objects}`);
+    ctx.log(
+      `S12: waiting for compaction: kcm.state.pods ${last.state.objects} records of ${last.state.keys} keys, kcm.watch.pods ${last.history.objects}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     previous = last.history.objects;
     last = await podRecords(bus);
@@ -147,21 +183,49 @@ async function compaction(ctx: BenchContext, bus: Bus): Promise<Compaction> {
  */
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const partitions = await watchPartitions(ctx.e);
-  const pop = new Population(ctx, { namespaces: spreadNamespaces(`${ctx.runId}-s12`, 2 * partitions, partitions), perRc: PER_RC, scheduled: false });
+  const pop = new Population(ctx, {
+    namespaces: spreadNamespaces(`${ctx.runId}-s12`, 2 * partitions, partitions),
+    perRc: PER_RC,
+    scheduled: false,
+  });
   const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
   const watcher: Watcher = { current: { stop: () => terminate(childPid(WATCHER_MAIN)) } };
   try {
     await (await startService('writer', writerFlags(ctx.e, QPS))).stop();
     await pop.grow(PODS);
-    await waitFor(`${POD_TOPICS.state} to hold the ${pop.pods} pods`, async () => (await podRecords(bus)).state.live >= pop.pods, { timeoutMs: 300_000, intervalMs: 5000 });
+    await waitFor(
+      `${POD_TOPICS.state} to hold the ${pop.pods} pods`,
+      async () => (await podRecords(bus)).state.live >= pop.pods,
+      { timeoutMs: 300_000, intervalMs: 5000 },
+    );
     return await withThrowawayTopic(ctx, `${ctx.runId}-s12-mutations`, async () => {
       const short = await measure(ctx, bus, `${ctx.runId}-s12-mutations`, partitions, 'short', watcher);
       await lengthen(ctx, pop);
       const compacted = await compaction(ctx, bus);
       const long = await measure(ctx, bus, `${ctx.runId}-s12-mutations`, partitions, 'long', watcher);
       const configs = await bus.topicConfigs(POD_TOPICS.state);
-      const rows = restartRows({ pods: pop.pods, updates: UPDATES, repeats: REPEATS, short, long, compaction: compacted, configs });
-      return { rows, data: { pods: pop.pods, rcs: pop.rcs, updates: UPDATES, repeats: REPEATS, short, long, compaction: compacted, configs } };
+      const rows = restartRows({
+        pods: pop.pods,
+        updates: UPDATES,
+        repeats: REPEATS,
+        short,
+        long,
+        compaction: compacted,
+        configs,
+      });
+      return {
+        rows,
+        data: {
+          pods: pop.pods,
+          rcs: pop.rcs,
+          updates: UPDATES,
+          repeats: REPEATS,
+          short,
+          long,
+          compaction: compacted,
+          configs,
+        },
+      };
     });
   } finally {
     await pop.cleanUp();
@@ -170,7 +234,12 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
 
 /** S12: a fresh reconciler-rc member's and a restarted watcher's time to synced with a short and a 20× longer history. */
 export const scenario: Scenario = {
-  id: 's12', name: 'restart-history', title: `restart cost with short and long history, ${PODS} pods`, run, knobs: [PODS_KNOB, REPEATS_KNOB],
-  measures: "seconds to synced of a fresh reconciler-rc member, a restarted watcher and upstream kube-controller-manager, with a short "
-    + 'history and one 20 times longer over the same live pods: a restart costs O(live state), not O(history)',
+  id: 's12',
+  name: 'restart-history',
+  title: `restart cost with short and long history, ${PODS} pods`,
+  run,
+  knobs: [PODS_KNOB, REPEATS_KNOB],
+  measures:
+    'seconds to synced of a fresh reconciler-rc member, a restarted watcher and upstream kube-controller-manager, with a short ' +
+    'history and one 20 times longer over the same live pods: a restart costs O(live state), not O(history)',
 };

@@ -10,14 +10,20 @@ export const POD_TOPICS = { history: watchTopic({ plural: 'pods' }), state: stat
  * would not do: compaction removes records, not offsets): object records (Deleted records and tombstones
  * included), watermarks, distinct object keys, and keys whose last record is not a tombstone.
  */
-export type TopicRecords = { readonly objects: number; readonly watermarks: number; readonly keys: number; readonly live: number };
+export type TopicRecords = {
+  readonly objects: number;
+  readonly watermarks: number;
+  readonly keys: number;
+  readonly live: number;
+};
 
 /** PodRecords are both pods topics' counts, read one after the other. */
 export type PodRecords = { readonly history: TopicRecords; readonly state: TopicRecords };
 
 /** topicRecords reads a watch topic to its current end and counts its records. */
 export async function topicRecords(bus: Bus, topic: string): Promise<TopicRecords> {
-  let objects = 0, watermarks = 0;
+  let objects = 0,
+    watermarks = 0;
   const last = new Map<string, boolean>();
   await bus.readToEnd(topic, (record) => {
     const key = record.key?.toString() ?? '';

@@ -18,30 +18,57 @@ const DEADLINE_MS = 600_000;
  * Workload is what S1 scales: an RC (replicationcontroller-controller) or a ReplicaSet (replicaset-controller), the
  * one implementation kcm-bus runs on both kinds; `label` prefixes its rows (none for the RC, S1's first rows).
  */
-export type Workload = { readonly label: string; readonly controller: string; readonly path: (ns: string) => string; readonly manifest: Record<string, unknown> };
+export type Workload = {
+  readonly label: string;
+  readonly controller: string;
+  readonly path: (ns: string) => string;
+  readonly manifest: Record<string, unknown>;
+};
 
-export const RC: Workload = { label: '', controller: 'replicationcontroller-controller', path: (ns) => `/api/v1/namespaces/${ns}/replicationcontrollers`, manifest: rcManifest('s1', N) };
+export const RC: Workload = {
+  label: '',
+  controller: 'replicationcontroller-controller',
+  path: (ns) => `/api/v1/namespaces/${ns}/replicationcontrollers`,
+  manifest: rcManifest('s1', N),
+};
 export const RS: Workload = {
-  label: 'RS ', controller: 'replicaset-controller', path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
+  label: 'RS ',
+  controller: 'replicaset-controller',
+  path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
   manifest: { ...deploymentManifest('s1', N, 'nginx'), kind: 'ReplicaSet', apiVersion: 'apps/v1' },
 };
 
 /** KINDS (BENCH_S1_KINDS) are the kinds S1 scales, both by default; WORKLOADS their workloads. */
 export const KINDS = knob('BENCH_S1_KINDS', 'rc,rs', 'the kinds scaled: rc, rs, or both');
-export const WORKLOADS: readonly Workload[] = (knobValue(KINDS) ?? '').split(',').map((k) => (k.trim() === 'rs' ? RS : RC));
+export const WORKLOADS: readonly Workload[] = (knobValue(KINDS) ?? '')
+  .split(',')
+  .map((k) => (k.trim() === 'rs' ? RS : RC));
 
 /**
  * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
  * measured processes and the Kafka requests of the kcm-bus services among them from the RC's creation until N pods ran.
  */
-export type S1Run = PodsOverTime & { readonly rssMb: number; readonly cpu: Readonly<Record<string, number>>; readonly requests: Requests };
+export type S1Run = PodsOverTime & {
+  readonly rssMb: number;
+  readonly cpu: Readonly<Record<string, number>>;
+  readonly requests: Requests;
+};
 
 /**
  * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
  * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
  * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
  */
-async function scaleRun(ctx: BenchContext, w: Workload, ns: string, measured: { readonly pid: number | undefined; readonly cpu: Readonly<Record<string, number>>; readonly services: Readonly<Record<string, number>> }): Promise<S1Run> {
+async function scaleRun(
+  ctx: BenchContext,
+  w: Workload,
+  ns: string,
+  measured: {
+    readonly pid: number | undefined;
+    readonly cpu: Readonly<Record<string, number>>;
+    readonly services: Readonly<Record<string, number>>;
+  },
+): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const [meter, requests] = [cpuMeter(measured.cpu), await requestMeter(measured.services)];
   const started = performance.now();
@@ -60,7 +87,11 @@ async function underUpstream(ctx: BenchContext, w: Workload, q: Qps, round: stri
   try {
     const pid = kcm.process.pid ?? 0;
     const cpu = { 'kube-controller-manager': pid, ...stackPids(ctx.e, BUS_INFRA) };
-    return await scaleRun(ctx, w, `${ctx.runId}-s1-up-${w.label.trim().toLowerCase()}${q.qps}${round}`, { pid, cpu, services: { watcher: benchWatcherPid() } });
+    return await scaleRun(ctx, w, `${ctx.runId}-s1-up-${w.label.trim().toLowerCase()}${q.qps}${round}`, {
+      pid,
+      cpu,
+      services: { watcher: benchWatcherPid() },
+    });
   } finally {
     await kcm.stop();
   }
@@ -105,4 +136,3 @@ export function roundsNote(r: Rounds): string | undefined {
   const times = (runs: readonly S1Run[]): string => runs.map((x) => x.exist?.toFixed(1) ?? 'timeout').join(' / ');
   return `median of ${r.upstream.length} alternating rounds: upstream ${times(r.upstream)} s, kcm-bus ${times(r.kcmBus)} s`;
 }
-

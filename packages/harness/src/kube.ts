@@ -26,13 +26,22 @@ export function rawKube(file: string): RawKube {
   const tls = tlsClient(dirname(file), 'admin');
   const server = readEndpoints(file).apiserver;
   return async (method, path, body) => {
-    const answer = await httpCall(`${server}${path}`, { method, tls, timeoutMs: 60_000, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const answer = await httpCall(`${server}${path}`, {
+      method,
+      tls,
+      timeoutMs: 60_000,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
     return JSON.parse(answer.body) as Record<string, unknown>;
   };
 }
 
-type NodeJson = { metadata: object; spec?: { taints?: { key: string; effect: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+type NodeJson = {
+  metadata: object;
+  spec?: { taints?: { key: string; effect: string }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+};
 
 /**
  * untaintWhenReady waits until kwok reports the node Ready and takes off the `node.kubernetes.io/not-ready:NoSchedule`
@@ -43,11 +52,14 @@ type NodeJson = { metadata: object; spec?: { taints?: { key: string; effect: str
 export async function untaintWhenReady(kube: RawKube, name: string): Promise<void> {
   const path = `/api/v1/nodes/${name}`;
   await waitFor(`${name} Ready and its not-ready taint off`, async () => {
-    const node = await kube('GET', path) as NodeJson;
+    const node = (await kube('GET', path)) as NodeJson;
     if (node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return false;
     const taints = node.spec?.taints ?? [];
     if (!taints.some((t) => t.key === 'node.kubernetes.io/not-ready')) return true;
-    await kube('PUT', path, { ...node, spec: { ...node.spec, taints: taints.filter((t) => t.key !== 'node.kubernetes.io/not-ready') } });
+    await kube('PUT', path, {
+      ...node,
+      spec: { ...node.spec, taints: taints.filter((t) => t.key !== 'node.kubernetes.io/not-ready') },
+    });
     return false;
   });
 }

@@ -30,10 +30,19 @@ export class FakeKubelet {
 
   /** register creates the node (in its zone, tainted for the scheduler) and its Lease, posts Ready and starts renewing. */
   async register(): Promise<void> {
-    const labels = { 'kubernetes.io/hostname': this.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'topology.kubernetes.io/zone': this.#zone };
-    await this.#kube('POST', '/api/v1/nodes', { metadata: { name: this.name, labels }, spec: { taints: [FAKE_KUBELET_TAINT] } });
+    const labels = {
+      'kubernetes.io/hostname': this.name,
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'topology.kubernetes.io/zone': this.#zone,
+    };
+    await this.#kube('POST', '/api/v1/nodes', {
+      metadata: { name: this.name, labels },
+      spec: { taints: [FAKE_KUBELET_TAINT] },
+    });
     await this.#kube('POST', `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases`, {
-      metadata: { name: this.name }, spec: { holderIdentity: this.name, leaseDurationSeconds: 40, renewTime: microTime(new Date()) },
+      metadata: { name: this.name },
+      spec: { holderIdentity: this.name, leaseDurationSeconds: 40, renewTime: microTime(new Date()) },
     });
     await this.revive();
   }
@@ -55,7 +64,9 @@ export class FakeKubelet {
   async remove(): Promise<void> {
     this.die();
     await this.#kube('DELETE', `/api/v1/nodes/${this.name}`).catch(() => undefined);
-    await this.#kube('DELETE', `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases/${this.name}`).catch(() => undefined);
+    await this.#kube('DELETE', `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases/${this.name}`).catch(
+      () => undefined,
+    );
   }
 
   /** podReady sets a pod on this node Running and Ready, as its kubelet would. */
@@ -63,8 +74,15 @@ export class FakeKubelet {
     const path = `/api/v1/namespaces/${namespace}/pods/${pod}`;
     const current = await this.#kube('GET', path);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const conditions = ['Initialized', 'ContainersReady', 'Ready', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
-    await this.#kube('PUT', `${path}/status`, { ...current, status: { phase: 'Running', conditions, podIP: '10.77.0.1', podIPs: [{ ip: '10.77.0.1' }] } });
+    const conditions = ['Initialized', 'ContainersReady', 'Ready', 'PodScheduled'].map((type) => ({
+      type,
+      status: 'True',
+      lastTransitionTime: now,
+    }));
+    await this.#kube('PUT', `${path}/status`, {
+      ...current,
+      status: { phase: 'Running', conditions, podIP: '10.77.0.1', podIPs: [{ ip: '10.77.0.1' }] },
+    });
   }
 
   /** #postReady writes the node's status as a kubelet's PATCH would; other controllers (TTL) touch nodes too, hence the retries. */
@@ -81,16 +99,33 @@ export class FakeKubelet {
   async #putReady(): Promise<void> {
     const node = await this.#kube('GET', `/api/v1/nodes/${this.name}`);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const condition = (type: string, status: string, reason: string) => ({ type, status, reason, message: reason, lastHeartbeatTime: now, lastTransitionTime: now });
-    const conditions = [condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'), condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
-      condition('PIDPressure', 'False', 'KubeletHasSufficientPID'), condition('Ready', 'True', 'KubeletReady')];
+    const condition = (type: string, status: string, reason: string) => ({
+      type,
+      status,
+      reason,
+      message: reason,
+      lastHeartbeatTime: now,
+      lastTransitionTime: now,
+    });
+    const conditions = [
+      condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
+      condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
+      condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
+      condition('Ready', 'True', 'KubeletReady'),
+    ];
     const capacity = { cpu: '8', memory: '32Gi', pods: '110' };
-    await this.#kube('PUT', `/api/v1/nodes/${this.name}/status`, { ...node, status: { conditions, capacity, allocatable: capacity } });
+    await this.#kube('PUT', `/api/v1/nodes/${this.name}/status`, {
+      ...node,
+      status: { conditions, capacity, allocatable: capacity },
+    });
   }
 
   async #renew(): Promise<void> {
     const path = `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases/${this.name}`;
     const lease = await this.#kube('GET', path);
-    await this.#kube('PUT', path, { ...lease, spec: { ...(lease['spec'] as object), renewTime: microTime(new Date()) } });
+    await this.#kube('PUT', path, {
+      ...lease,
+      spec: { ...(lease['spec'] as object), renewTime: microTime(new Date()) },
+    });
   }
 }

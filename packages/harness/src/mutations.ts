@@ -24,8 +24,19 @@ export function podTarget(namespace: string, name: string): MutationTarget {
 /** mutation builds a mutation with a fresh id, by the RC controller unless told otherwise. */
 export function mutation(parts: Pick<Mutation, 'verb' | 'target'> & Partial<Mutation>): Mutation {
   return {
-    id: randomBytes(16).toString('hex'), controller: 'replicationcontroller-controller', preconditions: { uid: null, resourceVersion: null },
-    body: null, patch: null, patchType: null, fieldManager: null, cause: [], createdAt: new Date().toISOString(), event: null, reconcileKey: null, slowStart: null, ...parts,
+    id: randomBytes(16).toString('hex'),
+    controller: 'replicationcontroller-controller',
+    preconditions: { uid: null, resourceVersion: null },
+    body: null,
+    patch: null,
+    patchType: null,
+    fieldManager: null,
+    cause: [],
+    createdAt: new Date().toISOString(),
+    event: null,
+    reconcileKey: null,
+    slowStart: null,
+    ...parts,
   };
 }
 
@@ -38,8 +49,14 @@ export type PodOwner = { readonly name: string; readonly uid: string };
  */
 export async function ownerRc(kube: RawKube, ns: string): Promise<PodOwner> {
   const labels = { 'kcm-bus-test': 'owner' };
-  const rc = await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`,
-    { metadata: { name: 'owner' }, spec: { replicas: 0, selector: labels, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+  const rc = await kube('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, {
+    metadata: { name: 'owner' },
+    spec: {
+      replicas: 0,
+      selector: labels,
+      template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    },
+  });
   return { name: 'owner', uid: (rc['metadata'] as { uid: string }).uid };
 }
 
@@ -51,13 +68,30 @@ export async function ownedNamespace(kube: RawKube, ns: string): Promise<PodOwne
 
 /** podBody is a minimal pod for a Create, controlled by `owner`. */
 export function podBody(name: string, owner: PodOwner): string {
-  const controllerRef = { apiVersion: 'v1', kind: 'ReplicationController', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true };
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, ownerReferences: [controllerRef] }, spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] } });
+  const controllerRef = {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    name: owner.name,
+    uid: owner.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, ownerReferences: [controllerRef] },
+    spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox' }] },
+  });
 }
 
 /** mutationSerde encodes mutations for kcm.mutations as a reconciler does. */
 export function mutationSerde(stack: StackEndpoints): Serde {
-  return new Serde(httpSchemaRegistry(stack.registry), MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+  return new Serde(
+    httpSchemaRegistry(stack.registry),
+    MUTATION_TOPICS.mutations,
+    loadMutationSchemas().mutation,
+    (s) => new AvroCodec(s),
+  );
 }
 
 const signers = new Map<string, Signing>();
@@ -78,7 +112,11 @@ export function signerOf(stack: StackEndpoints, controller: string): Signing {
  * produceMutations puts mutations (encoded and signed by their controller, as a reconciler would) and raw records
  * (as they are) on kcm.mutations, keyed by target.
  */
-export async function produceMutations(stack: StackEndpoints, mutations: readonly Mutation[], raw: readonly OutgoingRecord[] = []): Promise<void> {
+export async function produceMutations(
+  stack: StackEndpoints,
+  mutations: readonly Mutation[],
+  raw: readonly OutgoingRecord[] = [],
+): Promise<void> {
   const serde = mutationSerde(stack);
   const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
   try {
@@ -86,7 +124,7 @@ export async function produceMutations(stack: StackEndpoints, mutations: readonl
       const [key, value] = [objectKey(m.target), (await serde.encode(m)).bytes];
       return { key, value, headers: signerOf(stack, m.controller).headers(key, value) };
     };
-    const records = [...await Promise.all(mutations.map(signed)), ...raw];
+    const records = [...(await Promise.all(mutations.map(signed))), ...raw];
     await publisher.send(MUTATION_TOPICS.mutations, records);
   } finally {
     await publisher.close();
@@ -97,15 +135,23 @@ export async function produceMutations(stack: StackEndpoints, mutations: readonl
  * resultsFor waits until every mutation has at least `count` results on kcm.mutation-results (a replayed
  * mutation has one per application) and returns them per mutation id, in topic order.
  */
-export async function resultsFor(stack: StackEndpoints, mutations: readonly Mutation[], count = 1): Promise<Map<string, MutationResult[]>> {
-  return waitFor(`results of ${mutations.length} mutations`, async () => {
-    const results = new Map<string, MutationResult[]>();
-    for (const r of await readTopic(stack, MUTATION_TOPICS.results)) {
-      const result = r.value as unknown as MutationResult;
-      results.set(result.mutationId, [...results.get(result.mutationId) ?? [], result]);
-    }
-    return mutations.every((m) => (results.get(m.id)?.length ?? 0) >= count) ? results : undefined;
-  }, { timeoutMs: 180_000 });
+export async function resultsFor(
+  stack: StackEndpoints,
+  mutations: readonly Mutation[],
+  count = 1,
+): Promise<Map<string, MutationResult[]>> {
+  return waitFor(
+    `results of ${mutations.length} mutations`,
+    async () => {
+      const results = new Map<string, MutationResult[]>();
+      for (const r of await readTopic(stack, MUTATION_TOPICS.results)) {
+        const result = r.value as unknown as MutationResult;
+        results.set(result.mutationId, [...(results.get(result.mutationId) ?? []), result]);
+      }
+      return mutations.every((m) => (results.get(m.id)?.length ?? 0) >= count) ? results : undefined;
+    },
+    { timeoutMs: 180_000 },
+  );
 }
 
 /** outcomeOf is the latest outcome of a mutation in a resultsFor answer. */

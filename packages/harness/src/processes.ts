@@ -23,18 +23,33 @@ const started = new Set<ServiceProcess>();
  * startService runs services/<name>/src/main.ts (or opts.script) with the given flags on a free metrics port, its
  * output in a log file, and waits until /readyz answers (or fails with the log's path).
  */
-export async function startService(name: string, args: readonly string[],
-  opts: { readonly ready?: boolean; readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {}): Promise<ServiceProcess> {
+export async function startService(
+  name: string,
+  args: readonly string[],
+  opts: { readonly ready?: boolean; readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', opts.script ?? serviceScript(name),
-    ...args, '--metrics-bind-address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } });
+  const child = spawn(
+    process.execPath,
+    [
+      '--disable-warning=TimeoutNegativeWarning',
+      opts.script ?? serviceScript(name),
+      ...args,
+      '--metrics-bind-address',
+      `127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } },
+  );
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const service: ServiceProcess = {
-    process: child, metricsUrl: `http://127.0.0.1:${port}/metrics`, logFile, exited,
+    process: child,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    logFile,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       started.delete(service);
@@ -45,8 +60,14 @@ export async function startService(name: string, args: readonly string[],
   if (opts.ready !== false) {
     // Its own "started" line first: another process that holds the port would answer /readyz for it.
     const ownsPort = (): boolean => readFileSync(logFile, 'utf8').includes(`127.0.0.1:${port}/metrics`);
-    const ready = waitFor(`${name} ready (log: ${logFile})`, async () => ownsPort() && (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, { timeoutMs: 120_000 });
-    const died = exited.then((code) => Promise.reject(new Error(`${name} exited with ${code} before it was ready; log: ${logFile}`)));
+    const ready = waitFor(
+      `${name} ready (log: ${logFile})`,
+      async () => ownsPort() && (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
+      { timeoutMs: 120_000 },
+    );
+    const died = exited.then((code) =>
+      Promise.reject(new Error(`${name} exited with ${code} before it was ready; log: ${logFile}`)),
+    );
     await Promise.race([ready, died]);
     died.catch(() => undefined);
   }
@@ -64,17 +85,25 @@ async function freePort(): Promise<number> {
 
 /** stopAllServices stops every service this process started and has not stopped (a test file's after() hook). */
 export async function stopAllServices(): Promise<void> {
-  await Promise.all([...started].map((s) => {
-    s.process.kill('SIGKILL');
-    started.delete(s);
-    return s.exited;
-  }));
+  await Promise.all(
+    [...started].map((s) => {
+      s.process.kill('SIGKILL');
+      started.delete(s);
+      return s.exited;
+    }),
+  );
 }
 
 /** metricValue reads one sample of a service's /metrics, 0 when absent. */
-export async function metricValue(service: ServiceProcess, name: string, labels: Readonly<Record<string, string>>): Promise<number> {
+export async function metricValue(
+  service: ServiceProcess,
+  name: string,
+  labels: Readonly<Record<string, string>>,
+): Promise<number> {
   const text = await (await fetch(service.metricsUrl)).text();
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
+  const line = text
+    .split('\n')
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }

@@ -18,6 +18,14 @@ export async function restartPart(c: StackConfig, name: string, o: RestartOption
   await o.whileDown?.();
   // A killed process's sockets can hold its ports for a while after it is gone (FIN_WAIT): wait, do not fail.
   const ports = part.ports.map((port) => ({ name: `${part.name} ${port}`, port: c.ports[port] }));
-  await waitFor(`the ports of ${part.name} to be free`, () => assertPortsFree(ports).then(() => true, () => undefined), { timeoutMs: 180_000, intervalMs: 500 });
+  await waitFor(
+    `the ports of ${part.name} to be free`,
+    () =>
+      assertPortsFree(ports).then(
+        () => true,
+        () => undefined,
+      ),
+    { timeoutMs: 180_000, intervalMs: 500 },
+  );
   await startPart(c, part, () => undefined);
 }

@@ -16,7 +16,13 @@ export type TopicRecord = {
   readonly offset: string;
   readonly key: string;
   readonly raw: Buffer | null;
-  readonly value: { readonly type: string; readonly key: string; readonly resourceVersion: string; readonly observedAt?: string; readonly object?: Record<string, unknown> } | null;
+  readonly value: {
+    readonly type: string;
+    readonly key: string;
+    readonly resourceVersion: string;
+    readonly observedAt?: string;
+    readonly object?: Record<string, unknown>;
+  } | null;
 };
 
 /**
@@ -29,8 +35,15 @@ export async function readTopic(stack: StackEndpoints, topic: string): Promise<T
   const serde = new Serde(httpSchemaRegistry(stack.registry), topic, undefined, (s) => new AvroCodec(s));
   const records: TopicRecord[] = [];
   await testBus(stack).readToEnd(topic, async (record, partition) => {
-    const value = record.value === null ? null : await serde.decode(record.value).then((d) => d.value as TopicRecord['value'], () => undefined);
-    if (value !== undefined) records.push({ partition, offset: record.offset, key: record.key?.toString() ?? '', raw: record.value, value });
+    const value =
+      record.value === null
+        ? null
+        : await serde.decode(record.value).then(
+            (d) => d.value as TopicRecord['value'],
+            () => undefined,
+          );
+    if (value !== undefined)
+      records.push({ partition, offset: record.offset, key: record.key?.toString() ?? '', raw: record.value, value });
   });
   return records;
 }
@@ -44,17 +57,26 @@ export function recordsOf(records: readonly TopicRecord[], key: string): TopicRe
 export function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value)
-    .filter(([k, v]) => v !== null && v !== undefined && k !== 'managedFields')
-    .map(([k, v]) => [k, normalize(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => v !== null && v !== undefined && k !== 'managedFields')
+      .map(([k, v]) => [k, normalize(v)]),
+  );
 }
 
 /** RawRecord is a record with its value bytes and headers as they are. */
-export type RawRecord = { readonly key: string; readonly value: Buffer | null; readonly headers: Readonly<Record<string, string>> };
+export type RawRecord = {
+  readonly key: string;
+  readonly value: Buffer | null;
+  readonly headers: Readonly<Record<string, string>>;
+};
 
 /** readRaw reads a whole topic without decoding values (for dead letters, which may be anything). */
 export async function readRaw(stack: StackEndpoints, topic: string): Promise<RawRecord[]> {
   const records: RawRecord[] = [];
-  await testBus(stack).readToEnd(topic, (r) => void records.push({ key: r.key?.toString() ?? '', value: r.value, headers: r.headers }));
+  await testBus(stack).readToEnd(
+    topic,
+    (r) => void records.push({ key: r.key?.toString() ?? '', value: r.value, headers: r.headers }),
+  );
   return records;
 }

@@ -20,17 +20,29 @@ export type Upstream = {
  * whether to serve /metrics (default not: no serving port at all), and any further flags.
  */
 export type UpstreamOptions = {
-  readonly qps?: number; readonly burst?: number; readonly controllers?: string; readonly leaderElect?: boolean; readonly metrics?: boolean;
+  readonly qps?: number;
+  readonly burst?: number;
+  readonly controllers?: string;
+  readonly leaderElect?: boolean;
+  readonly metrics?: boolean;
   /** flags are further kube-controller-manager flags (node lifecycle's periods in the node tests). */
   readonly flags?: readonly string[];
 };
 
 /** servingFlags serve /metrics without authentication on a free-looking port, its certificate in `dir`; or serve nothing. */
-function servingFlags(metrics: boolean, dir: string): { readonly flags: string[]; readonly metricsUrl: string | undefined } {
+function servingFlags(
+  metrics: boolean,
+  dir: string,
+): { readonly flags: string[]; readonly metricsUrl: string | undefined } {
   if (!metrics) return { flags: ['--secure-port=0'], metricsUrl: undefined };
   const port = 20000 + Math.floor(Math.random() * 2000);
   return {
-    flags: [`--secure-port=${port}`, '--bind-address=127.0.0.1', `--cert-dir=${dir}`, '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics'],
+    flags: [
+      `--secure-port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--cert-dir=${dir}`,
+      '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+    ],
     metricsUrl: `https://127.0.0.1:${port}/metrics`,
   };
 }
@@ -45,15 +57,30 @@ export function startUpstream(e: StackEndpoints, o: UpstreamOptions = {}): Upstr
   const dir = mkdtempSync(join(tmpdir(), 'kcm-bus-upstream-'));
   const logFile = join(dir, 'kube-controller-manager.log');
   const serving = servingFlags(o.metrics ?? false, dir);
-  const child = spawn(bin, ['--kubeconfig', e.kubeconfig, `--leader-elect=${o.leaderElect ?? false}`, ...serving.flags,
-    '--use-service-account-credentials=false', `--controllers=${o.controllers ?? 'replicationcontroller-controller'}`,
-    `--kube-api-qps=${o.qps ?? 20}`, `--kube-api-burst=${o.burst ?? 30}`, ...(o.flags ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    bin,
+    [
+      '--kubeconfig',
+      e.kubeconfig,
+      `--leader-elect=${o.leaderElect ?? false}`,
+      ...serving.flags,
+      '--use-service-account-credentials=false',
+      `--controllers=${o.controllers ?? 'replicationcontroller-controller'}`,
+      `--kube-api-qps=${o.qps ?? 20}`,
+      `--kube-api-burst=${o.burst ?? 30}`,
+      ...(o.flags ?? []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const out = createWriteStream(logFile);
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return {
-    process: child, logFile, exited, metricsUrl: serving.metricsUrl,
+    process: child,
+    logFile,
+    exited,
+    metricsUrl: serving.metricsUrl,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -4,7 +4,11 @@ import type { ConditionStatus, ObjectMeta, PodTemplateSpec } from './core-v1.ts'
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 /** LabelSelectorRequirement is metav1.LabelSelectorRequirement; the operator is the wire's string (an unknown one is an error). */
-export type LabelSelectorRequirement = { readonly key: string; readonly operator: string; readonly values?: readonly string[] | null };
+export type LabelSelectorRequirement = {
+  readonly key: string;
+  readonly operator: string;
+  readonly values?: readonly string[] | null;
+};
 
 /** LabelSelector is metav1.LabelSelector: matchLabels and matchExpressions, ANDed. */
 export type LabelSelector = {

@@ -4,7 +4,14 @@ import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.t
 import { SLOW_START_SKIPPED, slowStartBatchOf, tookEffect } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
-import { createObject, type KubeObject, patchObject, removeObject, updateObject, type Verdict } from './object-writes.fixture.ts';
+import {
+  createObject,
+  type KubeObject,
+  patchObject,
+  removeObject,
+  updateObject,
+  type Verdict,
+} from './object-writes.fixture.ts';
 
 /** Kinds names the resources (plural, as mutation targets name them) a cluster serves and their objects' type. */
 export type Kinds = Readonly<Record<string, KubeObject>>;
@@ -26,7 +33,12 @@ export type Cluster<K extends Kinds> = {
 
 /** ClusterWatchEvent is what a resource's watch topic would carry after a write: the new (or last) state and the previous one. */
 export type ClusterWatchEvent<K extends Kinds> = {
-  readonly [R in keyof K & string]: { readonly resource: R; readonly type: ObjectEventType; readonly object: K[R]; readonly old: K[R] | undefined };
+  readonly [R in keyof K & string]: {
+    readonly resource: R;
+    readonly type: ObjectEventType;
+    readonly object: K[R];
+    readonly old: K[R] | undefined;
+  };
 }[keyof K & string];
 
 /** newCluster holds these objects, by resource; resourceVersions it assigns start above 100. */
@@ -41,7 +53,11 @@ export function newCluster<K extends Kinds>(objects: { readonly [R in keyof K]: 
  * giving the writer's result for each and the watch events the writes cause. The members of a slow-start run after
  * a batch with a failure are skipped, as the writer's SlowStartGate skips them.
  */
-export function applyMutations<K extends Kinds>(c: Cluster<K>, mutations: readonly Mutation[], now: Date): { results: MutationResult[]; watch: ClusterWatchEvent<K>[] } {
+export function applyMutations<K extends Kinds>(
+  c: Cluster<K>,
+  mutations: readonly Mutation[],
+  now: Date,
+): { results: MutationResult[]; watch: ClusterWatchEvent<K>[] } {
   const results: MutationResult[] = [];
   const watch: ClusterWatchEvent<K>[] = [];
   const failedBatch = new Map<string, number>();
@@ -51,13 +67,25 @@ export function applyMutations<K extends Kinds>(c: Cluster<K>, mutations: readon
     const v: Verdict = skipped ? { outcome: 'Refused', status: 0, message: SLOW_START_SKIPPED } : apply(c, m, now);
     if (v.event !== undefined) watch.push({ resource: m.target.resource, ...v.event } as ClusterWatchEvent<K>);
     const result: MutationResult = {
-      mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, outcome: v.outcome, status: v.status,
-      reason: skipped ? SLOW_START_SKIPPED : null, message: v.message ?? '', name: v.name ?? m.target.name, resourceVersion: null, uid: null, attempts: 1,
-      appliedAt: now.toISOString(), reconcileKey: m.reconcileKey,
+      mutationId: m.id,
+      controller: m.controller,
+      verb: m.verb,
+      target: m.target,
+      outcome: v.outcome,
+      status: v.status,
+      reason: skipped ? SLOW_START_SKIPPED : null,
+      message: v.message ?? '',
+      name: v.name ?? m.target.name,
+      resourceVersion: null,
+      uid: null,
+      attempts: 1,
+      appliedAt: now.toISOString(),
+      reconcileKey: m.reconcileKey,
     };
     results.push(result);
     // A run's members come in index order, so the first batch to fail is the lowest.
-    if (m.slowStart !== null && !tookEffect(result) && !failedBatch.has(m.slowStart.run)) failedBatch.set(m.slowStart.run, batch);
+    if (m.slowStart !== null && !tookEffect(result) && !failedBatch.has(m.slowStart.run))
+      failedBatch.set(m.slowStart.run, batch);
   }
   return { results, watch };
 }
@@ -72,15 +100,20 @@ function apply<K extends Kinds>(c: Cluster<K>, m: Mutation, now: Date): Verdict 
   const rv = (): string => String(++c.rv);
   if (m.verb === 'Create') {
     const name = objectNameOf(m);
-    if (objects.has(objectKey({ namespace: m.target.namespace, name }))) return { outcome: 'AlreadyDone', status: 409, name };
+    if (objects.has(objectKey({ namespace: m.target.namespace, name })))
+      return { outcome: 'AlreadyDone', status: 409, name };
     c.createCalls++;
     return createObject(objects, m, { name, now, rv, writeError, createLimit: c.createLimit });
   }
   const key = objectKey(m.target);
   switch (m.verb) {
-    case 'Delete': return removeObject(objects, key, m, writeError);
-    case 'Patch': return patchObject(objects, key, m, writeError, rv);
-    case 'Update': case 'UpdateStatus': return updateObject(objects, key, m, writeError, rv);
+    case 'Delete':
+      return removeObject(objects, key, m, writeError);
+    case 'Patch':
+      return patchObject(objects, key, m, writeError, rv);
+    case 'Update':
+    case 'UpdateStatus':
+      return updateObject(objects, key, m, writeError, rv);
   }
 }
 
@@ -96,7 +129,12 @@ export function failuresOf(results: readonly MutationResult[]): MutationResult[]
 }
 
 /** changeObject replaces an object as another client would (bumping its resourceVersion) and returns the watch event it causes. */
-export function changeObject<K extends Kinds, R extends keyof K & string>(c: Cluster<K>, resource: R, key: string, change: (o: K[R]) => K[R]): ClusterWatchEvent<K> {
+export function changeObject<K extends Kinds, R extends keyof K & string>(
+  c: Cluster<K>,
+  resource: R,
+  key: string,
+  change: (o: K[R]) => K[R],
+): ClusterWatchEvent<K> {
   const objects: Map<string, K[R]> = c.objects[resource];
   const old = objects.get(key)!;
   const next = change(old);

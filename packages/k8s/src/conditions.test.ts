@@ -3,16 +3,30 @@ import { describe, it } from 'node:test';
 import { getCondition, removeCondition, setCondition } from './conditions.ts';
 import type { ReplicationControllerCondition, ReplicationControllerStatus } from './core-v1.ts';
 
-const imagePullBackOff: ReplicationControllerCondition = { type: 'ImagePullBackOff', status: 'True', reason: 'NonExistentImage' };
-const replicaFailure: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'OtherFailure' };
-const replicaFailure2: ReplicationControllerCondition = { type: 'ReplicaFailure', status: 'True', reason: 'AnotherFailure' };
+const imagePullBackOff: ReplicationControllerCondition = {
+  type: 'ImagePullBackOff',
+  status: 'True',
+  reason: 'NonExistentImage',
+};
+const replicaFailure: ReplicationControllerCondition = {
+  type: 'ReplicaFailure',
+  status: 'True',
+  reason: 'OtherFailure',
+};
+const replicaFailure2: ReplicationControllerCondition = {
+  type: 'ReplicaFailure',
+  status: 'True',
+  reason: 'AnotherFailure',
+};
 const withFailure: ReplicationControllerStatus = { replicas: 0, conditions: [replicaFailure] };
 const noConditions: ReplicationControllerStatus = { replicas: 0 };
 const withImagePullBackOff: ReplicationControllerStatus = { replicas: 0, conditions: [imagePullBackOff] };
 
 describe('TestGetCondition', () => {
-  it('given "condition exists", then it is returned', () => assert.deepEqual(getCondition(withFailure, 'ReplicaFailure'), replicaFailure));
-  it('given "condition does not exist", then none is', () => assert.equal(getCondition(withFailure, 'ImagePullBackOff'), undefined));
+  it('given "condition exists", then it is returned', () =>
+    assert.deepEqual(getCondition(withFailure, 'ReplicaFailure'), replicaFailure));
+  it('given "condition does not exist", then none is', () =>
+    assert.equal(getCondition(withFailure, 'ImagePullBackOff'), undefined));
 });
 
 describe('TestSetCondition', () => {
@@ -31,9 +45,11 @@ describe('TestSetCondition', () => {
 });
 
 describe('TestRemoveCondition', () => {
-  it('given "remove from empty status", then there are still none', () => assert.equal(removeCondition(noConditions, 'ReplicaFailure').conditions, undefined));
-  it('given "simple remove", then it is gone', () => assert.equal(removeCondition(withFailure, 'ReplicaFailure').conditions, undefined));
-  it("given \"doesn't remove anything\", then the others stay", () => {
+  it('given "remove from empty status", then there are still none', () =>
+    assert.equal(removeCondition(noConditions, 'ReplicaFailure').conditions, undefined));
+  it('given "simple remove", then it is gone', () =>
+    assert.equal(removeCondition(withFailure, 'ReplicaFailure').conditions, undefined));
+  it('given "doesn\'t remove anything", then the others stay', () => {
     assert.deepEqual(removeCondition(withImagePullBackOff, 'ReplicaFailure').conditions, [imagePullBackOff]);
   });
 });

@@ -30,7 +30,10 @@ export function setCondition<S extends WithConditions>(status: S, cond: Conditio
 
 /** removeCondition mirrors RemoveCondition: the status without conditions of that type. */
 export function removeCondition<S extends WithConditions>(status: S, type: string): S {
-  return withConditions(status, conditionsOf(status).filter((c) => c.type !== type));
+  return withConditions(
+    status,
+    conditionsOf(status).filter((c) => c.type !== type),
+  );
 }
 
 function conditionsOf<S extends WithConditions>(status: S): readonly ConditionOf<S>[] {

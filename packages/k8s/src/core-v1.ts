@@ -53,7 +53,11 @@ export type ContainerPort = { readonly name?: string; readonly containerPort: nu
  * Container is the part of core/v1 Container the controllers read: sidecars are init containers restarting Always;
  * ports resolve a Service's named targetPort.
  */
-export type Container = { readonly name: string; readonly restartPolicy?: string; readonly ports?: readonly ContainerPort[] };
+export type Container = {
+  readonly name: string;
+  readonly restartPolicy?: string;
+  readonly ports?: readonly ContainerPort[];
+};
 
 /** TaintEffect is core/v1 TaintEffect. */
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';

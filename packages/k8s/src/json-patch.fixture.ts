@@ -22,8 +22,10 @@ export function applyJsonPatch<T>(doc: T, ops: readonly JsonPatchOp[]): T {
 function applyOp(doc: Json, op: JsonPatchOp): void {
   const parts = op.path.split('/').slice(1);
   const last = parts.pop()!;
-  const parent = parts.reduce<unknown>((node, p) => (node as Record<string, unknown> | undefined)?.[p], doc) as Json | undefined;
-  if (parent === undefined || parent === null || typeof parent !== 'object') throw new JsonPatchError(`missing path: ${op.path}`);
+  const parent = parts.reduce<unknown>((node, p) => (node as Record<string, unknown> | undefined)?.[p], doc) as
+    Json | undefined;
+  if (parent === undefined || parent === null || typeof parent !== 'object')
+    throw new JsonPatchError(`missing path: ${op.path}`);
   if (op.op === 'test') return test(parent, last, op.value, op.path);
   if (Array.isArray(parent)) return applyToArray(parent, last, op);
   const obj = parent as Record<string, unknown>;
@@ -34,7 +36,8 @@ function applyOp(doc: Json, op: JsonPatchOp): void {
 
 function test(parent: Json, key: string, value: unknown, path: string): void {
   const current = Array.isArray(parent) ? indexed(parent, key, path) : (parent as Record<string, unknown>)[key];
-  if (current === undefined || current === null ? value !== null : !jsonEqual(current, value)) throw new JsonPatchError(`testing value ${path} failed`);
+  if (current === undefined || current === null ? value !== null : !jsonEqual(current, value))
+    throw new JsonPatchError(`testing value ${path} failed`);
 }
 
 function indexed(array: unknown[], key: string, path: string): unknown {

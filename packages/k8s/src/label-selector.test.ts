@@ -16,10 +16,15 @@ describe('labelSelectorMatcher: metav1.LabelSelectorAsSelector (TestLabelSelecto
   });
 
   it('given matchLabels and each operator, then requirements are ANDed: In, NotIn (also when the key is absent), Exists, DoesNotExist', () => {
-    const selector: LabelSelector = { matchLabels: { foo: 'bar' }, matchExpressions: [
-      { key: 'baz', operator: 'In', values: ['qux', 'norf'] }, { key: 'tier', operator: 'NotIn', values: ['db'] },
-      { key: 'app', operator: 'Exists' }, { key: 'canary', operator: 'DoesNotExist' },
-    ] };
+    const selector: LabelSelector = {
+      matchLabels: { foo: 'bar' },
+      matchExpressions: [
+        { key: 'baz', operator: 'In', values: ['qux', 'norf'] },
+        { key: 'tier', operator: 'NotIn', values: ['db'] },
+        { key: 'app', operator: 'Exists' },
+        { key: 'canary', operator: 'DoesNotExist' },
+      ],
+    };
     assert.equal(matches(selector, { foo: 'bar', baz: 'norf', app: '' }), true);
     assert.equal(matches(selector, { foo: 'bar', baz: 'norf', app: 'x', tier: 'web' }), true);
     assert.equal(matches(selector, { foo: 'bar', baz: 'norf', app: 'x', tier: 'db' }), false);
@@ -30,14 +35,33 @@ describe('labelSelectorMatcher: metav1.LabelSelectorAsSelector (TestLabelSelecto
   });
 
   it('given an unknown operator, values where they must be empty or missing where needed, or a bad key or value, then it is an error', () => {
-    assert.equal(matches({ matchExpressions: [{ key: 'a', operator: 'Near', values: ['b'] }] }, {}), '"Near" is not a valid label selector operator');
-    assert.match(String(matches({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, {})), /values set can't be empty/);
-    assert.match(String(matches({ matchExpressions: [{ key: 'a', operator: 'NotIn' }] }, {})), /values set can't be empty/);
-    assert.match(String(matches({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['b'] }] }, {})), /must be empty/);
-    assert.match(String(matches({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['b'] }] }, {})), /must be empty/);
+    assert.equal(
+      matches({ matchExpressions: [{ key: 'a', operator: 'Near', values: ['b'] }] }, {}),
+      '"Near" is not a valid label selector operator',
+    );
+    assert.match(
+      String(matches({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, {})),
+      /values set can't be empty/,
+    );
+    assert.match(
+      String(matches({ matchExpressions: [{ key: 'a', operator: 'NotIn' }] }, {})),
+      /values set can't be empty/,
+    );
+    assert.match(
+      String(matches({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['b'] }] }, {})),
+      /must be empty/,
+    );
+    assert.match(
+      String(matches({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['b'] }] }, {})),
+      /must be empty/,
+    );
     assert.match(String(matches({ matchLabels: { 'bad key': 'x' } }, {})), /invalid label key/);
     assert.match(String(matches({ matchLabels: { 'example.com/name': 'x'.repeat(64) } }, {})), /invalid label value/);
-    assert.equal(matches({ matchLabels: { 'example.com/name': '' } }, { 'example.com/name': '' }), true, 'an empty value is a value');
+    assert.equal(
+      matches({ matchLabels: { 'example.com/name': '' } }, { 'example.com/name': '' }),
+      true,
+      'an empty value is a value',
+    );
     assert.match(String(matches({ matchLabels: { 'Bad_Prefix/name': 'x' } }, {})), /bad prefix/);
   });
 });

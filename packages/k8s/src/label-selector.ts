@@ -12,8 +12,10 @@ const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 function labelKeyError(key: string): string | undefined {
   const parts = key.split('/');
   const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0] ?? ''];
-  if (parts.length > 2 || name === undefined || name.length === 0 || name.length > 63 || !NAME.test(name)) return `invalid label key ${JSON.stringify(key)}`;
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) return `invalid label key ${JSON.stringify(key)}: bad prefix`;
+  if (parts.length > 2 || name === undefined || name.length === 0 || name.length > 63 || !NAME.test(name))
+    return `invalid label key ${JSON.stringify(key)}`;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)))
+    return `invalid label key ${JSON.stringify(key)}: bad prefix`;
   return undefined;
 }
 
@@ -27,11 +29,20 @@ function requirementOf(r: LabelSelectorRequirement): LabelsMatcher | string {
   const set = new Set(values);
   const has = (labels: Labels): boolean => labels?.[r.key] !== undefined;
   switch (r.operator) {
-    case 'In': return values.length === 0 ? 'for \'in\', \'notin\' operators, values set can\'t be empty' : (l) => has(l) && set.has(l![r.key]!);
-    case 'NotIn': return values.length === 0 ? 'for \'in\', \'notin\' operators, values set can\'t be empty' : (l) => !has(l) || !set.has(l![r.key]!);
-    case 'Exists': return values.length > 0 ? 'values set must be empty for exists and does not exist' : has;
-    case 'DoesNotExist': return values.length > 0 ? 'values set must be empty for exists and does not exist' : (l) => !has(l);
-    default: return `${JSON.stringify(r.operator)} is not a valid label selector operator`;
+    case 'In':
+      return values.length === 0
+        ? "for 'in', 'notin' operators, values set can't be empty"
+        : (l) => has(l) && set.has(l![r.key]!);
+    case 'NotIn':
+      return values.length === 0
+        ? "for 'in', 'notin' operators, values set can't be empty"
+        : (l) => !has(l) || !set.has(l![r.key]!);
+    case 'Exists':
+      return values.length > 0 ? 'values set must be empty for exists and does not exist' : has;
+    case 'DoesNotExist':
+      return values.length > 0 ? 'values set must be empty for exists and does not exist' : (l) => !has(l);
+    default:
+      return `${JSON.stringify(r.operator)} is not a valid label selector operator`;
   }
 }
 
@@ -42,7 +53,11 @@ function requirementOf(r: LabelSelectorRequirement): LabelsMatcher | string {
  */
 export function labelSelectorMatcher(selector: LabelSelector | null | undefined): SelectorOrError {
   if (selector == null) return { matches: () => false };
-  const equals = Object.entries(selector.matchLabels ?? {}).map(([key, value]): LabelSelectorRequirement => ({ key, operator: 'In', values: [value] }));
+  const equals = Object.entries(selector.matchLabels ?? {}).map(([key, value]): LabelSelectorRequirement => ({
+    key,
+    operator: 'In',
+    values: [value],
+  }));
   const tests: LabelsMatcher[] = [];
   for (const r of [...equals, ...(selector.matchExpressions ?? [])]) {
     const test = requirementOf(r);

@@ -8,7 +8,10 @@ import type { ObjectMeta } from './core-v1.ts';
  * listerOf is the lister of a runtime Store holding these objects under their `namespace/name` keys, with the
  * index functions the controller declares: upstream tests' informer.GetIndexer().Add(obj) then NewXLister(indexer).
  */
-export function listerOf<T extends { readonly metadata: Pick<ObjectMeta, 'namespace' | 'name'> }>(objects: Iterable<T>, indexers: Indexers<T> = {}): Lister<T> {
+export function listerOf<T extends { readonly metadata: Pick<ObjectMeta, 'namespace' | 'name'> }>(
+  objects: Iterable<T>,
+  indexers: Indexers<T> = {},
+): Lister<T> {
   const store = new Store<T>(indexers);
   for (const object of objects) store.apply({ type: 'Applied', key: objectKey(object.metadata), object });
   return store.lister();

@@ -5,7 +5,11 @@ import type { ObjectMeta } from './core-v1.ts';
 import type { JsonPatchOp } from './json-patch.ts';
 
 /** MutationDraft is a mutation before it has its id, controller, cause and time: what the builders below return. */
-export type MutationDraft = Pick<Mutation, 'verb' | 'target' | 'preconditions' | 'body' | 'patch' | 'patchType' | 'event'> & Partial<Pick<Mutation, 'slowStart'>>;
+export type MutationDraft = Pick<
+  Mutation,
+  'verb' | 'target' | 'preconditions' | 'body' | 'patch' | 'patchType' | 'event'
+> &
+  Partial<Pick<Mutation, 'slowStart'>>;
 
 /**
  * MutationLog collects one reconcile's mutations in order and gives each its deterministic id
@@ -20,12 +24,27 @@ export type MutationLog = {
 };
 
 /** mutationLog starts an empty MutationLog for `controller`'s attempt-th sync of `key` from `cause` at `now` (createdAt). */
-export function mutationLog(controller: string, key: string, cause: readonly MutationCause[], now: Date, attempt = 0): MutationLog {
+export function mutationLog(
+  controller: string,
+  key: string,
+  cause: readonly MutationCause[],
+  now: Date,
+  attempt = 0,
+): MutationLog {
   const out: Mutation[] = [];
   const createdAt = now.toISOString();
   const nextId = (): string => mutationId({ controller, key, cause, attempt, seq: out.length });
   const push = (draft: MutationDraft): Mutation => {
-    const m: Mutation = { slowStart: null, ...draft, id: nextId(), controller, fieldManager: null, cause, createdAt, reconcileKey: key };
+    const m: Mutation = {
+      slowStart: null,
+      ...draft,
+      id: nextId(),
+      controller,
+      fieldManager: null,
+      cause,
+      createdAt,
+      reconcileKey: key,
+    };
     out.push(m);
     return m;
   };
@@ -44,7 +63,14 @@ const NO_PRECONDITIONS = { uid: null, resourceVersion: null };
 const NO_PAYLOAD = { body: null, patch: null, patchType: null, event: null };
 
 function targetOf(kind: TargetKind, { namespace, name }: TargetMeta): MutationTarget {
-  return { apiVersion: kind.apiVersion, kind: kind.kind, namespace: namespace ?? null, name, resource: kind.plural, subresource: null };
+  return {
+    apiVersion: kind.apiVersion,
+    kind: kind.kind,
+    namespace: namespace ?? null,
+    name,
+    resource: kind.plural,
+    subresource: null,
+  };
 }
 
 /**
@@ -60,23 +86,60 @@ export function createDraft(kind: TargetKind, namespace: string | undefined, bod
 
 /** deleteDraft is the typed client's Delete (RealPodControl.DeletePod), with the UID as precondition so a recreated namesake survives. */
 export function deleteDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid'>): MutationDraft {
-  return { ...NO_PAYLOAD, verb: 'Delete', target: targetOf(kind, meta), preconditions: { uid: meta.uid, resourceVersion: null } };
+  return {
+    ...NO_PAYLOAD,
+    verb: 'Delete',
+    target: targetOf(kind, meta),
+    preconditions: { uid: meta.uid, resourceVersion: null },
+  };
 }
 
 /** patchDraft is the typed client's Patch (RealPodControl.PatchPod) as a json patch whose first test (added by the writer) is the UID. */
-export function patchDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid'>, ops: readonly JsonPatchOp[]): MutationDraft {
+export function patchDraft(
+  kind: TargetKind,
+  meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid'>,
+  ops: readonly JsonPatchOp[],
+): MutationDraft {
   const preconditions = { uid: meta.uid, resourceVersion: null };
-  return { ...NO_PAYLOAD, verb: 'Patch', target: targetOf(kind, meta), preconditions, patch: JSON.stringify(ops), patchType: 'json' };
+  return {
+    ...NO_PAYLOAD,
+    verb: 'Patch',
+    target: targetOf(kind, meta),
+    preconditions,
+    patch: JSON.stringify(ops),
+    patchType: 'json',
+  };
 }
 
 /**
  * recordEventDraft is record.EventRecorder's Eventf(object, type, reason, message) of a recorder whose
  * EventSource component is `source`: the event goes to the involved object's namespace.
  */
-export function recordEventDraft(source: string, involved: InvolvedObject, type: EventType, reason: string, message: string): MutationDraft {
+export function recordEventDraft(
+  source: string,
+  involved: InvolvedObject,
+  type: EventType,
+  reason: string,
+  message: string,
+): MutationDraft {
   const { namespace = null, name, uid, resourceVersion = null } = involved.metadata;
-  const involvedObject = { apiVersion: involved.apiVersion, kind: involved.kind, namespace, name, uid, resourceVersion, fieldPath: null };
-  const target: MutationTarget = { apiVersion: 'v1', kind: 'Event', namespace, name, resource: 'events', subresource: null };
+  const involvedObject = {
+    apiVersion: involved.apiVersion,
+    kind: involved.kind,
+    namespace,
+    name,
+    uid,
+    resourceVersion,
+    fieldPath: null,
+  };
+  const target: MutationTarget = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    namespace,
+    name,
+    resource: 'events',
+    subresource: null,
+  };
   const event = { involvedObject, type, reason, message, source: { component: source, host: null } };
   return { ...NO_PAYLOAD, verb: 'RecordEvent', target, preconditions: NO_PRECONDITIONS, event };
 }
@@ -95,10 +158,20 @@ export function withOutcomeEvent(write: MutationDraft, event: MutationDraft): Mu
  * cached resourceVersion too). The whole object goes, not a bare status: the status subresource resets spec but
  * would apply metadata changes.
  */
-export function updateStatusDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }, status: unknown): MutationDraft {
+export function updateStatusDraft(
+  kind: TargetKind,
+  object: { readonly metadata: ObjectMeta },
+  status: unknown,
+): MutationDraft {
   const { uid, resourceVersion = null } = object.metadata;
   const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind, status });
-  return { ...NO_PAYLOAD, verb: 'UpdateStatus', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
+  return {
+    ...NO_PAYLOAD,
+    verb: 'UpdateStatus',
+    target: targetOf(kind, object.metadata),
+    preconditions: { uid, resourceVersion },
+    body,
+  };
 }
 
 /**
@@ -108,7 +181,13 @@ export function updateStatusDraft(kind: TargetKind, object: { readonly metadata:
 export function updateDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }): MutationDraft {
   const { uid, resourceVersion = null } = object.metadata;
   const body = JSON.stringify({ ...object, apiVersion: kind.apiVersion, kind: kind.kind });
-  return { ...NO_PAYLOAD, verb: 'Update', target: targetOf(kind, object.metadata), preconditions: { uid, resourceVersion }, body };
+  return {
+    ...NO_PAYLOAD,
+    verb: 'Update',
+    target: targetOf(kind, object.metadata),
+    preconditions: { uid, resourceVersion },
+    body,
+  };
 }
 
 /**
@@ -117,8 +196,20 @@ export function updateDraft(kind: TargetKind, object: { readonly metadata: Objec
  * patches of node lifecycle and taint eviction, which meet 409 Conflict when the object changed since it was read.
  * `subresource` is `status` for a status patch.
  */
-export function mergePatchDraft(kind: TargetKind, object: { readonly metadata: ObjectMeta }, patch: object, subresource: 'status' | null = null): MutationDraft {
+export function mergePatchDraft(
+  kind: TargetKind,
+  object: { readonly metadata: ObjectMeta },
+  patch: object,
+  subresource: 'status' | null = null,
+): MutationDraft {
   const { uid, resourceVersion = null } = object.metadata;
   const target = { ...targetOf(kind, object.metadata), subresource };
-  return { ...NO_PAYLOAD, verb: 'Patch', target, preconditions: { uid, resourceVersion }, patch: JSON.stringify(patch), patchType: 'strategic-merge' };
+  return {
+    ...NO_PAYLOAD,
+    verb: 'Patch',
+    target,
+    preconditions: { uid, resourceVersion },
+    patch: JSON.stringify(patch),
+    patchType: 'strategic-merge',
+  };
 }

@@ -45,7 +45,8 @@ function parseIPv6(ip: string): number[] | undefined {
     for (const [i, part] of half.split(':').entries()) {
       const v4 = part.includes('.') && i === half.split(':').length - 1 ? parseIPv4(part) : undefined;
       if (v4) out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      else if (/^[0-9a-fA-F]{1,9}$/.test(part) && Number.parseInt(part, 16) <= 0xffff) out.push(Number.parseInt(part, 16));
+      else if (/^[0-9a-fA-F]{1,9}$/.test(part) && Number.parseInt(part, 16) <= 0xffff)
+        out.push(Number.parseInt(part, 16));
       else return undefined;
     }
     return out;

@@ -19,7 +19,10 @@ export function taintExists(taints: readonly Taint[] | undefined, find: TaintRef
 }
 
 /** taintSetDiff mirrors taintutils.TaintSetDiff: the taints of `next` missing from `old`, and those of `old` missing from `next`. */
-export function taintSetDiff(next: readonly Taint[], old: readonly Taint[]): { readonly toAdd: Taint[]; readonly toRemove: Taint[] } {
+export function taintSetDiff(
+  next: readonly Taint[],
+  old: readonly Taint[],
+): { readonly toAdd: Taint[]; readonly toRemove: Taint[] } {
   return { toAdd: next.filter((t) => !taintExists(old, t)), toRemove: old.filter((t) => !taintExists(next, t)) };
 }
 
@@ -45,7 +48,12 @@ export function removeTaint(taints: readonly Taint[], taint: TaintRef): readonly
  * stamped timeAdded = now (upstream stamps each added taint, whatever its effect), added or updated
  * (AddOrUpdateTaintOnNode), then the taints to remove are removed (RemoveTaintOffNode).
  */
-export function swapNodeControllerTaint(taints: readonly Taint[], toAdd: readonly TaintRef[], toRemove: readonly TaintRef[], now: Date): readonly Taint[] {
+export function swapNodeControllerTaint(
+  taints: readonly Taint[],
+  toAdd: readonly TaintRef[],
+  toRemove: readonly TaintRef[],
+  now: Date,
+): readonly Taint[] {
   const timeAdded = rfc3339(now);
   const added = toAdd.reduce((list, t) => addOrUpdateTaint(list, { key: t.key, effect: t.effect, timeAdded }), taints);
   return toRemove.reduce(removeTaint, added);

@@ -18,7 +18,11 @@ export type Verdict = {
   readonly status: number;
   readonly message?: string;
   readonly name?: string;
-  readonly event?: { readonly type: ObjectEventType; readonly object: KubeObject; readonly old: KubeObject | undefined };
+  readonly event?: {
+    readonly type: ObjectEventType;
+    readonly object: KubeObject;
+    readonly old: KubeObject | undefined;
+  };
 };
 
 /** CreateContext is what a Create needs besides the objects: the name given, the clock, the knobs and a resourceVersion source. */
@@ -38,21 +42,39 @@ export function createObject(objects: Map<string, KubeObject>, m: Mutation, ctx:
   const { name, writeError, createLimit } = ctx;
   if (writeError !== undefined) return { outcome: 'Failed', status: 500, message: writeError, name };
   if (createLimit !== undefined && objects.size >= createLimit) {
-    return { outcome: 'Failed', status: 403, message: `${m.target.resource} "${name}" is forbidden: exceeded quota: ${m.target.resource}`, name };
+    return {
+      outcome: 'Failed',
+      status: 403,
+      message: `${m.target.resource} "${name}" is forbidden: exceeded quota: ${m.target.resource}`,
+      name,
+    };
   }
   const body = JSON.parse(m.body!) as KubeObject;
   const namespace = m.target.namespace === null ? {} : { namespace: m.target.namespace };
-  const metadata = { ...body.metadata, ...namespace, name, uid: `uid-${name}`, resourceVersion: ctx.rv(), creationTimestamp: ctx.now.toISOString() };
+  const metadata = {
+    ...body.metadata,
+    ...namespace,
+    name,
+    uid: `uid-${name}`,
+    resourceVersion: ctx.rv(),
+    creationTimestamp: ctx.now.toISOString(),
+  };
   const object = { ...body, metadata };
   objects.set(objectKey({ namespace: m.target.namespace, name }), object);
   return { outcome: 'Applied', status: 201, name, event: { type: 'Applied', object, old: undefined } };
 }
 
 /** removeObject is a Delete with its UID precondition: gone already is AlreadyDone, another UID a Conflict. */
-export function removeObject(objects: Map<string, KubeObject>, key: string, m: Mutation, writeError: string | undefined): Verdict {
+export function removeObject(
+  objects: Map<string, KubeObject>,
+  key: string,
+  m: Mutation,
+  writeError: string | undefined,
+): Verdict {
   const object = objects.get(key);
   if (object === undefined) return { outcome: 'AlreadyDone', status: 404 };
-  if (m.preconditions.uid !== null && object.metadata.uid !== m.preconditions.uid) return { outcome: 'Conflict', status: 409, message: 'Precondition failed: UID in precondition' };
+  if (m.preconditions.uid !== null && object.metadata.uid !== m.preconditions.uid)
+    return { outcome: 'Conflict', status: 409, message: 'Precondition failed: UID in precondition' };
   if (writeError !== undefined) return { outcome: 'Failed', status: 500, message: writeError };
   objects.delete(key);
   return { outcome: 'Applied', status: 200, event: { type: 'Deleted', object, old: object } };
@@ -63,24 +85,39 @@ export function removeObject(objects: Map<string, KubeObject>, key: string, m: M
  * a second controller owner reference is Invalid (ValidateOwnerReferences), and the result is served as JSON would
  * serve it (an empty ownerReferences list omitted).
  */
-export function patchObject(objects: Map<string, KubeObject>, key: string, m: Mutation, writeError: string | undefined, rv: () => string): Verdict {
+export function patchObject(
+  objects: Map<string, KubeObject>,
+  key: string,
+  m: Mutation,
+  writeError: string | undefined,
+  rv: () => string,
+): Verdict {
   const object = objects.get(key);
-  if (object === undefined) return { outcome: 'Failed', status: 404, message: `${m.target.resource} "${m.target.name}" not found` };
+  if (object === undefined)
+    return { outcome: 'Failed', status: 404, message: `${m.target.resource} "${m.target.name}" not found` };
   if (writeError !== undefined) return { outcome: 'Failed', status: 500, message: writeError };
   if (m.patchType !== 'json') throw new Error(`the fake API applies json patches only, not ${m.patchType}`);
-  const uidTest: JsonPatchOp[] = m.preconditions.uid === null ? [] : [{ op: 'test', path: '/metadata/uid', value: m.preconditions.uid }];
+  const uidTest: JsonPatchOp[] =
+    m.preconditions.uid === null ? [] : [{ op: 'test', path: '/metadata/uid', value: m.preconditions.uid }];
   let next: KubeObject;
   try {
-    next = applyJsonPatch(object, [...uidTest, ...JSON.parse(m.patch!) as JsonPatchOp[]]);
+    next = applyJsonPatch(object, [...uidTest, ...(JSON.parse(m.patch!) as JsonPatchOp[])]);
   } catch (err) {
     if (err instanceof JsonPatchError) return { outcome: 'Conflict', status: 422, message: err.message };
     throw err;
   }
   if ((next.metadata.ownerReferences ?? []).filter((r) => r.controller === true).length > 1) {
-    return { outcome: 'Failed', status: 422, message: 'metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true' };
+    return {
+      outcome: 'Failed',
+      status: 422,
+      message: 'metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true',
+    };
   }
   const { ownerReferences, ...meta } = next.metadata;
-  const served = ownerReferences === undefined || ownerReferences === null || ownerReferences.length === 0 ? meta : { ...meta, ownerReferences };
+  const served =
+    ownerReferences === undefined || ownerReferences === null || ownerReferences.length === 0
+      ? meta
+      : { ...meta, ownerReferences };
   const patched = { ...next, metadata: { ...served, resourceVersion: rv() } };
   objects.set(key, patched);
   return { outcome: 'Applied', status: 200, event: { type: 'Applied', object: patched, old: object } };
@@ -91,13 +128,24 @@ export function patchObject(objects: Map<string, KubeObject>, key: string, m: Mu
  * since): UpdateStatus takes only the body's status, Update everything but the status (a status subresource's
  * split between the two).
  */
-export function updateObject(objects: Map<string, KubeObject>, key: string, m: Mutation, writeError: string | undefined, rv: () => string): Verdict {
+export function updateObject(
+  objects: Map<string, KubeObject>,
+  key: string,
+  m: Mutation,
+  writeError: string | undefined,
+  rv: () => string,
+): Verdict {
   const object = objects.get(key) as (KubeObject & { readonly status?: unknown }) | undefined;
-  if (object === undefined) return { outcome: 'Failed', status: 404, message: `${m.target.resource} "${m.target.name}" not found` };
-  if (object.metadata.resourceVersion !== m.preconditions.resourceVersion) return { outcome: 'Conflict', status: 409, message: 'the object has been modified' };
+  if (object === undefined)
+    return { outcome: 'Failed', status: 404, message: `${m.target.resource} "${m.target.name}" not found` };
+  if (object.metadata.resourceVersion !== m.preconditions.resourceVersion)
+    return { outcome: 'Conflict', status: 409, message: 'the object has been modified' };
   if (writeError !== undefined) return { outcome: 'Failed', status: 500, message: writeError };
   const { status, ...rest } = JSON.parse(m.body!) as KubeObject & { readonly status?: unknown };
-  const next = m.verb === 'UpdateStatus' ? { ...object, ...(status === undefined ? {} : { status }) } : { ...rest, ...(object.status === undefined ? {} : { status: object.status }) };
+  const next =
+    m.verb === 'UpdateStatus'
+      ? { ...object, ...(status === undefined ? {} : { status }) }
+      : { ...rest, ...(object.status === undefined ? {} : { status: object.status }) };
   const updated = { ...next, metadata: { ...next.metadata, resourceVersion: rv() } };
   objects.set(key, updated);
   return { outcome: 'Applied', status: 200, event: { type: 'Applied', object: updated, old: object } };

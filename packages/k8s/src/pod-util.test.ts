@@ -5,9 +5,30 @@ import { isPodActive, isPodAvailable, isPodReady, podKey, podReadyCondition } fr
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 
-function pod(phase: string, ready?: { readonly status: 'True' | 'False'; readonly since?: string }, deleting?: string): Pod {
-  const conditions = ready === undefined ? [] : [{ type: 'Ready', status: ready.status, ...(ready.since === undefined ? {} : { lastTransitionTime: ready.since }) }];
-  return { metadata: { name: 'p', namespace: 'ns', uid: 'u', ...(deleting === undefined ? {} : { deletionTimestamp: deleting }) }, status: { phase, conditions } };
+function pod(
+  phase: string,
+  ready?: { readonly status: 'True' | 'False'; readonly since?: string },
+  deleting?: string,
+): Pod {
+  const conditions =
+    ready === undefined
+      ? []
+      : [
+          {
+            type: 'Ready',
+            status: ready.status,
+            ...(ready.since === undefined ? {} : { lastTransitionTime: ready.since }),
+          },
+        ];
+  return {
+    metadata: {
+      name: 'p',
+      namespace: 'ns',
+      uid: 'u',
+      ...(deleting === undefined ? {} : { deletionTimestamp: deleting }),
+    },
+    status: { phase, conditions },
+  };
 }
 
 describe('podKey (controller.PodKey)', () => {
@@ -17,14 +38,20 @@ describe('podKey (controller.PodKey)', () => {
 describe('isPodActive (controller.IsPodActive)', () => {
   it('given Pending or Running, then active; given Succeeded, Failed or terminating, then not', () => {
     assert.deepEqual([pod('Pending'), pod('Running')].map(isPodActive), [true, true]);
-    assert.deepEqual([pod('Succeeded'), pod('Failed'), pod('Running', undefined, '2026-03-01T11:00:00Z')].map(isPodActive), [false, false, false]);
+    assert.deepEqual(
+      [pod('Succeeded'), pod('Failed'), pod('Running', undefined, '2026-03-01T11:00:00Z')].map(isPodActive),
+      [false, false, false],
+    );
   });
 });
 
 describe('isPodReady / podReadyCondition (podutil)', () => {
   it('given Ready True, then ready; given Ready False or no Ready condition, then not', () => {
     assert.equal(podReadyCondition(pod('Running', { status: 'True' }))?.type, 'Ready');
-    assert.deepEqual([pod('Running', { status: 'True' }), pod('Running', { status: 'False' }), pod('Running')].map(isPodReady), [true, false, false]);
+    assert.deepEqual(
+      [pod('Running', { status: 'True' }), pod('Running', { status: 'False' }), pod('Running')].map(isPodReady),
+      [true, false, false],
+    );
   });
 });
 
@@ -37,5 +64,6 @@ describe('isPodAvailable (podutil.IsPodAvailable)', () => {
     assert.equal(isPodAvailable(pod('Running', { status: 'True', since: '2026-03-01T11:59:51Z' }), 10, NOW), false);
     assert.equal(isPodAvailable(pod('Running', { status: 'True' }), 10, NOW), false);
   });
-  it('given a pod not ready, then it is not available', () => assert.equal(isPodAvailable(pod('Running', { status: 'False', since: '2026-03-01T00:00:00Z' }), 0, NOW), false));
+  it('given a pod not ready, then it is not available', () =>
+    assert.equal(isPodAvailable(pod('Running', { status: 'False', since: '2026-03-01T00:00:00Z' }), 0, NOW), false));
 });

@@ -14,7 +14,12 @@ export type ConvergeOptions = { readonly now: Date; readonly maxRounds?: number 
  * the previous round's Failed and Conflict results) until a reconcile returns no mutations and no error; fails
  * after maxRounds. Returns the number of rounds that wrote something.
  */
-export function converge<K extends Kinds>(c: Cluster<K>, key: string, reconcile: (key: string, failures: readonly MutationResult[]) => Reconciled, o: ConvergeOptions): number {
+export function converge<K extends Kinds>(
+  c: Cluster<K>,
+  key: string,
+  reconcile: (key: string, failures: readonly MutationResult[]) => Reconciled,
+  o: ConvergeOptions,
+): number {
   const maxRounds = o.maxRounds ?? 20;
   let failures: MutationResult[] = [];
   for (let round = 0; round < maxRounds; round++) {

@@ -14,9 +14,12 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   if ((toleration.effect ?? '') !== '' && toleration.effect !== taint.effect) return false;
   if ((toleration.key ?? '') !== '' && toleration.key !== taint.key) return false;
   switch (toleration.operator ?? 'Equal') {
-    case 'Equal': return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists': return true;
-    default: return false;
+    case 'Equal':
+      return (toleration.value ?? '') === (taint.value ?? '');
+    case 'Exists':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -27,7 +30,10 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
 export type MatchingTolerations = { readonly allTolerated: boolean; readonly used: readonly Toleration[] };
 
 /** getMatchingTolerations is v1helper.GetMatchingTolerations (pkg/apis/core/v1/helper): no taints are all tolerated. */
-export function getMatchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): MatchingTolerations {
+export function getMatchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): MatchingTolerations {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const match = tolerations.find((t) => toleratesTaint(t, taint));

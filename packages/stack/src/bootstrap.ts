@@ -10,12 +10,22 @@ export async function apiCreate(server: string, tls: TlsClient, path: string, bo
 }
 
 /** apiApply creates an object, or replaces it when it exists (for objects that allow unconditional updates). */
-export async function apiApply(server: string, tls: TlsClient, path: string, body: { readonly metadata: { readonly name: string } }): Promise<void> {
+export async function apiApply(
+  server: string,
+  tls: TlsClient,
+  path: string,
+  body: { readonly metadata: { readonly name: string } },
+): Promise<void> {
   const created = await httpCall(`${server}${path}`, { method: 'POST', body: JSON.stringify(body), tls });
   if (created.status >= 200 && created.status < 300) return;
   if (created.status !== 409) throw new Error(`POST ${path}: ${created.status} ${created.body.slice(0, 500)}`);
-  const replaced = await httpCall(`${server}${path}/${body.metadata.name}`, { method: 'PUT', body: JSON.stringify(body), tls });
-  if (replaced.status >= 300) throw new Error(`PUT ${path}/${body.metadata.name}: ${replaced.status} ${replaced.body.slice(0, 500)}`);
+  const replaced = await httpCall(`${server}${path}/${body.metadata.name}`, {
+    method: 'PUT',
+    body: JSON.stringify(body),
+    tls,
+  });
+  if (replaced.status >= 300)
+    throw new Error(`PUT ${path}/${body.metadata.name}: ${replaced.status} ${replaced.body.slice(0, 500)}`);
 }
 
 /** bootstrapRbac binds the kcm-bus identities to their least-privilege ClusterRoles, replacing older versions of them. */

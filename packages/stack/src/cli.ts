@@ -18,58 +18,125 @@ import { KAFKA_VERSION_ENV } from './kafka-versions.ts';
 
 /** PROFILE is the flag of every command on the local stack. */
 const PROFILE: FlagSpec = {
-  name: 'profile', type: 'string', default: 'dev', help: 'Which local stack: its ports, state and nodes ("test" is npm test\'s, on other ports).',
+  name: 'profile',
+  type: 'string',
+  default: 'dev',
+  help: 'Which local stack: its ports, state and nodes ("test" is npm test\'s, on other ports).',
 };
 
 /** STACK_ENVIRONMENT is what the local stack's commands read besides their flags (stackConfig, paths.ts). */
 const STACK_ENVIRONMENT: readonly EnvSetting[] = [
-  { name: 'KCM_BUS_CACHE', default: '$XDG_CACHE_HOME/kcm-bus, else ~/.cache/kcm-bus',
-    help: 'The parts obtained (built or downloaded), by part and version.' },
-  { name: 'KCM_BUS_RUN_DIR', default: '$KCM_BUS_CACHE/run/PROFILE', help: 'The stack\'s state: data, certificates, kubeconfigs, pids and logs.' },
-  { name: 'KCM_BUS_PORT_BASE', default: `${Object.entries(DEFAULT_PORT_BASE).map(([p, n]) => `${n} (${p})`).join(', ')}, else 17300`,
-    help: 'The first of the stack\'s loopback ports; each part\'s is the next.' },
-  { name: 'KCM_BUS_PORT_<PART>', default: 'the base plus the part\'s offset',
-    help: 'One part\'s port, PART in upper snake case: KCM_BUS_PORT_KAFKA, KCM_BUS_PORT_RECONCILER_RC.' },
+  {
+    name: 'KCM_BUS_CACHE',
+    default: '$XDG_CACHE_HOME/kcm-bus, else ~/.cache/kcm-bus',
+    help: 'The parts obtained (built or downloaded), by part and version.',
+  },
+  {
+    name: 'KCM_BUS_RUN_DIR',
+    default: '$KCM_BUS_CACHE/run/PROFILE',
+    help: "The stack's state: data, certificates, kubeconfigs, pids and logs.",
+  },
+  {
+    name: 'KCM_BUS_PORT_BASE',
+    default: `${Object.entries(DEFAULT_PORT_BASE)
+      .map(([p, n]) => `${n} (${p})`)
+      .join(', ')}, else 17300`,
+    help: "The first of the stack's loopback ports; each part's is the next.",
+  },
+  {
+    name: 'KCM_BUS_PORT_<PART>',
+    default: "the base plus the part's offset",
+    help: "One part's port, PART in upper snake case: KCM_BUS_PORT_KAFKA, KCM_BUS_PORT_RECONCILER_RC.",
+  },
   { name: 'KCM_BUS_NODES', default: '2 (dev), else 0', help: 'How many kwok nodes `stack up` registers.' },
-  { name: 'KCM_BUS_KCM_CONTROLLERS', default: BESIDE_KCM_BUS,
-    help: 'The --controllers of the stack\'s kube-controller-manager: all but those kcm-bus replaces.' },
-  { name: 'KCM_BUS_SCHEDULER_QPS', default: '50', help: 'kube-scheduler\'s client QPS (burst twice that).' },
+  {
+    name: 'KCM_BUS_KCM_CONTROLLERS',
+    default: BESIDE_KCM_BUS,
+    help: "The --controllers of the stack's kube-controller-manager: all but those kcm-bus replaces.",
+  },
+  { name: 'KCM_BUS_SCHEDULER_QPS', default: '50', help: "kube-scheduler's client QPS (burst twice that)." },
   KAFKA_VERSION_ENV,
 ];
 
 /** StackCommand is a command on the local stack --profile names: it runs on that stack's StackConfig. */
-type StackCommand = Pick<Command, 'name' | 'summary'> & Partial<Pick<Command, 'synopsis' | 'positionals' | 'flags'>> & {
-  readonly run: (c: StackConfig, line: CommandLine) => Promise<number>;
-};
+type StackCommand = Pick<Command, 'name' | 'summary'> &
+  Partial<Pick<Command, 'synopsis' | 'positionals' | 'flags'>> & {
+    readonly run: (c: StackConfig, line: CommandLine) => Promise<number>;
+  };
 
 /** onStack is a StackCommand as a Command: no positionals unless it says, --profile, and the stack's environment. */
 function onStack(s: StackCommand): Command {
   return {
-    synopsis: '', positionals: [0, 0], ...s, flags: [...s.flags ?? [], PROFILE], environment: STACK_ENVIRONMENT,
+    synopsis: '',
+    positionals: [0, 0],
+    ...s,
+    flags: [...(s.flags ?? []), PROFILE],
+    environment: STACK_ENVIRONMENT,
     run: (line, env) => s.run(stackConfig(line.flags.string('profile'), env), line),
   };
 }
 
-const RUN = onStack({ name: 'run', summary: 'the local stack and every kcm-bus service; Ctrl-C stops everything', run: (c) => runSystem(c, say()) });
+const RUN = onStack({
+  name: 'run',
+  summary: 'the local stack and every kcm-bus service; Ctrl-C stops everything',
+  run: (c) => runSystem(c, say()),
+});
 const STACK_UP = onStack({
-  name: 'stack up', summary: 'obtain (build what the cache lacks) and start the local stack',
+  name: 'stack up',
+  summary: 'obtain (build what the cache lacks) and start the local stack',
   run: async (c) => print(formatEndpoints(await up(c, say()))),
 });
 const STACK_DOWN = onStack({
-  name: 'stack down', synopsis: '[--purge]', summary: 'stop everything the stack started (--purge also deletes its state)',
-  flags: [{ name: 'purge', type: 'boolean', default: false, env: false, help: 'Also delete the stack\'s state (its run folder).' }],
-  run: async (c, line) => print(`stopped: ${(await down(c, { purge: line.flags.boolean('purge') })).join(', ') || 'nothing was running'}`),
+  name: 'stack down',
+  synopsis: '[--purge]',
+  summary: 'stop everything the stack started (--purge also deletes its state)',
+  flags: [
+    {
+      name: 'purge',
+      type: 'boolean',
+      default: false,
+      env: false,
+      help: "Also delete the stack's state (its run folder).",
+    },
+  ],
+  run: async (c, line) =>
+    print(`stopped: ${(await down(c, { purge: line.flags.boolean('purge') })).join(', ') || 'nothing was running'}`),
 });
-const STACK_STATUS = onStack({ name: 'stack status', summary: 'each part\'s pid, readiness and memory', run: stackStatus });
+const STACK_STATUS = onStack({
+  name: 'stack status',
+  summary: "each part's pid, readiness and memory",
+  run: stackStatus,
+});
 const STACK_LOGS = onStack({
-  name: 'stack logs', synopsis: '[PART] [-f]', positionals: [0, 1], summary: 'a part\'s log (all parts\' last lines without PART)',
-  flags: [{ name: 'follow', short: 'f', type: 'boolean', default: false, env: false, help: 'Follow the part\'s log as it grows (tail -F).' }],
+  name: 'stack logs',
+  synopsis: '[PART] [-f]',
+  positionals: [0, 1],
+  summary: "a part's log (all parts' last lines without PART)",
+  flags: [
+    {
+      name: 'follow',
+      short: 'f',
+      type: 'boolean',
+      default: false,
+      env: false,
+      help: "Follow the part's log as it grows (tail -F).",
+    },
+  ],
   run: (c, line) => showLogs(c, line.positionals[0], line.flags.boolean('follow')),
 });
 
 /** COMMANDS are every kcm-bus subcommand, in the order the usage lists them. */
 export const COMMANDS: readonly Command[] = [
-  RUN, TAIL_COMMAND, HISTORY_COMMAND, TRACE_COMMAND, LAG_COMMAND, REPLAY_COMMAND, STACK_UP, STACK_DOWN, STACK_STATUS, STACK_LOGS,
+  RUN,
+  TAIL_COMMAND,
+  HISTORY_COMMAND,
+  TRACE_COMMAND,
+  LAG_COMMAND,
+  REPLAY_COMMAND,
+  STACK_UP,
+  STACK_DOWN,
+  STACK_STATUS,
+  STACK_LOGS,
 ];
 
 /** USAGE is `kcm-bus help`: every command, and where to read more. */
@@ -95,7 +162,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (group !== undefined && (argv.length === 1 || wantsHelp(argv.slice(1, 2)))) {
     return argv.length === 1 ? refuse(`kcm-bus ${first}: no ${first} command given`, group) : print(group);
   }
-  const wrong = first.startsWith('-') ? `the command comes first, then its flags (got ${first})`
+  const wrong = first.startsWith('-')
+    ? `the command comes first, then its flags (got ${first})`
     : `unknown command: ${argv.slice(0, group ? 2 : 1).join(' ')}`;
   return refuse(`kcm-bus: ${wrong}`, group ?? USAGE);
 }
@@ -121,7 +189,9 @@ function help(words: readonly string[]): number {
 }
 
 /** commandOf finds the command argv's first words name (`tail`, `stack up`), and the arguments after its name. */
-function commandOf(argv: readonly string[]): { readonly command: Command; readonly args: readonly string[] } | undefined {
+function commandOf(
+  argv: readonly string[],
+): { readonly command: Command; readonly args: readonly string[] } | undefined {
   for (const command of COMMANDS) {
     const words = command.name.split(' ');
     if (words.every((w, i) => argv[i] === w)) return { command, args: argv.slice(words.length) };
@@ -157,7 +227,10 @@ async function stackStatus(c: StackConfig): Promise<number> {
   for (const s of await status(c, parts)) {
     const rss = s.pid === undefined ? 0 : rssMegabytes(s.pid);
     total += rss;
-    const state = s.pid === undefined ? 'stopped' : `pid ${s.pid}`.padEnd(12) + (s.ready ? 'ready    ' : 'NOT READY') + `${rss.toFixed(0).padStart(6)} MB RSS`;
+    const state =
+      s.pid === undefined
+        ? 'stopped'
+        : `pid ${s.pid}`.padEnd(12) + (s.ready ? 'ready    ' : 'NOT READY') + `${rss.toFixed(0).padStart(6)} MB RSS`;
     console.log(`${s.name.padEnd(24)} ${state}`);
   }
   console.log(`${'total'.padEnd(24)} ${''.padEnd(21)}${total.toFixed(0).padStart(6)} MB RSS`);

@@ -3,8 +3,22 @@ import { runDir } from './paths.ts';
 
 /** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */
 export const PORT_NAMES = [
-  'etcd', 'etcdPeer', 'apiserver', 'kafka', 'kafkaController', 'registry', 'redis', 'scheduler', 'controllerManager', 'kwok',
-  'watcher', 'writer', 'reconcilerRc', 'reconcilerEndpoint', 'reconcilerNode', 'kafkaSecure',
+  'etcd',
+  'etcdPeer',
+  'apiserver',
+  'kafka',
+  'kafkaController',
+  'registry',
+  'redis',
+  'scheduler',
+  'controllerManager',
+  'kwok',
+  'watcher',
+  'writer',
+  'reconcilerRc',
+  'reconcilerEndpoint',
+  'reconcilerNode',
+  'kafkaSecure',
 ] as const;
 
 /** PortName is one of the stack's ports. */
@@ -44,10 +58,12 @@ export const DEFAULT_PORT_BASE: Readonly<Record<string, number>> = { dev: 17100,
 /** stackConfig reads a profile's configuration; KCM_BUS_PORT_BASE and KCM_BUS_PORT_<NAME> override ports. */
 export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const base = intFrom(env['KCM_BUS_PORT_BASE'], 'KCM_BUS_PORT_BASE') ?? DEFAULT_PORT_BASE[profile] ?? 17300;
-  const ports = Object.fromEntries(PORT_NAMES.map((name, i) => {
-    const variable = `KCM_BUS_PORT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
-    return [name, intFrom(env[variable], variable) ?? base + i];
-  })) as Record<PortName, number>;
+  const ports = Object.fromEntries(
+    PORT_NAMES.map((name, i) => {
+      const variable = `KCM_BUS_PORT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+      return [name, intFrom(env[variable], variable) ?? base + i];
+    }),
+  ) as Record<PortName, number>;
   return {
     profile,
     dir: runDir(profile, env),

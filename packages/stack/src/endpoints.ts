@@ -45,10 +45,27 @@ export function kafkaFlags(e: StackEndpoints): string[] {
  * kafkaSecureFlags are kafkaFlags for the stack's SASL_SSL listener: TLS trusting the stack's CA, and a SASL login
  * (SCRAM-SHA-512 unless another of its mechanisms is asked for) with the password from its file.
  */
-export function kafkaSecureFlags(e: StackEndpoints, mechanism = 'scram-sha-512', login = { username: e.kafkaSecure.username, passwordFile: e.kafkaSecure.passwordFile }): string[] {
+export function kafkaSecureFlags(
+  e: StackEndpoints,
+  mechanism = 'scram-sha-512',
+  login = { username: e.kafkaSecure.username, passwordFile: e.kafkaSecure.passwordFile },
+): string[] {
   const s = e.kafkaSecure;
-  return ['--kafka-brokers', s.bootstrap, '--schema-registry-url', e.registry, '--kafka-tls', '--kafka-tls-ca-file', s.caFile,
-    '--kafka-sasl-mechanism', mechanism, '--kafka-sasl-username', login.username, '--kafka-sasl-password-file', login.passwordFile];
+  return [
+    '--kafka-brokers',
+    s.bootstrap,
+    '--schema-registry-url',
+    e.registry,
+    '--kafka-tls',
+    '--kafka-tls-ca-file',
+    s.caFile,
+    '--kafka-sasl-mechanism',
+    mechanism,
+    '--kafka-sasl-username',
+    login.username,
+    '--kafka-sasl-password-file',
+    login.passwordFile,
+  ];
 }
 
 /** busFlags are the Kafka, schema registry and signing flags every kcm-bus service gets to reach a stack. */
@@ -61,19 +78,28 @@ export function busFlags(e: StackEndpoints): string[] {
  * principal, which the broker's ACLs allow only that service's reads and writes (kafka-acls.ts).
  */
 export function serviceBusFlags(e: StackEndpoints, service: ServiceName): string[] {
-  return [...kafkaSecureFlags(e, 'scram-sha-512', { username: service, passwordFile: e.kafkaSecure.servicePasswordFiles[service] }), '--signing-dir', e.signingDir];
+  return [
+    ...kafkaSecureFlags(e, 'scram-sha-512', {
+      username: service,
+      passwordFile: e.kafkaSecure.servicePasswordFiles[service],
+    }),
+    '--signing-dir',
+    e.signingDir,
+  ];
 }
 
 /** formatEndpoints tells the user where everything is, one line a part. */
 export function formatEndpoints(e: StackEndpoints, extra: readonly string[] = []): string {
   return [
-    '', 'kcm-bus local stack:',
+    '',
+    'kcm-bus local stack:',
     `  kubeconfig              ${e.kubeconfig}   (kubectl --kubeconfig ${e.kubeconfig} get nodes)`,
     `  apiserver               ${e.apiserver}`,
     `  kafka bootstrap         ${e.kafkaBootstrap}`,
     `  kafka SASL_SSL          ${e.kafkaSecure.bootstrap}   (user ${e.kafkaSecure.username}, password in ${e.kafkaSecure.passwordFile}, CA ${e.kafkaSecure.caFile})`,
     `  schema registry         ${e.registry}`,
     `  redis                   ${e.redis}`,
-    ...extra, '',
+    ...extra,
+    '',
   ].join('\n');
 }

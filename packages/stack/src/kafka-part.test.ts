@@ -10,7 +10,10 @@ import { kafkaRelease } from './kafka-versions.ts';
 describe('clusterId', () => {
   it('draws 22-character base64url ids that never start with "-" (StorageTool would read one as an option)', () => {
     const ids = Array.from({ length: 2000 }, clusterId);
-    assert.ok(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/.test(id)), ids.find((id) => !/^[A-Za-z0-9_]/.test(id)));
+    assert.ok(
+      ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/.test(id)),
+      ids.find((id) => !/^[A-Za-z0-9_]/.test(id)),
+    );
   });
 });
 
@@ -19,17 +22,30 @@ describe('kafkaLaunch: one recipe per major', () => {
   const b = { dirs: new Map([['kafka', '/cache/kafka/X']]), redisServer: '' };
 
   it('points Kafka 4 at a log4j2 file (Kafka 4 has no log4j 1.x) and Kafka 3.9 at a log4j 1.x file, both in the state', () => {
-    assert.ok(kafkaLaunch(c, b, kafkaRelease('4.4.0')).args.includes('-Dlog4j2.configurationFile=file:/run/unit/kafka/log4j2.properties'));
-    assert.ok(kafkaLaunch(c, b, kafkaRelease('3.9.1')).args.includes('-Dlog4j.configuration=file:/run/unit/kafka/log4j.properties'));
+    assert.ok(
+      kafkaLaunch(c, b, kafkaRelease('4.4.0')).args.includes(
+        '-Dlog4j2.configurationFile=file:/run/unit/kafka/log4j2.properties',
+      ),
+    );
+    assert.ok(
+      kafkaLaunch(c, b, kafkaRelease('3.9.1')).args.includes(
+        '-Dlog4j.configuration=file:/run/unit/kafka/log4j.properties',
+      ),
+    );
   });
 
-  it('runs kafka.Kafka on the obtained release\'s jars with the stack\'s server.properties', () => {
+  it("runs kafka.Kafka on the obtained release's jars with the stack's server.properties", () => {
     const args = kafkaLaunch(c, b, kafkaRelease('4.4.0')).args;
-    assert.deepEqual(args.slice(-4), ['-cp', '/cache/kafka/X/libs/*', 'kafka.Kafka', '/run/unit/kafka/server.properties']);
+    assert.deepEqual(args.slice(-4), [
+      '-cp',
+      '/cache/kafka/X/libs/*',
+      'kafka.Kafka',
+      '/run/unit/kafka/server.properties',
+    ]);
   });
 });
 
-describe('assertFormattedBy: a stack\'s storage stays on the release that formatted it', () => {
+describe("assertFormattedBy: a stack's storage stays on the release that formatted it", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
   const formatted = (version: string | undefined): ReturnType<typeof stackConfig> => {
@@ -45,12 +61,17 @@ describe('assertFormattedBy: a stack\'s storage stays on the release that format
   });
 
   it('refuses another release, saying how to purge or which version to pick', () => {
-    assert.throws(() => assertFormattedBy(formatted('4.4.0'), kafkaRelease('3.9.1')),
-      /formatted by Kafka 4\.4\.0, not 3\.9\.1: run `down --purge` once .* or set KCM_BUS_KAFKA_VERSION=4\.4\.0/);
+    assert.throws(
+      () => assertFormattedBy(formatted('4.4.0'), kafkaRelease('3.9.1')),
+      /formatted by Kafka 4\.4\.0, not 3\.9\.1: run `down --purge` once .* or set KCM_BUS_KAFKA_VERSION=4\.4\.0/,
+    );
   });
 
-  it('takes a storage without a version file for 3.9.1\'s, the only Kafka the stack ran before it recorded one', () => {
+  it("takes a storage without a version file for 3.9.1's, the only Kafka the stack ran before it recorded one", () => {
     assertFormattedBy(formatted(undefined), kafkaRelease('3.9.1'));
-    assert.throws(() => assertFormattedBy(formatted(undefined), kafkaRelease('4.4.0')), /formatted by Kafka 3\.9\.1, not 4\.4\.0/);
+    assert.throws(
+      () => assertFormattedBy(formatted(undefined), kafkaRelease('4.4.0')),
+      /formatted by Kafka 3\.9\.1, not 4\.4\.0/,
+    );
   });
 });

@@ -5,7 +5,14 @@ import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { SERVICES, serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
 import { kafkaLogging } from './kafka-logging.ts';
-import { authorizerProperties, kafkaSecureEndpoint, prepareKafkaSecure, scramFormatArgs, secureListenerProperties, type KafkaSecureFiles } from './kafka-secure.ts';
+import {
+  authorizerProperties,
+  kafkaSecureEndpoint,
+  prepareKafkaSecure,
+  scramFormatArgs,
+  secureListenerProperties,
+  type KafkaSecureFiles,
+} from './kafka-secure.ts';
 import { selectedKafka, type KafkaRelease } from './kafka-versions.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
@@ -20,8 +27,18 @@ function kafkaDir(c: StackConfig): string {
 function java(c: StackConfig, b: Binaries, release: KafkaRelease, main: string, args: readonly string[]): Launch {
   const libs = join(b.dirs.get('kafka') ?? '', 'libs', '*');
   return {
-    name: 'kafka', command: 'java',
-    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', kafkaLogging(release, kafkaDir(c)).jvmFlag, '-cp', libs, main, ...args],
+    name: 'kafka',
+    command: 'java',
+    args: [
+      '-Xms128m',
+      '-Xmx512m',
+      '-XX:+UseG1GC',
+      kafkaLogging(release, kafkaDir(c)).jvmFlag,
+      '-cp',
+      libs,
+      main,
+      ...args,
+    ],
   };
 }
 
@@ -37,8 +54,13 @@ export function kafkaLaunch(c: StackConfig, b: Binaries, release: KafkaRelease =
  */
 export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()) {
   return {
-    name: 'kafka', ports: ['kafka', 'kafkaController', 'kafkaSecure'] as const, readyTimeoutMs: 120_000,
-    launch: kafkaLaunch(c, b, release), prepare: () => prepareKafka(c, b, release), ready: () => kafkaReady(c), configure: () => grantServiceAcls(c),
+    name: 'kafka',
+    ports: ['kafka', 'kafkaController', 'kafkaSecure'] as const,
+    readyTimeoutMs: 120_000,
+    launch: kafkaLaunch(c, b, release),
+    prepare: () => prepareKafka(c, b, release),
+    ready: () => kafkaReady(c),
+    configure: () => grantServiceAcls(c),
   };
 }
 
@@ -47,7 +69,11 @@ export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = s
  * users (a storage formatted before the secure listener existed has none: `down --purge` once to get them), and
  * records which release formatted it.
  */
-export async function prepareKafka(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()): Promise<void> {
+export async function prepareKafka(
+  c: StackConfig,
+  b: Binaries,
+  release: KafkaRelease = selectedKafka(),
+): Promise<void> {
   const dir = kafkaDir(c);
   mkdirSync(dir, { recursive: true });
   const secure = await prepareKafkaSecure(c);
@@ -57,9 +83,18 @@ export async function prepareKafka(c: StackConfig, b: Binaries, release: KafkaRe
   if (existsSync(join(dir, 'data', 'meta.properties'))) return assertFormattedBy(c, release);
   // Recorded before formatting, so a storage with meta.properties always has its version beside it.
   writeFileSync(join(dir, 'version'), `${release.version}\n`);
-  const format = java(c, b, release, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', join(dir, 'server.properties'), ...scramFormatArgs(secure)]);
+  const format = java(c, b, release, 'kafka.tools.StorageTool', [
+    'format',
+    '-t',
+    clusterId(),
+    '-c',
+    join(dir, 'server.properties'),
+    ...scramFormatArgs(secure),
+  ]);
   await sh(format.command, format.args).catch((err: unknown) => {
-    throw new Error(`formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`);
+    throw new Error(
+      `formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`,
+    );
   });
 }
 
@@ -75,8 +110,10 @@ export function assertFormattedBy(c: StackConfig, release: KafkaRelease): void {
   const file = join(kafkaDir(c), 'version');
   const formatted = existsSync(file) ? readFileSync(file, 'utf8').trim() : UNRECORDED_VERSION;
   if (formatted === release.version) return;
-  throw new Error(`this stack's Kafka storage (${kafkaDir(c)}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
-    `run \`down --purge\` once to start it afresh on ${release.version}, or set KCM_BUS_KAFKA_VERSION=${formatted}`);
+  throw new Error(
+    `this stack's Kafka storage (${kafkaDir(c)}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
+      `run \`down --purge\` once to start it afresh on ${release.version}, or set KCM_BUS_KAFKA_VERSION=${formatted}`,
+  );
 }
 
 /**
@@ -105,9 +142,15 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
   const secure = kafkaSecureEndpoint(c);
   const ssl = { ca: readFileSync(secure.caFile, 'utf8'), rejectUnauthorized: true };
   for (const service of SERVICES) {
-    const sasl = { mechanism: 'scram-sha-512' as const, username: service, password: readFileSync(secure.servicePasswordFiles[service], 'utf8') };
-    if (!await brokerReady([secure.bootstrap], { ssl, sasl })) {
-      throw new Error(`Kafka refuses the SCRAM login of ${service}: this stack's Kafka state predates the services' own users; run \`down --purge\` once`);
+    const sasl = {
+      mechanism: 'scram-sha-512' as const,
+      username: service,
+      password: readFileSync(secure.servicePasswordFiles[service], 'utf8'),
+    };
+    if (!(await brokerReady([secure.bootstrap], { ssl, sasl }))) {
+      throw new Error(
+        `Kafka refuses the SCRAM login of ${service}: this stack's Kafka state predates the services' own users; run \`down --purge\` once`,
+      );
     }
   }
 }
@@ -129,18 +172,27 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
   return [
-    'process.roles=broker,controller', 'node.id=1',
+    'process.roles=broker,controller',
+    'node.id=1',
     `controller.quorum.voters=1@${c.host}:${c.ports.kafkaController}`,
     `listeners=PLAINTEXT://${c.host}:${c.ports.kafka},CONTROLLER://${c.host}:${c.ports.kafkaController},${secureListener}`,
     `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka},${secureListener}`,
-    'controller.listener.names=CONTROLLER', 'inter.broker.listener.name=PLAINTEXT',
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL',
-    ...secureListenerProperties(secure), ...authorizerProperties(),
+    ...secureListenerProperties(secure),
+    ...authorizerProperties(),
     `log.dirs=${join(kafkaDir(c), 'data')}`,
-    'offsets.topic.replication.factor=1', 'transaction.state.log.replication.factor=1', 'transaction.state.log.min.isr=1',
-    'group.initial.rebalance.delay.ms=0', 'auto.create.topics.enable=false', 'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    'num.partitions=1',
     `log.cleaner.dedupe.buffer.size=${8 * 2 ** 20}`,
-    'num.network.threads=1', 'num.io.threads=2', 'metadata.max.idle.interval.ms=5000',
+    'num.network.threads=1',
+    'num.io.threads=2',
+    'metadata.max.idle.interval.ms=5000',
     '',
   ].join('\n');
 }

@@ -35,14 +35,24 @@ function secureDir(c: StackConfig): string {
 /** kafkaSecureEndpoint says where the secure listener is and how to log in. */
 export function kafkaSecureEndpoint(c: StackConfig): KafkaSecureEndpoint {
   return {
-    bootstrap: `${c.host}:${c.ports.kafkaSecure}`, caFile: join(pkiDir(c.dir), 'ca.crt'),
-    username: KAFKA_SECURE_USER, passwordFile: join(secureDir(c), 'password'), mechanisms: KAFKA_SECURE_MECHANISMS,
-    servicePasswordFiles: Object.fromEntries(SERVICES.map((s) => [s, join(secureDir(c), `${s}.password`)])) as Record<ServiceName, string>,
+    bootstrap: `${c.host}:${c.ports.kafkaSecure}`,
+    caFile: join(pkiDir(c.dir), 'ca.crt'),
+    username: KAFKA_SECURE_USER,
+    passwordFile: join(secureDir(c), 'password'),
+    mechanisms: KAFKA_SECURE_MECHANISMS,
+    servicePasswordFiles: Object.fromEntries(SERVICES.map((s) => [s, join(secureDir(c), `${s}.password`)])) as Record<
+      ServiceName,
+      string
+    >,
   };
 }
 
 /** KafkaSecureFiles are what the broker's secure listener reads: its PEM keystore and every user's password. */
-export type KafkaSecureFiles = { readonly keystore: string; readonly password: string; readonly servicePasswords: ReadonlyMap<ServiceName, string> };
+export type KafkaSecureFiles = {
+  readonly keystore: string;
+  readonly password: string;
+  readonly servicePasswords: ReadonlyMap<ServiceName, string>;
+};
 
 /**
  * prepareKafkaSecure makes, once per stack state, the broker's serving certificate (signed by the stack's CA) and
@@ -73,7 +83,8 @@ export function secureListenerProperties(files: KafkaSecureFiles): string[] {
   const prefix = 'listener.name.sasl_ssl';
   return [
     `${prefix}.sasl.enabled.mechanisms=${KAFKA_SECURE_MECHANISMS.join(',')}`,
-    `${prefix}.ssl.keystore.type=PEM`, `${prefix}.ssl.keystore.location=${files.keystore}`,
+    `${prefix}.ssl.keystore.type=PEM`,
+    `${prefix}.ssl.keystore.location=${files.keystore}`,
     `${prefix}.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;`,
     `${prefix}.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;`,
     `${prefix}.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${KAFKA_SECURE_USER}="${files.password}";`,
@@ -86,11 +97,16 @@ export function secureListenerProperties(files: KafkaSecureFiles): string[] {
  * controller listeners, which the stack binds to loopback for its own parts, tests and benchmarks.
  */
 export function authorizerProperties(): string[] {
-  return ['authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer', `super.users=User:ANONYMOUS;User:${KAFKA_SECURE_USER}`];
+  return [
+    'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+    `super.users=User:ANONYMOUS;User:${KAFKA_SECURE_USER}`,
+  ];
 }
 
 /** scramFormatArgs are kafka-storage format's `--add-scram` options: KRaft keeps SCRAM users in the cluster metadata. */
 export function scramFormatArgs(files: KafkaSecureFiles): string[] {
   const users: [string, string][] = [[KAFKA_SECURE_USER, files.password], ...files.servicePasswords];
-  return ['SCRAM-SHA-512', 'SCRAM-SHA-256'].flatMap((m) => users.flatMap(([name, password]) => ['--add-scram', `${m}=[name=${name},password=${password}]`]));
+  return ['SCRAM-SHA-512', 'SCRAM-SHA-256'].flatMap((m) =>
+    users.flatMap(([name, password]) => ['--add-scram', `${m}=[name=${name},password=${password}]`]),
+  );
 }

@@ -26,7 +26,10 @@ export type StandaloneKafka = {
  * a temporary state folder of its own: a test can prove the bus on a second release without touching the stack. A
  * start that fails stops what it started; a test process that exits without stop() still kills the broker.
  */
-export async function startStandaloneKafka(release: KafkaRelease, say: (line: string) => void): Promise<StandaloneKafka> {
+export async function startStandaloneKafka(
+  release: KafkaRelease,
+  say: (line: string) => void,
+): Promise<StandaloneKafka> {
   const libs = await obtain(kafkaRecipeOf(release), say);
   const c = await standaloneConfig(release);
   // 'exit' handlers run synchronously: no stopProcess there, but a SIGKILL to the broker's process group by its pid file.
@@ -48,7 +51,13 @@ export async function startStandaloneKafka(release: KafkaRelease, say: (line: st
     await stop();
     throw err;
   }
-  return { version: release.version, bootstrap: `${c.host}:${c.ports.kafka}`, dir: c.dir, pid: runningPid(c.dir, 'kafka') ?? 0, stop };
+  return {
+    version: release.version,
+    bootstrap: `${c.host}:${c.ports.kafka}`,
+    dir: c.dir,
+    pid: runningPid(c.dir, 'kafka') ?? 0,
+    stop,
+  };
 }
 
 /** standaloneConfig is a stack configuration for Kafka alone: a temporary state folder and three ports the kernel gave. */
@@ -56,16 +65,24 @@ async function standaloneConfig(release: KafkaRelease): Promise<StackConfig> {
   const [kafka, controller, secure] = await freePorts(3);
   return stackConfig(`kafka-${release.version}`, {
     KCM_BUS_RUN_DIR: mkdtempSync(join(tmpdir(), `kcm-bus-kafka-${release.version}-`)),
-    KCM_BUS_PORT_KAFKA: String(kafka), KCM_BUS_PORT_KAFKA_CONTROLLER: String(controller), KCM_BUS_PORT_KAFKA_SECURE: String(secure),
+    KCM_BUS_PORT_KAFKA: String(kafka),
+    KCM_BUS_PORT_KAFKA_CONTROLLER: String(controller),
+    KCM_BUS_PORT_KAFKA_SECURE: String(secure),
   });
 }
 
 /** freePorts are n distinct ports nothing listens on now: all are held open together, so the kernel repeats none. */
 async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((done) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => done(server));
-  })));
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Server>((done) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => done(server));
+        }),
+    ),
+  );
   const ports = servers.map((s) => (s.address() as AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
   return ports;

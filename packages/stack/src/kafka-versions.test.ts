@@ -4,7 +4,7 @@ import { kafkaRecipe } from './build/kafka.ts';
 import { KAFKA_RELEASES, otherKafka, selectedKafka } from './kafka-versions.ts';
 import { VERSIONS } from './versions.ts';
 
-describe('the stack\'s Kafka: KCM_BUS_KAFKA_VERSION', () => {
+describe("the stack's Kafka: KCM_BUS_KAFKA_VERSION", () => {
   const saved = process.env['KCM_BUS_KAFKA_VERSION'];
   afterEach(() => {
     if (saved === undefined) delete process.env['KCM_BUS_KAFKA_VERSION'];
@@ -25,7 +25,10 @@ describe('the stack\'s Kafka: KCM_BUS_KAFKA_VERSION', () => {
   });
 
   it('refuses a version it does not know, naming those it knows', () => {
-    assert.throws(() => selectedKafka({ KCM_BUS_KAFKA_VERSION: '4.0' }), /KCM_BUS_KAFKA_VERSION=4\.0 is not a Kafka version the stack knows: 4\.4\.0, 3\.9\.1 \(the default is 4\.4\.0\)/);
+    assert.throws(
+      () => selectedKafka({ KCM_BUS_KAFKA_VERSION: '4.0' }),
+      /KCM_BUS_KAFKA_VERSION=4\.0 is not a Kafka version the stack knows: 4\.4\.0, 3\.9\.1 \(the default is 4\.4\.0\)/,
+    );
   });
 
   it('pairs each release with one of the other major for the compatibility test', () => {
@@ -33,7 +36,7 @@ describe('the stack\'s Kafka: KCM_BUS_KAFKA_VERSION', () => {
     assert.equal(otherKafka({ KCM_BUS_KAFKA_VERSION: '3.9.1' }).version, '4.4.0');
   });
 
-  it('keys the stack\'s Kafka recipe (its cache folder) by the version selected when it is used', () => {
+  it("keys the stack's Kafka recipe (its cache folder) by the version selected when it is used", () => {
     delete process.env['KCM_BUS_KAFKA_VERSION'];
     assert.equal(kafkaRecipe.version, '4.4.0');
     process.env['KCM_BUS_KAFKA_VERSION'] = '3.9.1';

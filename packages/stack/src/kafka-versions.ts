@@ -21,13 +21,22 @@ export type KafkaRelease = {
  * at the log4j2 version kafka-server itself brings (log4j-api/core 2.25.5), so log4j's jars agree with each other.
  */
 export const KAFKA_RELEASES: readonly KafkaRelease[] = [
-  { version: VERSIONS.kafka, logging: 'log4j2', binding: { groupId: 'org.apache.logging.log4j', artifactId: 'log4j-slf4j-impl', version: '2.25.5' } },
-  { version: '3.9.1', logging: 'log4j', binding: { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' } },
+  {
+    version: VERSIONS.kafka,
+    logging: 'log4j2',
+    binding: { groupId: 'org.apache.logging.log4j', artifactId: 'log4j-slf4j-impl', version: '2.25.5' },
+  },
+  {
+    version: '3.9.1',
+    logging: 'log4j',
+    binding: { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' },
+  },
 ];
 
 /** KAFKA_VERSION_ENV is the one setting that picks the stack's Kafka (an EnvSetting of the stack's commands, for help). */
 export const KAFKA_VERSION_ENV = {
-  name: 'KCM_BUS_KAFKA_VERSION', default: VERSIONS.kafka,
+  name: 'KCM_BUS_KAFKA_VERSION',
+  default: VERSIONS.kafka,
   help: `The stack's Kafka: ${KAFKA_RELEASES.map((r) => r.version).join(' or ')} (each built once into the cache).`,
 } as const;
 
@@ -35,8 +44,10 @@ export const KAFKA_VERSION_ENV = {
 export function kafkaRelease(version: string): KafkaRelease {
   const release = KAFKA_RELEASES.find((r) => r.version === version);
   if (release) return release;
-  throw new Error(`${KAFKA_VERSION_ENV.name}=${version} is not a Kafka version the stack knows: ` +
-    `${KAFKA_RELEASES.map((r) => r.version).join(', ')} (the default is ${VERSIONS.kafka})`);
+  throw new Error(
+    `${KAFKA_VERSION_ENV.name}=${version} is not a Kafka version the stack knows: ` +
+      `${KAFKA_RELEASES.map((r) => r.version).join(', ')} (the default is ${VERSIONS.kafka})`,
+  );
 }
 
 /** selectedKafka is the release the stack runs: KCM_BUS_KAFKA_VERSION's when set, else the default. */

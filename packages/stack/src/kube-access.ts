@@ -18,7 +18,12 @@ export function writeKubeconfigs(stackDir: string, server: string): void {
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [{ name: 'kcm-bus-local', cluster: { server, 'certificate-authority-data': b64('ca.crt') } }],
-      users: [{ name: id.user, user: { 'client-certificate-data': b64(`${id.file}.crt`), 'client-key-data': b64(`${id.file}.key`) } }],
+      users: [
+        {
+          name: id.user,
+          user: { 'client-certificate-data': b64(`${id.file}.crt`), 'client-key-data': b64(`${id.file}.key`) },
+        },
+      ],
       contexts: [{ name: 'kcm-bus-local', context: { cluster: 'kcm-bus-local', user: id.user } }],
       'current-context': 'kcm-bus-local',
     };
@@ -26,11 +31,20 @@ export function writeKubeconfigs(stackDir: string, server: string): void {
   }
 }
 
-type Rule = { readonly apiGroups: readonly string[]; readonly resources: readonly string[]; readonly verbs: readonly string[] };
+type Rule = {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+};
 
 /** RBAC_VERBS are the API verbs each mutation verb needs; a RecordEvent creates, patches or updates an event (client-go's recorder). */
 const RBAC_VERBS: Readonly<Record<MutationVerb, readonly string[]>> = {
-  Create: ['create'], Update: ['update'], UpdateStatus: ['update'], Patch: ['patch'], Delete: ['delete'], RecordEvent: ['create', 'patch', 'update'],
+  Create: ['create'],
+  Update: ['update'],
+  UpdateStatus: ['update'],
+  Patch: ['patch'],
+  Delete: ['delete'],
+  RecordEvent: ['create', 'patch', 'update'],
 };
 
 /** groupOf splits the catalog's `resource[.group][/subresource]` into RBAC's group and `resource[/subresource]`. */
@@ -42,11 +56,17 @@ function groupOf(resource: string): { readonly group: string; readonly resource:
 }
 
 /** rulesOf gathers (group, resource, verbs) into one rule per group and resource, verbs deduplicated, in first-seen order. */
-function rulesOf(grants: readonly { readonly group: string; readonly resource: string; readonly verbs: readonly string[] }[]): Rule[] {
+function rulesOf(
+  grants: readonly { readonly group: string; readonly resource: string; readonly verbs: readonly string[] }[],
+): Rule[] {
   const rules = new Map<string, { apiGroups: string[]; resources: string[]; verbs: string[] }>();
   for (const g of grants) {
     const key = `${g.group} ${g.resource}`;
-    const rule = rules.get(key) ?? { apiGroups: g.resource === 'events' ? ['', 'events.k8s.io'] : [g.group], resources: [g.resource], verbs: [] };
+    const rule = rules.get(key) ?? {
+      apiGroups: g.resource === 'events' ? ['', 'events.k8s.io'] : [g.group],
+      resources: [g.resource],
+      verbs: [],
+    };
     for (const verb of g.verbs) if (!rule.verbs.includes(verb)) rule.verbs.push(verb);
     rules.set(key, rule);
   }
@@ -57,7 +77,11 @@ function rulesOf(grants: readonly { readonly group: string; readonly resource: s
 function writerRules(): Rule[] {
   const grants = CONTROLLERS.flatMap((c) => [
     ...c.grants.map((g) => ({ ...groupOf(g.resource), verbs: g.verbs.flatMap((v) => RBAC_VERBS[v]) })),
-    ...c.ownerFinalizers.map((plural) => ({ group: apiGroup(watchedKind(plural).apiVersion), resource: `${plural}/finalizers`, verbs: ['update'] })),
+    ...c.ownerFinalizers.map((plural) => ({
+      group: apiGroup(watchedKind(plural).apiVersion),
+      resource: `${plural}/finalizers`,
+      verbs: ['update'],
+    })),
   ]);
   return rulesOf(grants);
 }
@@ -65,7 +89,11 @@ function writerRules(): Rule[] {
 /** watcherRules are list and watch of every watched kind, one rule per API group. */
 function watcherRules(): Rule[] {
   const groups = [...new Set(WATCHED_KINDS.map((k) => apiGroup(k.apiVersion)))];
-  return groups.map((group) => ({ apiGroups: [group], resources: WATCHED_KINDS.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural), verbs: ['list', 'watch'] }));
+  return groups.map((group) => ({
+    apiGroups: [group],
+    resources: WATCHED_KINDS.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural),
+    verbs: ['list', 'watch'],
+  }));
 }
 
 /**
@@ -76,16 +104,24 @@ function watcherRules(): Rule[] {
 export const ROLES: Readonly<Record<string, readonly Rule[]>> = { watcher: watcherRules(), writer: writerRules() };
 
 /** rbacObjects are the ClusterRoles and ClusterRoleBindings of ROLES, as API objects. */
-export function rbacObjects(): readonly { readonly path: string; readonly body: { readonly metadata: { readonly name: string } } }[] {
+export function rbacObjects(): readonly {
+  readonly path: string;
+  readonly body: { readonly metadata: { readonly name: string } };
+}[] {
   const base = '/apis/rbac.authorization.k8s.io/v1';
   return Object.entries(ROLES).flatMap(([id, rules]) => {
     const name = `kcm-bus:${id}`;
     return [
-      { path: `${base}/clusterroles`, body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules } },
+      {
+        path: `${base}/clusterroles`,
+        body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules },
+      },
       {
         path: `${base}/clusterrolebindings`,
         body: {
-          apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
           subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name }],
         },
@@ -102,7 +138,12 @@ export function kwokNode(name: string): object {
     metadata: {
       name,
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { type: 'kwok', 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' },
+      labels: {
+        type: 'kwok',
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+      },
     },
     status: {
       allocatable: { cpu: '32', memory: '256Gi', pods: '1000' },

@@ -7,7 +7,11 @@ import { logFile, logTail } from './procs.ts';
 /** showLogs prints one part's log (following it with -f), or the last lines of every part's log. */
 export async function showLogs(c: StackConfig, part: string | undefined, follow: boolean): Promise<number> {
   const dir = join(c.dir, 'logs');
-  const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => f.slice(0, -4)) : [];
+  const names = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.log'))
+        .map((f) => f.slice(0, -4))
+    : [];
   if (part === undefined) {
     for (const name of names) console.log(`==> ${logFile(c.dir, name)} <==\n${logTail(c.dir, name, 10)}\n`);
     return 0;

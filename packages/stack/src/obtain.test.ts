@@ -33,8 +33,14 @@ describe('obtain: the cache of built parts', () => {
     });
     await assert.rejects(obtain(failing, () => undefined));
     const said: string[] = [];
-    const dir = await obtain(recipe(async () => undefined), (line) => said.push(line));
-    assert.ok(said.some((l) => l.includes('half-filled')), said.join('\n'));
+    const dir = await obtain(
+      recipe(async () => undefined),
+      (line) => said.push(line),
+    );
+    assert.ok(
+      said.some((l) => l.includes('half-filled')),
+      said.join('\n'),
+    );
     assert.ok(!existsSync(join(dir, 'partial')), 'the leftovers of the killed build are gone');
   });
 

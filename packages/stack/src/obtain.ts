@@ -39,8 +39,10 @@ export async function obtain(recipe: Recipe, say: (line: string) => void): Promi
     await recipe.build(dir, log);
   } catch (err) {
     await closeLog(log);
-    throw new BuildError(`${recipe.part} ${recipe.version} failed to build: ${String(err)}\n` +
-      `log: ${logPath}\n--- last lines ---\n${lastLines(logPath, TAIL_LINES)}`);
+    throw new BuildError(
+      `${recipe.part} ${recipe.version} failed to build: ${String(err)}\n` +
+        `log: ${logPath}\n--- last lines ---\n${lastLines(logPath, TAIL_LINES)}`,
+    );
   } finally {
     clearInterval(ticker);
   }

@@ -29,10 +29,29 @@ export async function ensurePki(stackDir: string): Promise<void> {
   const dir = pkiDir(stackDir);
   if (existsSync(join(dir, 'complete'))) return;
   mkdirSync(dir, { recursive: true });
-  await openssl(dir, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=kcm-bus-local-ca', '-days', DAYS]);
-  await signed(dir, 'apiserver', '/CN=kube-apiserver',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:10.0.0.1\nextendedKeyUsage=serverAuth\n');
+  await openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-subj',
+    '/CN=kcm-bus-local-ca',
+    '-days',
+    DAYS,
+  ]);
+  await signed(
+    dir,
+    'apiserver',
+    '/CN=kube-apiserver',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:10.0.0.1\nextendedKeyUsage=serverAuth\n',
+  );
   for (const id of IDENTITIES) {
     const subject = `/CN=${id.user}${id.groups.map((g) => `/O=${g}`).join('')}`;
     await signed(dir, id.file, subject, 'extendedKeyUsage=clientAuth\n');
@@ -46,19 +65,50 @@ export async function ensurePki(stackDir: string): Promise<void> {
  * ensureServingCert signs, once, a serving key pair `<name>.key`/`<name>.crt` for 127.0.0.1 and localhost with the
  * stack's CA (ensurePki first): a part added after a stack's PKI was made gets its certificate without a purge.
  */
-export async function ensureServingCert(stackDir: string, name: string): Promise<{ readonly key: string; readonly cert: string }> {
+export async function ensureServingCert(
+  stackDir: string,
+  name: string,
+): Promise<{ readonly key: string; readonly cert: string }> {
   const dir = pkiDir(stackDir);
   const files = { key: join(dir, `${name}.key`), cert: join(dir, `${name}.crt`) };
-  if (!existsSync(files.cert)) await signed(dir, name, `/CN=${name}`, 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  if (!existsSync(files.cert))
+    await signed(dir, name, `/CN=${name}`, 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   return files;
 }
 
 async function signed(dir: string, name: string, subject: string, extensions: string): Promise<void> {
   writeFileSync(join(dir, `${name}.ext`), extensions);
-  await openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
-  await openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-days', DAYS, '-extfile', `${name}.ext`, '-out', `${name}.crt`]);
+  await openssl(dir, [
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    subject,
+  ]);
+  await openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    DAYS,
+    '-extfile',
+    `${name}.ext`,
+    '-out',
+    `${name}.crt`,
+  ]);
 }
 
 function openssl(cwd: string, args: readonly string[]): Promise<string> {

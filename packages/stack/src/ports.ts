@@ -5,13 +5,17 @@ import { createServer } from 'node:net';
 export class PortTakenError extends Error {}
 
 /** assertPortsFree fails with a PortTakenError naming the first taken port (and its holder). */
-export async function assertPortsFree(ports: readonly { readonly name: string; readonly port: number }[]): Promise<void> {
+export async function assertPortsFree(
+  ports: readonly { readonly name: string; readonly port: number }[],
+): Promise<void> {
   for (const { name, port } of ports) {
     if (await isFree(port)) continue;
     const holder = portHolder(port);
-    throw new PortTakenError(`port ${port} (${name}) on 127.0.0.1 is already taken` +
-      (holder ? ` by pid ${holder.pid}: ${holder.cmdline}` : '') +
-      `; stop that process or choose other ports with KCM_BUS_PORT_BASE`);
+    throw new PortTakenError(
+      `port ${port} (${name}) on 127.0.0.1 is already taken` +
+        (holder ? ` by pid ${holder.pid}: ${holder.cmdline}` : '') +
+        `; stop that process or choose other ports with KCM_BUS_PORT_BASE`,
+    );
   }
 }
 

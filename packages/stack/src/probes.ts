@@ -9,20 +9,29 @@ export type TlsClient = { readonly ca: string; readonly cert: string; readonly k
 export type HttpAnswer = { readonly status: number; readonly body: string };
 
 /** httpCall makes one HTTP(S) request with a timeout; TLS requests present the client identity given. */
-export function httpCall(url: string, opts: { method?: string; body?: string; tls?: TlsClient; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+export function httpCall(
+  url: string,
+  opts: { method?: string; body?: string; tls?: TlsClient; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const secure = url.startsWith('https:');
     const request = secure ? httpsRequest : httpRequest;
-    const req = request(url, {
-      method: opts.method ?? 'GET',
-      timeout: opts.timeoutMs ?? 5000,
-      headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(secure ? { ca: opts.tls?.ca, cert: opts.tls?.cert, key: opts.tls?.key, rejectUnauthorized: opts.tls !== undefined } : {}),
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      url,
+      {
+        method: opts.method ?? 'GET',
+        timeout: opts.timeoutMs ?? 5000,
+        headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+        ...(secure
+          ? { ca: opts.tls?.ca, cert: opts.tls?.cert, key: opts.tls?.key, rejectUnauthorized: opts.tls !== undefined }
+          : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`timeout after ${opts.timeoutMs ?? 5000} ms: ${url}`)));
     req.on('error', reject);
     req.end(opts.body);

@@ -28,7 +28,10 @@ export function startProcess(dir: string, launch: Launch): number {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const out = openSync(logFile(dir, launch.name), 'a');
   const child = spawn(launch.command, launch.args, {
-    cwd: launch.cwd ?? dir, env: launch.env ?? process.env, detached: true, stdio: ['ignore', out, out],
+    cwd: launch.cwd ?? dir,
+    env: launch.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', out, out],
   });
   closeSync(out);
   if (child.pid === undefined) throw new Error(`${launch.name}: could not start ${launch.command}`);

@@ -8,8 +8,12 @@ import { serviceScript } from './services.ts';
 
 describe('kcm-bus replay', () => {
   it('names, for each controller of the catalog, the service that runs it (test/unit/catalog.test.ts checks the services declare them)', () => {
-    assert.deepEqual(Object.keys(CONTROLLER_SERVICES), CONTROLLERS.map((c) => c.name));
-    for (const [controller, service] of Object.entries(CONTROLLER_SERVICES)) assert.ok(existsSync(serviceScript(service)), `${controller}: ${service}`);
+    assert.deepEqual(
+      Object.keys(CONTROLLER_SERVICES),
+      CONTROLLERS.map((c) => c.name),
+    );
+    for (const [controller, service] of Object.entries(CONTROLLER_SERVICES))
+      assert.ok(existsSync(serviceScript(service)), `${controller}: ${service}`);
   });
 
   it('refuses a controller kcm-bus does not run, with exit status 2 and no service started', async () => {

@@ -19,11 +19,21 @@ export function serviceScript(name: string): string {
  */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
   const service = (name: ServiceName, port: PortName, args: readonly string[]): Part => ({
-    name, ports: [port], readyTimeoutMs: 120_000,
+    name,
+    ports: [port],
+    readyTimeoutMs: 120_000,
     launch: {
-      name, command: process.execPath, env: { ...process.env, ...SERVICE_MALLOC_ENV },
-      args: ['--disable-warning=TimeoutNegativeWarning', serviceScript(name),
-        ...serviceBusFlags(e, name), '--metrics-bind-address', `${c.host}:${c.ports[port]}`, ...args],
+      name,
+      command: process.execPath,
+      env: { ...process.env, ...SERVICE_MALLOC_ENV },
+      args: [
+        '--disable-warning=TimeoutNegativeWarning',
+        serviceScript(name),
+        ...serviceBusFlags(e, name),
+        '--metrics-bind-address',
+        `${c.host}:${c.ports[port]}`,
+        ...args,
+      ],
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });
@@ -39,5 +49,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
 /** metricsUrls lists where each service's /metrics is, for the run command's summary. */
 export function metricsUrls(c: StackConfig, parts: readonly Part[]): string[] {
   const width = Math.max(23, ...parts.map((p) => p.name.length + ' /metrics'.length));
-  return parts.map((p) => `  ${`${p.name} /metrics`.padEnd(width)} http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`);
+  return parts.map(
+    (p) => `  ${`${p.name} /metrics`.padEnd(width)} http://${c.host}:${c.ports[p.ports[0] ?? 'watcher']}/metrics`,
+  );
 }

@@ -24,7 +24,9 @@ export async function up(c: StackConfig, say: (line: string) => void): Promise<S
   writeKubeconfigs(c.dir, apiserverUrl(c));
   const data = dataParts(c, binaries);
   const [etcd, ...bus] = data;
-  const control = controlParts(c, binaries).filter((p) => p.name !== 'kube-controller-manager' || c.kcmControllers.length > 0);
+  const control = controlParts(c, binaries).filter(
+    (p) => p.name !== 'kube-controller-manager' || c.kcmControllers.length > 0,
+  );
   const [apiserver, ...rest] = control;
   const kube = async (): Promise<void> => {
     if (etcd) await startPart(c, etcd, say);
@@ -42,7 +44,9 @@ export async function up(c: StackConfig, say: (line: string) => void): Promise<S
 /** all waits for every promise and then fails with every error, so no start is left running unawaited. */
 async function all(promises: readonly Promise<unknown>[]): Promise<void> {
   const results = await Promise.allSettled(promises);
-  const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : []));
+  const errors = results.flatMap((r) =>
+    r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : [],
+  );
   if (errors.length > 0) throw new Error(errors.join('\n\n'));
 }
 
@@ -53,7 +57,13 @@ async function all(promises: readonly Promise<unknown>[]): Promise<void> {
 export async function down(c: StackConfig, opts: { readonly purge?: boolean } = {}): Promise<string[]> {
   const names = recordedParts(c);
   const first = names.filter((n) => !DATA_NAMES.has(n));
-  const stopped = [...await stopAll(c, first), ...await stopAll(c, names.filter((n) => DATA_NAMES.has(n)))];
+  const stopped = [
+    ...(await stopAll(c, first)),
+    ...(await stopAll(
+      c,
+      names.filter((n) => DATA_NAMES.has(n)),
+    )),
+  ];
   if (opts.purge) rmSync(c.dir, { recursive: true, force: true });
   return stopped;
 }
@@ -68,7 +78,11 @@ async function stopAll(c: StackConfig, names: readonly string[]): Promise<string
 /** recordedParts are the parts (and services) whose pids this stack instance recorded. */
 export function recordedParts(c: StackConfig): string[] {
   const dir = join(c.dir, 'pids');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pid')).map((f) => f.slice(0, -4)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.pid'))
+        .map((f) => f.slice(0, -4))
+    : [];
 }
 
 /** PartStatus is one line of `status`. */
@@ -76,8 +90,10 @@ export type PartStatus = { readonly name: string; readonly pid: number | undefin
 
 /** status reports every part of the stack: its pid when running and whether its readiness probe passes. */
 export async function status(c: StackConfig, parts: readonly Part[]): Promise<PartStatus[]> {
-  return Promise.all(parts.map(async (p) => {
-    const pid = runningPid(c.dir, p.name);
-    return { name: p.name, pid, ready: pid !== undefined && (await p.ready()) };
-  }));
+  return Promise.all(
+    parts.map(async (p) => {
+      const pid = runningPid(c.dir, p.name);
+      return { name: p.name, pid, ready: pid !== undefined && (await p.ready()) };
+    }),
+  );
 }

@@ -43,5 +43,7 @@ async function waitReady(c: StackConfig, part: Part, pid: number): Promise<void>
 }
 
 function failure(c: StackConfig, part: Part, what: string): PartFailedError {
-  return new PartFailedError(`${part.name} ${what}\nlog: ${logFile(c.dir, part.name)}\n--- last lines ---\n${logTail(c.dir, part.name)}`);
+  return new PartFailedError(
+    `${part.name} ${what}\nlog: ${logFile(c.dir, part.name)}\n--- last lines ---\n${logTail(c.dir, part.name)}`,
+  );
 }

@@ -34,7 +34,8 @@ export function commandLine(c: Command, args: readonly string[], env: NodeJS.Pro
   const line = parseCommandLine(c.flags, args, env, c.passOn ? 'pass' : 'refuse');
   if (c.passOn) return line;
   const [min, max] = c.positionals;
-  if (line.positionals.length > max) throw new FlagError(`unexpected argument ${JSON.stringify(line.positionals[max])}`);
+  if (line.positionals.length > max)
+    throw new FlagError(`unexpected argument ${JSON.stringify(line.positionals[max])}`);
   if (line.positionals.length < min) throw new FlagError(`missing arguments: kcm-bus ${c.name} ${c.synopsis}`);
   return line;
 }
@@ -49,7 +50,9 @@ export function commandHelp(c: Command): string {
     `  ${c.summary}.${c.about === undefined ? '' : ` ${c.about}`}`,
     'flags (a flag not given is read from the variable named beside it, else is its default; -h, --help prints this):',
     usage(c.flags),
-    ...(c.environment === undefined ? [] : ['environment:', ...c.environment.map((e) => `  ${e.name} (default ${e.default})\n      ${e.help}`)]),
+    ...(c.environment === undefined
+      ? []
+      : ['environment:', ...c.environment.map((e) => `  ${e.name} (default ${e.default})\n      ${e.help}`)]),
   ].join('\n');
 }
 
@@ -58,8 +61,12 @@ const LISTING_WIDTH = 28;
 
 /** commandList lists commands one a line (two when the synopsis is long): name and synopsis, then the summary. */
 export function commandList(commands: readonly Command[]): string {
-  return commands.map((c) => {
-    const head = `  ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`;
-    return head.length < LISTING_WIDTH ? `${head.padEnd(LISTING_WIDTH)}${c.summary}` : `${head}\n${' '.repeat(LISTING_WIDTH)}${c.summary}`;
-  }).join('\n');
+  return commands
+    .map((c) => {
+      const head = `  ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`;
+      return head.length < LISTING_WIDTH
+        ? `${head.padEnd(LISTING_WIDTH)}${c.summary}`
+        : `${head}\n${' '.repeat(LISTING_WIDTH)}${c.summary}`;
+    })
+    .join('\n');
 }

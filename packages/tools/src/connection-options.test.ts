@@ -10,12 +10,24 @@ const connection = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): Conne
   connectionOf(parseCommandLine(CONNECTION_FLAGS, argv, env).flags, env);
 
 describe('connectionOf', () => {
-  it('takes the services\' TLS and SASL flags, the password from its file', () => {
+  it("takes the services' TLS and SASL flags, the password from its file", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'kcm-bus-conn-')), 'password');
     writeFileSync(file, 's3cret\n');
-    const c = connection(['--kafka-brokers', 'b:9096', '--kafka-tls', '--kafka-sasl-mechanism', 'scram-sha-512',
-      '--kafka-sasl-username', 'kcm-bus', '--kafka-sasl-password-file', file]);
-    assert.deepEqual([c.brokers, c.security.kafka.sasl], [['b:9096'], { mechanism: 'scram-sha-512', username: 'kcm-bus', password: 's3cret' }]);
+    const c = connection([
+      '--kafka-brokers',
+      'b:9096',
+      '--kafka-tls',
+      '--kafka-sasl-mechanism',
+      'scram-sha-512',
+      '--kafka-sasl-username',
+      'kcm-bus',
+      '--kafka-sasl-password-file',
+      file,
+    ]);
+    assert.deepEqual(
+      [c.brokers, c.security.kafka.sasl],
+      [['b:9096'], { mechanism: 'scram-sha-512', username: 'kcm-bus', password: 's3cret' }],
+    );
     assert.ok(c.security.kafka.ssl);
   });
 
@@ -24,7 +36,10 @@ describe('connectionOf', () => {
     assert.throws(() => connection(['--kafka-sasl-username', 'u']), /--kafka-sasl/);
   });
 
-  it('given nothing, then the local dev stack, as the services\' defaults say', () => {
-    assert.deepEqual([connection([]).brokers, connection([]).registry], [['127.0.0.1:17103'], 'http://127.0.0.1:17105/apis/ccompat/v7']);
+  it("given nothing, then the local dev stack, as the services' defaults say", () => {
+    assert.deepEqual(
+      [connection([]).brokers, connection([]).registry],
+      [['127.0.0.1:17103'], 'http://127.0.0.1:17105/apis/ccompat/v7'],
+    );
   });
 });

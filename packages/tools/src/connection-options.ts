@@ -18,7 +18,11 @@ export const CONNECTION_FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Connection is where a tool finds the brokers and the schema registry, and how it logs in to them. */
-export type Connection = { readonly brokers: readonly string[]; readonly registry: string; readonly security: KafkaSecurity };
+export type Connection = {
+  readonly brokers: readonly string[];
+  readonly registry: string;
+  readonly security: KafkaSecurity;
+};
 
 /**
  * connectionOf reads the CONNECTION_FLAGS of a parsed command line as the services do: a wrong or partial security
@@ -35,5 +39,8 @@ export function connectionOf(flags: FlagReader, env: NodeJS.ProcessEnv): Connect
 
 /** connect is a tool's bus and registry client over a Connection. */
 export function connect(c: Connection, clientId: string): { readonly bus: Bus; readonly registry: SchemaRegistry } {
-  return { bus: kafkaBus({ brokers: c.brokers, clientId, ...c.security.kafka }), registry: httpSchemaRegistry(c.registry, c.security.registry) };
+  return {
+    bus: kafkaBus({ brokers: c.brokers, clientId, ...c.security.kafka }),
+    registry: httpSchemaRegistry(c.registry, c.security.registry),
+  };
 }

@@ -13,11 +13,22 @@ export type Evidence =
   | { readonly kind: 'tick' }
   | { readonly kind: 'activated' }
   | { readonly kind: 'result'; readonly result: MutationResult | undefined }
-  | { readonly kind: 'version'; readonly objectKind: string; readonly key: string; readonly version: Version; readonly previous: Version | undefined }
+  | {
+      readonly kind: 'version';
+      readonly objectKind: string;
+      readonly key: string;
+      readonly version: Version;
+      readonly previous: Version | undefined;
+    }
   | { readonly kind: 'unresolved'; readonly why: string };
 
 /** Explanation is one cause in words, with the object diff behind it (empty when none applies). */
-export type Explanation = { readonly cause: MutationCause; readonly kind: Evidence['kind']; readonly text: string; readonly diff: readonly DiffLine[] };
+export type Explanation = {
+  readonly cause: MutationCause;
+  readonly kind: Evidence['kind'];
+  readonly text: string;
+  readonly diff: readonly DiffLine[];
+};
 
 /** BRIEF_CHANGES is how many changed fields an explanation names beside the one it is about. */
 const BRIEF_CHANGES = 3;
@@ -26,10 +37,19 @@ const BRIEF_CHANGES = 3;
 export function explainCause(cause: MutationCause, e: Evidence): Explanation {
   const ref = `${cause.topic} ${cause.partition}@${cause.offset}`;
   switch (e.kind) {
-    case 'tick': return { cause, kind: e.kind, text: `periodic tick at ${clockTime(cause.offset)}`, diff: [] };
-    case 'activated': return { cause, kind: e.kind, text: `the member became active at ${clockTime(cause.offset)}: a pass over its global inputs`, diff: [] };
-    case 'result': return { cause, kind: e.kind, text: explainResult(e.result, ref), diff: [] };
-    case 'unresolved': return { cause, kind: e.kind, text: `${e.why} (${ref})`, diff: [] };
+    case 'tick':
+      return { cause, kind: e.kind, text: `periodic tick at ${clockTime(cause.offset)}`, diff: [] };
+    case 'activated':
+      return {
+        cause,
+        kind: e.kind,
+        text: `the member became active at ${clockTime(cause.offset)}: a pass over its global inputs`,
+        diff: [],
+      };
+    case 'result':
+      return { cause, kind: e.kind, text: explainResult(e.result, ref), diff: [] };
+    case 'unresolved':
+      return { cause, kind: e.kind, text: `${e.why} (${ref})`, diff: [] };
     case 'version': {
       const diff = e.previous === undefined ? [] : diffObjects(e.previous.object, e.version.object);
       const what = SCALED[e.objectKind] === undefined ? explainObject(e, diff) : explainScaled(e, diff);
@@ -52,7 +72,9 @@ function explainResult(result: MutationResult | undefined, ref: string): string 
 /** outcomeOf is a result in brief: `Applied 200`, `Failed 422 Invalid`, or that none came (yet). */
 export function outcomeOf(result: MutationResult | undefined): string {
   if (result === undefined) return 'no result';
-  return [result.outcome, result.status, result.reason].filter((p) => p !== null && p !== undefined && p !== 0).join(' ');
+  return [result.outcome, result.status, result.reason]
+    .filter((p) => p !== null && p !== undefined && p !== 0)
+    .join(' ');
 }
 
 /** SCALED are the kinds told by their replicas, with the short name an explanation gives them. */
@@ -67,7 +89,8 @@ function explainScaled(e: Extract<Evidence, { kind: 'version' }>, diff: readonly
   const scaled = diff.find((d) => d.path === 'spec.replicas');
   const others = diff.filter((d) => d !== scaled).map((d) => d.path);
   const also = others.length === 0 ? '' : ` (also changed: ${briefList(others)})`;
-  if (scaled) return `${name} went from ${String(at(e.previous.object, 'spec.replicas') ?? 1)} to ${String(replicas ?? 1)} replicas${also}`;
+  if (scaled)
+    return `${name} went from ${String(at(e.previous.object, 'spec.replicas') ?? 1)} to ${String(replicas ?? 1)} replicas${also}`;
   return others.length === 0 ? `${name} was seen again unchanged` : `${name} changed: ${briefList(others)}`;
 }
 
@@ -82,18 +105,27 @@ function explainObject(e: Extract<Evidence, { kind: 'version' }>, diff: readonly
 }
 
 function briefList(items: readonly string[]): string {
-  return items.length > BRIEF_CHANGES ? `${items.slice(0, BRIEF_CHANGES).join(', ')} and ${items.length - BRIEF_CHANGES} more` : items.join(', ');
+  return items.length > BRIEF_CHANGES
+    ? `${items.slice(0, BRIEF_CHANGES).join(', ')} and ${items.length - BRIEF_CHANGES} more`
+    : items.join(', ');
 }
 
 /** RECONCILED_KINDS are the plural of the objects each controller reconciles (its mutations' reconcileKey), the catalog's. */
-export const RECONCILED_KINDS: Readonly<Record<string, string>> = Object.fromEntries(CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [[c.name, c.reconciles]])));
+export const RECONCILED_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
+  CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [[c.name, c.reconciles]])),
+);
 
 /**
  * explainReconciled tells what the reconciled object wanted when a mutation was decided (its last version by then):
  * an RC's or a ReplicaSet's replicas and when they last changed. A sync acts on the whole state, while its recorded cause is only the
  * record that last enqueued the key (a result, a pod), so this names what the sync saw whatever the cause.
  */
-export function explainReconciled(kind: string, key: string, versions: readonly Version[], when: number): string | undefined {
+export function explainReconciled(
+  kind: string,
+  key: string,
+  versions: readonly Version[],
+  when: number,
+): string | undefined {
   const seen = versions.filter((v) => v.timestamp <= when);
   const last = seen.at(-1);
   if (last === undefined) return undefined;
@@ -117,6 +149,8 @@ export function podState(pod: Json): string {
   if (phase === 'Succeeded' || phase === 'Failed') return phase.toLowerCase();
   if (at(pod, 'spec.nodeName') === undefined) return 'pending (unscheduled)';
   if (phase !== 'Running') return 'pending';
-  const ready = isArrayOf(at(pod, 'status.conditions')).some((c) => at(c, 'type') === 'Ready' && at(c, 'status') === 'True');
+  const ready = isArrayOf(at(pod, 'status.conditions')).some(
+    (c) => at(c, 'type') === 'Ready' && at(c, 'status') === 'True',
+  );
   return ready ? 'ready' : 'not ready';
 }

@@ -31,9 +31,16 @@ export type HistoryEntry = {
 export function historyEntries(versions: readonly Version[]): HistoryEntry[] {
   return versions.map((v, i) => {
     const previous = versions[i - 1];
-    const at = { topic: v.topic, partition: v.partition, offset: v.offset, timestamp: new Date(v.timestamp).toISOString() };
+    const at = {
+      topic: v.topic,
+      partition: v.partition,
+      offset: v.offset,
+      timestamp: new Date(v.timestamp).toISOString(),
+    };
     const entry = { ...at, observedAt: v.observedAt, resourceVersion: v.resourceVersion, type: v.type };
-    return previous === undefined ? { ...entry, summary: summarize(v.object), diff: [] } : { ...entry, diff: diffObjects(previous.object, v.object) };
+    return previous === undefined
+      ? { ...entry, summary: summarize(v.object), diff: [] }
+      : { ...entry, diff: diffObjects(previous.object, v.object) };
   });
 }
 
@@ -46,10 +53,17 @@ export function formatHistory(heading: string, entries: readonly HistoryEntry[])
   if (entries.length === 0) return [`${heading}: no version in the audit window`];
   const lines = [`${heading}: ${entries.length} version${entries.length === 1 ? '' : 's'}`];
   for (const e of entries) {
-    lines.push(`${e.timestamp} (observed ${e.observedAt})  rv ${e.resourceVersion}  ${e.type.padEnd(7)}  ${e.topic} ${e.partition}@${e.offset}`);
-    if (e.summary !== undefined) lines.push(`    ${e.type === 'Deleted' ? 'deleted, last seen as' : 'first seen:'} ${e.summary}`);
+    lines.push(
+      `${e.timestamp} (observed ${e.observedAt})  rv ${e.resourceVersion}  ${e.type.padEnd(7)}  ${e.topic} ${e.partition}@${e.offset}`,
+    );
+    if (e.summary !== undefined)
+      lines.push(`    ${e.type === 'Deleted' ? 'deleted, last seen as' : 'first seen:'} ${e.summary}`);
     else if (e.diff.length === 0) lines.push(e.type === 'Deleted' ? '    deleted' : '    (no change to the object)');
-    else lines.push(...(e.type === 'Deleted' ? ['    deleted, after:'] : []), ...e.diff.map((d) => `    ${formatDiffLine(d)}`));
+    else
+      lines.push(
+        ...(e.type === 'Deleted' ? ['    deleted, after:'] : []),
+        ...e.diff.map((d) => `    ${formatDiffLine(d)}`),
+      );
   }
   return lines;
 }

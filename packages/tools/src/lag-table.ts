@@ -57,20 +57,40 @@ export function serviceOfGroup(groupId: string): string | undefined {
 /** lagReport computes every group's lag at `now`; groups are kcm-bus services' unless `only` (a group id prefix) picks. */
 export function lagReport(inputs: LagInputs, now: number, only?: string): GroupLag[] {
   const picked = inputs.groups.flatMap((g) => {
-    const service = only === undefined ? serviceOfGroup(g.groupId) : g.groupId.startsWith(only) ? serviceOfGroup(g.groupId) ?? g.groupId : undefined;
+    const service =
+      only === undefined
+        ? serviceOfGroup(g.groupId)
+        : g.groupId.startsWith(only)
+          ? (serviceOfGroup(g.groupId) ?? g.groupId)
+          : undefined;
     return service === undefined ? [] : [{ g, service }];
   });
-  return picked.map(({ g, service }) => {
-    const partitions = g.partitions.map((c) => partitionLag(inputs, c, now))
-      .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
-    return { service, group: g.groupId, state: g.state, members: g.members, totalLag: partitions.reduce((n, p) => n + (p.lag ?? 0), 0), partitions };
-  }).sort((a, b) => a.service.localeCompare(b.service) || a.group.localeCompare(b.group));
+  return picked
+    .map(({ g, service }) => {
+      const partitions = g.partitions
+        .map((c) => partitionLag(inputs, c, now))
+        .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
+      return {
+        service,
+        group: g.groupId,
+        state: g.state,
+        members: g.members,
+        totalLag: partitions.reduce((n, p) => n + (p.lag ?? 0), 0),
+        partitions,
+      };
+    })
+    .sort((a, b) => a.service.localeCompare(b.service) || a.group.localeCompare(b.group));
 }
 
 function partitionLag(inputs: LagInputs, c: GroupOffsets['partitions'][number], now: number): PartitionLag {
   const id = partitionId(c.topic, c.partition);
   const end = inputs.ends.get(id) ?? c.committed ?? '0';
-  const lag = c.committed === undefined || c.topic.startsWith('kcm.state.') ? null : BigInt(end) > BigInt(c.committed) ? Number(BigInt(end) - BigInt(c.committed)) : 0;
+  const lag =
+    c.committed === undefined || c.topic.startsWith('kcm.state.')
+      ? null
+      : BigInt(end) > BigInt(c.committed)
+        ? Number(BigInt(end) - BigInt(c.committed))
+        : 0;
   const newest = inputs.watermarks.get(id);
   const watermarkAgeMs = hasWatermarks(c.topic) && newest !== undefined ? Math.max(0, now - newest) : null;
   return { topic: c.topic, partition: c.partition, committed: c.committed ?? null, end, lag, watermarkAgeMs };
@@ -83,16 +103,29 @@ export function formatLagTable(report: readonly GroupLag[]): string {
   if (report.length === 0) return 'no kcm-bus consumer groups';
   const rows = report.flatMap((g) => g.partitions.map(cellsOf));
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd();
-  return report.map((g) => [
-    `${g.service}  ${g.group}  ${g.state}, ${g.members} member${g.members === 1 ? '' : 's'}, lag ${g.totalLag}`,
-    ...(g.partitions.length === 0 ? ['  no partitions assigned or committed'] : [line(COLUMNS),
-      ...g.partitions.map((p) => line(cellsOf(p)))]),
-  ].join('\n')).join('\n\n');
+  const line = (cells: readonly string[]): string =>
+    `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd();
+  return report
+    .map((g) =>
+      [
+        `${g.service}  ${g.group}  ${g.state}, ${g.members} member${g.members === 1 ? '' : 's'}, lag ${g.totalLag}`,
+        ...(g.partitions.length === 0
+          ? ['  no partitions assigned or committed']
+          : [line(COLUMNS), ...g.partitions.map((p) => line(cellsOf(p)))]),
+      ].join('\n'),
+    )
+    .join('\n\n');
 }
 
 function cellsOf(p: PartitionLag): string[] {
-  return [p.topic, String(p.partition), p.committed ?? '-', p.end, p.lag === null ? '-' : String(p.lag), formatAge(p.watermarkAgeMs)];
+  return [
+    p.topic,
+    String(p.partition),
+    p.committed ?? '-',
+    p.end,
+    p.lag === null ? '-' : String(p.lag),
+    formatAge(p.watermarkAgeMs),
+  ];
 }
 
 /** formatAge prints an age in seconds with a tenth ('-' when there is none). */

@@ -9,8 +9,9 @@ export type ObjectArgs = Connection & { readonly kind: WatchedKind; readonly key
 export const OBJECT_SYNOPSIS = 'KIND NAMESPACE/NAME [--json]';
 
 /** OBJECT_ABOUT says how `history` and `trace` name an object. */
-export const OBJECT_ABOUT = 'KIND is a watched kind by plural, singular or kubectl short name (pods, pod, po, rc, rs); '
-  + 'a namespaced object\'s NAME without NAMESPACE/ is in default, as kubectl\'s.';
+export const OBJECT_ABOUT =
+  'KIND is a watched kind by plural, singular or kubectl short name (pods, pod, po, rc, rs); ' +
+  "a namespaced object's NAME without NAMESPACE/ is in default, as kubectl's.";
 
 /** objectFlags are the flags of `history` and `trace`: --json (doing what json says) and the connection flags. */
 export function objectFlags(json: string): readonly FlagSpec[] {
@@ -18,14 +19,22 @@ export function objectFlags(json: string): readonly FlagSpec[] {
 }
 
 /** SHORT_NAMES are kubectl's short names of the watched kinds. */
-const SHORT_NAMES: Readonly<Record<string, string>> = { po: 'pods', rc: 'replicationcontrollers', rs: 'replicasets', svc: 'services', ep: 'endpoints', no: 'nodes' };
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  po: 'pods',
+  rc: 'replicationcontrollers',
+  rs: 'replicasets',
+  svc: 'services',
+  ep: 'endpoints',
+  no: 'nodes',
+};
 
 /** kindNamed finds a watched kind by plural, singular (any case) or kubectl short name: pods, pod, Pod, po. */
 export function kindNamed(name: string): WatchedKind {
   const n = name.toLowerCase();
   const plural = SHORT_NAMES[n] ?? n;
   const found = WATCHED_KINDS.find((k) => k.plural === plural || k.kind.toLowerCase() === n);
-  if (!found) throw new FlagError(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
+  if (!found)
+    throw new FlagError(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
   return found;
 }
 
@@ -37,6 +46,7 @@ export function objectArgs(line: CommandLine, env: NodeJS.ProcessEnv): ObjectArg
   const [kindName = '', name = ''] = line.positionals;
   const kind = kindNamed(kindName);
   const key = kind.namespaced && !name.includes('/') ? `default/${name}` : name;
-  if (!kind.namespaced && key.includes('/')) throw new FlagError(`${kind.plural} are cluster-scoped: give NAME, not ${key}`);
+  if (!kind.namespaced && key.includes('/'))
+    throw new FlagError(`${kind.plural} are cluster-scoped: give NAME, not ${key}`);
   return { kind, key, json: line.flags.boolean('json'), ...connectionOf(line.flags, env) };
 }

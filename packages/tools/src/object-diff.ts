@@ -38,8 +38,12 @@ function diffAt(path: string, a: Json, b: Json, out: DiffLine[]): void {
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ op: '~', path, from: a, to: b });
 }
 
-function diffEntries(a: { readonly [k: string]: Json }, b: { readonly [k: string]: Json }, out: DiffLine[],
-  child: (key: string) => string): void {
+function diffEntries(
+  a: { readonly [k: string]: Json },
+  b: { readonly [k: string]: Json },
+  out: DiffLine[],
+  child: (key: string) => string,
+): void {
   for (const [k, v] of Object.entries(b)) {
     const p = child(k);
     if (IGNORED_PATHS.has(p)) continue;
@@ -105,11 +109,24 @@ export function summarize(object: Json | undefined): string {
   const labels = at(object, 'metadata.labels');
   const ready = isArrayOf(at(object, 'status.conditions')).find((c) => at(c, 'type') === 'Ready');
   const parts = [
-    ['uid', at(object, 'metadata.uid')], ['labels', labels && isObject(labels) ? Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(',') : undefined],
-    ['replicas', at(object, 'spec.replicas')], ['node', at(object, 'spec.nodeName')], ['phase', at(object, 'status.phase')],
+    ['uid', at(object, 'metadata.uid')],
+    [
+      'labels',
+      labels && isObject(labels)
+        ? Object.entries(labels)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(',')
+        : undefined,
+    ],
+    ['replicas', at(object, 'spec.replicas')],
+    ['node', at(object, 'spec.nodeName')],
+    ['phase', at(object, 'status.phase')],
     ['ready', at(ready, 'status')],
   ] as const;
-  return parts.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+  return parts
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
 }
 
 /** isArrayOf is v when it is an array, else empty. */

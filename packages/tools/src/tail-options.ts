@@ -15,14 +15,35 @@ export type TailOptions = Connection & {
 
 /** TAIL_FLAGS are `tail`'s own flags (command line only) and the connection flags. */
 export const TAIL_FLAGS: readonly FlagSpec[] = [
-  { name: 'from-beginning', type: 'boolean', default: false, env: false,
-    help: 'Print the topic\'s history from its first record, then exit at its end (unless --follow).' },
-  { name: 'follow', short: 'f', type: 'boolean', default: false, env: false,
-    help: 'Keep printing new records after the history (with --from-beginning or --since).' },
-  { name: 'key', type: 'string', default: '', env: false,
-    help: 'Only the records of this key (NAMESPACE/NAME, or NAME for a cluster-scoped kind).' },
-  { name: 'since', type: 'string', default: '', env: false,
-    help: 'Only records at or after this time: an RFC 3339 time or an age (30s, 10m, 2h, 1d); implies the history.' },
+  {
+    name: 'from-beginning',
+    type: 'boolean',
+    default: false,
+    env: false,
+    help: "Print the topic's history from its first record, then exit at its end (unless --follow).",
+  },
+  {
+    name: 'follow',
+    short: 'f',
+    type: 'boolean',
+    default: false,
+    env: false,
+    help: 'Keep printing new records after the history (with --from-beginning or --since).',
+  },
+  {
+    name: 'key',
+    type: 'string',
+    default: '',
+    env: false,
+    help: 'Only the records of this key (NAMESPACE/NAME, or NAME for a cluster-scoped kind).',
+  },
+  {
+    name: 'since',
+    type: 'string',
+    default: '',
+    env: false,
+    help: 'Only records at or after this time: an RFC 3339 time or an age (30s, 10m, 2h, 1d); implies the history.',
+  },
   ...CONNECTION_FLAGS,
 ];
 
@@ -40,7 +61,11 @@ export function tailOptions(line: CommandLine, env: NodeJS.ProcessEnv, now: numb
   const history = line.flags.boolean('from-beginning') || since !== undefined;
   const key = line.flags.string('key');
   return {
-    topic, fromBeginning: history, follow: line.flags.boolean('follow') || !history, key: key === '' ? undefined : key, since,
+    topic,
+    fromBeginning: history,
+    follow: line.flags.boolean('follow') || !history,
+    key: key === '' ? undefined : key,
+    since,
     ...connectionOf(line.flags, env),
   };
 }
@@ -49,6 +74,7 @@ function sinceTime(text: string, now: number): number {
   const age = /^(\d+)([smhd])$/.exec(text);
   if (age) return now - Number(age[1]) * (UNITS[age[2] ?? 's'] ?? 1000);
   const t = Date.parse(text);
-  if (Number.isNaN(t)) throw new FlagError(`--since ${JSON.stringify(text)} is neither an RFC 3339 time nor an age like 10m`);
+  if (Number.isNaN(t))
+    throw new FlagError(`--since ${JSON.stringify(text)} is neither an RFC 3339 time nor an age like 10m`);
   return t;
 }

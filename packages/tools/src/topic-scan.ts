@@ -37,17 +37,29 @@ export function keyPartition(key: string, partitions: number): number {
  * terminates) and hands onRecord the records `select` keeps; select sees the key's bytes and the offset only, so
  * nothing it skips is decoded. A scan still running says every 2 s how far it got.
  */
-export async function scanPartition(s: Scanner, topic: string, partition: number, select: (key: Buffer | null, offset: bigint) => boolean,
-  onRecord: (record: BusRecord) => Promise<void>): Promise<void> {
+export async function scanPartition(
+  s: Scanner,
+  topic: string,
+  partition: number,
+  select: (key: Buffer | null, offset: bigint) => boolean,
+  onRecord: (record: BusRecord) => Promise<void>,
+): Promise<void> {
   const marks = (await s.bus.offsets(topic)).find((p) => p.partition === partition);
   if (!marks) throw new Error(`${topic} has no partition ${partition}`);
   let reached = marks.low;
-  const timer = setInterval(() => s.progress(`${topic}[${partition}]: offset ${reached}/${marks.high}`), PROGRESS_INTERVAL_MS);
+  const timer = setInterval(
+    () => s.progress(`${topic}[${partition}]: offset ${reached}/${marks.high}`),
+    PROGRESS_INTERVAL_MS,
+  );
   try {
-    await s.bus.readToEnd(topic, async (record) => {
-      reached = record.offset;
-      if (select(record.key, BigInt(record.offset))) await onRecord(record);
-    }, [partition]);
+    await s.bus.readToEnd(
+      topic,
+      async (record) => {
+        reached = record.offset;
+        if (select(record.key, BigInt(record.offset))) await onRecord(record);
+      },
+      [partition],
+    );
   } finally {
     clearInterval(timer);
   }
@@ -57,16 +69,25 @@ export async function scanPartition(s: Scanner, topic: string, partition: number
  * scanKeys reads every record of the given keys in a topic: each key's partition once (keys sharing one are read
  * together), keys compared as bytes before anything is decoded. onRecord gets each record with its partition.
  */
-export async function scanKeys(s: Scanner, topic: string, keys: Iterable<string>,
-  onRecord: (record: BusRecord & { readonly key: Buffer }, partition: number) => Promise<void>): Promise<void> {
+export async function scanKeys(
+  s: Scanner,
+  topic: string,
+  keys: Iterable<string>,
+  onRecord: (record: BusRecord & { readonly key: Buffer }, partition: number) => Promise<void>,
+): Promise<void> {
   const count = (await s.bus.offsets(topic)).length;
   const byPartition = new Map<number, Buffer[]>();
   for (const key of new Set(keys)) {
     const p = keyPartition(key, count);
-    byPartition.set(p, [...byPartition.get(p) ?? [], Buffer.from(key)]);
+    byPartition.set(p, [...(byPartition.get(p) ?? []), Buffer.from(key)]);
   }
   for (const [partition, wanted] of byPartition) {
-    await scanPartition(s, topic, partition, (key) => key !== null && wanted.some((w) => w.equals(key)),
-      (record) => onRecord(record as BusRecord & { readonly key: Buffer }, partition));
+    await scanPartition(
+      s,
+      topic,
+      partition,
+      (key) => key !== null && wanted.some((w) => w.equals(key)),
+      (record) => onRecord(record as BusRecord & { readonly key: Buffer }, partition),
+    );
   }
 }

@@ -4,7 +4,15 @@ import { ACTIVATED_TOPIC, TICK_TOPIC } from '@kcm-bus/runtime/reconcile/controll
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { compareResourceVersion } from '@kcm-bus/schemas/watch-record.ts';
-import { explainCause, explainReconciled, outcomeOf, podState, RECONCILED_KINDS, type Evidence, type Explanation } from './explain.ts';
+import {
+  explainCause,
+  explainReconciled,
+  outcomeOf,
+  podState,
+  RECONCILED_KINDS,
+  type Evidence,
+  type Explanation,
+} from './explain.ts';
 import type { Version } from './history-format.ts';
 
 /** InputRecord is a watch or state record trace read at a cause's offset. */
@@ -51,7 +59,8 @@ export function watchedKindOf(topic: string): WatchedKind | undefined {
 export function evidenceFor(cause: MutationCause, found: TraceFound): Evidence {
   if (cause.topic === TICK_TOPIC) return { kind: 'tick' };
   if (cause.topic === ACTIVATED_TOPIC) return { kind: 'activated' };
-  if (cause.topic === MUTATION_TOPICS.results) return { kind: 'result', result: found.causeResults.get(`${cause.partition}@${cause.offset}`) };
+  if (cause.topic === MUTATION_TOPICS.results)
+    return { kind: 'result', result: found.causeResults.get(`${cause.partition}@${cause.offset}`) };
   const kind = watchedKindOf(cause.topic);
   if (kind === undefined) return { kind: 'unresolved', why: 'input of a topic trace does not know' };
   const input = found.inputs.get(causeRef(cause));
@@ -60,8 +69,10 @@ export function evidenceFor(cause: MutationCause, found: TraceFound): Evidence {
   const versions = found.histories.get(kind.plural)?.get(key) ?? [];
   const i = versions.findIndex((v) => v.resourceVersion === rv);
   const version = versions[i] ?? input;
-  if (version === undefined) return { kind: 'unresolved', why: `input ${key} rv ${rv} no longer in the state topic nor in the audit window` };
-  const previous = i >= 0 ? versions[i - 1] : versions.filter((v) => compareResourceVersion(v.resourceVersion, rv) === -1).at(-1);
+  if (version === undefined)
+    return { kind: 'unresolved', why: `input ${key} rv ${rv} no longer in the state topic nor in the audit window` };
+  const previous =
+    i >= 0 ? versions[i - 1] : versions.filter((v) => compareResourceVersion(v.resourceVersion, rv) === -1).at(-1);
   return { kind: 'version', objectKind: kind.kind, key, version, previous };
 }
 
@@ -72,9 +83,13 @@ export function traceSteps(kind: WatchedKind, key: string, found: TraceFound): T
     const evidence = m.mutation.cause.map((c) => [c, evidenceFor(c, found)] as const);
     const when = Date.parse(m.mutation.createdAt);
     return {
-      ...m, result: found.results.get(m.mutation.id), causes: evidence.map(([c, e]) => explainCause(c, e)),
+      ...m,
+      result: found.results.get(m.mutation.id),
+      causes: evidence.map(([c, e]) => explainCause(c, e)),
       before: history.filter((v) => v.timestamp <= when).at(-1),
-      context: evidence.some(([, e]) => e.kind === 'version' && e.key === m.mutation.reconcileKey) ? undefined : contextOf(m.mutation, found, when),
+      context: evidence.some(([, e]) => e.kind === 'version' && e.key === m.mutation.reconcileKey)
+        ? undefined
+        : contextOf(m.mutation, found, when),
     };
   });
 }
@@ -83,11 +98,21 @@ export function traceSteps(kind: WatchedKind, key: string, found: TraceFound): T
 function contextOf(m: Mutation, found: TraceFound, when: number): string | undefined {
   const kind = WATCHED_KINDS.find((k) => k.plural === RECONCILED_KINDS[m.controller]);
   if (kind === undefined || m.reconcileKey == null) return undefined;
-  return explainReconciled(kind.kind, m.reconcileKey, found.histories.get(kind.plural)?.get(m.reconcileKey) ?? [], when);
+  return explainReconciled(
+    kind.kind,
+    m.reconcileKey,
+    found.histories.get(kind.plural)?.get(m.reconcileKey) ?? [],
+    when,
+  );
 }
 
 const PAST: Readonly<Record<Mutation['verb'], string>> = {
-  Create: 'created', Update: 'updated', UpdateStatus: 'status updated', Patch: 'patched', Delete: 'deleted', RecordEvent: 'event recorded',
+  Create: 'created',
+  Update: 'updated',
+  UpdateStatus: 'status updated',
+  Patch: 'patched',
+  Delete: 'deleted',
+  RecordEvent: 'event recorded',
 };
 
 /**
@@ -96,33 +121,60 @@ const PAST: Readonly<Record<Mutation['verb'], string>> = {
  */
 export function chainLine(kind: WatchedKind, step: TraceStep): string {
   const m = step.mutation;
-  const causes = [...step.causes.map((c) => c.text), ...step.context === undefined ? [] : [step.context]].join('; ') || 'no cause recorded';
-  const was = step.before === undefined ? '' : kind.kind === 'Pod' ? `; this pod was ${podState(step.before.object)}`
-    : `; this ${kind.kind} was at rv ${step.before.resourceVersion}`;
+  const causes =
+    [...step.causes.map((c) => c.text), ...(step.context === undefined ? [] : [step.context])].join('; ') ||
+    'no cause recorded';
+  const was =
+    step.before === undefined
+      ? ''
+      : kind.kind === 'Pod'
+        ? `; this pod was ${podState(step.before.object)}`
+        : `; this ${kind.kind} was at rv ${step.before.resourceVersion}`;
   return `${PAST[m.verb]} by ${m.controller} at ${m.createdAt.slice(11, 19)}Z (${outcomeOf(step.result)}): ${causes}${was}`;
 }
 
 /** formatTrace is the text `trace` prints: a heading, then per mutation its chain and where to find it. */
 export function formatTrace(kind: WatchedKind, key: string, steps: readonly TraceStep[]): string[] {
   const heading = `${kind.plural} ${key}: ${steps.length} mutation${steps.length === 1 ? '' : 's'} in ${MUTATION_TOPICS.mutations}`;
-  return [heading, ...steps.flatMap((s) => [
-    chainLine(kind, s),
-    `    mutation ${s.mutation.id} (${MUTATION_TOPICS.mutations} ${s.partition}@${s.offset}, created ${s.mutation.createdAt})`,
-    ...(s.result && s.result.outcome !== 'Applied' && s.result.message ? [`    result: ${s.result.message}`] : []),
-  ])];
+  return [
+    heading,
+    ...steps.flatMap((s) => [
+      chainLine(kind, s),
+      `    mutation ${s.mutation.id} (${MUTATION_TOPICS.mutations} ${s.partition}@${s.offset}, created ${s.mutation.createdAt})`,
+      ...(s.result && s.result.outcome !== 'Applied' && s.result.message ? [`    result: ${s.result.message}`] : []),
+    ]),
+  ];
 }
 
 /** stepJson is one mutation as `trace --json` prints it. */
 export function stepJson(kind: WatchedKind, s: TraceStep): Record<string, unknown> {
   const m = s.mutation;
-  const result = s.result === undefined ? null
-    : { outcome: s.result.outcome, status: s.result.status, reason: s.result.reason ?? null, message: s.result.message, appliedAt: s.result.appliedAt };
+  const result =
+    s.result === undefined
+      ? null
+      : {
+          outcome: s.result.outcome,
+          status: s.result.status,
+          reason: s.result.reason ?? null,
+          message: s.result.message,
+          appliedAt: s.result.appliedAt,
+        };
   return {
-    mutationId: m.id, controller: m.controller, verb: m.verb, createdAt: m.createdAt,
-    record: { topic: MUTATION_TOPICS.mutations, partition: s.partition, offset: s.offset }, result,
+    mutationId: m.id,
+    controller: m.controller,
+    verb: m.verb,
+    createdAt: m.createdAt,
+    record: { topic: MUTATION_TOPICS.mutations, partition: s.partition, offset: s.offset },
+    result,
     causes: s.causes.map((c) => ({ ...c.cause, kind: c.kind, text: c.text, diff: c.diff })),
     context: s.context ?? null,
-    before: s.before === undefined ? null : { resourceVersion: s.before.resourceVersion, ...(kind.kind === 'Pod' ? { state: podState(s.before.object) } : {}) },
+    before:
+      s.before === undefined
+        ? null
+        : {
+            resourceVersion: s.before.resourceVersion,
+            ...(kind.kind === 'Pod' ? { state: podState(s.before.object) } : {}),
+          },
     chain: chainLine(kind, s),
   };
 }

@@ -17,7 +17,10 @@ export type EndpointsConfig = { readonly endpointUpdatesBatchPeriodMs: number };
  * (onEndpointsDelete, checkLeftoverEndpoints); syncService decides. The trigger-time tracker is this member's
  * memory, as upstream's is the process's.
  */
-export function endpointsControllerSpec(listers: Listers<EndpointsInputs>, config: EndpointsConfig): ControllerSpec<EndpointsInputs> {
+export function endpointsControllerSpec(
+  listers: Listers<EndpointsInputs>,
+  config: EndpointsConfig,
+): ControllerSpec<EndpointsInputs> {
   const tracker = new TriggerTimeTracker();
   return {
     handlers: {

@@ -4,7 +4,12 @@ import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/d
 import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
 import { endpointsControllerSpec } from './controller-spec.ts';
 import { CONTROLLER_NAME, POD_FIELDS } from './endpoints-controller.ts';
-import { byServiceName, CONTROLLER_NAME as SLICE_CONTROLLER, DEFAULT_MAX_ENDPOINTS_PER_SLICE, SERVICE_NAME_INDEX } from './slices/endpointslice-controller.ts';
+import {
+  byServiceName,
+  CONTROLLER_NAME as SLICE_CONTROLLER,
+  DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+  SERVICE_NAME_INDEX,
+} from './slices/endpointslice-controller.ts';
 import { promSliceMetrics } from './slices/metrics.prom.ts';
 import { endpointSliceControllerSpec, type SliceInputs } from './slices/slice-controller-spec.ts';
 
@@ -13,8 +18,16 @@ const BY_NAMESPACE = { [NAMESPACE_INDEX]: byNamespace };
 /** endpoints is upstream's endpoints-controller, co-partitioned by namespace with Services and pods. */
 const endpoints = declared<{ services: Service; pods: Pod; endpoints: Endpoints }>(CONTROLLER_NAME, 'endpoint', {
   inputs: { services: { indexers: BY_NAMESPACE }, pods: { indexers: BY_NAMESPACE, fields: POD_FIELDS } },
-  flags: [{ name: 'endpoint-updates-batch-period', type: 'duration', default: '0s', help: 'Delay of pod-triggered syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' }],
-  spec: (listers, { flags }) => endpointsControllerSpec(listers, { endpointUpdatesBatchPeriodMs: flags.duration('endpoint-updates-batch-period') }),
+  flags: [
+    {
+      name: 'endpoint-updates-batch-period',
+      type: 'duration',
+      default: '0s',
+      help: "Delay of pod-triggered syncs, batching a Service's pod changes (kube-controller-manager's flag; 0: none).",
+    },
+  ],
+  spec: (listers, { flags }) =>
+    endpointsControllerSpec(listers, { endpointUpdatesBatchPeriodMs: flags.duration('endpoint-updates-batch-period') }),
 });
 
 /** NODE_FIELDS are what the endpointslice controller reads of a node: its zone, readiness and allocatable CPU. */
@@ -23,12 +36,24 @@ const NODE_FIELDS = ['metadata.name', 'metadata.labels', 'status.conditions', 's
 /** endpointSlices is upstream's endpointslice-controller: Services, pods and slices by namespace, nodes read whole. */
 const endpointSlices = declared<SliceInputs>(SLICE_CONTROLLER, 'endpoint_slice', {
   inputs: {
-    services: { indexers: BY_NAMESPACE }, pods: { indexers: BY_NAMESPACE, fields: POD_FIELDS },
-    endpointSlices: { indexers: { [SERVICE_NAME_INDEX]: byServiceName } }, nodes: { fields: NODE_FIELDS },
+    services: { indexers: BY_NAMESPACE },
+    pods: { indexers: BY_NAMESPACE, fields: POD_FIELDS },
+    endpointSlices: { indexers: { [SERVICE_NAME_INDEX]: byServiceName } },
+    nodes: { fields: NODE_FIELDS },
   },
   flags: [
-    { name: 'max-endpoints-per-slice', type: 'number', default: DEFAULT_MAX_ENDPOINTS_PER_SLICE, help: 'The most endpoints one EndpointSlice holds (kube-controller-manager\'s flag, 1 to 1000).' },
-    { name: 'endpointslice-updates-batch-period', type: 'duration', default: '0s', help: 'Delay of pod-triggered EndpointSlice syncs, batching a Service\'s pod changes (kube-controller-manager\'s flag; 0: none).' },
+    {
+      name: 'max-endpoints-per-slice',
+      type: 'number',
+      default: DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+      help: "The most endpoints one EndpointSlice holds (kube-controller-manager's flag, 1 to 1000).",
+    },
+    {
+      name: 'endpointslice-updates-batch-period',
+      type: 'duration',
+      default: '0s',
+      help: "Delay of pod-triggered EndpointSlice syncs, batching a Service's pod changes (kube-controller-manager's flag; 0: none).",
+    },
   ],
   // endpointslice_controller.go's serviceQueue: defaultSyncBackOff 1 s doubling to maxSyncBackOff 1000 s.
   retryBackoff: { baseDelayMs: 1000, maxDelayMs: 1_000_000 },

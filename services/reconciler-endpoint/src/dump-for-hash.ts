@@ -14,18 +14,36 @@ const OFFSET_BASIS = [0xc58d, 0x6295, 0x2175, 0x62b8, 0x0142, 0x07bb, 0x272e, 0x
  * by the FNV prime 2^88 + 0x13b (mod 2^128) is each limb times 0x13b plus the state shifted left 88 bits (5.5 limbs).
  */
 export function fnv128a(text: string): string {
-  let [h0, h1, h2, h3, h4, h5, h6, h7] = OFFSET_BASIS as readonly number[] as [number, number, number, number, number, number, number, number];
+  let [h0, h1, h2, h3, h4, h5, h6, h7] = OFFSET_BASIS as readonly number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const bytes = Buffer.from(text, 'utf8');
   for (let i = 0; i < bytes.length; i++) {
     h0 ^= bytes[i]!;
-    const s5 = (h0 << 8) & 0xffff, s6 = ((h1 << 8) | (h0 >>> 8)) & 0xffff, s7 = ((h2 << 8) | (h1 >>> 8)) & 0xffff;
-    let t = h0 * 0x13b; h0 = t & 0xffff;
-    t = h1 * 0x13b + (t >>> 16); h1 = t & 0xffff;
-    t = h2 * 0x13b + (t >>> 16); h2 = t & 0xffff;
-    t = h3 * 0x13b + (t >>> 16); h3 = t & 0xffff;
-    t = h4 * 0x13b + (t >>> 16); h4 = t & 0xffff;
-    t = h5 * 0x13b + (t >>> 16) + s5; h5 = t & 0xffff;
-    t = h6 * 0x13b + (t >>> 16) + s6; h6 = t & 0xffff;
+    const s5 = (h0 << 8) & 0xffff,
+      s6 = ((h1 << 8) | (h0 >>> 8)) & 0xffff,
+      s7 = ((h2 << 8) | (h1 >>> 8)) & 0xffff;
+    let t = h0 * 0x13b;
+    h0 = t & 0xffff;
+    t = h1 * 0x13b + (t >>> 16);
+    h1 = t & 0xffff;
+    t = h2 * 0x13b + (t >>> 16);
+    h2 = t & 0xffff;
+    t = h3 * 0x13b + (t >>> 16);
+    h3 = t & 0xffff;
+    t = h4 * 0x13b + (t >>> 16);
+    h4 = t & 0xffff;
+    t = h5 * 0x13b + (t >>> 16) + s5;
+    h5 = t & 0xffff;
+    t = h6 * 0x13b + (t >>> 16) + s6;
+    h6 = t & 0xffff;
     h7 = (h7 * 0x13b + (t >>> 16) + s7) & 0xffff;
   }
   return [h7, h6, h5, h4, h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, '0')).join('');
@@ -34,7 +52,7 @@ export function fnv128a(text: string): string {
 const ptr = (s: string | undefined): string => (s === undefined ? '(*string)<nil>' : `(*string)${s}`);
 
 const list = <T>(type: string, items: readonly T[] | undefined, dump: (item: T) => string): string =>
-  (items === undefined ? `(${type})<nil>` : `(${type})[${items.map(dump).join(' ')}]`);
+  items === undefined ? `(${type})<nil>` : `(${type})[${items.map(dump).join(' ')}]`;
 
 function portFields(p: EndpointPort): string {
   return `{Name:(string)${p.name ?? ''} Port:(int32)${p.port} Protocol:(v1.Protocol)${p.protocol ?? ''} AppProtocol:${ptr(p.appProtocol)}}`;
@@ -42,8 +60,10 @@ function portFields(p: EndpointPort): string {
 
 function refDump(r: ObjectReference | undefined): string {
   if (r === undefined) return '(*v1.ObjectReference)<nil>';
-  return `(*v1.ObjectReference){Kind:(string)${r.kind ?? ''} Namespace:(string)${r.namespace ?? ''} Name:(string)${r.name ?? ''} `
-    + `UID:(types.UID)${r.uid ?? ''} APIVersion:(string)${r.apiVersion ?? ''} ResourceVersion:(string)${r.resourceVersion ?? ''} FieldPath:(string)${r.fieldPath ?? ''}}`;
+  return (
+    `(*v1.ObjectReference){Kind:(string)${r.kind ?? ''} Namespace:(string)${r.namespace ?? ''} Name:(string)${r.name ?? ''} ` +
+    `UID:(types.UID)${r.uid ?? ''} APIVersion:(string)${r.apiVersion ?? ''} ResourceVersion:(string)${r.resourceVersion ?? ''} FieldPath:(string)${r.fieldPath ?? ''}}`
+  );
 }
 
 function addressFields(a: EndpointAddress): string {
@@ -57,6 +77,8 @@ export function dumpPort(p: EndpointPort): string {
 
 /** dumpSubset is dump.ForHash(v1.EndpointSubset); an absent list is a nil slice. */
 export function dumpSubset(s: EndpointSubset): string {
-  return `(v1.EndpointSubset){Addresses:${list('[]v1.EndpointAddress', s.addresses, addressFields)} `
-    + `NotReadyAddresses:${list('[]v1.EndpointAddress', s.notReadyAddresses, addressFields)} Ports:${list('[]v1.EndpointPort', s.ports, portFields)}}`;
+  return (
+    `(v1.EndpointSubset){Addresses:${list('[]v1.EndpointAddress', s.addresses, addressFields)} ` +
+    `NotReadyAddresses:${list('[]v1.EndpointAddress', s.notReadyAddresses, addressFields)} Ports:${list('[]v1.EndpointPort', s.ports, portFields)}}`
+  );
 }

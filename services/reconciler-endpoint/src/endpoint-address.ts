@@ -16,7 +16,9 @@ export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): b
 /** shouldSetHostname mirrors util.ShouldSetHostname: the pod names a hostname and the Service as its subdomain. */
 export function shouldSetHostname(pod: Pod, service: Service): boolean {
   const { hostname = '', subdomain = '' } = pod.spec ?? {};
-  return hostname !== '' && subdomain === service.metadata.name && service.metadata.namespace === pod.metadata.namespace;
+  return (
+    hostname !== '' && subdomain === service.metadata.name && service.metadata.namespace === pod.metadata.namespace
+  );
 }
 
 /**
@@ -32,10 +34,16 @@ export function podToEndpointAddressForService(service: Service, pod: Pod): Endp
   if ((spec.ipFamilies ?? []).length > 0) wantIPv6 = spec.ipFamilies![0] === 'IPv6';
   else if (clusterIP !== '' && clusterIP !== 'None') wantIPv6 = isIPv6String(clusterIP);
   else wantIPv6 = isIPv6String(pod.status?.podIP ?? '');
-  const ip = (pod.status?.podIPs ?? []).map((p) => parseIPSloppy(p.ip)).find((p) => p !== undefined && (p.family === 'IPv6') === wantIPv6);
+  const ip = (pod.status?.podIPs ?? [])
+    .map((p) => parseIPSloppy(p.ip))
+    .find((p) => p !== undefined && (p.family === 'IPv6') === wantIPv6);
   if (ip === undefined) return undefined;
   const { namespace, name, uid } = pod.metadata;
-  return { ip: ip.text, nodeName: pod.spec?.nodeName ?? '', targetRef: { kind: 'Pod', ...(namespace ? { namespace } : {}), name, ...(uid ? { uid } : {}) } };
+  return {
+    ip: ip.text,
+    nodeName: pod.spec?.nodeName ?? '',
+    targetRef: { kind: 'Pod', ...(namespace ? { namespace } : {}), name, ...(uid ? { uid } : {}) },
+  };
 }
 
 /**
@@ -48,8 +56,10 @@ export function findPort(pod: Pod, servicePort: ServicePort): number | undefined
   const target = servicePort.targetPort ?? 0;
   if (typeof target === 'number') return target;
   const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
-  for (const container of [...pod.spec?.containers ?? [], ...sidecars]) {
-    const found = (container.ports ?? []).find((p) => (p.name ?? '') === target && (p.protocol ?? '') === (servicePort.protocol ?? ''));
+  for (const container of [...(pod.spec?.containers ?? []), ...sidecars]) {
+    const found = (container.ports ?? []).find(
+      (p) => (p.name ?? '') === target && (p.protocol ?? '') === (servicePort.protocol ?? ''),
+    );
     if (found) return found.containerPort;
   }
   return undefined;
@@ -58,5 +68,10 @@ export function findPort(pod: Pod, servicePort: ServicePort): number | undefined
 /** endpointPortFromServicePort mirrors endpoints_controller.go: the Service port's name, protocol and appProtocol on port portNum. */
 export function endpointPortFromServicePort(servicePort: ServicePort, portNum: number): EndpointPort {
   const { name, protocol, appProtocol } = servicePort;
-  return { ...(name ? { name } : {}), port: portNum, ...(protocol ? { protocol } : {}), ...(appProtocol !== undefined ? { appProtocol } : {}) };
+  return {
+    ...(name ? { name } : {}),
+    port: portNum,
+    ...(protocol ? { protocol } : {}),
+    ...(appProtocol !== undefined ? { appProtocol } : {}),
+  };
 }

@@ -38,7 +38,20 @@ export const ENDPOINTS = watchedKind('endpoints');
  * as such; sync-service-fields.test.ts checks that syncs decide the same on them as on whole pods.
  */
 export const POD_FIELDS: readonly string[] = [
-  'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.labels', 'metadata.deletionTimestamp',
-  'spec.nodeName', 'spec.hostname', 'spec.subdomain', 'spec.containers.ports', 'spec.initContainers.restartPolicy', 'spec.initContainers.ports',
-  'status.phase', 'status.podIP', 'status.podIPs', 'status.conditions',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'metadata.resourceVersion',
+  'metadata.labels',
+  'metadata.deletionTimestamp',
+  'spec.nodeName',
+  'spec.hostname',
+  'spec.subdomain',
+  'spec.containers.ports',
+  'spec.initContainers.restartPolicy',
+  'spec.initContainers.ports',
+  'status.phase',
+  'status.podIP',
+  'status.podIPs',
+  'status.conditions',
 ];

@@ -15,7 +15,12 @@ type Labels = Readonly<Record<string, string>>;
  * PodProjectionKey mirrors endpointslice util.PodProjectionKey: what a pod event tells about Service membership.
  * oldLabels is set when the labels (or hostname/subdomain) changed and the old labels were not nil.
  */
-export type PodProjectionKey = { readonly namespace: string; readonly labels: Labels | undefined; readonly oldLabels?: Labels; readonly podChanged: boolean };
+export type PodProjectionKey = {
+  readonly namespace: string;
+  readonly labels: Labels | undefined;
+  readonly oldLabels?: Labels;
+  readonly podChanged: boolean;
+};
 
 /**
  * getPodUpdateProjectionKey mirrors util.GetPodUpdateProjectionKey (onPodUpdate's add, update and delete): an add
@@ -25,12 +30,14 @@ export type PodProjectionKey = { readonly namespace: string; readonly labels: La
 export function getPodUpdateProjectionKey(event: ObjectEvent<Pod>): PodProjectionKey | undefined {
   const pod = event.object;
   const namespace = pod.metadata.namespace ?? '';
-  if (event.type === 'Deleted' || event.old === undefined) return { namespace, labels: pod.metadata.labels, podChanged: false };
+  if (event.type === 'Deleted' || event.old === undefined)
+    return { namespace, labels: pod.metadata.labels, podChanged: false };
   const old = event.old;
   if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return undefined;
   const { podChanged, labelsChanged } = podEndpointsChanged(old, pod);
   if (!podChanged && !labelsChanged) return undefined;
-  if (!labelsChanged || old.metadata.labels === undefined) return { namespace, labels: pod.metadata.labels, podChanged };
+  if (!labelsChanged || old.metadata.labels === undefined)
+    return { namespace, labels: pod.metadata.labels, podChanged };
   return { namespace, labels: pod.metadata.labels, oldLabels: old.metadata.labels, podChanged };
 }
 
@@ -40,12 +47,20 @@ export function getPodUpdateProjectionKey(event: ObjectEvent<Pod>): PodProjectio
  * either side counts), readiness, or the pod IPs changed. The node name is not looked at (set before the pod has
  * an IP, then immutable).
  */
-export function podEndpointsChanged(old: Pod, pod: Pod): { readonly podChanged: boolean; readonly labelsChanged: boolean } {
-  const labelsChanged = !jsonEqual(old.metadata.labels ?? null, pod.metadata.labels ?? null)
-    || (old.spec?.hostname ?? '') !== (pod.spec?.hostname ?? '') || (old.spec?.subdomain ?? '') !== (pod.spec?.subdomain ?? '');
+export function podEndpointsChanged(
+  old: Pod,
+  pod: Pod,
+): { readonly podChanged: boolean; readonly labelsChanged: boolean } {
+  const labelsChanged =
+    !jsonEqual(old.metadata.labels ?? null, pod.metadata.labels ?? null) ||
+    (old.spec?.hostname ?? '') !== (pod.spec?.hostname ?? '') ||
+    (old.spec?.subdomain ?? '') !== (pod.spec?.subdomain ?? '');
   const ips = (p: Pod): string[] => (p.status?.podIPs ?? []).map((ip) => ip.ip);
-  const podChanged = old.metadata.deletionTimestamp !== undefined || pod.metadata.deletionTimestamp !== undefined
-    || isPodReady(old) !== isPodReady(pod) || !jsonEqual(ips(old), ips(pod));
+  const podChanged =
+    old.metadata.deletionTimestamp !== undefined ||
+    pod.metadata.deletionTimestamp !== undefined ||
+    isPodReady(old) !== isPodReady(pod) ||
+    !jsonEqual(ips(old), ips(pod));
   return { podChanged, labelsChanged };
 }
 
@@ -63,7 +78,9 @@ export function getServicesToUpdate(services: Lister<Service>, key: PodProjectio
 
 /** getServicesForPod: the keys of the namespace's Services with a selector (nil selects nothing, {} everything) matching labels. */
 function getServicesForPod(services: Lister<Service>, namespace: string, labels: Labels | undefined): Set<string> {
-  const matching = services.byIndex(NAMESPACE_INDEX, namespace).filter((s) => s.spec?.selector != null && labelsSuperset(s.spec.selector, labels));
+  const matching = services
+    .byIndex(NAMESPACE_INDEX, namespace)
+    .filter((s) => s.spec?.selector != null && labelsSuperset(s.spec.selector, labels));
   return new Set(matching.map((s) => objectKey(s.metadata)));
 }
 
@@ -85,7 +102,9 @@ export function isLeftoverCandidate(event: ObjectEvent<Endpoints>): boolean {
  * rather than being written empty and then again, as upstream's synced informers let them.
  */
 export function serviceEvent(event: ObjectEvent<Service>): HandlerOutput {
-  return event.type === 'Applied' && event.old === undefined ? { enqueue: [], enqueueAtCut: [event.key] } : { enqueue: [event.key] };
+  return event.type === 'Applied' && event.old === undefined
+    ? { enqueue: [], enqueueAtCut: [event.key] }
+    : { enqueue: [event.key] };
 }
 
 /**

@@ -22,14 +22,22 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
   for (const { port, addresses } of byPort.values()) {
     const key = addressSetKey(addresses);
     const group = groups.get(key) ?? { addresses, ports: undefined };
-    if (port !== undefined) group.ports = [...group.ports ?? [], port];
+    if (port !== undefined) group.ports = [...(group.ports ?? []), port];
     groups.set(key, group);
   }
   return sortSubsets([...groups.values()].map(({ addresses, ports }) => subsetOf(addresses, ports)));
 }
 
-function mapAddressesByPort(subset: EndpointSubset, port: EndpointPort | undefined, all: Map<string, EndpointAddress>, byPort: Map<string, PortAddresses>): void {
-  const portKey = port === undefined ? '' : JSON.stringify([port.name ?? '', port.port, port.protocol ?? '', port.appProtocol ?? null]);
+function mapAddressesByPort(
+  subset: EndpointSubset,
+  port: EndpointPort | undefined,
+  all: Map<string, EndpointAddress>,
+  byPort: Map<string, PortAddresses>,
+): void {
+  const portKey =
+    port === undefined
+      ? ''
+      : JSON.stringify([port.name ?? '', port.port, port.protocol ?? '', port.appProtocol ?? null]);
   const entry = byPort.get(portKey) ?? { port, addresses: new Map() };
   byPort.set(portKey, entry);
   const add = (address: EndpointAddress, ready: boolean): void => {
@@ -70,13 +78,17 @@ export function sortSubsets(subsets: readonly EndpointSubset[]): EndpointSubset[
 
 function byHash<T>(items: readonly T[], dump: (item: T) => string): T[] {
   if (items.length < 2) return [...items];
-  return items.map((item) => ({ item, hash: fnv128a(dump(item)) })).sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)).map((x) => x.item);
+  return items
+    .map((item) => ({ item, hash: fnv128a(dump(item)) }))
+    .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
+    .map((x) => x.item);
 }
 
 /** compareAddresses orders as LessEndpointAddress: IP as bytes, then no targetRef first, then the target's UID. */
 export function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
   if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1;
-  if (a.targetRef === undefined || b.targetRef === undefined) return a.targetRef === b.targetRef ? 0 : a.targetRef === undefined ? -1 : 1;
+  if (a.targetRef === undefined || b.targetRef === undefined)
+    return a.targetRef === b.targetRef ? 0 : a.targetRef === undefined ? -1 : 1;
   const [ua, ub] = [a.targetRef.uid ?? '', b.targetRef.uid ?? ''];
   return ua < ub ? -1 : ua > ub ? 1 : 0;
 }

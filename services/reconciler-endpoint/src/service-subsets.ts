@@ -1,6 +1,12 @@
 import type { EndpointAddress, EndpointPort, EndpointSubset, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { isPodReady } from '@kcm-bus/k8s/pod-util.ts';
-import { endpointPortFromServicePort, findPort, podToEndpointAddressForService, shouldPodBeInEndpoints, shouldSetHostname } from './endpoint-address.ts';
+import {
+  endpointPortFromServicePort,
+  findPort,
+  podToEndpointAddressForService,
+  shouldPodBeInEndpoints,
+  shouldSetHostname,
+} from './endpoint-address.ts';
 import { repackSubsets } from './repack-subsets.ts';
 
 /**
@@ -18,7 +24,8 @@ export function serviceSubsets(service: Service, pods: readonly Pod[]): Endpoint
     const address = podToEndpointAddressForService(service, pod);
     if (address === undefined) continue;
     const hostname = pod.spec?.hostname;
-    const epa: EndpointAddress = hostname !== undefined && shouldSetHostname(pod, service) ? { ...address, hostname } : address;
+    const epa: EndpointAddress =
+      hostname !== undefined && shouldSetHostname(pod, service) ? { ...address, hostname } : address;
     const ready = tolerateUnready || isPodReady(pod);
     const ports = spec.ports ?? [];
     if (ports.length === 0) {
@@ -27,7 +34,8 @@ export function serviceSubsets(service: Service, pods: readonly Pod[]): Endpoint
     }
     for (const servicePort of ports) {
       const portNum = findPort(pod, servicePort);
-      if (portNum !== undefined) subsets.push(addEndpointSubset(epa, endpointPortFromServicePort(servicePort, portNum), ready));
+      if (portNum !== undefined)
+        subsets.push(addEndpointSubset(epa, endpointPortFromServicePort(servicePort, portNum), ready));
     }
   }
   return repackSubsets(subsets);

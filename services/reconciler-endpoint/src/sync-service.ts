@@ -5,7 +5,15 @@ import { createDraft, deleteDraft, type MutationLog, mutationLog, updateDraft } 
 import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller.ts';
 import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
-import { ANNOTATION_OVER_CAPACITY, ANNOTATION_TRIGGER_TIME, CONTROLLER_NAME, ENDPOINTS, EVENT_SOURCE, LABEL_HEADLESS, LABEL_MANAGED_BY } from './endpoints-controller.ts';
+import {
+  ANNOTATION_OVER_CAPACITY,
+  ANNOTATION_TRIGGER_TIME,
+  CONTROLLER_NAME,
+  ENDPOINTS,
+  EVENT_SOURCE,
+  LABEL_HEADLESS,
+  LABEL_MANAGED_BY,
+} from './endpoints-controller.ts';
 import { endpointSubsetsEqualIgnoreResourceVersion, labelsCorrectForEndpoints } from './endpoints-equal.ts';
 import { recordWriteFailures } from './write-failures.ts';
 import { repackSubsets } from './repack-subsets.ts';
@@ -14,7 +22,11 @@ import type { TriggerTimeTracker } from './trigger-time-tracker.ts';
 import { capacityAnnotationSetCorrectly, truncateEndpoints } from './truncate-endpoints.ts';
 
 /** EndpointsListers are the stores syncService reads: Services, pods and Endpoints, co-partitioned by namespace. */
-export type EndpointsListers = { readonly services: Lister<Service>; readonly pods: Lister<Pod>; readonly endpoints: Lister<Endpoints> };
+export type EndpointsListers = {
+  readonly services: Lister<Service>;
+  readonly pods: Lister<Pod>;
+  readonly endpoints: Lister<Endpoints>;
+};
 
 /** SyncInput is what one sync reads: the runtime's input, the listers, and the member's trigger-time tracker. */
 export type SyncInput = ReconcileInput & EndpointsListers & { readonly tracker: TriggerTimeTracker };
@@ -31,7 +43,8 @@ export type SyncInput = ReconcileInput & EndpointsListers & { readonly tracker: 
 export function syncService(key: string, input: SyncInput): ReconcileResult {
   const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
   const error = recordWriteFailures(log, input.failures, input.endpoints);
-  if (error !== undefined) return { mutations: log.mutations(), error, ...(conflicted(input.failures) ? { freshRead: true } : {}) };
+  if (error !== undefined)
+    return { mutations: log.mutations(), error, ...(conflicted(input.failures) ? { freshRead: true } : {}) };
   const service = input.services.get(key);
   const current = input.endpoints.get(key);
   if (service === undefined) {
@@ -42,10 +55,13 @@ export function syncService(key: string, input: SyncInput): ReconcileResult {
   const selector = service.spec?.selector;
   if (service.spec?.type === 'ExternalName' || selector == null) return { mutations: log.mutations() };
   const selects = supersetMatcher(selector);
-  const pods = input.pods.byIndex(NAMESPACE_INDEX, service.metadata.namespace ?? '').filter((p) => selects(p.metadata.labels));
+  const pods = input.pods
+    .byIndex(NAMESPACE_INDEX, service.metadata.namespace ?? '')
+    .filter((p) => selects(p.metadata.labels));
   const triggerTime = input.tracker.computeEndpointLastChangeTriggerTime(key, service, pods);
   const subsets = serviceSubsets(service, pods);
-  if (current === undefined || !unchanged(current, subsets, service)) writeEndpoints(log, service, current, subsets, triggerTime);
+  if (current === undefined || !unchanged(current, subsets, service))
+    writeEndpoints(log, service, current, subsets, triggerTime);
   return { mutations: log.mutations() };
 }
 
@@ -57,9 +73,12 @@ function conflicted(failures: SyncInput['failures']): boolean {
 /** unchanged is syncService's skip test: same subsets (as stored or repacked), right labels, capacity annotation right. */
 function unchanged(current: Endpoints, subsets: readonly EndpointSubset[], service: Service): boolean {
   const stored = current.subsets ?? [];
-  return (endpointSubsetsEqualIgnoreResourceVersion(stored, subsets) || endpointSubsetsEqualIgnoreResourceVersion(repackSubsets(stored), subsets))
-    && labelsCorrectForEndpoints(current.metadata.labels, service.metadata.labels)
-    && capacityAnnotationSetCorrectly(current.metadata.annotations, stored);
+  return (
+    (endpointSubsetsEqualIgnoreResourceVersion(stored, subsets) ||
+      endpointSubsetsEqualIgnoreResourceVersion(repackSubsets(stored), subsets)) &&
+    labelsCorrectForEndpoints(current.metadata.labels, service.metadata.labels) &&
+    capacityAnnotationSetCorrectly(current.metadata.annotations, stored)
+  );
 }
 
 /**
@@ -67,7 +86,13 @@ function unchanged(current: Endpoints, subsets: readonly EndpointSubset[], servi
  * with the subsets truncated to capacity, the trigger-time and over-capacity annotations set or removed, the
  * Service's labels plus headless and managed-by) and pushes its Create or Update.
  */
-function writeEndpoints(log: MutationLog, service: Service, current: Endpoints | undefined, subsets: EndpointSubset[], triggerTime: number | undefined): void {
+function writeEndpoints(
+  log: MutationLog,
+  service: Service,
+  current: Endpoints | undefined,
+  subsets: EndpointSubset[],
+  triggerTime: number | undefined,
+): void {
   const annotations: Record<string, string> = { ...current?.metadata.annotations };
   if (triggerTime !== undefined) annotations[ANNOTATION_TRIGGER_TIME] = rfc3339Nano(new Date(triggerTime));
   else delete annotations[ANNOTATION_TRIGGER_TIME];
@@ -84,5 +109,9 @@ function writeEndpoints(log: MutationLog, service: Service, current: Endpoints |
   const metadata = { ...meta, labels, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) };
   const { subsets: _s, ...rest } = current ?? { apiVersion: ENDPOINTS.apiVersion, kind: ENDPOINTS.kind };
   const body = { ...rest, metadata, ...(finalSubsets.length > 0 ? { subsets: finalSubsets } : {}) };
-  log.push(current === undefined ? createDraft(ENDPOINTS, service.metadata.namespace, body) : updateDraft(ENDPOINTS, body as Endpoints));
+  log.push(
+    current === undefined
+      ? createDraft(ENDPOINTS, service.metadata.namespace, body)
+      : updateDraft(ENDPOINTS, body as Endpoints),
+  );
 }

@@ -2,7 +2,10 @@ import type { Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { timeMs } from '@kcm-bus/k8s/meta-v1.ts';
 import { podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 
-type ServiceState = { readonly lastServiceTriggerTime: number | undefined; readonly lastPodTriggerTimes: ReadonlyMap<string, number> };
+type ServiceState = {
+  readonly lastServiceTriggerTime: number | undefined;
+  readonly lastPodTriggerTimes: ReadonlyMap<string, number>;
+};
 
 /**
  * TriggerTimeTracker mirrors endpointslice util.TriggerTimeTracker: per Service, the trigger times seen at its last
@@ -29,7 +32,8 @@ export class TriggerTimeTracker {
       if (t > (state?.lastPodTriggerTimes.get(pod.metadata.name) ?? -Infinity)) min = Math.min(min ?? t, t);
     }
     const serviceTime = timeMs(service.metadata.creationTimestamp);
-    if (serviceTime !== undefined && serviceTime > (state?.lastServiceTriggerTime ?? -Infinity)) min = Math.min(min ?? serviceTime, serviceTime);
+    if (serviceTime !== undefined && serviceTime > (state?.lastServiceTriggerTime ?? -Infinity))
+      min = Math.min(min ?? serviceTime, serviceTime);
     this.#states.set(key, { lastServiceTriggerTime: serviceTime, lastPodTriggerTimes: podTimes });
     return state === undefined ? serviceTime : min;
   }

@@ -1,8 +1,10 @@
 import type { EndpointAddress, EndpointSubset } from '@kcm-bus/k8s/core-v1.ts';
 import { ANNOTATION_OVER_CAPACITY, MAX_CAPACITY } from './endpoints-controller.ts';
 
-const count = (subsets: readonly EndpointSubset[], pick: (s: EndpointSubset) => readonly EndpointAddress[] | undefined): number =>
-  subsets.reduce((n, s) => n + (pick(s) ?? []).length, 0);
+const count = (
+  subsets: readonly EndpointSubset[],
+  pick: (s: EndpointSubset) => readonly EndpointAddress[] | undefined,
+): number => subsets.reduce((n, s) => n + (pick(s) ?? []).length, 0);
 
 /**
  * truncateEndpoints mirrors endpoints_controller.go truncateEndpoints: undefined when the subsets hold at most
@@ -23,7 +25,9 @@ export function truncateEndpoints(subsets: readonly EndpointSubset[]): EndpointS
     const toBeAdded = Math.min(Math.ceil((list.length / numTotal) * max), canBeAdded);
     const kept = list.slice(0, toBeAdded);
     canBeAdded -= kept.length;
-    return truncateReady ? { ...subset, addresses: kept, notReadyAddresses: [] } : { ...subset, notReadyAddresses: kept };
+    return truncateReady
+      ? { ...subset, addresses: kept, notReadyAddresses: [] }
+      : { ...subset, notReadyAddresses: kept };
   });
 }
 
@@ -31,7 +35,10 @@ export function truncateEndpoints(subsets: readonly EndpointSubset[]): EndpointS
  * capacityAnnotationSetCorrectly mirrors endpoints_controller.go: the stored subsets hold at most MAX_CAPACITY
  * addresses and no over-capacity annotation (an over-capacity object is therefore always rewritten).
  */
-export function capacityAnnotationSetCorrectly(annotations: Readonly<Record<string, string>> | undefined, subsets: readonly EndpointSubset[]): boolean {
+export function capacityAnnotationSetCorrectly(
+  annotations: Readonly<Record<string, string>> | undefined,
+  subsets: readonly EndpointSubset[],
+): boolean {
   if (count(subsets, (s) => s.addresses) + count(subsets, (s) => s.notReadyAddresses) > MAX_CAPACITY) return false;
   return annotations?.[ANNOTATION_OVER_CAPACITY] === undefined;
 }

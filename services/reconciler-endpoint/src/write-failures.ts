@@ -12,7 +12,11 @@ import { ENDPOINTS, EVENT_SOURCE } from './endpoints-controller.ts';
  * silently, no error, as upstream; a failed delete records nothing (upstream returns the error only). The writes
  * are retried by the key's next sync, after the runtime's backoff.
  */
-export function recordWriteFailures(log: MutationLog, failures: readonly MutationResult[], endpoints: Lister<Endpoints>): string | undefined {
+export function recordWriteFailures(
+  log: MutationLog,
+  failures: readonly MutationResult[],
+  endpoints: Lister<Endpoints>,
+): string | undefined {
   let error: string | undefined;
   for (const r of failures) {
     if (r.target.resource !== ENDPOINTS.plural || r.outcome === 'Applied' || r.outcome === 'AlreadyDone') continue;
@@ -25,13 +29,24 @@ export function recordWriteFailures(log: MutationLog, failures: readonly Mutatio
     }
     if (r.verb === 'Update') {
       const message = `Failed to update endpoint ${ref}: ${r.message}`;
-      log.push(recordEventDraft(EVENT_SOURCE, involved(r, endpoints.get(objectKey(r.target))), 'Warning', 'FailedToUpdateEndpoint', message));
+      log.push(
+        recordEventDraft(
+          EVENT_SOURCE,
+          involved(r, endpoints.get(objectKey(r.target))),
+          'Warning',
+          'FailedToUpdateEndpoint',
+          message,
+        ),
+      );
     }
   }
   return error;
 }
 
-function involved(r: MutationResult, current: Endpoints | undefined): { apiVersion: string; kind: string; metadata: Endpoints['metadata'] } {
+function involved(
+  r: MutationResult,
+  current: Endpoints | undefined,
+): { apiVersion: string; kind: string; metadata: Endpoints['metadata'] } {
   const metadata = current?.metadata ?? { namespace: r.target.namespace ?? '', name: r.target.name, uid: '' };
   return { apiVersion: ENDPOINTS.apiVersion, kind: ENDPOINTS.kind, metadata };
 }

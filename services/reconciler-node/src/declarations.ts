@@ -17,10 +17,20 @@ const pods = { indexers: POD_NODE_NAME_INDEXERS };
 
 /** nodeHealth is node lifecycle's node part: one active member (upstream's leader), nodes and Leases read whole. */
 const nodeHealth = declared<{ nodes: Node; leases: Lease }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller', {
-  tick: { flag: 'node-monitor-period', default: '5s', help: 'How often node health is judged (monitorNodeHealth) and the NoExecute tainting queues looked at.', keys: [MONITOR_KEY, NO_EXECUTE_KEY] },
+  tick: {
+    flag: 'node-monitor-period',
+    default: '5s',
+    help: 'How often node health is judged (monitorNodeHealth) and the NoExecute tainting queues looked at.',
+    keys: [MONITOR_KEY, NO_EXECUTE_KEY],
+  },
   flags: NODE_LIFECYCLE_FLAGS,
   spec: (listers, { flags, watermarks, log, registry }) => ({
-    ...nodeHealthSpec(listers, nodeLifecycleConfig(flags), watermarks, withStalenessLog(promNodeCollectorMetrics(registry), log)),
+    ...nodeHealthSpec(
+      listers,
+      nodeLifecycleConfig(flags),
+      watermarks,
+      withStalenessLog(promNodeCollectorMetrics(registry), log),
+    ),
     ownsKey: (key) => !isPodKey(key),
   }),
 });
@@ -38,4 +48,8 @@ const taintEviction = declared<{ pods: Pod; nodes: Node }>(TAINT_EVICTION_CONTRO
 });
 
 /** DECLARATIONS are the controllers reconciler-node runs, each a catalog entry's part and its code. */
-export const DECLARATIONS = [nodeHealth, podsNotReady, taintEviction] as unknown as readonly ControllerDeclaration<Inputs>[];
+export const DECLARATIONS = [
+  nodeHealth,
+  podsNotReady,
+  taintEviction,
+] as unknown as readonly ControllerDeclaration<Inputs>[];

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activePodsWithRanksLess, deletionCost, getPodsToDelete, logarithmicRankDiff, POD_DELETION_COST } from './active-pods-with-ranks.ts';
+import {
+  activePodsWithRanksLess,
+  deletionCost,
+  getPodsToDelete,
+  logarithmicRankDiff,
+  POD_DELETION_COST,
+} from './active-pods-with-ranks.ts';
 import { objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { newCluster } from './cluster.fixture.ts';
@@ -19,28 +25,55 @@ const names = (pods: readonly Pod[]): string[] => pods.map((p) => p.metadata.nam
 describe('TestGetPodsToDelete', () => {
   const cases: readonly { name: string; pods: Pod[]; related?: Pod[]; diff: number; expected: Pod[] }[] = [
     { name: 'len(pods) = 0 (i.e., diff = 0 too)', pods: [], diff: 0, expected: [] },
-    { name: 'diff = len(pods)', pods: [runningNotReady, readyOnNode1], diff: 2, expected: [runningNotReady, readyOnNode1] },
+    {
+      name: 'diff = len(pods)',
+      pods: [runningNotReady, readyOnNode1],
+      diff: 2,
+      expected: [runningNotReady, readyOnNode1],
+    },
     { name: 'diff < len(pods)', pods: [readyOnNode1, runningNotReady], diff: 1, expected: [runningNotReady] },
     {
       name: 'various pod phases and conditions, diff = len(pods)',
-      pods: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending], diff: 6,
+      pods: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending],
+      diff: 6,
       expected: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending],
     },
     {
       name: 'various pod phases and conditions, diff = len(pods), relatedPods empty',
-      pods: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending], related: [], diff: 6,
+      pods: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending],
+      related: [],
+      diff: 6,
       expected: [readyOnNode1, readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending],
     },
-    { name: 'scheduled vs unscheduled, diff < len(pods)', pods: [scheduledPending, unscheduledPending], diff: 1, expected: [unscheduledPending] },
-    { name: 'ready vs not-ready, diff < len(pods)', pods: [readyOnNode1, runningNotReady, runningNotReady], diff: 2, expected: [runningNotReady, runningNotReady] },
+    {
+      name: 'scheduled vs unscheduled, diff < len(pods)',
+      pods: [scheduledPending, unscheduledPending],
+      diff: 1,
+      expected: [unscheduledPending],
+    },
+    {
+      name: 'ready vs not-ready, diff < len(pods)',
+      pods: [readyOnNode1, runningNotReady, runningNotReady],
+      diff: 2,
+      expected: [runningNotReady, runningNotReady],
+    },
     {
       name: 'ready and colocated with another ready pod vs not colocated, diff < len(pods)',
-      pods: [readyOnNode1, readyOnNode2], related: [readyOnNode1, readyOnNode2, readyOnNode2], diff: 1, expected: [readyOnNode2],
+      pods: [readyOnNode1, readyOnNode2],
+      related: [readyOnNode1, readyOnNode2, readyOnNode2],
+      diff: 1,
+      expected: [readyOnNode2],
     },
-    { name: 'pending vs running, diff < len(pods)', pods: [scheduledPending, runningNotReady], diff: 1, expected: [scheduledPending] },
+    {
+      name: 'pending vs running, diff < len(pods)',
+      pods: [scheduledPending, runningNotReady],
+      diff: 1,
+      expected: [scheduledPending],
+    },
     {
       name: 'various pod phases and conditions, diff < len(pods)',
-      pods: [readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending], diff: 3,
+      pods: [readyOnNode1, readyOnNode2, runningNotReady, scheduledPending, unscheduledPending],
+      diff: 3,
       expected: [unscheduledPending, scheduledPending, runningNotReady],
     },
   ];
@@ -63,7 +96,8 @@ describe('ActivePodsWithRanks.Less: the rules after readiness', () => {
   });
 
   it('given malformed costs ("+1", "007", "1e3", out of int32), then they count as 0; "-0" and "0" are 0', () => {
-    for (const v of ['+1', '007', '1e3', '2147483648', '', '-', '0', '-0']) assert.equal(deletionCost(newPod('p', rc, { annotations: { [POD_DELETION_COST]: v } })), 0, v);
+    for (const v of ['+1', '007', '1e3', '2147483648', '', '-', '0', '-0'])
+      assert.equal(deletionCost(newPod('p', rc, { annotations: { [POD_DELETION_COST]: v } })), 0, v);
     assert.equal(deletionCost(newPod('p', rc, { annotations: { [POD_DELETION_COST]: '-2147483648' } })), -(2 ** 31));
   });
 
@@ -82,7 +116,13 @@ describe('ActivePodsWithRanks.Less: the rules after readiness', () => {
   });
 
   it('given more container restarts, then that pod goes first', () => {
-    assert.equal(less(newPod('crashy', rc, { restarts: 5, readySince: at(-60) }), newPod('calm', rc, { restarts: 0, readySince: at(-60) })), true);
+    assert.equal(
+      less(
+        newPod('crashy', rc, { restarts: 5, readySince: at(-60) }),
+        newPod('calm', rc, { restarts: 0, readySince: at(-60) }),
+      ),
+      true,
+    );
   });
 
   it('given creation times in different buckets, then the newer goes first; an empty creation time goes before both', () => {
@@ -101,13 +141,24 @@ describe('TestGetPodKeys', () => {
 describe('TestLogarithmicScaleDown (integration, reconcile-level)', () => {
   it('given 2 pods 10 s old scaled to 3 and back to 2, when reconciled, then the newest pod is deleted', () => {
     const two = newRc(2);
-    const c = newCluster([two], [newPod('old-1', two, { created: at(-10), readySince: at(-10) }), newPod('old-2', two, { created: at(-10), readySince: at(-10) })]);
+    const c = newCluster(
+      [two],
+      [
+        newPod('old-1', two, { created: at(-10), readySince: at(-10) }),
+        newPod('old-2', two, { created: at(-10), readySince: at(-10) }),
+      ],
+    );
     c.objects.replicationcontrollers.set('default/foobar', { ...two, spec: { ...two.spec, replicas: 3 } });
     convergeRc(c, 'default/foobar');
     const newest = objectNames(c, 'pods').find((n) => !n.startsWith('old'))!;
-    c.objects.replicationcontrollers.set('default/foobar', { ...c.objects.replicationcontrollers.get('default/foobar')!, spec: { ...two.spec, replicas: 2 } });
+    c.objects.replicationcontrollers.set('default/foobar', {
+      ...c.objects.replicationcontrollers.get('default/foobar')!,
+      spec: { ...two.spec, replicas: 2 },
+    });
     const later = new Date(T0.getTime() + 1000);
-    const deleted = sync(c, 'default/foobar', { now: later }).mutations.filter((m) => m.verb === 'Delete').map((m) => m.target.name);
+    const deleted = sync(c, 'default/foobar', { now: later })
+      .mutations.filter((m) => m.verb === 'Delete')
+      .map((m) => m.target.name);
     assert.deepEqual(deleted, [newest]);
   });
 });

@@ -14,7 +14,12 @@ const PHASE_ORDINAL: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1
  * getPodsToDelete mirrors replica_set.go getPodsToDelete: when fewer than all pods go, rank them by related pods on
  * the same node and sort by activePodsWithRanksLess (at `now`); take the first diff. Deleting all keeps input order.
  */
-export function getPodsToDelete(pods: readonly Pod[], related: readonly Pod[], diff: number, now: Date): readonly Pod[] {
+export function getPodsToDelete(
+  pods: readonly Pod[],
+  related: readonly Pod[],
+  diff: number,
+  now: Date,
+): readonly Pod[] {
   if (diff >= pods.length) return pods.slice(0, diff);
   const ranked = getPodsRankedByRelatedPodsOnSameNode(pods, related);
   const sorted = [...ranked].sort((a, b) => compareRanked(a, b, now));
@@ -25,7 +30,10 @@ export function getPodsToDelete(pods: readonly Pod[], related: readonly Pod[], d
  * getPodsRankedByRelatedPodsOnSameNode mirrors upstream's function of that name: a pod's rank is the number of active
  * related pods on its node (unassigned pods share the node "").
  */
-export function getPodsRankedByRelatedPodsOnSameNode(pods: readonly Pod[], related: readonly Pod[]): readonly RankedPod[] {
+export function getPodsRankedByRelatedPodsOnSameNode(
+  pods: readonly Pod[],
+  related: readonly Pod[],
+): readonly RankedPod[] {
   const onNode = new Map<string, number>();
   for (const p of related.filter(isPodActive)) onNode.set(nodeOf(p), (onNode.get(nodeOf(p)) ?? 0) + 1);
   return pods.map((pod) => ({ pod, rank: onNode.get(nodeOf(pod)) ?? 0 }));
@@ -60,7 +68,13 @@ export function activePodsWithRanksLess(a: RankedPod, b: RankedPod, now: Date | 
 }
 
 /** compareTimes is rules 6 and 8: undefined when equal, else whether the first (more recent or zero) goes first. */
-function compareTimes(t1: number | undefined, t2: number | undefined, p1: Pod, p2: Pod, now: Date | undefined): boolean | undefined {
+function compareTimes(
+  t1: number | undefined,
+  t2: number | undefined,
+  p1: Pod,
+  p2: Pod,
+  now: Date | undefined,
+): boolean | undefined {
   if (t1 === t2) return undefined;
   if (now === undefined || t1 === undefined || t2 === undefined) return afterOrZero(t1, t2);
   const rankDiff = logarithmicRankDiff(t1, t2, now.getTime());
@@ -110,7 +124,9 @@ function compareMaxContainerRestarts(a: Pod, b: Pod): boolean | undefined {
 
 function maxContainerRestarts(pod: Pod): { regular: number; sidecar: number } {
   const regular = Math.max(0, ...(pod.status?.containerStatuses ?? []).map((c) => c.restartCount));
-  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const sidecars = new Set(
+    (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+  );
   const statuses = (pod.status?.initContainerStatuses ?? []).filter((c) => sidecars.has(c.name));
   return { regular, sidecar: Math.max(0, ...statuses.map((c) => c.restartCount)) };
 }

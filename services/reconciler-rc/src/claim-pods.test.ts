@@ -10,22 +10,41 @@ const rc = newRc(1);
 const OWNER = REPLICATION_CONTROLLERS.owner;
 const ours = newControllerRef(rc, OWNER);
 const statefulSet: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ss', uid: 'ss-uid' };
-const other: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: 'other', uid: 'other-uid', controller: true };
+const other: OwnerReference = {
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  name: 'other',
+  uid: 'other-uid',
+  controller: true,
+};
 const withRefs = (pod: Pod, ownerReferences: readonly OwnerReference[] | undefined): Pod => {
   const { ownerReferences: _gone, ...meta } = pod.metadata;
   return { ...pod, metadata: ownerReferences === undefined ? meta : { ...meta, ownerReferences } };
 };
-const refsAfter = (pod: Pod, ops: ReturnType<typeof adoptOps>): readonly OwnerReference[] | null | undefined => applyJsonPatch(pod, ops).metadata.ownerReferences;
+const refsAfter = (pod: Pod, ops: ReturnType<typeof adoptOps>): readonly OwnerReference[] | null | undefined =>
+  applyJsonPatch(pod, ops).metadata.ownerReferences;
 
 describe('claimPods (ClaimObject)', () => {
-  it('given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else\'s pods, then it claims, releases and adopts as upstream, the adoptee not yet counted as owned', () => {
+  it("given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else's pods, then it claims, releases and adopts as upstream, the adoptee not yet counted as owned", () => {
     const pods = [
-      newPod('ours', rc), newPod('ours-relabelled', rc, { labels: { foo: 'x' } }), newPod('orphan', rc, { owned: false }),
-      newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }), newPod('theirs', rc, { ownerReferences: [other] }),
+      newPod('ours', rc),
+      newPod('ours-relabelled', rc, { labels: { foo: 'x' } }),
+      newPod('orphan', rc, { owned: false }),
+      newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }),
+      newPod('theirs', rc, { ownerReferences: [other] }),
     ];
     const { claimed, actions } = claimPods(rc, OWNER, (labels) => labels?.['foo'] === 'bar', pods);
-    assert.deepEqual(claimed.map((p) => p.metadata.name), ['ours']);
-    assert.deepEqual(actions.map((a) => [a.type, a.pod.metadata.name]), [['Release', 'ours-relabelled'], ['Adopt', 'orphan']]);
+    assert.deepEqual(
+      claimed.map((p) => p.metadata.name),
+      ['ours'],
+    );
+    assert.deepEqual(
+      actions.map((a) => [a.type, a.pod.metadata.name]),
+      [
+        ['Release', 'ours-relabelled'],
+        ['Adopt', 'orphan'],
+      ],
+    );
   });
 });
 

@@ -6,7 +6,11 @@ import type { ObjectKind } from '@kcm-bus/runtime/catalog/content-rules.ts';
 import type { ReplicaSetLike } from './replica-set-kind.ts';
 
 /** ClaimAction is a patch ClaimPods decided on: Adopt an orphan, or Release a pod that no longer matches. */
-export type ClaimAction = { readonly type: 'Adopt' | 'Release'; readonly pod: Pod; readonly ops: readonly JsonPatchOp[] };
+export type ClaimAction = {
+  readonly type: 'Adopt' | 'Release';
+  readonly pod: Pod;
+  readonly ops: readonly JsonPatchOp[];
+};
 
 /**
  * ClaimResult is what claiming decided: the pods the set owns now (an orphan it adopts counts only once its patch has
@@ -21,7 +25,12 @@ export type ClaimResult = { readonly claimed: readonly Pod[]; readonly actions: 
  * when it matches, is not itself terminating and the set is not being deleted (canAdopt from the lister's view: see
  * README, "Adoption"). `owner` is the set's kind as its pods' controller references name it.
  */
-export function claimPods(set: ReplicaSetLike, owner: ObjectKind, matches: LabelsMatcher, pods: readonly Pod[]): ClaimResult {
+export function claimPods(
+  set: ReplicaSetLike,
+  owner: ObjectKind,
+  matches: LabelsMatcher,
+  pods: readonly Pod[],
+): ClaimResult {
   const claimed: Pod[] = [];
   const actions: ClaimAction[] = [];
   const deleting = isTerminating(set.metadata);
@@ -32,7 +41,12 @@ export function claimPods(set: ReplicaSetLike, owner: ObjectKind, matches: Label
       if (ref.uid !== set.metadata.uid) continue;
       if (match) claimed.push(pod);
       else if (!deleting) actions.push({ type: 'Release', pod, ops: releaseOps(pod, set) });
-    } else if (match && !deleting && !isTerminating(pod.metadata) && pod.metadata.namespace === set.metadata.namespace) {
+    } else if (
+      match &&
+      !deleting &&
+      !isTerminating(pod.metadata) &&
+      pod.metadata.namespace === set.metadata.namespace
+    ) {
       actions.push({ type: 'Adopt', pod, ops: adoptOps(pod, set, owner) });
     }
   }
@@ -58,13 +72,20 @@ const REFS = '/metadata/ownerReferences';
 export function adoptOps(pod: Pod, set: ReplicaSetLike, owner: ObjectKind): readonly JsonPatchOp[] {
   const refs = pod.metadata.ownerReferences ?? [];
   const controllerRef = newControllerRef(set, owner);
-  if (refs.length === 0) return [{ op: 'test', path: REFS, value: null }, { op: 'add', path: REFS, value: [controllerRef] }];
+  if (refs.length === 0)
+    return [
+      { op: 'test', path: REFS, value: null },
+      { op: 'add', path: REFS, value: [controllerRef] },
+    ];
   const guard = refs.flatMap((r, i): JsonPatchOp[] => [
     { op: 'test', path: `${REFS}/${i}/uid`, value: r.uid },
     { op: 'test', path: `${REFS}/${i}/controller`, value: r.controller ?? null },
   ]);
   const ours = refs.findIndex((r) => r.uid === set.metadata.uid);
-  const write: JsonPatchOp = ours >= 0 ? { op: 'replace', path: `${REFS}/${ours}`, value: controllerRef } : { op: 'add', path: `${REFS}/-`, value: controllerRef };
+  const write: JsonPatchOp =
+    ours >= 0
+      ? { op: 'replace', path: `${REFS}/${ours}`, value: controllerRef }
+      : { op: 'add', path: `${REFS}/-`, value: controllerRef };
   return [...guard, write];
 }
 

@@ -7,7 +7,11 @@ import { REPLICATION_CONTROLLERS, type ReplicaSetKind, type ReplicaSetLike } fro
 import { POD_INDEXERS, SET_INDEXERS } from './set-lookup.ts';
 
 /** SetKinds are the resources the controller's tests hold: pods, ReplicationControllers and ReplicaSets. */
-export type SetKinds = { readonly pods: Pod; readonly replicationcontrollers: ReplicationController; readonly replicasets: ReplicaSet };
+export type SetKinds = {
+  readonly pods: Pod;
+  readonly replicationcontrollers: ReplicationController;
+  readonly replicasets: ReplicaSet;
+};
 
 /** SetCluster is the fake API of the controller's tests: its sets (ReplicationControllers or ReplicaSets) and pods. */
 export type SetCluster = Cluster<SetKinds>;
@@ -15,12 +19,22 @@ export type SetCluster = Cluster<SetKinds>;
 /** newCluster holds these sets (RCs or ReplicaSets, by their kind) and pods. */
 export function newCluster(sets: readonly ReplicaSetLike[], pods: readonly Pod[] = []): SetCluster {
   const of = (kind: string): ReplicaSetLike[] => sets.filter((s) => (s.kind ?? 'ReplicationController') === kind);
-  return newKubeCluster<SetKinds>({ pods, replicationcontrollers: of('ReplicationController') as ReplicationController[], replicasets: of('ReplicaSet') as ReplicaSet[] });
+  return newKubeCluster<SetKinds>({
+    pods,
+    replicationcontrollers: of('ReplicationController') as ReplicationController[],
+    replicasets: of('ReplicaSet') as ReplicaSet[],
+  });
 }
 
 /** listers are the read-only views a sync of `kind` gets: runtime Stores over the cluster's objects, with the controller's indexes. */
-export function listers(c: SetCluster, kind: ReplicaSetKind = REPLICATION_CONTROLLERS): { sets: Lister<ReplicaSetLike>; pods: Lister<Pod> } {
-  const sets = (kind === REPLICATION_CONTROLLERS ? c.objects.replicationcontrollers : c.objects.replicasets) as Map<string, ReplicaSetLike>;
+export function listers(
+  c: SetCluster,
+  kind: ReplicaSetKind = REPLICATION_CONTROLLERS,
+): { sets: Lister<ReplicaSetLike>; pods: Lister<Pod> } {
+  const sets = (kind === REPLICATION_CONTROLLERS ? c.objects.replicationcontrollers : c.objects.replicasets) as Map<
+    string,
+    ReplicaSetLike
+  >;
   return { sets: listerOf(sets.values(), SET_INDEXERS), pods: listerOf(c.objects.pods.values(), POD_INDEXERS) };
 }
 

@@ -35,14 +35,23 @@ const registry = memoryRegistry();
 const writer = new Serde(registry, 'kcm.watch.pods', schema, codec);
 const whole = new Serde(registry, 'kcm.watch.pods', schema, codec);
 const viewed = new Serde(registry, 'kcm.watch.pods', schema, codec, watchEventView(schema, PROJECTED_POD_FIELDS));
-const record = { type: 'Applied', key: 'shop/web-7xk2p', resourceVersion: '184467', observedAt: '2026-11-27T00:00:00.000Z', object: realisticPod };
+const record = {
+  type: 'Applied',
+  key: 'shop/web-7xk2p',
+  resourceVersion: '184467',
+  observedAt: '2026-11-27T00:00:00.000Z',
+  object: realisticPod,
+};
 const bytes = (await writer.encode(record)).bytes;
 
 const rows: readonly (readonly [string, () => Promise<unknown>])[] = [
   ['watcher: encode', () => writer.encode(record)],
   ['reader: decode whole', () => whole.decode(bytes)],
   ['reconciler-rc: decode its fields', () => viewed.decode(bytes)],
-  ['reconciler-rc: decode its fields, project', async () => projectPod(((await viewed.decode(bytes)).value as { object: unknown }).object)],
+  [
+    'reconciler-rc: decode its fields, project',
+    async () => projectPod(((await viewed.decode(bytes)).value as { object: unknown }).object),
+  ],
 ];
 console.log(`pod watch event of ${bytes.length} bytes; µs per record, fastest of ${ROUNDS} rounds of ${PER_ROUND}`);
 for (const [name, f] of rows) console.log(`${name.padEnd(44)} ${(await microsPerCall(f)).toFixed(1).padStart(8)} µs`);

@@ -15,7 +15,11 @@ export type SetInputs = { readonly pods: Pod; readonly sets: ReplicaSetLike };
  * (addPod/updatePod/deletePod, addRS/updateRS/deleteRS) choose the keys, syncReplicaSet syncs one, and pending
  * expectations the pods store already shows done are observedInPods.
  */
-export function replicaSetControllerSpec(kind: ReplicaSetKind, listers: Listers<SetInputs>, config: ReplicaSetConfig): ControllerSpec<SetInputs> {
+export function replicaSetControllerSpec(
+  kind: ReplicaSetKind,
+  listers: Listers<SetInputs>,
+  config: ReplicaSetConfig,
+): ControllerSpec<SetInputs> {
   return {
     handlers: { pods: (event) => podEvent(kind, event, listers.sets), sets: setEvent },
     reconcile: (key, input) => syncReplicaSet(key, { ...input, kind, sets: listers.sets, pods: listers.pods, config }),
@@ -53,5 +57,9 @@ function podEvent(kind: ReplicaSetKind, event: ObjectEvent<Pod>, sets: Lister<Re
 export function setEvent(event: ObjectEvent<ReplicaSetLike>): HandlerOutput {
   const effect = onSetEvent(event.type, event.object, event.old);
   const created = event.type === 'Applied' && event.old === undefined;
-  return { enqueue: created ? [] : effect.enqueue, enqueueAtCut: created ? effect.enqueue : [], deleteExpectations: effect.deleteExpectations };
+  return {
+    enqueue: created ? [] : effect.enqueue,
+    enqueueAtCut: created ? effect.enqueue : [],
+    deleteExpectations: effect.deleteExpectations,
+  };
 }

@@ -9,7 +9,10 @@ import { DEFAULT_REPLICA_SET_CONFIG } from './sync-replica-set.ts';
 /** replicaSetManager declares upstream's ReplicaSetController for one kind: its catalog part, its pods projected. */
 function replicaSetManager(kind: ReplicaSetKind, workqueue: string): ControllerDeclaration<SetInputs> {
   return declared<SetInputs>(kind.controller, workqueue, {
-    inputs: { pods: { indexers: POD_INDEXERS, project: projectPod, fields: PROJECTED_POD_FIELDS }, sets: { indexers: SET_INDEXERS } },
+    inputs: {
+      pods: { indexers: POD_INDEXERS, project: projectPod, fields: PROJECTED_POD_FIELDS },
+      sets: { indexers: SET_INDEXERS },
+    },
     spec: (listers) => replicaSetControllerSpec(kind, listers, DEFAULT_REPLICA_SET_CONFIG),
   });
 }

@@ -25,10 +25,14 @@ export type FailureSummary = {
  * answered 404 is ignored (ClaimObject ignores NotFound), and so is a release answered 422 (ReleasePod ignores
  * IsInvalid: the pod lost our ref or was recreated; crm:251-261); any other failed patch is a claim error.
  */
-export function summarizeFailures(failures: readonly MutationResult[], wasRelease: (r: MutationResult) => boolean = () => false): FailureSummary {
+export function summarizeFailures(
+  failures: readonly MutationResult[],
+  wasRelease: (r: MutationResult) => boolean = () => false,
+): FailureSummary {
   const failed = failures.filter((r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone');
   const pods = failed.filter((r) => r.target.resource === 'pods');
-  const claimError = (r: MutationResult): boolean => r.verb === 'Patch' && r.status !== 404 && !(r.status === 422 && wasRelease(r));
+  const claimError = (r: MutationResult): boolean =>
+    r.verb === 'Patch' && r.status !== 404 && !(r.status === 422 && wasRelease(r));
   return {
     claim: pods.filter(claimError).map((r) => `pod ${r.target.namespace}/${r.target.name}: ${r.message}`),
     create: pods.filter((r) => r.verb === 'Create' && r.reason !== NAMESPACE_TERMINATING).map((r) => r.message),

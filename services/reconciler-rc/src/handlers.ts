@@ -13,7 +13,11 @@ import { getPodControllers, resolveControllerRef } from './set-lookup.ts';
  * ExpectationObservation is what a pod event tells the set's expectations: one of its creations was observed
  * (CreationObserved), or the deletion of podKey (DeletionObserved, counted once per tracked key).
  */
-export type ExpectationObservation = { readonly setKey: string; readonly kind: 'creation' | 'deletion'; readonly podKey: string };
+export type ExpectationObservation = {
+  readonly setKey: string;
+  readonly kind: 'creation' | 'deletion';
+  readonly podKey: string;
+};
 
 /**
  * PodEventEffect is what upstream's pod handlers do with one event: the set keys to enqueue, the expectation
@@ -40,7 +44,13 @@ type Sets = { readonly kind: ReplicaSetKind; readonly sets: Lister<ReplicaSetLik
  * onPodEvent mirrors replica_set.go addPod / updatePod / deletePod: `pod` is the new state (Applied) or the last
  * known state (Deleted, a tombstone's object included), `oldPod` the store's previous state (undefined: an add).
  */
-export function onPodEvent(kind: ReplicaSetKind, type: ObjectEventType, pod: Pod, oldPod: Pod | undefined, sets: Lister<ReplicaSetLike>): PodEventEffect {
+export function onPodEvent(
+  kind: ReplicaSetKind,
+  type: ObjectEventType,
+  pod: Pod,
+  oldPod: Pod | undefined,
+  sets: Lister<ReplicaSetLike>,
+): PodEventEffect {
   const s: Sets = { kind, sets };
   if (type === 'Deleted') return deletePod(pod, s);
   return oldPod === undefined ? addPod(pod, s) : updatePod(oldPod, pod, s);
@@ -53,7 +63,8 @@ export function onPodEvent(kind: ReplicaSetKind, type: ObjectEventType, pod: Pod
 function addPod(pod: Pod, s: Sets): PodEventEffect {
   if (isTerminating(pod.metadata)) return deletePod(pod, s);
   const ref = controllerOf(pod.metadata);
-  if (ref === undefined) return { enqueue: getPodControllers(s.kind, pod, s.sets).map((set) => objectKey(set.metadata)) };
+  if (ref === undefined)
+    return { enqueue: getPodControllers(s.kind, pod, s.sets).map((set) => objectKey(set.metadata)) };
   const set = resolveControllerRef(s.kind, pod.metadata.namespace ?? '', ref, s.sets);
   if (set === undefined) return NOTHING;
   const setKey = objectKey(set.metadata);
@@ -67,14 +78,22 @@ function addPod(pod: Pod, s: Sets): PodEventEffect {
  * set that selects it.
  */
 function updatePod(old: Pod, cur: Pod, s: Sets): PodEventEffect {
-  if (cur.metadata.resourceVersion !== undefined && cur.metadata.resourceVersion === old.metadata.resourceVersion) return NOTHING;
+  if (cur.metadata.resourceVersion !== undefined && cur.metadata.resourceVersion === old.metadata.resourceVersion)
+    return NOTHING;
   const labelChanged = !labelsEqual(cur.metadata.labels, old.metadata.labels);
   if (isTerminating(cur.metadata)) return merge(deletePod(cur, s), labelChanged ? deletePod(old, s) : NOTHING);
   const [curRef, oldRef] = [controllerOf(cur.metadata), controllerOf(old.metadata)];
   const refChanged = !jsonEqual(curRef ?? null, oldRef ?? null);
-  const oldOwner = refChanged && oldRef !== undefined ? resolveControllerRef(s.kind, old.metadata.namespace ?? '', oldRef, s.sets) : undefined;
+  const oldOwner =
+    refChanged && oldRef !== undefined
+      ? resolveControllerRef(s.kind, old.metadata.namespace ?? '', oldRef, s.sets)
+      : undefined;
   const first: PodEventEffect = oldOwner === undefined ? NOTHING : { enqueue: [objectKey(oldOwner.metadata)] };
-  if (curRef !== undefined) return merge(first, ownedPodUpdated(old, cur, resolveControllerRef(s.kind, cur.metadata.namespace ?? '', curRef, s.sets)));
+  if (curRef !== undefined)
+    return merge(
+      first,
+      ownedPodUpdated(old, cur, resolveControllerRef(s.kind, cur.metadata.namespace ?? '', curRef, s.sets)),
+    );
   if (!labelChanged && !refChanged) return first;
   return merge(first, { enqueue: getPodControllers(s.kind, cur, s.sets).map((set) => objectKey(set.metadata)) });
 }
@@ -105,7 +124,11 @@ function merge(a: PodEventEffect, b: PodEventEffect): PodEventEffect {
   const enqueue = [...new Set([...a.enqueue, ...b.enqueue])];
   const observed = a.observed ?? b.observed;
   const enqueueAfterMs = a.enqueueAfterMs ?? b.enqueueAfterMs;
-  return { enqueue, ...(observed === undefined ? {} : { observed }), ...(enqueueAfterMs === undefined ? {} : { enqueueAfterMs }) };
+  return {
+    enqueue,
+    ...(observed === undefined ? {} : { observed }),
+    ...(enqueueAfterMs === undefined ? {} : { enqueueAfterMs }),
+  };
 }
 
 /**
@@ -113,7 +136,11 @@ function merge(a: PodEventEffect, b: PodEventEffect): PodEventEffect {
  * a resync retries stalled creates); a delete, or an update whose UID changed (deleted and recreated between two
  * observations), first deletes the key's expectations.
  */
-export function onSetEvent(type: ObjectEventType, set: ReplicaSetLike, old: ReplicaSetLike | undefined): SetEventEffect {
+export function onSetEvent(
+  type: ObjectEventType,
+  set: ReplicaSetLike,
+  old: ReplicaSetLike | undefined,
+): SetEventEffect {
   const key = objectKey(set.metadata);
   const recreated = old !== undefined && old.metadata.uid !== set.metadata.uid;
   const deleteExpectations = type === 'Deleted' || recreated ? [key] : [];

@@ -1,5 +1,12 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
-import { createDraft, deleteDraft, type MutationDraft, type MutationLog, recordEventDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
+import {
+  createDraft,
+  deleteDraft,
+  type MutationDraft,
+  type MutationLog,
+  recordEventDraft,
+  withOutcomeEvent,
+} from '@kcm-bus/k8s/mutation-drafts.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
 import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
 import type { EventType } from '@kcm-bus/runtime/mutation/mutation.ts';
@@ -33,9 +40,16 @@ export type ManageResult = { readonly expectations?: ExpectationChange; readonly
  * the first error; here the failed results arrive with the next reconcile, which records the same events and
  * returns that error (so no creates or deletes this round, and a rate-limited requeue).
  */
-export function reportFailures(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): ManageError | undefined {
-  for (const message of failures.create) log.push(setEvent(kind, set, 'Warning', 'FailedCreate', `Error creating: ${message}`));
-  for (const message of failures.delete) log.push(setEvent(kind, set, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
+export function reportFailures(
+  kind: ReplicaSetKind,
+  set: ReplicaSetLike,
+  failures: FailureSummary,
+  log: MutationLog,
+): ManageError | undefined {
+  for (const message of failures.create)
+    log.push(setEvent(kind, set, 'Warning', 'FailedCreate', `Error creating: ${message}`));
+  for (const message of failures.delete)
+    log.push(setEvent(kind, set, 'Warning', 'FailedDelete', `Error deleting: ${message}`));
   const [create] = failures.create;
   if (create !== undefined) return { reason: 'FailedCreate', message: create };
   const [del] = failures.delete;
@@ -63,7 +77,8 @@ export function manageReplicas(set: ReplicaSetLike, claimed: readonly Pod[], ctx
  * expectations.
  */
 function createPods(kind: ReplicaSetKind, set: ReplicaSetLike, count: number, log: MutationLog): ManageResult {
-  if (!templateHasLabels(set)) return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
+  if (!templateHasLabels(set))
+    return { error: { reason: 'FailedCreate', message: 'unable to create pods, no labels' } };
   const prefix = getPodsPrefix(set.metadata.name);
   const objectKeys: string[] = [];
   const run = log.nextId();
@@ -81,7 +96,12 @@ function deletePods(set: ReplicaSetLike, claimed: readonly Pod[], count: number,
   const related = getIndirectlyRelatedPods(ctx.kind, set, ctx.sets, ctx.pods);
   const victims = getPodsToDelete(claimed, related, count, ctx.now);
   for (const pod of victims) {
-    ctx.log.push(withOutcomeEvent(deleteDraft(PODS, pod.metadata), setEvent(ctx.kind, set, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)));
+    ctx.log.push(
+      withOutcomeEvent(
+        deleteDraft(PODS, pod.metadata),
+        setEvent(ctx.kind, set, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`),
+      ),
+    );
   }
   return { expectations: { type: 'ExpectDeletions', objectKeys: getPodKeys(victims) } };
 }
@@ -92,6 +112,12 @@ export function getPodKeys(pods: readonly Pod[]): readonly string[] {
 }
 
 /** setEvent is RealPodControl's Recorder.Eventf(set, …): an event on the set from its kind's event source. */
-function setEvent(kind: ReplicaSetKind, set: ReplicaSetLike, type: EventType, reason: string, message: string): MutationDraft {
+function setEvent(
+  kind: ReplicaSetKind,
+  set: ReplicaSetLike,
+  type: EventType,
+  reason: string,
+  message: string,
+): MutationDraft {
   return recordEventDraft(kind.eventSource, { ...kind.owner, metadata: set.metadata }, type, reason, message);
 }

@@ -11,7 +11,11 @@ const KEY = 'default/foobar';
  * round is one pass of the pipeline: reconcile with the current expectations, record the expectation change,
  * apply the writes; the watch events come back to the caller, who delivers them (handlers → expectations).
  */
-function round(c: SetCluster, exp: ExpectationsModel, burstReplicas: number): { creates: number; deletes: number; watch: PodWatchEvent[] } {
+function round(
+  c: SetCluster,
+  exp: ExpectationsModel,
+  burstReplicas: number,
+): { creates: number; deletes: number; watch: PodWatchEvent[] } {
   const result = sync(c, KEY, { expectations: exp.view(KEY), burstReplicas, cause: nextCause() });
   exp.record(KEY, result.expectations);
   const { watch } = applyMutations(c, result.mutations, T0);
@@ -32,7 +36,11 @@ function doTestControllerBurstReplicas(burstReplicas: number, numReplicas: numbe
     assert.ok(creates > 0 && creates <= burstReplicas, `created ${creates}`);
     deliver(c, exp, watch.slice(0, -1));
     assert.deepEqual(exp.pending(KEY), { add: 1, del: 0 });
-    assert.deepEqual(podWrites(sync(c, KEY, { expectations: exp.view(KEY), burstReplicas })), { creates: 0, deletes: 0, patches: 0 });
+    assert.deepEqual(podWrites(sync(c, KEY, { expectations: exp.view(KEY), burstReplicas })), {
+      creates: 0,
+      deletes: 0,
+      patches: 0,
+    });
     deliver(c, exp, watch.slice(-1));
   }
   assert.equal(c.objects.pods.size, numReplicas);
@@ -45,13 +53,21 @@ function doTestControllerBurstReplicas(burstReplicas: number, numReplicas: numbe
     deliver(c, exp, watch.slice(0, -1));
     assert.deepEqual(exp.pending(KEY), { add: 0, del: 1 });
     assert.equal(exp.view(KEY).pendingDeletes.length, 1);
-    assert.deepEqual(podWrites(sync(c, KEY, { expectations: exp.view(KEY), burstReplicas })), { creates: 0, deletes: 0, patches: 0 });
+    assert.deepEqual(podWrites(sync(c, KEY, { expectations: exp.view(KEY), burstReplicas })), {
+      creates: 0,
+      deletes: 0,
+      patches: 0,
+    });
     deliver(c, exp, watch.slice(-1));
   }
 }
 
 describe('TestControllerBurstReplicas', () => {
-  for (const [burst, replicas] of [[5, 30], [5, 12], [3, 2]] as const) {
+  for (const [burst, replicas] of [
+    [5, 30],
+    [5, 12],
+    [3, 2],
+  ] as const) {
     it(`given burstReplicas=${burst} and ${replicas} replicas, when scaled up and down through the pipeline, then no sync exceeds the burst or acts before its pods are observed`, () => {
       doTestControllerBurstReplicas(burst, replicas);
     });

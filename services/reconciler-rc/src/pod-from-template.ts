@@ -29,7 +29,10 @@ export type PodBody = {
 export function getPodFromTemplate(set: ReplicaSetLike, owner: ObjectKind): PodBody {
   const template = set.spec.template ?? {};
   const meta = template.metadata ?? {};
-  const metadata: Record<string, unknown> = { generateName: getPodsPrefix(set.metadata.name), namespace: set.metadata.namespace };
+  const metadata: Record<string, unknown> = {
+    generateName: getPodsPrefix(set.metadata.name),
+    namespace: set.metadata.namespace,
+  };
   if (Object.keys(meta.labels ?? {}).length > 0) metadata['labels'] = meta.labels;
   if (Object.keys(meta.annotations ?? {}).length > 0) metadata['annotations'] = meta.annotations;
   if ((meta.finalizers ?? []).length > 0) metadata['finalizers'] = meta.finalizers;

@@ -18,14 +18,21 @@ describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
   it('given pods of every rank, when the stores hold them projected, then scaling down decides exactly as on the whole pods', () => {
     const rc = newRc(2);
     const pods = [
-      newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }), newPod('pending', rc, { phase: 'Pending', node: 'n1' }),
-      newPod('unscheduled', rc, { phase: 'Pending' }), newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100', other: 'x' } }),
-      newPod('young', rc, { node: 'n2', readySince: at(-1), created: at(-5) }), newPod('old', rc, { node: 'n2', readySince: at(-1000), created: at(-2000) }),
-      newPod('going', rc, { node: 'n1', deleting: at(-3) }), newPod('not-ready', rc, { node: 'n1', ready: false }),
+      newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }),
+      newPod('pending', rc, { phase: 'Pending', node: 'n1' }),
+      newPod('unscheduled', rc, { phase: 'Pending' }),
+      newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100', other: 'x' } }),
+      newPod('young', rc, { node: 'n2', readySince: at(-1), created: at(-5) }),
+      newPod('old', rc, { node: 'n2', readySince: at(-1000), created: at(-2000) }),
+      newPod('going', rc, { node: 'n1', deleting: at(-3) }),
+      newPod('not-ready', rc, { node: 'n1', ready: false }),
     ];
     const whole = sync(newCluster([rc], pods), 'default/foobar');
     const projected = sync(newCluster([rc], pods.map(projectPod)), 'default/foobar');
-    assert.ok(whole.mutations.some((m) => m.verb === 'Delete'), 'the scenario deletes pods');
+    assert.ok(
+      whole.mutations.some((m) => m.verb === 'Delete'),
+      'the scenario deletes pods',
+    );
     assert.deepEqual(projected, whole);
   });
 
@@ -33,22 +40,37 @@ describe('projectPod: reconciler-rc keeps only what it reads of a pod', () => {
     const pod = projectPod(realisticPod) as Pod & Record<string, unknown>;
     const source = realisticPod as unknown as Pod;
     assert.deepEqual(pod.metadata, {
-      name: source.metadata.name, uid: source.metadata.uid, namespace: source.metadata.namespace, resourceVersion: source.metadata.resourceVersion,
-      creationTimestamp: source.metadata.creationTimestamp, labels: source.metadata.labels, ownerReferences: source.metadata.ownerReferences,
+      name: source.metadata.name,
+      uid: source.metadata.uid,
+      namespace: source.metadata.namespace,
+      resourceVersion: source.metadata.resourceVersion,
+      creationTimestamp: source.metadata.creationTimestamp,
+      labels: source.metadata.labels,
+      ownerReferences: source.metadata.ownerReferences,
     });
     assert.equal(pod.spec?.nodeName, source.spec?.nodeName);
     assert.equal(pod.status?.phase, source.status?.phase);
-    assert.deepEqual(pod.status?.conditions?.map((c) => c.type), ['Ready']);
-    assert.ok(JSON.stringify(pod).length < JSON.stringify(realisticPod).length / 4, 'a small fraction of the whole pod');
+    assert.deepEqual(
+      pod.status?.conditions?.map((c) => c.type),
+      ['Ready'],
+    );
+    assert.ok(
+      JSON.stringify(pod).length < JSON.stringify(realisticPod).length / 4,
+      'a small fraction of the whole pod',
+    );
   });
 
-  it('given pods decoded through PROJECTED_POD_FIELDS (the input\'s reader schema), then projectPod keeps what it keeps of the whole pods', async () => {
+  it("given pods decoded through PROJECTED_POD_FIELDS (the input's reader schema), then projectPod keeps what it keeps of the whole pods", async () => {
     const rc = newRc(2);
     const pods = [
-      realisticPod, newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }), newPod('unscheduled', rc, { phase: 'Pending' }),
-      newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100' } }), newPod('going', rc, { node: 'n1', deleting: at(-3) }),
+      realisticPod,
+      newPod('running', rc, { node: 'n1', readySince: at(-100), restarts: 3 }),
+      newPod('unscheduled', rc, { phase: 'Pending' }),
+      newPod('costly', rc, { node: 'n2', annotations: { [POD_DELETION_COST]: '100' } }),
+      newPod('going', rc, { node: 'n1', deleting: at(-3) }),
     ];
-    for (const pod of pods) assert.deepEqual(projectPod(await throughFields(POD_SCHEMA, PROJECTED_POD_FIELDS, pod)), projectPod(pod));
+    for (const pod of pods)
+      assert.deepEqual(projectPod(await throughFields(POD_SCHEMA, PROJECTED_POD_FIELDS, pod)), projectPod(pod));
     const read = await throughFields(POD_SCHEMA, PROJECTED_POD_FIELDS, realisticPod as unknown as Pod);
     assert.equal(read.spec?.containers, undefined, 'containers are skipped, not built');
   });

@@ -12,12 +12,26 @@ const s = <S extends string | undefined>(x: S): S => strings.intern(x);
  * beside this file checks that projectPod gives the same through them as on the whole pod.
  */
 export const PROJECTED_POD_FIELDS: readonly string[] = [
-  'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.creationTimestamp',
-  'metadata.deletionTimestamp', 'metadata.labels', 'metadata.annotations', 'metadata.ownerReferences',
-  'spec.nodeName', 'spec.initContainers.name', 'spec.initContainers.restartPolicy',
-  'status.phase', 'status.conditions.type', 'status.conditions.status', 'status.conditions.lastTransitionTime',
-  'status.containerStatuses.name', 'status.containerStatuses.restartCount',
-  'status.initContainerStatuses.name', 'status.initContainerStatuses.restartCount',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'metadata.resourceVersion',
+  'metadata.creationTimestamp',
+  'metadata.deletionTimestamp',
+  'metadata.labels',
+  'metadata.annotations',
+  'metadata.ownerReferences',
+  'spec.nodeName',
+  'spec.initContainers.name',
+  'spec.initContainers.restartPolicy',
+  'status.phase',
+  'status.conditions.type',
+  'status.conditions.status',
+  'status.conditions.lastTransitionTime',
+  'status.containerStatuses.name',
+  'status.containerStatuses.restartCount',
+  'status.initContainerStatuses.name',
+  'status.initContainerStatuses.restartCount',
 ];
 
 /**
@@ -31,14 +45,22 @@ export const PROJECTED_POD_FIELDS: readonly string[] = [
 export function projectPod(object: unknown): Pod {
   const pod = object as Pod;
   const cost = pod.metadata.annotations?.[POD_DELETION_COST];
-  const initContainers = pod.spec?.initContainers?.filter((c) => c.restartPolicy === 'Always').map((c) => ({ name: s(c.name), restartPolicy: 'Always' }));
-  const ready = pod.status?.conditions?.filter((c) => c.type === 'Ready').map((c): PodCondition => defined({ type: s(c.type), status: s(c.status), lastTransitionTime: s(c.lastTransitionTime) }));
+  const initContainers = pod.spec?.initContainers
+    ?.filter((c) => c.restartPolicy === 'Always')
+    .map((c) => ({ name: s(c.name), restartPolicy: 'Always' }));
+  const ready = pod.status?.conditions
+    ?.filter((c) => c.type === 'Ready')
+    .map((c): PodCondition =>
+      defined({ type: s(c.type), status: s(c.status), lastTransitionTime: s(c.lastTransitionTime) }),
+    );
   return {
     metadata: metadataOf(pod.metadata, cost),
     spec: defined({ nodeName: s(pod.spec?.nodeName), initContainers }),
     status: defined({
-      phase: s(pod.status?.phase), conditions: ready,
-      containerStatuses: restarts(pod.status?.containerStatuses), initContainerStatuses: restarts(pod.status?.initContainerStatuses),
+      phase: s(pod.status?.phase),
+      conditions: ready,
+      containerStatuses: restarts(pod.status?.containerStatuses),
+      initContainerStatuses: restarts(pod.status?.initContainerStatuses),
     }),
   };
 }
@@ -46,13 +68,27 @@ export function projectPod(object: unknown): Pod {
 function metadataOf(m: ObjectMeta, cost: string | undefined): ObjectMeta {
   const { name, namespace, uid, resourceVersion, creationTimestamp, deletionTimestamp, labels, ownerReferences } = m;
   return defined({
-    name, uid, namespace: s(namespace), resourceVersion, creationTimestamp: s(creationTimestamp), deletionTimestamp: s(deletionTimestamp),
-    labels: strings.internValues(labels), ownerReferences: ownerReferences?.map(owner), annotations: cost === undefined ? undefined : { [POD_DELETION_COST]: s(cost) },
+    name,
+    uid,
+    namespace: s(namespace),
+    resourceVersion,
+    creationTimestamp: s(creationTimestamp),
+    deletionTimestamp: s(deletionTimestamp),
+    labels: strings.internValues(labels),
+    ownerReferences: ownerReferences?.map(owner),
+    annotations: cost === undefined ? undefined : { [POD_DELETION_COST]: s(cost) },
   });
 }
 
 function owner(o: OwnerReference): OwnerReference {
-  return defined({ apiVersion: s(o.apiVersion), kind: s(o.kind), name: s(o.name), uid: s(o.uid), controller: o.controller, blockOwnerDeletion: o.blockOwnerDeletion });
+  return defined({
+    apiVersion: s(o.apiVersion),
+    kind: s(o.kind),
+    name: s(o.name),
+    uid: s(o.uid),
+    controller: o.controller,
+    blockOwnerDeletion: o.blockOwnerDeletion,
+  });
 }
 
 function restarts(statuses: readonly ContainerStatus[] | undefined): readonly ContainerStatus[] | undefined {

@@ -22,15 +22,29 @@ export function at(seconds: number): string {
  * newRc mirrors upstream's newReplicaSet: RC `default/foobar` with this many replicas and selector, the template
  * labelled with the selector, status observed at generation 1; overrides replace spec and metadata fields.
  */
-export function newRc(replicas: number, selector = LABELS, overrides: { readonly metadata?: object; readonly spec?: object; readonly status?: object } = {}): ReplicationController {
+export function newRc(
+  replicas: number,
+  selector = LABELS,
+  overrides: { readonly metadata?: object; readonly spec?: object; readonly status?: object } = {},
+): ReplicationController {
   return {
     apiVersion: 'v1',
     kind: 'ReplicationController',
-    metadata: { name: 'foobar', namespace: 'default', uid: 'rc-uid-foobar', resourceVersion: '18', generation: 1, ...overrides.metadata },
+    metadata: {
+      name: 'foobar',
+      namespace: 'default',
+      uid: 'rc-uid-foobar',
+      resourceVersion: '18',
+      generation: 1,
+      ...overrides.metadata,
+    },
     spec: {
       replicas,
       selector,
-      template: { metadata: { labels: selector }, spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object },
+      template: {
+        metadata: { labels: selector },
+        spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object,
+      },
       ...overrides.spec,
     },
     status: { replicas: 0, observedGeneration: 1, ...overrides.status },
@@ -42,16 +56,43 @@ export function newRc(replicas: number, selector = LABELS, overrides: { readonly
  * (matchLabels `foo: bar` by default), the template labelled with `templateLabels` (the selector's matchLabels by
  * default), owned by a Deployment as upstream's test ReplicaSets are; overrides replace spec and metadata fields.
  */
-export function newRs(replicas: number, selector: LabelSelector = { matchLabels: LABELS }, overrides: { readonly metadata?: object; readonly spec?: object; readonly status?: object; readonly templateLabels?: Readonly<Record<string, string>> } = {}): ReplicaSet {
-  const owner = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'dep', uid: 'dep-uid-123', controller: true, blockOwnerDeletion: true };
+export function newRs(
+  replicas: number,
+  selector: LabelSelector = { matchLabels: LABELS },
+  overrides: {
+    readonly metadata?: object;
+    readonly spec?: object;
+    readonly status?: object;
+    readonly templateLabels?: Readonly<Record<string, string>>;
+  } = {},
+): ReplicaSet {
+  const owner = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    name: 'dep',
+    uid: 'dep-uid-123',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: 'foobar', namespace: 'default', uid: 'rs-uid-foobar', resourceVersion: '18', generation: 1, ownerReferences: [owner], ...overrides.metadata },
+    metadata: {
+      name: 'foobar',
+      namespace: 'default',
+      uid: 'rs-uid-foobar',
+      resourceVersion: '18',
+      generation: 1,
+      ownerReferences: [owner],
+      ...overrides.metadata,
+    },
     spec: {
       replicas,
       selector,
-      template: { metadata: { labels: overrides.templateLabels ?? selector.matchLabels ?? {} }, spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object },
+      template: {
+        metadata: { labels: overrides.templateLabels ?? selector.matchLabels ?? {} },
+        spec: { containers: [{ name: 'c', image: 'foo/bar' }], restartPolicy: 'Always' } as object,
+      },
       ...overrides.spec,
     },
     status: { replicas: 0, observedGeneration: 1, ...overrides.status },
@@ -80,13 +121,30 @@ export type PodOptions = {
 export function newPod(name: string, rc: ReplicaSetLike, o: PodOptions = {}): Pod {
   const phase = o.phase ?? 'Running';
   const ready = o.ready ?? phase === 'Running';
-  const conditions: PodCondition[] = phase === 'Running' || o.ready !== undefined
-    ? [{ type: 'Ready', status: ready ? 'True' : 'False', ...(o.readySince === undefined ? {} : { lastTransitionTime: o.readySince }) }]
-    : [];
-  const owner = { apiVersion: rc.apiVersion ?? 'v1', kind: rc.kind ?? 'ReplicationController', name: rc.metadata.name, uid: rc.metadata.uid, controller: true, blockOwnerDeletion: true };
+  const conditions: PodCondition[] =
+    phase === 'Running' || o.ready !== undefined
+      ? [
+          {
+            type: 'Ready',
+            status: ready ? 'True' : 'False',
+            ...(o.readySince === undefined ? {} : { lastTransitionTime: o.readySince }),
+          },
+        ]
+      : [];
+  const owner = {
+    apiVersion: rc.apiVersion ?? 'v1',
+    kind: rc.kind ?? 'ReplicationController',
+    name: rc.metadata.name,
+    uid: rc.metadata.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   const ownerReferences = o.ownerReferences ?? (o.owned === false ? undefined : [owner]);
   const metadata = {
-    name, namespace: rc.metadata.namespace ?? 'default', uid: `uid-${name}`, resourceVersion: '1',
+    name,
+    namespace: rc.metadata.namespace ?? 'default',
+    uid: `uid-${name}`,
+    resourceVersion: '1',
     labels: o.labels ?? selectorLabels(rc),
     ...(ownerReferences === undefined ? {} : { ownerReferences }),
     ...(o.created === undefined ? {} : { creationTimestamp: o.created }),
@@ -94,12 +152,18 @@ export function newPod(name: string, rc: ReplicaSetLike, o: PodOptions = {}): Po
     ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
   };
   const containerStatuses = o.restarts === undefined ? [] : [{ name: 'c', restartCount: o.restarts }];
-  return { metadata, spec: o.node === undefined ? {} : { nodeName: o.node }, status: { phase, conditions, containerStatuses } };
+  return {
+    metadata,
+    spec: o.node === undefined ? {} : { nodeName: o.node },
+    status: { phase, conditions, containerStatuses },
+  };
 }
 
 /** selectorLabels are the labels a set's selector asks for: an RC's map, a ReplicaSet's matchLabels (upstream's newPod). */
 function selectorLabels(set: ReplicaSetLike): Readonly<Record<string, string>> {
   const selector = set.spec.selector as (LabelSelector & Readonly<Record<string, unknown>>) | null | undefined;
   if (selector == null) return {};
-  return 'matchLabels' in selector || 'matchExpressions' in selector ? selector.matchLabels ?? {} : selector as Readonly<Record<string, string>>;
+  return 'matchLabels' in selector || 'matchExpressions' in selector
+    ? (selector.matchLabels ?? {})
+    : (selector as Readonly<Record<string, string>>);
 }

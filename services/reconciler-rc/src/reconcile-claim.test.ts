@@ -11,7 +11,14 @@ import { convergeRc, podWrites, sync } from './sync.fixture.ts';
 
 const KEY = 'default/foobar';
 const rc = newRc(2);
-const ours: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: 'foobar', uid: 'rc-uid-foobar', controller: true, blockOwnerDeletion: true };
+const ours: OwnerReference = {
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  name: 'foobar',
+  uid: 'rc-uid-foobar',
+  controller: true,
+  blockOwnerDeletion: true,
+};
 const refsOf = (pod: Pod | undefined): readonly OwnerReference[] => pod?.metadata.ownerReferences ?? [];
 
 describe('TestDoNotPatchPodWithOtherControlRef', () => {
@@ -38,7 +45,7 @@ describe('TestPatchPodFails', () => {
   });
 });
 
-describe('canAdopt\'s recheck: adoption only on a fresh read (upstream: an uncached GET of the RC before the first adoption)', () => {
+describe("canAdopt's recheck: adoption only on a fresh read (upstream: an uncached GET of the RC before the first adoption)", () => {
   it('given an orphan and a view not known fresh, when reconciled, then nothing is written and a fresh read is asked for; the fresh sync adopts', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
     const stale = sync(c, KEY, { fresh: false });
@@ -50,13 +57,31 @@ describe('canAdopt\'s recheck: adoption only on a fresh read (upstream: an uncac
   it('given the fresh read shows the RC being deleted (kubectl delete --cascade=orphan orphaning its pods), when reconciled, then the orphans are not adopted back', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
     assert.equal(sync(c, KEY, { fresh: false }).freshRead, true);
-    changeObject(c, 'replicationcontrollers', KEY, (o) => ({ ...o, metadata: { ...o.metadata, deletionTimestamp: T0.toISOString(), finalizers: ['orphan'] } }));
+    changeObject(c, 'replicationcontrollers', KEY, (o) => ({
+      ...o,
+      metadata: { ...o.metadata, deletionTimestamp: T0.toISOString(), finalizers: ['orphan'] },
+    }));
     assert.deepEqual(podWrites(sync(c, KEY, { fresh: true })), { creates: 0, deletes: 0, patches: 0 });
   });
 
   it('given a failed create of the last round and an orphan, when reconciled on a stale view, then the failure is still reported while the adoption waits', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
-    const failed: MutationResult = { mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Create', target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null }, outcome: 'Failed', status: 403, reason: 'Forbidden', message: 'exceeded quota', name: 'foobar-x', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY };
+    const failed: MutationResult = {
+      mutationId: 'm',
+      controller: 'replicationcontroller-controller',
+      verb: 'Create',
+      target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null },
+      outcome: 'Failed',
+      status: 403,
+      reason: 'Forbidden',
+      message: 'exceeded quota',
+      name: 'foobar-x',
+      resourceVersion: null,
+      uid: null,
+      attempts: 1,
+      appliedAt: T0.toISOString(),
+      reconcileKey: KEY,
+    };
     const result = sync(c, KEY, { fresh: false, failures: [failed] });
     assert.deepEqual([verbs(result), result.error, result.freshRead], [{ RecordEvent: 1 }, 'exceeded quota', true]);
   });
@@ -86,12 +111,27 @@ describe('Adoption counts once applied (kcm-bus: the patch outcome arrives one s
 
 describe('ReleasePod ignores IsInvalid (crm:251-261)', () => {
   const released = (status: number): MutationResult => ({
-    mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Patch', target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod1', resource: 'pods', subresource: null },
-    outcome: 'Conflict', status, reason: 'Invalid', message: 'the pod no longer has our ref', name: 'pod1', resourceVersion: null, uid: null, attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY,
+    mutationId: 'm',
+    controller: 'replicationcontroller-controller',
+    verb: 'Patch',
+    target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod1', resource: 'pods', subresource: null },
+    outcome: 'Conflict',
+    status,
+    reason: 'Invalid',
+    message: 'the pod no longer has our ref',
+    name: 'pod1',
+    resourceVersion: null,
+    uid: null,
+    attempts: 1,
+    appliedAt: T0.toISOString(),
+    reconcileKey: KEY,
   });
 
   it('given a release of a relabelled pod answered 422, when reconciled, then it is not an error', () => {
-    const c = newCluster([newRc(1)], [newPod('pod1', rc, { owned: false, labels: { foo: 'other' } }), newPod('pod2', rc)]);
+    const c = newCluster(
+      [newRc(1)],
+      [newPod('pod1', rc, { owned: false, labels: { foo: 'other' } }), newPod('pod2', rc)],
+    );
     assert.equal(sync(c, KEY, { failures: [released(422)] }).error, undefined);
   });
 
@@ -103,7 +143,10 @@ describe('ReleasePod ignores IsInvalid (crm:251-261)', () => {
 
 describe('TestDoNotAdoptOrCreateIfBeingDeleted', () => {
   it('given an RC being deleted and a matching orphan, when reconciled, then no patch and no create, but the status is still written', () => {
-    const deleting = newRc(2, undefined, { metadata: { deletionTimestamp: T0.toISOString() }, status: { replicas: 2 } });
+    const deleting = newRc(2, undefined, {
+      metadata: { deletionTimestamp: T0.toISOString() },
+      status: { replicas: 2 },
+    });
     const c = newCluster([deleting], [newPod('pod1', deleting, { owned: false })]);
     const result = sync(c, KEY);
     assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 0 });
@@ -131,9 +174,15 @@ describe('TestDoNotAdoptOrCreateIfBeingDeletedRace (kcm-bus form: no live GET; t
   it('given the pod changed owners after our view, when the stale adoption is applied, then it fails and the next sync errs without creating', () => {
     const c = newCluster([rc], [newPod('pod1', rc, { owned: false })]);
     const adopt = sync(c, KEY);
-    changeObject(c, 'pods', 'default/pod1', (p) => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ ...ours, name: 'x', uid: 'x-uid' }] } }));
+    changeObject(c, 'pods', 'default/pod1', (p) => ({
+      ...p,
+      metadata: { ...p.metadata, ownerReferences: [{ ...ours, name: 'x', uid: 'x-uid' }] },
+    }));
     const failures = failuresOf(applyMutations(c, adopt.mutations, T0).results);
-    assert.deepEqual(failures.map((f) => [f.verb, f.outcome]), [['Patch', 'Conflict']]);
+    assert.deepEqual(
+      failures.map((f) => [f.verb, f.outcome]),
+      [['Patch', 'Conflict']],
+    );
     const next = sync(c, KEY, { failures });
     assert.deepEqual(next.mutations, []);
     assert.match(next.error ?? '', /^failed to claim pods: pod default\/pod1: /);
@@ -142,12 +191,34 @@ describe('TestDoNotAdoptOrCreateIfBeingDeletedRace (kcm-bus form: no live GET; t
 
 describe('TestAdoption (integration, reconcile-level)', () => {
   const statefulSet: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ss', uid: 'ss-uid' };
-  const cases: readonly { name: string; refs: readonly OwnerReference[] | undefined; expected: readonly OwnerReference[] }[] = [
-    { name: 'pod refers rc as an owner, not a controller', refs: [{ ...ours, controller: false, blockOwnerDeletion: false }], expected: [ours] },
+  const cases: readonly {
+    name: string;
+    refs: readonly OwnerReference[] | undefined;
+    expected: readonly OwnerReference[];
+  }[] = [
+    {
+      name: 'pod refers rc as an owner, not a controller',
+      refs: [{ ...ours, controller: false, blockOwnerDeletion: false }],
+      expected: [ours],
+    },
     { name: "pod doesn't have owner references", refs: undefined, expected: [ours] },
     { name: 'pod refers rc as a controller', refs: [ours], expected: [ours] },
-    { name: 'pod refers other rc as the controller, refers the rc as an owner', refs: [{ ...ours, name: 'other', uid: 'other-uid' }, { ...ours, controller: false }], expected: [{ ...ours, name: 'other', uid: 'other-uid' }, { ...ours, controller: false }] },
-    { name: 'TestGeneralPodAdoption: a StatefulSet as the only (non-controller) owner', refs: [statefulSet], expected: [statefulSet, ours] },
+    {
+      name: 'pod refers other rc as the controller, refers the rc as an owner',
+      refs: [
+        { ...ours, name: 'other', uid: 'other-uid' },
+        { ...ours, controller: false },
+      ],
+      expected: [
+        { ...ours, name: 'other', uid: 'other-uid' },
+        { ...ours, controller: false },
+      ],
+    },
+    {
+      name: 'TestGeneralPodAdoption: a StatefulSet as the only (non-controller) owner',
+      refs: [statefulSet],
+      expected: [statefulSet, ours],
+    },
   ];
   for (const tc of cases) {
     it(`given "${tc.name}", when reconciled to the end, then the pod's owner references are as upstream leaves them`, () => {
@@ -180,7 +251,10 @@ describe('TestPodOrphaningAndAdoptionWhenLabelsChange', () => {
 describe('TestExtraPodsAdoptionAndDeletion', () => {
   it('given 3 matching orphans and replicas=2, when reconciled, then all 3 are adopted, and once adopted 1 is deleted', () => {
     const created = { a: '2026-03-01T11:00:00Z', b: '2026-03-01T11:00:00Z', c: '2026-03-01T11:59:59Z' };
-    const c = newCluster([rc], (['a', 'b', 'c'] as const).map((n) => newPod(n, rc, { owned: false, created: created[n] })));
+    const c = newCluster(
+      [rc],
+      (['a', 'b', 'c'] as const).map((n) => newPod(n, rc, { owned: false, created: created[n] })),
+    );
     const result = sync(c, KEY);
     assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 3 });
     applyMutations(c, result.mutations, T0);
@@ -194,7 +268,13 @@ describe('TestExtraPodsAdoptionAndDeletion', () => {
 
 describe('claimPods: inactive pods and terminating pods', () => {
   it('given a terminating orphan and a Failed orphan, when reconciled, then neither is adopted and both are replaced', () => {
-    const c = newCluster([rc], [newPod('going', rc, { owned: false, deleting: T0.toISOString() }), newPod('failed', rc, { owned: false, phase: 'Failed' })]);
+    const c = newCluster(
+      [rc],
+      [
+        newPod('going', rc, { owned: false, deleting: T0.toISOString() }),
+        newPod('failed', rc, { owned: false, phase: 'Failed' }),
+      ],
+    );
     assert.deepEqual(podWrites(sync(c, KEY)), { creates: 2, deletes: 0, patches: 0 });
   });
 });

@@ -38,9 +38,20 @@ describe('TestSyncReplicaSetCreateFailures', () => {
     assert.equal(report.error, `pods "${failures[0]!.name}" is forbidden: exceeded quota: pods`);
     const events = report.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => m.event!);
     assert.equal(events.length, 5);
-    assert.deepEqual([events[0]!.type, events[0]!.reason, events[0]!.message], ['Warning', 'FailedCreate', `Error creating: ${failures[0]!.message}`]);
+    assert.deepEqual(
+      [events[0]!.type, events[0]!.reason, events[0]!.message],
+      ['Warning', 'FailedCreate', `Error creating: ${failures[0]!.message}`],
+    );
     const status = JSON.parse(report.mutations.find((m) => m.verb === 'UpdateStatus')!.body!).status;
-    assert.deepEqual(status.conditions, [{ type: REPLICA_FAILURE, status: 'True', lastTransitionTime: '2026-03-01T12:00:00Z', reason: 'FailedCreate', message: failures[0]!.message }]);
+    assert.deepEqual(status.conditions, [
+      {
+        type: REPLICA_FAILURE,
+        status: 'True',
+        lastTransitionTime: '2026-03-01T12:00:00Z',
+        reason: 'FailedCreate',
+        message: failures[0]!.message,
+      },
+    ]);
   });
 
   it('given the quota is lifted, when reconciled to the end, then 100 pods exist and the ReplicaFailure condition is gone', () => {
@@ -72,19 +83,33 @@ describe('TestSlowStartBatch (one sync publishes the run; the writer applies it 
     });
   }
 
-  it('given 1000 missing pods, then one sync publishes burstReplicas (500) creates as one run: its first create\'s id, indexes 0-499', () => {
+  it("given 1000 missing pods, then one sync publishes burstReplicas (500) creates as one run: its first create's id, indexes 0-499", () => {
     const creates = sync(newCluster([newRc(1000)]), KEY).mutations.filter((m) => m.verb === 'Create');
     assert.equal(creates.length, 500);
-    assert.deepEqual(creates.map((m) => m.slowStart), creates.map((_, index) => ({ run: creates[0]!.id, index, size: 500 })));
+    assert.deepEqual(
+      creates.map((m) => m.slowStart),
+      creates.map((_, index) => ({ run: creates[0]!.id, index, size: 500 })),
+    );
   });
 });
 
 describe('manageReplicas errors: namespace terminating, FailedDelete, recovery', () => {
   const failure = (over: Partial<MutationResult>): MutationResult => ({
-    mutationId: 'm', controller: 'replicationcontroller-controller', verb: 'Create',
+    mutationId: 'm',
+    controller: 'replicationcontroller-controller',
+    verb: 'Create',
     target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null },
-    outcome: 'Failed', status: 403, reason: 'Forbidden', message: 'forbidden', name: 'foobar-x', resourceVersion: null, uid: null,
-    attempts: 1, appliedAt: T0.toISOString(), reconcileKey: KEY, ...over,
+    outcome: 'Failed',
+    status: 403,
+    reason: 'Forbidden',
+    message: 'forbidden',
+    name: 'foobar-x',
+    resourceVersion: null,
+    uid: null,
+    attempts: 1,
+    appliedAt: T0.toISOString(),
+    reconcileKey: KEY,
+    ...over,
   });
 
   it('given a create refused because the namespace is terminating, when reconciled, then it is not an error and no event is recorded', () => {
@@ -94,7 +119,9 @@ describe('manageReplicas errors: namespace terminating, FailedDelete, recovery',
   });
 
   it('given a create the writer refused (not in its allowlist), when reconciled, then it is a FailedCreate error (backoff, not a loop)', () => {
-    const result = sync(newCluster([newRc(1)]), KEY, { failures: [failure({ outcome: 'Refused', status: 0, reason: 'NotAllowed', message: 'not allowed' })] });
+    const result = sync(newCluster([newRc(1)]), KEY, {
+      failures: [failure({ outcome: 'Refused', status: 0, reason: 'NotAllowed', message: 'not allowed' })],
+    });
     assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 0 });
     assert.equal(result.error, 'not allowed');
   });
@@ -102,23 +129,48 @@ describe('manageReplicas errors: namespace terminating, FailedDelete, recovery',
   it('given a failed delete, when reconciled, then FailedDelete is recorded, the condition says FailedDelete and nothing is deleted', () => {
     const rc = newRc(0, undefined, { status: { replicas: 1 } });
     const c = newCluster([rc], [newPod('pod0', rc)]);
-    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod0', resource: 'pods', subresource: null };
-    const result = sync(c, KEY, { failures: [failure({ verb: 'Delete', target, status: 500, message: 'etcd timeout' })] });
+    const target = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: 'default',
+      name: 'pod0',
+      resource: 'pods',
+      subresource: null,
+    };
+    const result = sync(c, KEY, {
+      failures: [failure({ verb: 'Delete', target, status: 500, message: 'etcd timeout' })],
+    });
     assert.deepEqual(podWrites(result), { creates: 0, deletes: 0, patches: 0 });
-    assert.deepEqual(result.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => [m.event!.reason, m.event!.message]), [['FailedDelete', 'Error deleting: etcd timeout']]);
+    assert.deepEqual(
+      result.mutations.filter((m) => m.verb === 'RecordEvent').map((m) => [m.event!.reason, m.event!.message]),
+      [['FailedDelete', 'Error deleting: etcd timeout']],
+    );
     assert.equal(result.error, 'unable to delete pods: etcd timeout');
     assert.equal(JSON.parse(result.mutations.at(-1)!.body!).status.conditions[0].reason, 'FailedDelete');
   });
 
   it('given a delete whose UID precondition failed (a namesake replaced the pod), when reconciled, then it is not an error', () => {
     const rc = newRc(0);
-    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'pod0', resource: 'pods', subresource: null };
-    assert.equal(sync(newCluster([rc]), KEY, { failures: [failure({ verb: 'Delete', target, outcome: 'Conflict', status: 409 })] }).error, undefined);
+    const target = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: 'default',
+      name: 'pod0',
+      resource: 'pods',
+      subresource: null,
+    };
+    assert.equal(
+      sync(newCluster([rc]), KEY, { failures: [failure({ verb: 'Delete', target, outcome: 'Conflict', status: 409 })] })
+        .error,
+      undefined,
+    );
   });
 
   it('given an existing ReplicaFailure condition and a sync without error, when reconciled, then the condition is removed', () => {
     const cond = { type: REPLICA_FAILURE, status: 'True' as const, reason: 'FailedCreate', message: 'quota' };
-    const rc = newRc(1, undefined, { status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [cond] } });
+    const rc = newRc(1, undefined, {
+      status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [cond] },
+    });
     const result = sync(newCluster([rc], [newPod('pod0', rc)]), KEY);
     assert.deepEqual(verbs(result), { UpdateStatus: 1 });
     assert.equal(JSON.parse(result.mutations[0]!.body!).status.conditions, undefined);

@@ -13,7 +13,9 @@ const bodyOf = (text: string | null): Record<string, unknown> => JSON.parse(text
 
 describe('TestSyncReplicaSetDoesNothing', () => {
   it('given 2 matching Running pods and replicas=2 with status up to date, when reconciled, then nothing is written', () => {
-    const rc = newRc(2, undefined, { status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2 } });
+    const rc = newRc(2, undefined, {
+      status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2 },
+    });
     const c = newCluster([rc], [newPod('pod0', rc), newPod('pod1', rc)]);
     assert.deepEqual(sync(c, KEY), { mutations: [] });
     assert.equal(convergeRc(c, KEY), 0);
@@ -37,54 +39,122 @@ describe('syncReplicaSet: scale up (manageReplicas, GetPodFromTemplate)', () => 
     const result = sync(newCluster([rc]), KEY);
     const [create] = result.mutations;
     assert.deepEqual(verbs(result), { Create: 3 });
-    assert.deepEqual(result.expectations, { type: 'ExpectCreations', objectKeys: result.mutations.map((m) => `default/${generatedName('foobar-', m.id)}`) });
-    assert.deepEqual(result.mutations.map((m) => m.slowStart), [0, 1, 2].map((index) => ({ run: create!.id, index, size: 3 })));
-    assert.deepEqual(create!.target, { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: '', resource: 'pods', subresource: null });
+    assert.deepEqual(result.expectations, {
+      type: 'ExpectCreations',
+      objectKeys: result.mutations.map((m) => `default/${generatedName('foobar-', m.id)}`),
+    });
+    assert.deepEqual(
+      result.mutations.map((m) => m.slowStart),
+      [0, 1, 2].map((index) => ({ run: create!.id, index, size: 3 })),
+    );
+    assert.deepEqual(create!.target, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: 'default',
+      name: '',
+      resource: 'pods',
+      subresource: null,
+    });
     assert.deepEqual(bodyOf(create!.body), {
-      apiVersion: 'v1', kind: 'Pod',
+      apiVersion: 'v1',
+      kind: 'Pod',
       metadata: {
-        generateName: 'foobar-', namespace: 'default', labels: template.metadata.labels, annotations: { a: '1' }, finalizers: ['example.com/keep'],
-        ownerReferences: [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'foobar', uid: 'rc-uid-foobar', controller: true, blockOwnerDeletion: true }],
+        generateName: 'foobar-',
+        namespace: 'default',
+        labels: template.metadata.labels,
+        annotations: { a: '1' },
+        finalizers: ['example.com/keep'],
+        ownerReferences: [
+          {
+            apiVersion: 'v1',
+            kind: 'ReplicationController',
+            name: 'foobar',
+            uid: 'rc-uid-foobar',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec: template.spec,
     });
     assert.equal(create!.createdAt, T0.toISOString());
     assert.equal(create!.reconcileKey, KEY);
     assert.deepEqual(create!.event, {
-      involvedObject: { apiVersion: 'v1', kind: 'ReplicationController', namespace: 'default', name: 'foobar', uid: 'rc-uid-foobar', resourceVersion: '18', fieldPath: null },
-      type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${generatedName('foobar-', create!.id)}`,
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        namespace: 'default',
+        name: 'foobar',
+        uid: 'rc-uid-foobar',
+        resourceVersion: '18',
+        fieldPath: null,
+      },
+      type: 'Normal',
+      reason: 'SuccessfulCreate',
+      message: `Created pod: ${generatedName('foobar-', create!.id)}`,
       source: { component: 'replication-controller', host: null },
     });
   });
 
   it('given the same input twice, when reconciled, then the mutation ids are the same (a replay names the same pods)', () => {
-    assert.deepEqual(sync(newCluster([rc]), KEY).mutations.map((m) => m.id), sync(newCluster([rc]), KEY).mutations.map((m) => m.id));
+    assert.deepEqual(
+      sync(newCluster([rc]), KEY).mutations.map((m) => m.id),
+      sync(newCluster([rc]), KEY).mutations.map((m) => m.id),
+    );
   });
 
   it('given the created pods, when they land (Applied), then the SuccessfulCreate event attached to each Create named its pod', () => {
     const c = newCluster([rc]);
     const result = sync(c, KEY);
     const { results } = applyMutations(c, result.mutations, T0);
-    assert.deepEqual(results.map((r) => r.outcome), ['Applied', 'Applied', 'Applied']);
-    assert.deepEqual(result.mutations.map((m) => m.event!.message).sort(), objectNames(c, 'pods').map((name) => `Created pod: ${name}`));
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['Applied', 'Applied', 'Applied'],
+    );
+    assert.deepEqual(
+      result.mutations.map((m) => m.event!.message).sort(),
+      objectNames(c, 'pods').map((name) => `Created pod: ${name}`),
+    );
   });
 
   it('given no pods, when reconciled until nothing is left to do, then 3 pods exist and the status says so', () => {
     const c = newCluster([rc]);
     assert.equal(convergeRc(c, KEY), 2, 'the creates, then the status');
     assert.equal(c.objects.pods.size, 3);
-    assert.deepEqual(c.objects.replicationcontrollers.get(KEY)!.status, { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 0, availableReplicas: 0, observedGeneration: 1 });
+    assert.deepEqual(c.objects.replicationcontrollers.get(KEY)!.status, {
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      observedGeneration: 1,
+    });
   });
 });
 
 describe('syncReplicaSet: scale down (manageReplicas, getPodsToDelete)', () => {
   it('given 3 pods and replicas=1, when reconciled, then the 2 least valuable are deleted with UID preconditions, expected, each carrying its SuccessfulDelete', () => {
     const rc = newRc(1);
-    const c = newCluster([rc], [newPod('running', rc, { node: 'n1' }), newPod('pending', rc, { phase: 'Pending', node: 'n1' }), newPod('unscheduled', rc, { phase: 'Pending' })]);
+    const c = newCluster(
+      [rc],
+      [
+        newPod('running', rc, { node: 'n1' }),
+        newPod('pending', rc, { phase: 'Pending', node: 'n1' }),
+        newPod('unscheduled', rc, { phase: 'Pending' }),
+      ],
+    );
     const result = sync(c, KEY);
     const deletes = result.mutations.filter((m) => m.verb === 'Delete');
-    assert.deepEqual(deletes.map((m) => [m.target.name, m.preconditions.uid]), [['unscheduled', 'uid-unscheduled'], ['pending', 'uid-pending']]);
-    assert.deepEqual(result.expectations, { type: 'ExpectDeletions', objectKeys: ['default/unscheduled', 'default/pending'] });
+    assert.deepEqual(
+      deletes.map((m) => [m.target.name, m.preconditions.uid]),
+      [
+        ['unscheduled', 'uid-unscheduled'],
+        ['pending', 'uid-pending'],
+      ],
+    );
+    assert.deepEqual(result.expectations, {
+      type: 'ExpectDeletions',
+      objectKeys: ['default/unscheduled', 'default/pending'],
+    });
     const events = deletes.map((m) => `${m.event!.reason} ${m.event!.message}`);
     assert.deepEqual(events, ['SuccessfulDelete Deleted pod: unscheduled', 'SuccessfulDelete Deleted pod: pending']);
     convergeRc(c, KEY);
@@ -111,7 +181,10 @@ describe('TestSyncReplicaSetDormancy', () => {
     // Creates a replica and sets expectations.
     const first = sync(c, KEY);
     assert.deepEqual(podWrites(first), { creates: 1, deletes: 0, patches: 0 });
-    assert.deepEqual(first.expectations, { type: 'ExpectCreations', objectKeys: [`default/${generatedName('foobar-', first.mutations[0]!.id)}`] });
+    assert.deepEqual(first.expectations, {
+      type: 'ExpectCreations',
+      objectKeys: [`default/${generatedName('foobar-', first.mutations[0]!.id)}`],
+    });
     // Expectations prevent replicas but not an update of the status.
     c.objects.replicationcontrollers.set(KEY, newRc(2, undefined, { status: { replicas: 0 } }));
     const dormant = sync(c, KEY, { expectations: UNSATISFIED });
@@ -140,10 +213,12 @@ describe('TestDeleteControllerAndExpectations', () => {
 });
 
 describe('TestExpectationsOnRecreate', () => {
-  it('given an RC deleted and recreated under the same name, when reconciled, then the old RC\'s pods are not its own and it creates pods', () => {
+  it("given an RC deleted and recreated under the same name, when reconciled, then the old RC's pods are not its own and it creates pods", () => {
     const old = newRc(1);
     const c = newCluster([old], [newPod('old-pod', old)]);
-    const recreated: ReplicationController = newRc(1, undefined, { metadata: { uid: 'rc-uid-2', resourceVersion: '40' } });
+    const recreated: ReplicationController = newRc(1, undefined, {
+      metadata: { uid: 'rc-uid-2', resourceVersion: '40' },
+    });
     c.objects.replicationcontrollers.set(KEY, recreated);
     const result = sync(c, KEY);
     assert.deepEqual(podWrites(result), { creates: 1, deletes: 0, patches: 0 });

@@ -24,15 +24,28 @@ async function podWritesOf(history: readonly ReplayInput[], to: number, from = 0
     pods: partitioned<Pod>(POD_TOPIC, { indexers: POD_INDEXERS, project: projectPod }),
     sets: partitioned<ReplicaSetLike>(RC_TOPIC, { indexers: SET_INDEXERS }),
   });
-  const hooks = controllerHooks(REPLICATION_CONTROLLERS.controller, informers, replicaSetControllerSpec(REPLICATION_CONTROLLERS, informers.listers(), DEFAULT_REPLICA_SET_CONFIG));
+  const hooks = controllerHooks(
+    REPLICATION_CONTROLLERS.controller,
+    informers,
+    replicaSetControllerSpec(REPLICATION_CONTROLLERS, informers.listers(), DEFAULT_REPLICA_SET_CONFIG),
+  );
   const replay = new ControllerReplay({ from, to, expectationsTtlMs: 300_000, partitions: new Map(), partitioned: [] });
-  return (await replay.run(hooks, history)).flatMap((d) => d.mutations).filter((m) => m.verb === 'Create' || m.verb === 'Delete').map(signature);
+  return (await replay.run(hooks, history))
+    .flatMap((d) => d.mutations)
+    .filter((m) => m.verb === 'Create' || m.verb === 'Delete')
+    .map(signature);
 }
 
 function applied(at: number, topic: string, object: Pod | ReplicationController): ReplayInput {
   const key = `${object.metadata.namespace}/${object.metadata.name}`;
   const cause = { topic: topic.replace('state', 'watch'), partition: 0, offset: offset++ };
-  return { at, topic, partition: 0, kind: 'event', event: { cause, type: 'Applied', key, object, resourceVersion: object.metadata.resourceVersion ?? '', live: true } };
+  return {
+    at,
+    topic,
+    partition: 0,
+    kind: 'event',
+    event: { cause, type: 'Applied', key, object, resourceVersion: object.metadata.resourceVersion ?? '', live: true },
+  };
 }
 
 function rc(replicas: number, rv: number): ReplicationController {
@@ -60,7 +73,10 @@ describe('replaying the RC controller over history', () => {
     // the sync at 2000 act although no pod bore a name the replay had given.
     assert.deepEqual(creates, Array(5).fill('Create pods default/foobar-*'));
     // At 3000 three of the five must go: the three not ready, as upstream's ranking says.
-    assert.deepEqual(writes.filter((w) => w.startsWith('Delete')).sort(), ['b', 'd', 'e'].map((p) => `Delete pods default/foobar-${p}`));
+    assert.deepEqual(
+      writes.filter((w) => w.startsWith('Delete')).sort(),
+      ['b', 'd', 'e'].map((p) => `Delete pods default/foobar-${p}`),
+    );
   });
 
   it('applies the records before the window to its stores only: a sync comes from an event inside the window', async () => {

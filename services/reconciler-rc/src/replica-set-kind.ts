@@ -21,7 +21,12 @@ export type ReplicaSetLike = {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata: ObjectMeta;
-  readonly spec: { readonly replicas?: number; readonly minReadySeconds?: number; readonly selector?: LabelSelector | Labels; readonly template?: PodTemplateSpec };
+  readonly spec: {
+    readonly replicas?: number;
+    readonly minReadySeconds?: number;
+    readonly selector?: LabelSelector | Labels;
+    readonly template?: PodTemplateSpec;
+  };
   readonly status?: ReplicaSetStatus;
 };
 
@@ -42,18 +47,39 @@ export type ReplicaSetKind = {
 };
 
 /** kindOf is a ReplicaSetKind from the controller's catalog entry. */
-function kindOf(name: string, plural: string, selector: ReplicaSetKind['selector'], terminatingReplicas: boolean): ReplicaSetKind {
+function kindOf(
+  name: string,
+  plural: string,
+  selector: ReplicaSetKind['selector'],
+  terminatingReplicas: boolean,
+): ReplicaSetKind {
   const entry = catalogEntry(name);
   const objects = watchedKind(plural);
-  return { controller: entry.name, eventSource: entry.eventSource, owner: { apiVersion: objects.apiVersion, kind: objects.kind }, objects, selector, terminatingReplicas };
+  return {
+    controller: entry.name,
+    eventSource: entry.eventSource,
+    owner: { apiVersion: objects.apiVersion, kind: objects.kind },
+    objects,
+    selector,
+    terminatingReplicas,
+  };
 }
 
 /** REPLICATION_CONTROLLERS is the RC manager (pkg/controller/replication): an equality-map selector, no terminatingReplicas. */
-export const REPLICATION_CONTROLLERS: ReplicaSetKind = kindOf('replicationcontroller-controller', 'replicationcontrollers',
-  (set) => ({ matches: selectorMatcher(set.spec.selector as Labels) }), false);
+export const REPLICATION_CONTROLLERS: ReplicaSetKind = kindOf(
+  'replicationcontroller-controller',
+  'replicationcontrollers',
+  (set) => ({ matches: selectorMatcher(set.spec.selector as Labels) }),
+  false,
+);
 
 /** REPLICA_SETS is the ReplicaSet manager (pkg/controller/replicaset): a metav1.LabelSelector, terminatingReplicas counted. */
-export const REPLICA_SETS: ReplicaSetKind = kindOf('replicaset-controller', 'replicasets', (set) => labelSelectorMatcher(set.spec.selector as LabelSelector | undefined), true);
+export const REPLICA_SETS: ReplicaSetKind = kindOf(
+  'replicaset-controller',
+  'replicasets',
+  (set) => labelSelectorMatcher(set.spec.selector as LabelSelector | undefined),
+  true,
+);
 
 /** PODS is the kind the controllers create, adopt, release and delete. */
 export const PODS = watchedKind('pods');
@@ -70,5 +96,8 @@ export function podSelects(kind: ReplicaSetKind, set: ReplicaSetLike, labels: La
 
 /** emptySelector: no selector, an empty map (an RC's), or a LabelSelector without labels or expressions (selector.Empty()). */
 function emptySelector(selector: LabelSelector | Labels): boolean {
-  return selector == null || Object.values(selector).every((v) => v == null || (typeof v === 'object' && Object.keys(v).length === 0));
+  return (
+    selector == null ||
+    Object.values(selector).every((v) => v == null || (typeof v === 'object' && Object.keys(v).length === 0))
+  );
 }

@@ -1,7 +1,15 @@
 import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { byControllerUID, byNamespace, byPodController, CONTROLLER_UID_INDEX, NAMESPACE_INDEX, POD_CONTROLLER_INDEX, podControllerIndexKey } from '@kcm-bus/runtime/store/index-funcs.ts';
+import {
+  byControllerUID,
+  byNamespace,
+  byPodController,
+  CONTROLLER_UID_INDEX,
+  NAMESPACE_INDEX,
+  POD_CONTROLLER_INDEX,
+  podControllerIndexKey,
+} from '@kcm-bus/runtime/store/index-funcs.ts';
 import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
 import { podSelects, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
 
@@ -15,13 +23,21 @@ export const POD_INDEXERS: Indexers<Pod> = { [NAMESPACE_INDEX]: byNamespace, [PO
  * SET_INDEXERS are the sets lister's indexes: by namespace (rsLister.ReplicaSets(namespace)) and by the UID of the
  * set's own controller (upstream's controllerUIDIndex: a Deployment's ReplicaSets, getReplicaSetsWithSameController).
  */
-export const SET_INDEXERS: Indexers<ReplicaSetLike> = { [NAMESPACE_INDEX]: byNamespace, [CONTROLLER_UID_INDEX]: byControllerUID };
+export const SET_INDEXERS: Indexers<ReplicaSetLike> = {
+  [NAMESPACE_INDEX]: byNamespace,
+  [CONTROLLER_UID_INDEX]: byControllerUID,
+};
 
 /**
  * resolveControllerRef mirrors replica_set.go resolveControllerRef: the set a controllerRef names, found by name in
  * the pod's namespace, only if the kind is ours and the UID matches (a recreated set of the same name is not it).
  */
-export function resolveControllerRef(kind: ReplicaSetKind, namespace: string, ref: OwnerReference, sets: Lister<ReplicaSetLike>): ReplicaSetLike | undefined {
+export function resolveControllerRef(
+  kind: ReplicaSetKind,
+  namespace: string,
+  ref: OwnerReference,
+  sets: Lister<ReplicaSetLike>,
+): ReplicaSetLike | undefined {
   if (ref.kind !== kind.owner.kind) return undefined;
   const set = sets.get(`${namespace}/${ref.name}`);
   return set !== undefined && set.metadata.uid === ref.uid ? set : undefined;
@@ -32,7 +48,11 @@ export function resolveControllerRef(kind: ReplicaSetKind, namespace: string, re
  * selector matches its labels (podSelects: an invalid, nil or empty selector matches nothing); none for a pod without
  * labels. More than one is a user error upstream only logs; controllerRefs keep it harmless.
  */
-export function getPodControllers(kind: ReplicaSetKind, pod: Pod, sets: Lister<ReplicaSetLike>): readonly ReplicaSetLike[] {
+export function getPodControllers(
+  kind: ReplicaSetKind,
+  pod: Pod,
+  sets: Lister<ReplicaSetLike>,
+): readonly ReplicaSetLike[] {
   const labels = pod.metadata.labels ?? {};
   if (Object.keys(labels).length === 0) return [];
   return sets.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((set) => podSelects(kind, set, labels));
@@ -45,7 +65,10 @@ export function getPodControllers(kind: ReplicaSetKind, pod: Pod, sets: Lister<R
  */
 export function filterPodsByOwner(kind: ReplicaSetKind, pods: Lister<Pod>, set: ReplicaSetLike): readonly Pod[] {
   const { name, uid, namespace = '' } = set.metadata;
-  const owned = pods.byIndex(POD_CONTROLLER_INDEX, podControllerIndexKey(namespace, { kind: kind.owner.kind, name, uid }));
+  const owned = pods.byIndex(
+    POD_CONTROLLER_INDEX,
+    podControllerIndexKey(namespace, { kind: kind.owner.kind, name, uid }),
+  );
   return [...owned, ...pods.byIndex(POD_CONTROLLER_INDEX, namespace)];
 }
 
@@ -55,14 +78,21 @@ export function filterPodsByOwner(kind: ReplicaSetKind, pods: Lister<Pod>, set: 
  * skipped), deduplicated by UID; none when the set has no controller (the usual case for an RC). They only feed the
  * co-location rank of getPodsToDelete.
  */
-export function getIndirectlyRelatedPods(kind: ReplicaSetKind, set: ReplicaSetLike, sets: Lister<ReplicaSetLike>, pods: Lister<Pod>): readonly Pod[] {
+export function getIndirectlyRelatedPods(
+  kind: ReplicaSetKind,
+  set: ReplicaSetLike,
+  sets: Lister<ReplicaSetLike>,
+  pods: Lister<Pod>,
+): readonly Pod[] {
   const owner = controllerOf(set.metadata);
   if (owner === undefined) return [];
   const seen = new Map<string, Pod>();
   for (const related of sets.byIndex(CONTROLLER_UID_INDEX, owner.uid)) {
     const selector = kind.selector(related);
     if (!('matches' in selector)) continue;
-    for (const p of pods.byIndex(NAMESPACE_INDEX, related.metadata.namespace ?? '').filter((p) => selector.matches(p.metadata.labels))) {
+    for (const p of pods
+      .byIndex(NAMESPACE_INDEX, related.metadata.namespace ?? '')
+      .filter((p) => selector.matches(p.metadata.labels))) {
       if (!seen.has(p.metadata.uid)) seen.set(p.metadata.uid, p);
     }
   }

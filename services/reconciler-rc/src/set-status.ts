@@ -17,12 +17,29 @@ export const REPLICA_FAILURE = 'ReplicaFailure';
  * terminating pods when the kind counts them (`terminating` undefined: absent, as an RC's), plus the ReplicaFailure
  * condition: added on a manage error when absent, removed when the error has cleared.
  */
-export function calculateStatus(set: ReplicaSetLike, pods: readonly Pod[], terminating: readonly Pod[] | undefined, manageErr: ManageError | undefined, now: Date): ReplicaSetStatus {
+export function calculateStatus(
+  set: ReplicaSetLike,
+  pods: readonly Pod[],
+  terminating: readonly Pod[] | undefined,
+  manageErr: ManageError | undefined,
+  now: Date,
+): ReplicaSetStatus {
   const { terminatingReplicas: _old, ...old } = set.status ?? { replicas: 0 };
-  let status: ReplicaSetStatus = { ...old, replicas: pods.length, ...countPods(set, pods, now), ...(terminating === undefined ? {} : { terminatingReplicas: terminating.length }) };
+  let status: ReplicaSetStatus = {
+    ...old,
+    replicas: pods.length,
+    ...countPods(set, pods, now),
+    ...(terminating === undefined ? {} : { terminatingReplicas: terminating.length }),
+  };
   const failure = getCondition(old, REPLICA_FAILURE);
   if (manageErr !== undefined && failure === undefined) {
-    const cond = { type: REPLICA_FAILURE, status: 'True' as const, lastTransitionTime: rfc3339(now), reason: manageErr.reason, message: manageErr.message };
+    const cond = {
+      type: REPLICA_FAILURE,
+      status: 'True' as const,
+      lastTransitionTime: rfc3339(now),
+      reason: manageErr.reason,
+      message: manageErr.message,
+    };
     status = setCondition(status, cond);
   } else if (manageErr === undefined && failure !== undefined) {
     status = removeCondition(status, REPLICA_FAILURE);
@@ -30,7 +47,11 @@ export function calculateStatus(set: ReplicaSetLike, pods: readonly Pod[], termi
   return status;
 }
 
-function countPods(set: ReplicaSetLike, pods: readonly Pod[], now: Date): Pick<ReplicaSetStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'> {
+function countPods(
+  set: ReplicaSetLike,
+  pods: readonly Pod[],
+  now: Date,
+): Pick<ReplicaSetStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'> {
   const minReadySeconds = set.spec.minReadySeconds ?? 0;
   const fullyLabeled = supersetMatcher(set.spec.template?.metadata?.labels);
   let [fullyLabeledReplicas, readyReplicas, availableReplicas] = [0, 0, 0];
@@ -51,10 +72,11 @@ function countPods(set: ReplicaSetLike, pods: readonly Pod[], now: Date): Pick<R
 export function statusToWrite(set: ReplicaSetLike, status: ReplicaSetStatus): ReplicaSetStatus | undefined {
   const old = set.status ?? { replicas: 0 };
   const counts = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const;
-  const same = counts.every((f) => (old[f] ?? 0) === (status[f] ?? 0))
-    && (old.terminatingReplicas ?? undefined) === (status.terminatingReplicas ?? undefined)
-    && (set.metadata.generation ?? 0) === (old.observedGeneration ?? 0)
-    && jsonEqual(old.conditions ?? [], status.conditions ?? []);
+  const same =
+    counts.every((f) => (old[f] ?? 0) === (status[f] ?? 0)) &&
+    (old.terminatingReplicas ?? undefined) === (status.terminatingReplicas ?? undefined) &&
+    (set.metadata.generation ?? 0) === (old.observedGeneration ?? 0) &&
+    jsonEqual(old.conditions ?? [], status.conditions ?? []);
   return same ? undefined : { ...status, observedGeneration: set.metadata.generation ?? 0 };
 }
 

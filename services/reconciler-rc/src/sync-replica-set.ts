@@ -59,7 +59,11 @@ export function syncReplicaSet(key: string, input: SyncInput): ReconcileResult {
   const set = input.sets.get(key);
   if (set === undefined) return { mutations: [], expectations: { type: 'DeleteExpectations' } };
   const selector = input.kind.selector(set);
-  if ('error' in selector) return { mutations: [], warning: `error converting pod selector to selector for ${input.kind.owner.kind} ${key}: ${selector.error}` };
+  if ('error' in selector)
+    return {
+      mutations: [],
+      warning: `error converting pod selector to selector for ${input.kind.owner.kind} ${key}: ${selector.error}`,
+    };
   const failures = summarizeFailures(input.failures, releasedBy(selector.matches, input.pods));
   const log = mutationLog(input.kind.controller, key, input.cause, input.now, input.attempt);
   if (failures.claim.length > 0) return claimFailed(input.kind, set, failures, log);
@@ -80,20 +84,42 @@ export function syncReplicaSet(key: string, input: SyncInput): ReconcileResult {
  * sync: a status write's failure wins over the manage error (both requeue rate-limited), and only a clean sync plans
  * the next availability check.
  */
-function finish(set: ReplicaSetLike, status: ReplicaSetStatus, s: { readonly claimed: readonly Pod[]; readonly failures: FailureSummary; readonly manage: ManageResult; readonly input: SyncInput; readonly log: MutationLog }): ReconcileResult {
+function finish(
+  set: ReplicaSetLike,
+  status: ReplicaSetStatus,
+  s: {
+    readonly claimed: readonly Pod[];
+    readonly failures: FailureSummary;
+    readonly manage: ManageResult;
+    readonly input: SyncInput;
+    readonly log: MutationLog;
+  },
+): ReconcileResult {
   const retryStatus = s.failures.status.length > 0 && !s.input.fresh;
   const write = statusToWrite(set, status);
   if (write !== undefined && !retryStatus) s.log.push(updateStatusDraft(s.input.kind.objects, set, write));
   const statusError = s.failures.status.length > 0 ? `failed to update status: ${s.failures.status[0]}` : undefined;
   const error = statusError ?? s.manage.error?.message;
   const requeueAfterMs = error === undefined ? availabilityRequeue(set, s.claimed, status, s.input.now) : undefined;
-  return withOptional({ mutations: s.log.mutations(), expectations: s.manage.expectations, error, requeueAfterMs, freshRead: retryStatus || undefined });
+  return withOptional({
+    mutations: s.log.mutations(),
+    expectations: s.manage.expectations,
+    error,
+    requeueAfterMs,
+    freshRead: retryStatus || undefined,
+  });
 }
 
 /** claimedTerminating mirrors FilterTerminatingPods + FilterClaimedPods: the set's own matching pods that are being deleted and not yet terminal. */
 function claimedTerminating(set: ReplicaSetLike, matches: LabelsMatcher, pods: readonly Pod[]): readonly Pod[] {
   const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-  return pods.filter((p) => isTerminating(p.metadata) && !terminal(p) && controllerOf(p.metadata)?.uid === set.metadata.uid && matches(p.metadata.labels));
+  return pods.filter(
+    (p) =>
+      isTerminating(p.metadata) &&
+      !terminal(p) &&
+      controllerOf(p.metadata)?.uid === set.metadata.uid &&
+      matches(p.metadata.labels),
+  );
 }
 
 /**
@@ -101,7 +127,12 @@ function claimedTerminating(set: ReplicaSetLike, matches: LabelsMatcher, pods: r
  * applied (upstream counts it when AdoptPod returned nil, in the same sync), so manageReplicas and the status wait
  * for the next sync, which the patched pod's update wakes. Failures of the previous round are still reported.
  */
-function adopting(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): ReconcileResult {
+function adopting(
+  kind: ReplicaSetKind,
+  set: ReplicaSetLike,
+  failures: FailureSummary,
+  log: MutationLog,
+): ReconcileResult {
   const reported = reportFailures(kind, set, failures, log);
   return withOptional({ mutations: log.mutations(), error: reported?.message });
 }
@@ -110,7 +141,12 @@ function adopting(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSu
  * claimFailed is syncReplicaSet returning claimPods's aggregated error before anything else: no writes, no status.
  * Failed creates or deletes of the same earlier round still get their events, so none goes unreported.
  */
-function claimFailed(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): ReconcileResult {
+function claimFailed(
+  kind: ReplicaSetKind,
+  set: ReplicaSetLike,
+  failures: FailureSummary,
+  log: MutationLog,
+): ReconcileResult {
   reportFailures(kind, set, failures, log);
   return { mutations: log.mutations(), error: `failed to claim pods: ${failures.claim.join('; ')}` };
 }
@@ -120,7 +156,13 @@ function claimFailed(kind: ReplicaSetKind, set: ReplicaSetLike, failures: Failur
  * failures of the previous round reported first: a reported failure is this round's manage error and no writes
  * are attempted (the rate-limited requeue is the backoff between create attempts).
  */
-function manageOrReport(set: ReplicaSetLike, claimed: readonly Pod[], failures: FailureSummary, input: SyncInput, log: MutationLog): ManageResult {
+function manageOrReport(
+  set: ReplicaSetLike,
+  claimed: readonly Pod[],
+  failures: FailureSummary,
+  input: SyncInput,
+  log: MutationLog,
+): ManageResult {
   const reported = reportFailures(input.kind, set, failures, log);
   if (reported !== undefined) return { error: reported };
   if (!input.expectations.satisfied || isTerminating(set.metadata)) return {};
@@ -137,7 +179,10 @@ function manageOrReport(set: ReplicaSetLike, claimed: readonly Pod[], failures: 
 function pendingFailure(set: ReplicaSetLike, manage: ManageResult): ManageError | undefined {
   const failure = getCondition(set.status ?? { replicas: 0 }, REPLICA_FAILURE);
   if (failure === undefined || manage.expectations === undefined) return undefined;
-  return { reason: failure.reason === 'FailedDelete' ? 'FailedDelete' : 'FailedCreate', message: failure.message ?? '' };
+  return {
+    reason: failure.reason === 'FailedDelete' ? 'FailedDelete' : 'FailedCreate',
+    message: failure.message ?? '',
+  };
 }
 
 /**
@@ -145,7 +190,12 @@ function pendingFailure(set: ReplicaSetLike, manage: ManageResult): ManageError 
  * with minReadySeconds and some ready pods not yet available, look again when the first becomes available
  * (FindMinNextPodAvailabilityCheck, falling back to minReadySeconds). v1.37.2 adds no skew second here.
  */
-function availabilityRequeue(set: ReplicaSetLike, pods: readonly Pod[], status: ReplicaSetStatus, now: Date): number | undefined {
+function availabilityRequeue(
+  set: ReplicaSetLike,
+  pods: readonly Pod[],
+  status: ReplicaSetStatus,
+  now: Date,
+): number | undefined {
   const minReadySeconds = set.spec.minReadySeconds ?? 0;
   if (minReadySeconds <= 0 || status.readyReplicas === status.availableReplicas) return undefined;
   return nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000;

@@ -2,7 +2,12 @@ import { converge, verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
-import { type ControlleeExpectations, expectationsView, lowerExpectations, recordFor } from '@kcm-bus/runtime/expectations/expectations.ts';
+import {
+  type ControlleeExpectations,
+  expectationsView,
+  lowerExpectations,
+  recordFor,
+} from '@kcm-bus/runtime/expectations/expectations.ts';
 import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { listers, type PodWatchEvent, type SetCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
@@ -43,11 +48,15 @@ export function nextCause(): readonly MutationCause[] {
 export function sync(c: SetCluster, key: string, o: SyncOptions = {}): ReconcileResult {
   const kind = o.kind ?? REPLICATION_CONTROLLERS;
   const result = syncReplicaSet(key, {
-    kind, ...listers(c, kind),
+    kind,
+    ...listers(c, kind),
     expectations: o.expectations ?? SATISFIED,
     failures: o.failures ?? [],
     now: o.now ?? T0,
-    config: { ...DEFAULT_REPLICA_SET_CONFIG, ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }) },
+    config: {
+      ...DEFAULT_REPLICA_SET_CONFIG,
+      ...(o.burstReplicas === undefined ? {} : { burstReplicas: o.burstReplicas }),
+    },
     cause: o.cause ?? CAUSE,
     fresh: o.fresh ?? true,
   });
@@ -65,9 +74,14 @@ export function podWrites(result: ReconcileResult): { creates: number; deletes: 
  * convergeRc is the convergence check (k8s converge) with sync: expectations satisfied, a fresh cause each round.
  * Returns the number of rounds that wrote something.
  */
-export function convergeRc(c: SetCluster, key: string, o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {}): number {
+export function convergeRc(
+  c: SetCluster,
+  key: string,
+  o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {},
+): number {
   const { maxRounds, ...options } = o;
-  const reconcile = (k: string, failures: readonly MutationResult[]): ReconcileResult => sync(c, k, { ...options, failures, cause: nextCause() });
+  const reconcile = (k: string, failures: readonly MutationResult[]): ReconcileResult =>
+    sync(c, k, { ...options, failures, cause: nextCause() });
   return converge(c, key, reconcile, { now: o.now ?? T0, ...(maxRounds === undefined ? {} : { maxRounds }) });
 }
 
@@ -99,7 +113,8 @@ export function expectationsModel(): ExpectationsModel {
       else records.set(key, r);
     },
     observe: (o) => {
-      if (o !== undefined) lower(o.setKey, o.kind === 'creation' ? [o.podKey] : [], o.kind === 'deletion' ? [o.podKey] : []);
+      if (o !== undefined)
+        lower(o.setKey, o.kind === 'creation' ? [o.podKey] : [], o.kind === 'deletion' ? [o.podKey] : []);
     },
     lower: (failures) => {
       for (const f of failures) {
@@ -115,7 +130,12 @@ export function expectationsModel(): ExpectationsModel {
 }
 
 /** deliver feeds pod watch events through onPodEvent (of `kind`, the RC's by default) into the expectations, as the consumer would. */
-export function deliver(c: SetCluster, exp: ExpectationsModel, events: readonly PodWatchEvent[], kind: ReplicaSetKind = REPLICATION_CONTROLLERS): string[] {
+export function deliver(
+  c: SetCluster,
+  exp: ExpectationsModel,
+  events: readonly PodWatchEvent[],
+  kind: ReplicaSetKind = REPLICATION_CONTROLLERS,
+): string[] {
   const enqueued: string[] = [];
   for (const e of events) {
     const effect = onPodEvent(kind, e.type, e.object, e.type === 'Deleted' ? undefined : e.old, listers(c, kind).sets);

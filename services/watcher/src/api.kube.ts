@@ -13,7 +13,11 @@ const MAX_PENDING_LINES = 1000;
  * kubeListWatcher is the ListWatcher of one kind over HTTPS with the kubeconfig's TLS identity (kept-alive connections)
  * and the credentials' current headers; a list or watch refused 401 is sent once more with fresh credentials.
  */
-export async function kubeListWatcher(kc: KubeConfig, credentials: CredentialCache, kind: WatchedKind): Promise<ListWatcher> {
+export async function kubeListWatcher(
+  kc: KubeConfig,
+  credentials: CredentialCache,
+  kind: WatchedKind,
+): Promise<ListWatcher> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no cluster server');
   const tls: RequestOptions = {};
@@ -22,15 +26,31 @@ export async function kubeListWatcher(kc: KubeConfig, credentials: CredentialCac
   const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${kind.plural}`;
   const url = (query: Record<string, string>): string => `${server}${path}?${new URLSearchParams(query).toString()}`;
   const authenticated = (target: string, opts: RequestOptions): Promise<IncomingMessage> =>
-    sendWithCredentials(credentials, (auth) => get(target, { ...opts, headers: auth }), (err) => err instanceof ApiStatusError && err.code === 401);
+    sendWithCredentials(
+      credentials,
+      (auth) => get(target, { ...opts, headers: auth }),
+      (err) => err instanceof ApiStatusError && err.code === 401,
+    );
   return {
     async list({ limit, continue: token }) {
       const res = await authenticated(url({ limit: String(limit), ...(token ? { continue: token } : {}) }), base);
-      const body = JSON.parse(await readBody(res)) as { items?: ListPage['items']; metadata?: { resourceVersion?: string; continue?: string } };
-      return { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '', continue: body.metadata?.continue || undefined };
+      const body = JSON.parse(await readBody(res)) as {
+        items?: ListPage['items'];
+        metadata?: { resourceVersion?: string; continue?: string };
+      };
+      return {
+        items: body.items ?? [],
+        resourceVersion: body.metadata?.resourceVersion ?? '',
+        continue: body.metadata?.continue || undefined,
+      };
     },
     async watch({ resourceVersion, timeoutSeconds, signal, onOpen }, onEvent) {
-      const query = { watch: 'true', allowWatchBookmarks: 'true', resourceVersion, timeoutSeconds: String(timeoutSeconds) };
+      const query = {
+        watch: 'true',
+        allowWatchBookmarks: 'true',
+        resourceVersion,
+        timeoutSeconds: String(timeoutSeconds),
+      };
       const res = await authenticated(url(query), { ...base, signal });
       onOpen?.();
       await consume(res, onEvent, signal);
@@ -40,10 +60,14 @@ export async function kubeListWatcher(kc: KubeConfig, credentials: CredentialCac
 
 function get(url: string, opts: RequestOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { ...opts, method: 'GET', headers: { ...opts.headers, accept: 'application/json' } }, (res) => {
-      if (res.statusCode === 200) return resolve(res);
-      readBody(res).then((text) => reject(statusError(res.statusCode ?? 0, text)), reject);
-    });
+    const req = request(
+      url,
+      { ...opts, method: 'GET', headers: { ...opts.headers, accept: 'application/json' } },
+      (res) => {
+        if (res.statusCode === 200) return resolve(res);
+        readBody(res).then((text) => reject(statusError(res.statusCode ?? 0, text)), reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -69,7 +93,11 @@ function readBody(res: IncomingMessage): Promise<string> {
 }
 
 /** consume hands a watch stream's events to onEvent one at a time, pausing the stream while it lags. */
-function consume(res: IncomingMessage, onEvent: (e: RawWatchEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
+function consume(
+  res: IncomingMessage,
+  onEvent: (e: RawWatchEvent) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const lines = new LineSplitter();
     let chain = Promise.resolve();
@@ -82,9 +110,11 @@ function consume(res: IncomingMessage, onEvent: (e: RawWatchEvent) => Promise<vo
     res.on('data', (chunk: string) => {
       for (const line of lines.push(chunk)) {
         pending++;
-        chain = chain.then(() => onEvent(parseWatchLine(line))).then(() => {
-          if (--pending < MAX_PENDING_LINES / 2) res.resume();
-        });
+        chain = chain
+          .then(() => onEvent(parseWatchLine(line)))
+          .then(() => {
+            if (--pending < MAX_PENDING_LINES / 2) res.resume();
+          });
         chain.catch(fail);
       }
       if (pending > MAX_PENDING_LINES) res.pause();

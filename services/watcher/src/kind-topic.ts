@@ -31,7 +31,12 @@ export type KindTopicPorts = {
  * Deleted followed by the key's tombstone, watermarks aside) are queued for the next checkpoint of the state topic.
  * The history is the live feed, the audit trail and the tail a restore reads past the state's markers.
  */
-export function openKindTopic(topics: KindTopics, partitions: number, ports: KindTopicPorts, watermark: Buffer): KindTopic {
+export function openKindTopic(
+  topics: KindTopics,
+  partitions: number,
+  ports: KindTopicPorts,
+  watermark: Buffer,
+): KindTopic {
   let marker = watermark;
   const headers = { [EPOCH_HEADER]: ports.publishing.epoch };
   const partitionOf = (key: string): number => partitionFor(namespacePartitionKey(key), partitions);

@@ -11,16 +11,27 @@ import type { WatcherMetrics } from './metrics.ts';
 import { PublishedState } from './store.ts';
 import { WatermarkPacer } from './watermark-pacer.ts';
 
-const METRICS: WatcherMetrics = { event: () => undefined, relisted: () => undefined, watchRestarted: () => undefined, reached: () => undefined, unknownField: () => undefined };
+const METRICS: WatcherMetrics = {
+  event: () => undefined,
+  relisted: () => undefined,
+  watchRestarted: () => undefined,
+  reached: () => undefined,
+  unknownField: () => undefined,
+};
 
 describe('startKindWatcher: watermarks', () => {
   it('given a listed kind whose watch has not opened yet, then no watermark vouches for it; once the watch is open, watermarks follow', async () => {
     let open: () => void = () => undefined;
     const opened = new Promise<void>((resolve) => (open = resolve));
     const api: ListWatcher = {
-      list: async () => ({ items: [{ metadata: { name: 'a', namespace: 'ns', resourceVersion: '10' } }], resourceVersion: '10' }),
+      list: async () => ({
+        items: [{ metadata: { name: 'a', namespace: 'ns', resourceVersion: '10' } }],
+        resourceVersion: '10',
+      }),
       watch: async ({ onOpen, signal }) => {
-        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        const aborted = new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
         await Promise.race([opened, aborted]);
         if (signal.aborted) return;
         onOpen?.();
@@ -28,15 +39,38 @@ describe('startKindWatcher: watermarks', () => {
       },
     };
     const published: WatchRecord<KubeObject>[] = [];
-    const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
-      pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
-    }, {
-      api, publish: async (records) => void published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics: METRICS, pacer: new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }), quiet: false, prompt: false,
-      log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
-    });
+    const watcher = startKindWatcher(
+      { kind: 'Pod', plural: 'pods', namespaced: true } as never,
+      {
+        pageSize: 10,
+        minWatchTimeoutSeconds: 300,
+        idleTimeoutMs: 60_000,
+        keepManagedFields: false,
+        maxBatch: 100,
+        highWater: 1000,
+      },
+      {
+        api,
+        publish: async (records) => void published.push(...records),
+        state: new PublishedState(),
+        resumeFrom: undefined,
+        metrics: METRICS,
+        pacer: new WatermarkPacer({ intervalMs: 5, idleIntervalMs: 5 }),
+        quiet: false,
+        prompt: false,
+        log: jsonLogger('test', { sink: () => undefined }),
+        now: () => new Date(),
+        onFatal: (err) => assert.fail(String(err)),
+        fenced: () => false,
+      },
+    );
     try {
       await sleep(100);
-      assert.deepEqual(published.map((r) => r.type), ['Applied'], 'listed, but the watch is not open: no watermark');
+      assert.deepEqual(
+        published.map((r) => r.type),
+        ['Applied'],
+        'listed, but the watch is not open: no watermark',
+      );
       open();
       await sleep(100);
       assert.ok(published.filter((r) => r.type === 'Watermark').length > 0, 'the watch is open: watermarks');
@@ -47,7 +81,9 @@ describe('startKindWatcher: watermarks', () => {
 
   it('given nothing changes, then the reached gauges are set once per change, not at every poll', async () => {
     const reached: [string | undefined, number][] = [];
-    const paced = pacedWatcher({ metrics: { ...METRICS, reached: (_kind, rv, depth) => void reached.push([rv, depth]) } });
+    const paced = pacedWatcher({
+      metrics: { ...METRICS, reached: (_kind, rv, depth) => void reached.push([rv, depth]) },
+    });
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       const listed = reached.length;
@@ -69,10 +105,21 @@ describe('startKindWatcher: watermarks', () => {
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       await sleep(300);
-      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark'], 'six intervals of nothing: still the first mark only');
+      assert.deepEqual(
+        paced.published.map((r) => r.type),
+        ['Watermark'],
+        'six intervals of nothing: still the first mark only',
+      );
       await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
       await until(() => paced.published.length >= 3);
-      assert.deepEqual(paced.published.slice(0, 3).map((r) => [r.type, r.resourceVersion]), [['Watermark', '10'], ['Applied', '11'], ['Watermark', '11']]);
+      assert.deepEqual(
+        paced.published.slice(0, 3).map((r) => [r.type, r.resourceVersion]),
+        [
+          ['Watermark', '10'],
+          ['Applied', '11'],
+          ['Watermark', '11'],
+        ],
+      );
     } finally {
       await paced.watcher.stop();
     }
@@ -85,7 +132,10 @@ describe('startKindWatcher: watermarks', () => {
       await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
       await until(() => paced.published.length === 2);
       await sleep(300);
-      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark', 'Applied']);
+      assert.deepEqual(
+        paced.published.map((r) => r.type),
+        ['Watermark', 'Applied'],
+      );
     } finally {
       await paced.watcher.stop();
     }
@@ -93,10 +143,16 @@ describe('startKindWatcher: watermarks', () => {
 });
 
 describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
-  const created = { type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } } as const;
-  const changed = { type: 'MODIFIED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '12' } } } as const;
+  const created = {
+    type: 'ADDED',
+    object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } },
+  } as const;
+  const changed = {
+    type: 'MODIFIED',
+    object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '12' } },
+  } as const;
 
-  it('given changes going on (a minute\'s interval), when an object of a prompt kind is created, then a watermark follows at once; a change of it does not', async () => {
+  it("given changes going on (a minute's interval), when an object of a prompt kind is created, then a watermark follows at once; a change of it does not", async () => {
     const paced = pacedWatcher({ prompt: true, intervalMs: 60_000 });
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
@@ -106,7 +162,15 @@ describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
       await paced.emit(changed);
       await until(() => paced.published.length >= 4);
       await sleep(300);
-      assert.deepEqual(paced.published.map((r) => [r.type, r.resourceVersion]), [['Watermark', '10'], ['Applied', '11'], ['Watermark', '11'], ['Applied', '12']]);
+      assert.deepEqual(
+        paced.published.map((r) => [r.type, r.resourceVersion]),
+        [
+          ['Watermark', '10'],
+          ['Applied', '11'],
+          ['Watermark', '11'],
+          ['Applied', '12'],
+        ],
+      );
     } finally {
       await paced.watcher.stop();
     }
@@ -117,10 +181,16 @@ describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
     try {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       await paced.emit(changed);
-      await paced.emit({ ...created, object: { metadata: { ...created.object.metadata, name: 'b', resourceVersion: '13' } } });
+      await paced.emit({
+        ...created,
+        object: { metadata: { ...created.object.metadata, name: 'b', resourceVersion: '13' } },
+      });
       await until(() => paced.published.length >= 3);
       await sleep(300);
-      assert.deepEqual(paced.published.map((r) => r.type), ['Watermark', 'Applied', 'Applied']);
+      assert.deepEqual(
+        paced.published.map((r) => r.type),
+        ['Watermark', 'Applied', 'Applied'],
+      );
     } finally {
       await paced.watcher.stop();
     }
@@ -131,8 +201,21 @@ describe('startKindWatcher: prompt kinds (--watermark-prompt-kinds)', () => {
  * pacedWatcher runs a kind with nothing listed, an interval of 50 ms (or intervalMs) and an idle interval of 10
  * minutes; emit sends a watch event.
  */
-function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50, metrics = METRICS }: { quiet?: boolean; prompt?: boolean; intervalMs?: number; metrics?: WatcherMetrics }): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
-  const paced = { published: [] as WatchRecord<KubeObject>[], emit: async (_event: RawWatchEvent): Promise<void> => undefined };
+function pacedWatcher({
+  quiet = false,
+  prompt = false,
+  intervalMs = 50,
+  metrics = METRICS,
+}: {
+  quiet?: boolean;
+  prompt?: boolean;
+  intervalMs?: number;
+  metrics?: WatcherMetrics;
+}): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
+  const paced = {
+    published: [] as WatchRecord<KubeObject>[],
+    emit: async (_event: RawWatchEvent): Promise<void> => undefined,
+  };
   const api: ListWatcher = {
     list: async () => ({ items: [], resourceVersion: '10' }),
     watch: async ({ onOpen, signal }, onEvent) => {
@@ -141,17 +224,36 @@ function pacedWatcher({ quiet = false, prompt = false, intervalMs = 50, metrics 
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     },
   };
-  const watcher = startKindWatcher({ kind: 'Pod', plural: 'pods', namespaced: true } as never, {
-    pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000, keepManagedFields: false, maxBatch: 100, highWater: 1000,
-  }, {
-    api, publish: async (records) => void paced.published.push(...records), state: new PublishedState(), resumeFrom: undefined, metrics,
-    pacer: new WatermarkPacer({ intervalMs, idleIntervalMs: 600_000 }), quiet, prompt,
-    log: jsonLogger('test', { sink: () => undefined }), now: () => new Date(), onFatal: (err) => assert.fail(String(err)), fenced: () => false,
-  });
+  const watcher = startKindWatcher(
+    { kind: 'Pod', plural: 'pods', namespaced: true } as never,
+    {
+      pageSize: 10,
+      minWatchTimeoutSeconds: 300,
+      idleTimeoutMs: 60_000,
+      keepManagedFields: false,
+      maxBatch: 100,
+      highWater: 1000,
+    },
+    {
+      api,
+      publish: async (records) => void paced.published.push(...records),
+      state: new PublishedState(),
+      resumeFrom: undefined,
+      metrics,
+      pacer: new WatermarkPacer({ intervalMs, idleIntervalMs: 600_000 }),
+      quiet,
+      prompt,
+      log: jsonLogger('test', { sink: () => undefined }),
+      now: () => new Date(),
+      onFatal: (err) => assert.fail(String(err)),
+      fenced: () => false,
+    },
+  );
   return { watcher, published: paced.published, emit: (event) => paced.emit(event) };
 }
 
 /** until waits for a condition of the fakes, up to 10 s. */
 async function until(condition: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !condition(); await sleep(5)) if (Date.now() > deadline) assert.fail('condition not met in 10 s');
+  for (const deadline = Date.now() + 10_000; !condition(); await sleep(5))
+    if (Date.now() > deadline) assert.fail('condition not met in 10 s');
 }

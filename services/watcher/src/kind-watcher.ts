@@ -62,14 +62,17 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   const sink = async (items: readonly StreamItem[], atomic = false): Promise<void> => {
     const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
     const created = ports.prompt && queued.some((item) => item.type === 'Applied' && !ports.state.has(item.key));
-    for (const item of queued) if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
+    for (const item of queued)
+      if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
     for (const item of items) if (item.type !== 'Progress') ports.metrics.event(kind.kind, item.type);
     if (created) ports.pacer.created(ports.now().getTime());
     else if (!ports.quiet && items.some((item) => item.type !== 'Progress')) ports.pacer.changed(ports.now().getTime());
     await pump.push(queued, atomic);
   };
   const hooks = {
-    sink, log: ports.log, random: Math.random,
+    sink,
+    log: ports.log,
+    random: Math.random,
     relisted: () => ports.metrics.relisted(kind.kind),
     watchRestarted: (reason: string) => ports.metrics.watchRestarted(kind.kind, reason),
     synced: () => void (synced = true),
@@ -77,7 +80,9 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     sleep: sleepUnlessAborted,
   };
   let running = true;
-  const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(() => (running = false));
+  const loop = runReflector(ports.api, ports.state, ports.resumeFrom, opts, hooks, stopping.signal).finally(
+    () => (running = false),
+  );
   const reported = { rv: undefined as string | undefined, depth: -1 };
   const unpoll = ports.pacer.onPoll((nowMs) => {
     const [rv, depth] = [pump.reached, pump.depth];
@@ -112,10 +117,19 @@ const STALL_MS = 5000;
  */
 function publishFailures(ports: KindWatcherPorts): PumpFailures {
   return {
-    final: ports.fenced, onFatal: ports.onFatal, backoff: new ExponentialBackoff({ ...REFLECTOR_BACKOFF, capMs: 10_000 }),
-    sleep: sleepUnlessAborted, now: () => ports.now().getTime(), stallMs: STALL_MS,
+    final: ports.fenced,
+    onFatal: ports.onFatal,
+    backoff: new ExponentialBackoff({ ...REFLECTOR_BACKOFF, capMs: 10_000 }),
+    sleep: sleepUnlessAborted,
+    now: () => ports.now().getTime(),
+    stallMs: STALL_MS,
     onRetry: (err, attempt, delayMs) => {
-      if (attempt % 10 === 1) ports.log.warn('publishing to Kafka failed: retrying the same records (not ready meanwhile)', { attempt, delayMs: Math.round(delayMs), err });
+      if (attempt % 10 === 1)
+        ports.log.warn('publishing to Kafka failed: retrying the same records (not ready meanwhile)', {
+          attempt,
+          delayMs: Math.round(delayMs),
+          err,
+        });
     },
     onRecovered: (attempts) => ports.log.info('publishing to Kafka again', { failedAttempts: attempts }),
   };
@@ -129,7 +143,13 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
 function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): PumpItem {
   if (item.type === 'Progress') return item;
   const object = keepManagedFields ? item.object : withoutManagedFields(item.object);
-  return { type: item.type, key: objectKey(object.metadata ?? {}), resourceVersion: object.metadata?.resourceVersion ?? '', observedAt: now.toISOString(), object };
+  return {
+    type: item.type,
+    key: objectKey(object.metadata ?? {}),
+    resourceVersion: object.metadata?.resourceVersion ?? '',
+    observedAt: now.toISOString(),
+    object,
+  };
 }
 
 /** withoutManagedFields drops metadata.managedFields, as upstream's informer transform (TransformStripManagedFields). */

@@ -2,7 +2,11 @@ import type { KubeObject } from './events.ts';
 import type { RawWatchEvent } from './watch-stream.ts';
 
 /** ListPage is one page of a paginated list. */
-export type ListPage = { readonly items: readonly KubeObject[]; readonly resourceVersion: string; readonly continue?: string | undefined };
+export type ListPage = {
+  readonly items: readonly KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string | undefined;
+};
 
 /**
  * ListWatcher is the port to the API for one kind (client-go's ListerWatcher): paginated lists and
@@ -12,8 +16,15 @@ export type ListPage = { readonly items: readonly KubeObject[]; readonly resourc
  */
 export interface ListWatcher {
   list(opts: { readonly limit: number; readonly continue?: string | undefined }): Promise<ListPage>;
-  watch(opts: { readonly resourceVersion: string; readonly timeoutSeconds: number; readonly signal: AbortSignal; readonly onOpen?: () => void },
-    onEvent: (event: RawWatchEvent) => Promise<void>): Promise<void>;
+  watch(
+    opts: {
+      readonly resourceVersion: string;
+      readonly timeoutSeconds: number;
+      readonly signal: AbortSignal;
+      readonly onOpen?: () => void;
+    },
+    onEvent: (event: RawWatchEvent) => Promise<void>,
+  ): Promise<void>;
 }
 
 /** ApiStatusError is a non-2xx answer of the API (or a watch ERROR event), with its HTTP status code. */

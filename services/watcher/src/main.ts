@@ -30,19 +30,51 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
   const publishing = await openWatcherPublishing(ctx.bus, kinds, GAP_MS, clockMs);
   const checkpoints = new StateCheckpoints(publishing.inTransaction, publishing.epoch);
-  const opened = await Promise.all(kinds.map((k) => openKind(ctx, k, partitions.get(watchTopic(k)) ?? 1, { publishing, checkpoints, metrics })));
+  const opened = await Promise.all(
+    kinds.map((k) => openKind(ctx, k, partitions.get(watchTopic(k)) ?? 1, { publishing, checkpoints, metrics })),
+  );
   // The first checkpoint writes what the restores read of the history tails, and fences the history: every partition
   // gets a record of this watcher's epoch, past which the records of an older watcher are dropped by every reader.
   await startupRetried(() => checkpoints.flush(opened.map((o) => fenceRecords(o, publishing.epoch))));
   ctx.log.info('epoch claimed, history fenced', { epoch: publishing.epoch, kinds: kinds.map((k) => k.plural) });
-  const checkpointing = runCheckpoints(checkpoints, { intervalMs: ctx.flags.number('state-checkpoint-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, clockMs,
-    { fenced: publisherFenced, onFatal: fatal, onRetry: (err) => ctx.log.warn('a state checkpoint failed: retrying at the next interval', { err }) });
-  const pacer = new WatermarkPacer({ intervalMs: ctx.flags.number('watermark-interval-ms'), idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms') }, clockMs);
+  const checkpointing = runCheckpoints(
+    checkpoints,
+    {
+      intervalMs: ctx.flags.number('state-checkpoint-interval-ms'),
+      idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms'),
+    },
+    clockMs,
+    {
+      fenced: publisherFenced,
+      onFatal: fatal,
+      onRetry: (err) => ctx.log.warn('a state checkpoint failed: retrying at the next interval', { err }),
+    },
+  );
+  const pacer = new WatermarkPacer(
+    {
+      intervalMs: ctx.flags.number('watermark-interval-ms'),
+      idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms'),
+    },
+    clockMs,
+  );
   const quiet = new Set(ctx.flags.list('watermark-quiet-kinds').map(watchedKind));
   const prompt = new Set(ctx.flags.list('watermark-prompt-kinds').map(watchedKind));
-  const started = await Promise.all(opened.map((o) => startKind(ctx, { kc, credentials }, o, { metrics, pacer, quiet: quiet.has(o.kind), prompt: prompt.has(o.kind), onFatal: fatal })));
+  const started = await Promise.all(
+    opened.map((o) =>
+      startKind(ctx, { kc, credentials }, o, {
+        metrics,
+        pacer,
+        quiet: quiet.has(o.kind),
+        prompt: prompt.has(o.kind),
+        onFatal: fatal,
+      }),
+    ),
+  );
   return {
-    probes: { healthy: () => started.every((s) => s.alive()), ready: () => started.every((s) => s.synced() && s.publishing()) },
+    probes: {
+      healthy: () => started.every((s) => s.alive()),
+      ready: () => started.every((s) => s.synced() && s.publishing()),
+    },
     stop: async () => {
       await Promise.all(started.map((s) => s.stop()));
       await checkpointing.stop();
@@ -54,27 +86,52 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
 /** ensureKindTopics creates each kind's history and state topics (or sets their configs) and returns the partition counts. */
 async function ensureKindTopics(ctx: ServiceContext, kinds: readonly WatchedKind[]): Promise<Map<string, number>> {
   const history = historyTopicConfigs(ctx.flags.number('audit-window-seconds') * 1000);
-  return ctx.bus.ensureTopics(kinds.flatMap((k) => [
-    { topic: watchTopic(k), partitions: ctx.flags.number('partitions'), configs: history },
-    { topic: stateTopic(k), partitions: ctx.flags.number('partitions'), configs: STATE_TOPIC_CONFIGS },
-  ]));
+  return ctx.bus.ensureTopics(
+    kinds.flatMap((k) => [
+      { topic: watchTopic(k), partitions: ctx.flags.number('partitions'), configs: history },
+      { topic: stateTopic(k), partitions: ctx.flags.number('partitions'), configs: STATE_TOPIC_CONFIGS },
+    ]),
+  );
 }
 
 /** KindShared is what every kind of the watcher shares: metrics, the pacer, and the exit on fencing. */
 type KindShared = {
-  readonly metrics: ReturnType<typeof promWatcherMetrics>; readonly pacer: WatermarkPacer; readonly quiet: boolean; readonly prompt: boolean;
+  readonly metrics: ReturnType<typeof promWatcherMetrics>;
+  readonly pacer: WatermarkPacer;
+  readonly quiet: boolean;
+  readonly prompt: boolean;
   readonly onFatal: (err: unknown) => void;
 };
 
-async function startKind(ctx: ServiceContext, api: { kc: KubeConfig; credentials: CredentialCache }, o: OpenedKind, shared: KindShared): Promise<KindWatcher> {
-  return startKindWatcher(o.kind, {
-    pageSize: ctx.flags.number('page-size'), minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
-    idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
-    // gapMs: a burst's publications gather more records. maxGapMs: S1 at 1000/1000 with a fixed 10 ms gap (one run)
-    // had 27 % fewer publications than with 3 ms; a lone change still waits 3 ms at most.
-    keepManagedFields: ctx.flags.boolean('keep-managed-fields'), maxBatch: 500, highWater: 5000, gapMs: GAP_MS, maxGapMs: 10,
-  }, {
-    api: await kubeListWatcher(api.kc, api.credentials, o.kind), publish: o.topic.publish, state: o.restored.state, resumeFrom: o.restored.resumeFrom,
-    ...shared, log: o.log, now: clock, fenced: publisherFenced,
-  });
+async function startKind(
+  ctx: ServiceContext,
+  api: { kc: KubeConfig; credentials: CredentialCache },
+  o: OpenedKind,
+  shared: KindShared,
+): Promise<KindWatcher> {
+  return startKindWatcher(
+    o.kind,
+    {
+      pageSize: ctx.flags.number('page-size'),
+      minWatchTimeoutSeconds: ctx.flags.number('min-watch-timeout-seconds'),
+      idleTimeoutMs: ctx.flags.number('watch-idle-timeout-seconds') * 1000,
+      // gapMs: a burst's publications gather more records. maxGapMs: S1 at 1000/1000 with a fixed 10 ms gap (one run)
+      // had 27 % fewer publications than with 3 ms; a lone change still waits 3 ms at most.
+      keepManagedFields: ctx.flags.boolean('keep-managed-fields'),
+      maxBatch: 500,
+      highWater: 5000,
+      gapMs: GAP_MS,
+      maxGapMs: 10,
+    },
+    {
+      api: await kubeListWatcher(api.kc, api.credentials, o.kind),
+      publish: o.topic.publish,
+      state: o.restored.state,
+      resumeFrom: o.restored.resumeFrom,
+      ...shared,
+      log: o.log,
+      now: clock,
+      fenced: publisherFenced,
+    },
+  );
 }

@@ -5,14 +5,27 @@ import type { KubeObject } from './events.ts';
 import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
 
 function applied(rv: string): WatchRecord<KubeObject> {
-  return { type: 'Applied', key: `ns/p${rv}`, resourceVersion: rv, observedAt: '', object: { metadata: { name: `p${rv}`, namespace: 'ns', resourceVersion: rv } } };
+  return {
+    type: 'Applied',
+    key: `ns/p${rv}`,
+    resourceVersion: rv,
+    observedAt: '',
+    object: { metadata: { name: `p${rv}`, namespace: 'ns', resourceVersion: rv } },
+  };
 }
 
 /** failing is a PumpFailures where nothing is final, retries wait no time, and any fatal error fails the test; each part can be replaced. */
 function failing(over: Partial<PumpFailures> = {}): PumpFailures {
   return {
-    final: () => false, onFatal: (err) => assert.fail(String(err)), onRetry: () => undefined, onRecovered: () => undefined,
-    backoff: { next: () => 1, reset: () => undefined }, sleep: async () => undefined, now: () => 0, stallMs: 5000, ...over,
+    final: () => false,
+    onFatal: (err) => assert.fail(String(err)),
+    onRetry: () => undefined,
+    onRecovered: () => undefined,
+    backoff: { next: () => 1, reset: () => undefined },
+    sleep: async () => undefined,
+    now: () => 0,
+    stallMs: 5000,
+    ...over,
   };
 }
 
@@ -23,10 +36,14 @@ describe('Pump', () => {
     const batches: string[][] = [];
     let release: () => void = () => undefined;
     const first = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(async (events) => {
-      batches.push(events.map((e) => e.resourceVersion));
-      if (batches.length === 1) await first;
-    }, { maxBatch: 100, highWater: 1000 }, NO_FAILURE);
+    const pump = new Pump(
+      async (events) => {
+        batches.push(events.map((e) => e.resourceVersion));
+        if (batches.length === 1) await first;
+      },
+      { maxBatch: 100, highWater: 1000 },
+      NO_FAILURE,
+    );
     await pump.push([applied('1')]);
     await pump.push([applied('2')]);
     await pump.push([applied('3'), { type: 'Progress', resourceVersion: '4' }]);
@@ -38,8 +55,11 @@ describe('Pump', () => {
 
   it('given a batch of progress only (nothing to publish), then the next records are still published', async () => {
     const published: string[] = [];
-    const pump = new Pump(async (events) => void published.push(...events.map((e) => e.resourceVersion)),
-      { maxBatch: 10, highWater: 10 }, NO_FAILURE);
+    const pump = new Pump(
+      async (events) => void published.push(...events.map((e) => e.resourceVersion)),
+      { maxBatch: 10, highWater: 10 },
+      NO_FAILURE,
+    );
     await pump.push([{ type: 'Progress', resourceVersion: '7' }]);
     await pump.flush();
     await pump.push([applied('8')]);
@@ -51,8 +71,11 @@ describe('Pump', () => {
   it('given a publication fenced by a newer watcher, then the failure is fatal, not retried, and later pushes are refused', async () => {
     const failures: unknown[] = [];
     let attempts = 0;
-    const pump = new Pump(async () => (attempts++, Promise.reject(new Error('fenced'))), { maxBatch: 10, highWater: 10 },
-      failing({ final: () => true, onFatal: (err) => failures.push(err) }));
+    const pump = new Pump(
+      async () => (attempts++, Promise.reject(new Error('fenced'))),
+      { maxBatch: 10, highWater: 10 },
+      failing({ final: () => true, onFatal: (err) => failures.push(err) }),
+    );
     await pump.push([applied('1')]);
     await pump.flush();
     assert.deepEqual([attempts, failures.length], [1, 1]);
@@ -64,13 +87,17 @@ describe('Pump', () => {
     const published: string[][] = [];
     const seen = { retries: [] as number[], recovered: 0, stalledWhileRetrying: [] as boolean[] };
     let attempts = 0;
-    const pump: Pump = new Pump(async (events) => {
-      if (++attempts <= 3) throw new Error('connect ECONNREFUSED');
-      published.push(events.map((e) => e.resourceVersion));
-    }, { maxBatch: 10, highWater: 10 }, failing({
-      onRetry: (_err, attempt) => (seen.retries.push(attempt), seen.stalledWhileRetrying.push(pump.stalled)),
-      onRecovered: (n) => (seen.recovered = n),
-    }));
+    const pump: Pump = new Pump(
+      async (events) => {
+        if (++attempts <= 3) throw new Error('connect ECONNREFUSED');
+        published.push(events.map((e) => e.resourceVersion));
+      },
+      { maxBatch: 10, highWater: 10 },
+      failing({
+        onRetry: (_err, attempt) => (seen.retries.push(attempt), seen.stalledWhileRetrying.push(pump.stalled)),
+        onRecovered: (n) => (seen.recovered = n),
+      }),
+    );
     await pump.push([applied('1'), applied('2')]);
     await pump.push([applied('3')]);
     await pump.flush();
@@ -84,7 +111,11 @@ describe('Pump', () => {
     let now = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(async () => gate, { maxBatch: 10, highWater: 10 }, failing({ now: () => now, stallMs: 5000 }));
+    const pump = new Pump(
+      async () => gate,
+      { maxBatch: 10, highWater: 10 },
+      failing({ now: () => now, stallMs: 5000 }),
+    );
     await pump.push([applied('1')]);
     now = 5000;
     assert.equal(pump.stalled, false, 'in flight for exactly stallMs');
@@ -96,8 +127,14 @@ describe('Pump', () => {
   });
 
   it('given the broker away at shutdown, then close gives up without a fatal error and unblocks waiting pushes', async () => {
-    const pump = new Pump(async () => Promise.reject(new Error('connect ECONNREFUSED')), { maxBatch: 1, highWater: 1 },
-      failing({ onFatal: (err) => assert.fail(String(err)), sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())) }));
+    const pump = new Pump(
+      async () => Promise.reject(new Error('connect ECONNREFUSED')),
+      { maxBatch: 1, highWater: 1 },
+      failing({
+        onFatal: (err) => assert.fail(String(err)),
+        sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+      }),
+    );
     await pump.push([applied('1')]);
     const waiting = pump.push([applied('2')]);
     await pump.close();
@@ -124,10 +161,14 @@ describe('Pump', () => {
     const batches: string[] = [];
     let release: () => void = () => undefined;
     const first = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(async (events, atomic) => {
-      batches.push(`${atomic ? 'atomic' : 'plain'} ${events.map((e) => e.resourceVersion).join(',')}`);
-      if (batches.length === 1) await first;
-    }, { maxBatch: 2, highWater: 100 }, NO_FAILURE);
+    const pump = new Pump(
+      async (events, atomic) => {
+        batches.push(`${atomic ? 'atomic' : 'plain'} ${events.map((e) => e.resourceVersion).join(',')}`);
+        if (batches.length === 1) await first;
+      },
+      { maxBatch: 2, highWater: 100 },
+      NO_FAILURE,
+    );
     await pump.push([applied('0')]);
     await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }], true);
     await pump.push([applied('10')]);
@@ -142,17 +183,21 @@ describe('Pump', () => {
     const batches: string[][] = [];
     const waits: number[] = [];
     let pump: Pump | undefined;
-    pump = new Pump(async (events) => {
-      batches.push(events.map((e) => e.resourceVersion));
-      now += 5;
-    }, { maxBatch: 100, highWater: 1000, gapMs: 3 }, failing({
-      now: () => now,
-      sleep: async (ms) => {
-        waits.push(ms);
-        await pump!.push([applied('3')]);
-        now += ms;
+    pump = new Pump(
+      async (events) => {
+        batches.push(events.map((e) => e.resourceVersion));
+        now += 5;
       },
-    }));
+      { maxBatch: 100, highWater: 1000, gapMs: 3 },
+      failing({
+        now: () => now,
+        sleep: async (ms) => {
+          waits.push(ms);
+          await pump!.push([applied('3')]);
+          now += ms;
+        },
+      }),
+    );
     await pump.push([applied('1')]);
     await pump.push([applied('2')]);
     await pump.flush();
@@ -163,16 +208,30 @@ describe('Pump', () => {
   it('given maxGapMs, when a publication carried many records, then the next waits 1 ms per record, up to maxGapMs', async () => {
     let now = 1000;
     const waits: number[] = [];
-    const pump = new Pump(async () => void (now += 5), { maxBatch: 100, highWater: 1000, gapMs: 3, maxGapMs: 10 }, failing({
-      now: () => now,
-      sleep: async (ms) => void waits.push(ms, (now += ms)),
-    }));
-    const records = (n: number, from: number): PumpItem[] => Array.from({ length: n }, (_, i) => applied(String(from + i)));
-    for (const [n, from] of [[6, 100], [1, 200], [20, 300], [2, 400], [1, 500]] as const) {
+    const pump = new Pump(
+      async () => void (now += 5),
+      { maxBatch: 100, highWater: 1000, gapMs: 3, maxGapMs: 10 },
+      failing({
+        now: () => now,
+        sleep: async (ms) => void waits.push(ms, (now += ms)),
+      }),
+    );
+    const records = (n: number, from: number): PumpItem[] =>
+      Array.from({ length: n }, (_, i) => applied(String(from + i)));
+    for (const [n, from] of [
+      [6, 100],
+      [1, 200],
+      [20, 300],
+      [2, 400],
+      [1, 500],
+    ] as const) {
       await pump.push(records(n, from));
       await pump.flush(); // the next push comes as the publication ends
     }
-    assert.deepEqual(waits.filter((_, i) => i % 2 === 0), [6, 3, 10, 3], 'after 6 records 6 ms, after 1 record 3 ms, after 20 records 10 ms (the most), after 2 records 3 ms');
+    assert.deepEqual(
+      waits.filter((_, i) => i % 2 === 0),
+      [6, 3, 10, 3],
+      'after 6 records 6 ms, after 1 record 3 ms, after 20 records 10 ms (the most), after 2 records 3 ms',
+    );
   });
 });
-

@@ -14,7 +14,12 @@ type Push = { readonly items: readonly PumpItem[]; readonly atomic: boolean };
  * record the last publication carried beyond gapMs's worth: a burst's publications gather more records and are
  * fewer, while a lone change after a quiet spell, or one that follows a small publication, waits no longer than gapMs.
  */
-export type PumpOptions = { readonly maxBatch: number; readonly highWater: number; readonly gapMs?: number; readonly maxGapMs?: number };
+export type PumpOptions = {
+  readonly maxBatch: number;
+  readonly highWater: number;
+  readonly gapMs?: number;
+  readonly maxGapMs?: number;
+};
 
 /**
  * PumpFailures say what a failed publication means. final tells a failure no retry can mend (the publisher was
@@ -63,8 +68,12 @@ export class Pump {
   #lastRecords = 0;
   readonly #closing = new AbortController();
 
-  constructor(publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>, opts: PumpOptions, failures: PumpFailures,
-    reached?: string) {
+  constructor(
+    publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>,
+    opts: PumpOptions,
+    failures: PumpFailures,
+    reached?: string,
+  ) {
     this.#publish = publish;
     this.#opts = opts;
     this.#failures = failures;
@@ -102,7 +111,10 @@ export class Pump {
 
   /** stalled is true from a failed publication until the next one that succeeds, or while one is in flight too long. */
   get stalled(): boolean {
-    return this.#stalled || (this.#inFlightSince !== undefined && this.#failures.now() - this.#inFlightSince > this.#failures.stallMs);
+    return (
+      this.#stalled ||
+      (this.#inFlightSince !== undefined && this.#failures.now() - this.#inFlightSince > this.#failures.stallMs)
+    );
   }
 
   /** flush resolves when everything queued so far is published. */
@@ -123,7 +135,8 @@ export class Pump {
   #nextBatch(): Push {
     const first = this.#queue.shift()!;
     const batch: PumpItem[] = [...first.items];
-    const joins = (next: Push | undefined): next is Push => next !== undefined && !next.atomic && batch.length + next.items.length <= this.#opts.maxBatch;
+    const joins = (next: Push | undefined): next is Push =>
+      next !== undefined && !next.atomic && batch.length + next.items.length <= this.#opts.maxBatch;
     while (!first.atomic && joins(this.#queue[0])) batch.push(...this.#queue.shift()!.items);
     this.#queued -= batch.length;
     return { items: batch, atomic: first.atomic };
@@ -135,7 +148,7 @@ export class Pump {
         await this.#waitGap();
         const batch = this.#nextBatch();
         const records = batch.items.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
-        if (records.length > 0 && !await this.#publishRetrying(records, batch.atomic)) return;
+        if (records.length > 0 && !(await this.#publishRetrying(records, batch.atomic))) return;
         this.#reached = batch.items.at(-1)?.resourceVersion ?? this.#reached;
         if (this.#queued <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
       }

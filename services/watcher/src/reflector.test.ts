@@ -26,10 +26,23 @@ describe('runReflector', () => {
       },
     };
     const items: StreamItem[] = [];
-    await runReflector(api, state, '5', { pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000 }, {
-      sink: async (batch) => void items.push(...batch), relisted: () => undefined, watchRestarted: () => assert.fail('no error expected'),
-      synced: () => undefined, streaming: (open) => void streaming.push(open), log: jsonLogger('test', { sink: () => undefined }), sleep: async () => undefined, random: () => 0,
-    }, stop.signal);
+    await runReflector(
+      api,
+      state,
+      '5',
+      { pageSize: 10, minWatchTimeoutSeconds: 300, idleTimeoutMs: 60_000 },
+      {
+        sink: async (batch) => void items.push(...batch),
+        relisted: () => undefined,
+        watchRestarted: () => assert.fail('no error expected'),
+        synced: () => undefined,
+        streaming: (open) => void streaming.push(open),
+        log: jsonLogger('test', { sink: () => undefined }),
+        sleep: async () => undefined,
+        random: () => 0,
+      },
+      stop.signal,
+    );
     assert.deepEqual(watchedFrom, ['5', '10']);
     assert.deepEqual(streaming, [false, true, false], 'the refused watch never opened; the second opened, then ended');
     assert.deepEqual(items, [

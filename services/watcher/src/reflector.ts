@@ -44,8 +44,14 @@ export type ReflectorHooks = {
  * objects that vanished; then watch with bookmarks. 410 Gone means relist; other errors back off with
  * jitter and retry from the last resourceVersion; a silent watch is cut by the watchdog.
  */
-export async function runReflector(api: ListWatcher, state: PublishedState, resumeFrom: string | undefined,
-  opts: ReflectorOptions, hooks: ReflectorHooks, signal: AbortSignal): Promise<void> {
+export async function runReflector(
+  api: ListWatcher,
+  state: PublishedState,
+  resumeFrom: string | undefined,
+  opts: ReflectorOptions,
+  hooks: ReflectorHooks,
+  signal: AbortSignal,
+): Promise<void> {
   const backoff = new ExponentialBackoff(REFLECTOR_BACKOFF, hooks.random);
   let rv = resumeFrom;
   while (!signal.aborted) {
@@ -60,7 +66,8 @@ export async function runReflector(api: ListWatcher, state: PublishedState, resu
         rv = undefined;
         continue;
       }
-      const reason = err instanceof ApiStatusError ? `status ${err.code}` : err instanceof IdleWatchError ? 'idle' : 'error';
+      const reason =
+        err instanceof ApiStatusError ? `status ${err.code}` : err instanceof IdleWatchError ? 'idle' : 'error';
       hooks.watchRestarted(reason);
       hooks.log.warn('list/watch failed; retrying', { reason, err, resourceVersion: rv });
       await hooks.sleep(backoff.next(), signal).catch(() => undefined);
@@ -68,7 +75,12 @@ export async function runReflector(api: ListWatcher, state: PublishedState, resu
   }
 }
 
-async function relist(api: ListWatcher, state: PublishedState, opts: ReflectorOptions, hooks: ReflectorHooks): Promise<string> {
+async function relist(
+  api: ListWatcher,
+  state: PublishedState,
+  opts: ReflectorOptions,
+  hooks: ReflectorHooks,
+): Promise<string> {
   const items: KubeObject[] = [];
   let page = await api.list({ limit: opts.pageSize });
   items.push(...page.items);
@@ -84,8 +96,14 @@ async function relist(api: ListWatcher, state: PublishedState, opts: ReflectorOp
 /** IdleWatchError is the watchdog cutting a watch that went silent. */
 export class IdleWatchError extends Error {}
 
-async function watchOnce(api: ListWatcher, from: string, opts: ReflectorOptions,
-  hooks: ReflectorHooks, outer: AbortSignal, established: () => void): Promise<string> {
+async function watchOnce(
+  api: ListWatcher,
+  from: string,
+  opts: ReflectorOptions,
+  hooks: ReflectorHooks,
+  outer: AbortSignal,
+  established: () => void,
+): Promise<string> {
   let rv = from;
   const cut = new AbortController();
   const onOuter = (): void => cut.abort(outer.reason);
@@ -93,16 +111,22 @@ async function watchOnce(api: ListWatcher, from: string, opts: ReflectorOptions,
   let idle: NodeJS.Timeout | undefined;
   const arm = (): void => {
     clearTimeout(idle);
-    idle = setTimeout(() => cut.abort(new IdleWatchError(`no watch event for ${opts.idleTimeoutMs} ms`)), opts.idleTimeoutMs);
+    idle = setTimeout(
+      () => cut.abort(new IdleWatchError(`no watch event for ${opts.idleTimeoutMs} ms`)),
+      opts.idleTimeoutMs,
+    );
   };
   const timeoutSeconds = Math.floor(opts.minWatchTimeoutSeconds * (1 + hooks.random()));
   try {
     arm();
-    await api.watch({ resourceVersion: from, timeoutSeconds, signal: cut.signal, onOpen: () => hooks.streaming(true) }, async (event) => {
-      arm();
-      established();
-      rv = await handle(event, hooks) ?? rv;
-    });
+    await api.watch(
+      { resourceVersion: from, timeoutSeconds, signal: cut.signal, onOpen: () => hooks.streaming(true) },
+      async (event) => {
+        arm();
+        established();
+        rv = (await handle(event, hooks)) ?? rv;
+      },
+    );
     if (cut.signal.reason instanceof IdleWatchError) throw cut.signal.reason;
     return rv;
   } catch (err) {

@@ -2,7 +2,12 @@ import type { Bus, BusRecord, OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts
 import { partitionId, readRange } from '@kcm-bus/runtime/bus/read-range.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
-import { compareResourceVersion, epochOf, HISTORY_NEXT_HEADER, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import {
+  compareResourceVersion,
+  epochOf,
+  HISTORY_NEXT_HEADER,
+  type WatchRecord,
+} from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import type { KindTopics } from './kind-topic.ts';
 import { PublishedState } from './store.ts';
@@ -23,7 +28,11 @@ export type Restored = {
 };
 
 type Reading = {
-  readonly state: PublishedState; resumeFrom: string | undefined; watermark: Buffer | undefined; records: number; skipped: number;
+  readonly state: PublishedState;
+  resumeFrom: string | undefined;
+  watermark: Buffer | undefined;
+  records: number;
+  skipped: number;
   readonly markers: Map<number, { next: bigint; epoch: bigint }>;
 };
 
@@ -35,43 +44,91 @@ type Reading = {
  * record that cannot be decoded (the topics are open to anyone who can produce) is skipped and reported, never the
  * end of the watcher; a transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
  */
-export async function restoreKind(bus: Bus, topics: KindTopics, serde: Serde, onPoison: (offset: string, err: unknown) => void): Promise<Restored> {
-  const r: Reading = { state: new PublishedState(), resumeFrom: undefined, watermark: undefined, records: 0, skipped: 0, markers: new Map() };
-  await bus.readToEnd(topics.state, async (record, partition) => void await applyRecord(r, serde, record, onPoison, (marker) => r.markers.set(partition, marker)));
+export async function restoreKind(
+  bus: Bus,
+  topics: KindTopics,
+  serde: Serde,
+  onPoison: (offset: string, err: unknown) => void,
+): Promise<Restored> {
+  const r: Reading = {
+    state: new PublishedState(),
+    resumeFrom: undefined,
+    watermark: undefined,
+    records: 0,
+    skipped: 0,
+    markers: new Map(),
+  };
+  await bus.readToEnd(
+    topics.state,
+    async (record, partition) =>
+      void (await applyRecord(r, serde, record, onPoison, (marker) => r.markers.set(partition, marker))),
+  );
   const ends = new Map((await bus.offsets(topics.history)).map((p) => [p.partition, BigInt(p.high)]));
   const from = new Map([...ends].map(([p, end]) => [p, r.markers.get(p)?.next ?? end]));
-  const tail = await readHistoryTail(bus, topics.history, { from, ends, floors: new Map([...r.markers].map(([p, m]) => [p, m.epoch])) },
-    (record) => applyRecord(r, serde, record, onPoison, () => undefined));
-  const next = new Map([...ends].map(([p, end]) => [p, end > (from.get(p) ?? 0n) ? end : from.get(p) ?? end]));
-  return { state: r.state, resumeFrom: r.resumeFrom, watermark: r.watermark, next, tail, records: r.records, skipped: r.skipped };
+  const tail = await readHistoryTail(
+    bus,
+    topics.history,
+    { from, ends, floors: new Map([...r.markers].map(([p, m]) => [p, m.epoch])) },
+    (record) => applyRecord(r, serde, record, onPoison, () => undefined),
+  );
+  const next = new Map([...ends].map(([p, end]) => [p, end > (from.get(p) ?? 0n) ? end : (from.get(p) ?? end)]));
+  return {
+    state: r.state,
+    resumeFrom: r.resumeFrom,
+    watermark: r.watermark,
+    next,
+    tail,
+    records: r.records,
+    skipped: r.skipped,
+  };
 }
 
-type TailRange = { readonly from: ReadonlyMap<number, bigint>; readonly ends: ReadonlyMap<number, bigint>; readonly floors: Map<number, bigint> };
+type TailRange = {
+  readonly from: ReadonlyMap<number, bigint>;
+  readonly ends: ReadonlyMap<number, bigint>;
+  readonly floors: Map<number, bigint>;
+};
 
 /**
  * readHistoryTail reads each history partition from `from` to its end, applying every record of an epoch not older
  * than the partition's floor (raised by the records read), and returns the state records of what it applied.
  */
-async function readHistoryTail(bus: Bus, history: string, range: TailRange,
-  apply: (record: BusRecord) => Promise<WatchRecord<KubeObject> | undefined>): Promise<OutgoingRecord[]> {
+async function readHistoryTail(
+  bus: Bus,
+  history: string,
+  range: TailRange,
+  apply: (record: BusRecord) => Promise<WatchRecord<KubeObject> | undefined>,
+): Promise<OutgoingRecord[]> {
   const tail: OutgoingRecord[] = [];
   const pending = [...range.from].filter(([p, start]) => start < (range.ends.get(p) ?? 0n));
   const ends = new Map(pending.map(([p]) => [partitionId({ topic: history, partition: p }), range.ends.get(p)!]));
-  await readRange(bus, { topics: [history], ends, startAt: (tp) => String(range.from.get(tp.partition) ?? 0n) }, async (record, tp) => {
-    const epoch = epochOf(record.headers);
-    if (epoch < (range.floors.get(tp.partition) ?? 0n)) return;
-    range.floors.set(tp.partition, epoch);
-    const event = await apply(record);
-    if (event === undefined || event.type === 'Watermark') return;
-    const key = record.key?.toString() ?? '';
-    tail.push({ key, value: record.value, partition: tp.partition, headers: record.headers }, ...(event.type === 'Deleted' ? [{ key, value: null, partition: tp.partition }] : []));
-  });
+  await readRange(
+    bus,
+    { topics: [history], ends, startAt: (tp) => String(range.from.get(tp.partition) ?? 0n) },
+    async (record, tp) => {
+      const epoch = epochOf(record.headers);
+      if (epoch < (range.floors.get(tp.partition) ?? 0n)) return;
+      range.floors.set(tp.partition, epoch);
+      const event = await apply(record);
+      if (event === undefined || event.type === 'Watermark') return;
+      const key = record.key?.toString() ?? '';
+      tail.push(
+        { key, value: record.value, partition: tp.partition, headers: record.headers },
+        ...(event.type === 'Deleted' ? [{ key, value: null, partition: tp.partition }] : []),
+      );
+    },
+  );
   return tail;
 }
 
 /** applyRecord applies one record of either topic to the reading; a marker's history offset and epoch go to onMarker. */
-async function applyRecord(r: Reading, serde: Serde, record: BusRecord, onPoison: (offset: string, err: unknown) => void,
-  onMarker: (marker: { next: bigint; epoch: bigint }) => void): Promise<WatchRecord<KubeObject> | undefined> {
+async function applyRecord(
+  r: Reading,
+  serde: Serde,
+  record: BusRecord,
+  onPoison: (offset: string, err: unknown) => void,
+  onMarker: (marker: { next: bigint; epoch: bigint }) => void,
+): Promise<WatchRecord<KubeObject> | undefined> {
   r.records++;
   const key = record.key?.toString() ?? '';
   if (record.value === null) return void r.state.apply('Deleted', key, {});
@@ -80,7 +137,8 @@ async function applyRecord(r: Reading, serde: Serde, record: BusRecord, onPoison
     if (r.skipped++ === 0) onPoison(record.offset, err);
   });
   if (event === undefined) return undefined;
-  if (r.resumeFrom === undefined || laterVersion(event.resourceVersion, r.resumeFrom)) r.resumeFrom = event.resourceVersion;
+  if (r.resumeFrom === undefined || laterVersion(event.resourceVersion, r.resumeFrom))
+    r.resumeFrom = event.resourceVersion;
   if (event.type !== 'Watermark') r.state.apply(event.type, key, event.object as KubeObject);
   else {
     r.watermark = record.value;

@@ -8,7 +8,12 @@ const record = (key: string, partition: number) => ({ key, value: Buffer.from(ke
 
 /** shown is a transaction as the test reads it: per topic, each record's key, partition and checkpoint headers. */
 function shown(batches: readonly TopicRecords[]): string[] {
-  return batches.flatMap((b) => b.records.map((r) => `${b.topic} ${r.key}@${r.partition ?? '?'}${r.value === null ? ' tombstone' : ''} ${JSON.stringify(r.headers ?? {})}`));
+  return batches.flatMap((b) =>
+    b.records.map(
+      (r) =>
+        `${b.topic} ${r.key}@${r.partition ?? '?'}${r.value === null ? ' tombstone' : ''} ${JSON.stringify(r.headers ?? {})}`,
+    ),
+  );
 }
 
 describe('StateCheckpoints', () => {
@@ -16,14 +21,24 @@ describe('StateCheckpoints', () => {
     const sent: string[][] = [];
     const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '42');
     c.register(kind, new Map([[0, 5n]]));
-    c.add(kind.state, [record('ns/a', 1), { ...record('ns/a', 1), value: null }], [{ topic: kind.history, partition: 1, lastOffset: '17' }, { topic: 'other', partition: 0, lastOffset: '99' }]);
+    c.add(
+      kind.state,
+      [record('ns/a', 1), { ...record('ns/a', 1), value: null }],
+      [
+        { topic: kind.history, partition: 1, lastOffset: '17' },
+        { topic: 'other', partition: 0, lastOffset: '99' },
+      ],
+    );
     assert.equal(c.dirty, true);
     await c.flush();
-    assert.deepEqual(sent, [[
-      'kcm.state.pods ns/a@1 {}', 'kcm.state.pods ns/a@1 tombstone {}',
-      'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"42","kcm-bus-history-next":"5"}',
-      'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"42","kcm-bus-history-next":"18"}',
-    ]]);
+    assert.deepEqual(sent, [
+      [
+        'kcm.state.pods ns/a@1 {}',
+        'kcm.state.pods ns/a@1 tombstone {}',
+        'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"42","kcm-bus-history-next":"5"}',
+        'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"42","kcm-bus-history-next":"18"}',
+      ],
+    ]);
     assert.equal(c.dirty, false);
   });
 
@@ -43,11 +58,21 @@ describe('StateCheckpoints', () => {
     assert.deepEqual(sent, [['kcm.state.pods ns/a@0 {}', 'kcm.state.pods ns/b@0 {}']]);
   });
 
-  it('given extra records (a new watcher\'s fence), then they go in the same transaction', async () => {
+  it("given extra records (a new watcher's fence), then they go in the same transaction", async () => {
     const sent: string[][] = [];
     const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '3');
     c.register({ ...kind, partitions: 1 }, new Map());
-    await c.flush([{ topic: kind.history, records: [{ key: '~watermark', value: Buffer.from('wm'), partition: 0, headers: { 'kcm-bus-epoch': '3' } }] }]);
-    assert.deepEqual(sent, [['kcm.watch.pods ~watermark@0 {"kcm-bus-epoch":"3"}', 'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"3","kcm-bus-history-next":"0"}']]);
+    await c.flush([
+      {
+        topic: kind.history,
+        records: [{ key: '~watermark', value: Buffer.from('wm'), partition: 0, headers: { 'kcm-bus-epoch': '3' } }],
+      },
+    ]);
+    assert.deepEqual(sent, [
+      [
+        'kcm.watch.pods ~watermark@0 {"kcm-bus-epoch":"3"}',
+        'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"3","kcm-bus-history-next":"0"}',
+      ],
+    ]);
   });
 });

@@ -46,7 +46,8 @@ export class StateCheckpoints {
     const pending = this.#kinds.get(state);
     if (pending === undefined) throw new Error(`no checkpointed kind has the state topic ${state}`);
     pending.records.push(...records);
-    for (const o of produced) if (o.topic === pending.kind.history) pending.next.set(o.partition, BigInt(o.lastOffset) + 1n);
+    for (const o of produced)
+      if (o.topic === pending.kind.history) pending.next.set(o.partition, BigInt(o.lastOffset) + 1n);
     this.#dirty = true;
   }
 
@@ -64,7 +65,13 @@ export class StateCheckpoints {
     for (const t of taken) t.p.records = [];
     this.#dirty = false;
     try {
-      await this.#send([...extra, ...taken.map(({ p, records, next }) => ({ topic: p.kind.state, records: [...records, ...this.#markers(p.kind, next)] }))]);
+      await this.#send([
+        ...extra,
+        ...taken.map(({ p, records, next }) => ({
+          topic: p.kind.state,
+          records: [...records, ...this.#markers(p.kind, next)],
+        })),
+      ]);
     } catch (err) {
       for (const t of taken) t.p.records = [...t.records, ...t.p.records];
       this.#dirty = true;
@@ -75,7 +82,10 @@ export class StateCheckpoints {
   #markers(kind: CheckpointedKind, next: ReadonlyMap<number, bigint>): OutgoingRecord[] {
     const value = kind.marker();
     return Array.from({ length: kind.partitions }, (_, partition) => ({
-      key: WATERMARK_KEY, value, partition, headers: { [EPOCH_HEADER]: this.#epoch, [HISTORY_NEXT_HEADER]: String(next.get(partition) ?? 0n) },
+      key: WATERMARK_KEY,
+      value,
+      partition,
+      headers: { [EPOCH_HEADER]: this.#epoch, [HISTORY_NEXT_HEADER]: String(next.get(partition) ?? 0n) },
     }));
   }
 }
@@ -84,8 +94,16 @@ export class StateCheckpoints {
  * runCheckpoints flushes every intervalMs while records wait and every idleIntervalMs regardless, until stopped (a
  * last flush then); a failed flush is fatal when fenced (onFatal), else retried at the next interval (onRetry).
  */
-export function runCheckpoints(checkpoints: StateCheckpoints, timing: CheckpointTiming, now: () => number,
-  on: { readonly fenced: (err: unknown) => boolean; readonly onFatal: (err: unknown) => void; readonly onRetry: (err: unknown) => void }): { stop: () => Promise<void> } {
+export function runCheckpoints(
+  checkpoints: StateCheckpoints,
+  timing: CheckpointTiming,
+  now: () => number,
+  on: {
+    readonly fenced: (err: unknown) => boolean;
+    readonly onFatal: (err: unknown) => void;
+    readonly onRetry: (err: unknown) => void;
+  },
+): { stop: () => Promise<void> } {
   let lastMs = now();
   let stopped = false;
   let running: Promise<void> = Promise.resolve();

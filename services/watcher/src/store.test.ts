@@ -7,15 +7,24 @@ const pod = (name: string, rv: string) => ({ metadata: { name, namespace: 'ns', 
 describe('PublishedState.relist', () => {
   it('given a published object with labels, a spec and a status, then a synthetic delete carries only its identity: namespace, name, uid, resourceVersion', () => {
     const state = new PublishedState();
-    const metadata = { ...pod('a', '1').metadata, uid: 'u-1', labels: { app: 'web' }, ownerReferences: [{ name: 'rc' }] };
+    const metadata = {
+      ...pod('a', '1').metadata,
+      uid: 'u-1',
+      labels: { app: 'web' },
+      ownerReferences: [{ name: 'rc' }],
+    };
     state.apply('Applied', 'ns/a', { metadata, spec: { containers: [] }, status: { phase: 'Running' } });
-    assert.deepEqual(state.relist([]), [{ type: 'Deleted', object: { metadata: { name: 'a', namespace: 'ns', uid: 'u-1', resourceVersion: '1' } } }]);
+    assert.deepEqual(state.relist([]), [
+      { type: 'Deleted', object: { metadata: { name: 'a', namespace: 'ns', uid: 'u-1', resourceVersion: '1' } } },
+    ]);
   });
 
   it('given a published cluster-scoped object without a uid, then its synthetic delete names it without a namespace or uid', () => {
     const state = new PublishedState();
     state.apply('Applied', 'node-1', { metadata: { name: 'node-1', resourceVersion: '7' } });
-    assert.deepEqual(state.relist([]), [{ type: 'Deleted', object: { metadata: { name: 'node-1', resourceVersion: '7' } } }]);
+    assert.deepEqual(state.relist([]), [
+      { type: 'Deleted', object: { metadata: { name: 'node-1', resourceVersion: '7' } } },
+    ]);
   });
 
   it('given published a@1, b@1, c@1 and a list of a@1, b@2, d@3, then it emits b and d as Applied and c as a synthetic Deleted with its last state', () => {

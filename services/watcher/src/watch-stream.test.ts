@@ -10,7 +10,10 @@ describe('the watch stream', () => {
   });
 
   it('given garbage, then parsing fails with a WatchStreamError that quotes it', () => {
-    assert.throws(() => parseWatchLine('<html>bad gateway</html>'), (e: unknown) => e instanceof WatchStreamError && /bad gateway/.test(e.message));
+    assert.throws(
+      () => parseWatchLine('<html>bad gateway</html>'),
+      (e: unknown) => e instanceof WatchStreamError && /bad gateway/.test(e.message),
+    );
     assert.throws(() => parseWatchLine('{"type":"NOPE","object":{}}'), WatchStreamError);
   });
 

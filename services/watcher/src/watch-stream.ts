@@ -1,7 +1,10 @@
 import type { KubeObject } from './events.ts';
 
 /** RawWatchEvent is one line of a Kubernetes watch stream. */
-export type RawWatchEvent = { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; readonly object: KubeObject };
+export type RawWatchEvent = {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: KubeObject;
+};
 
 /** WatchStreamError is a line of the watch stream that is not a watch event (garbage, or a proxy's page). */
 export class WatchStreamError extends Error {}
@@ -33,7 +36,13 @@ export function parseWatchLine(line: string): RawWatchEvent {
     throw new WatchStreamError(`not a watch event (not JSON): ${line.slice(0, 120)}`);
   }
   const event = value as Partial<RawWatchEvent> | null;
-  if (!event || typeof event.type !== 'string' || !TYPES.has(event.type) || typeof event.object !== 'object' || event.object === null) {
+  if (
+    !event ||
+    typeof event.type !== 'string' ||
+    !TYPES.has(event.type) ||
+    typeof event.object !== 'object' ||
+    event.object === null
+  ) {
     throw new WatchStreamError(`not a watch event: ${line.slice(0, 120)}`);
   }
   return event as RawWatchEvent;

@@ -1,6 +1,11 @@
 import { hostname } from 'node:os';
 import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
-import { publisherFenced, type Bus, type ProducedOffsets, type TransactionalPublisher } from '@kcm-bus/runtime/bus/bus.ts';
+import {
+  publisherFenced,
+  type Bus,
+  type ProducedOffsets,
+  type TransactionalPublisher,
+} from '@kcm-bus/runtime/bus/bus.ts';
 import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
 import { OversizedRecordError, type TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
@@ -26,7 +31,10 @@ export type WatcherPublishing = {
  * kinds fences the older one, and watchers of disjoint kinds run side by side.
  */
 export function watcherTransactionalId(kinds: readonly WatchedKind[]): string {
-  return `kcm-bus-watcher-${kinds.map((k) => k.plural).sort().join('.')}`;
+  return `kcm-bus-watcher-${kinds
+    .map((k) => k.plural)
+    .sort()
+    .join('.')}`;
 }
 
 /** EPOCHS_TOPIC_CONFIGS keep the latest claim of each transactional id; offsets, the epochs, only grow. */
@@ -38,16 +46,28 @@ const EPOCHS_TOPIC_CONFIGS = { 'cleanup.policy': 'compact' } as const;
  * and opens the idempotent producer of the history. A transaction that fails other than by fencing leaves nothing
  * visible; the caller sends it again.
  */
-export async function openWatcherPublishing(bus: Bus, kinds: readonly WatchedKind[], txnGapMs: number, now: () => number): Promise<WatcherPublishing> {
+export async function openWatcherPublishing(
+  bus: Bus,
+  kinds: readonly WatchedKind[],
+  txnGapMs: number,
+  now: () => number,
+): Promise<WatcherPublishing> {
   await bus.ensureTopics([{ topic: WATCHER_EPOCHS_TOPIC, partitions: 1, configs: EPOCHS_TOPIC_CONFIGS }]);
   const id = watcherTransactionalId(kinds);
   const transactional = await bus.transactionalPublisher(id);
   const epoch = await startupRetried(() => claimEpoch(transactional, id));
   const idempotent = await bus.publisher();
-  const history = new Batcher<readonly TopicRecords[], ProducedOffsets>((items) => idempotent.sendTopics(items.flat()),
-    { gather: () => new Promise((resolve) => setImmediate(resolve)), alone: (err) => err instanceof OversizedRecordError });
+  const history = new Batcher<readonly TopicRecords[], ProducedOffsets>(
+    (items) => idempotent.sendTopics(items.flat()),
+    {
+      gather: () => new Promise((resolve) => setImmediate(resolve)),
+      alone: (err) => err instanceof OversizedRecordError,
+    },
+  );
   return {
-    epoch, history: (batches) => history.push(batches), inTransaction: serialTransactions(transactional, txnGapMs, now),
+    epoch,
+    history: (batches) => history.push(batches),
+    inTransaction: serialTransactions(transactional, txnGapMs, now),
     close: async () => {
       await idempotent.close();
       await transactional.close();
@@ -61,7 +81,9 @@ export async function openWatcherPublishing(bus: Bus, kinds: readonly WatchedKin
  */
 async function claimEpoch(transactional: TransactionalPublisher, id: string): Promise<string> {
   const claim = `${hostname()} pid ${process.pid} at ${new Date().toISOString()}`;
-  const [produced] = await transactional.send(WATCHER_EPOCHS_TOPIC, [{ key: id, value: Buffer.from(claim), partition: 0 }]);
+  const [produced] = await transactional.send(WATCHER_EPOCHS_TOPIC, [
+    { key: id, value: Buffer.from(claim), partition: 0 },
+  ]);
   if (produced === undefined) throw new Error(`the epoch claim of ${id} got no offset`);
   return String(BigInt(produced.lastOffset) + 1n);
 }
@@ -90,7 +112,11 @@ export async function startupRetried<T>(step: () => Promise<T>): Promise<T> {
  * the broker writes a commit's markers after answering it, and a transaction begun before is refused
  * (CONCURRENT_TRANSACTIONS) and retried by the client, an AddPartitionsToTxn and a metadata refresh each time.
  */
-function serialTransactions(publisher: TransactionalPublisher, txnGapMs: number, now: () => number): WatcherPublishing['inTransaction'] {
+function serialTransactions(
+  publisher: TransactionalPublisher,
+  txnGapMs: number,
+  now: () => number,
+): WatcherPublishing['inTransaction'] {
   let last: Promise<unknown> = Promise.resolve();
   let endedAt = -Infinity;
   return (batches) => {

@@ -91,7 +91,10 @@ describe('WatermarkPacer', () => {
     const asked: [string, number][] = [];
     const removals = ['Pod', 'Node'].map((kind) => pacer.onPoll((nowMs) => asked.push([kind, nowMs])));
     t.mock.timers.tick(100);
-    assert.deepEqual(asked, [['Pod', 50_100], ['Node', 50_100]]);
+    assert.deepEqual(asked, [
+      ['Pod', 50_100],
+      ['Node', 50_100],
+    ]);
     removals[0]!();
     t.mock.timers.tick(100);
     assert.deepEqual(asked.slice(2), [['Node', 50_200]], 'a removed poll is not asked');
@@ -100,11 +103,15 @@ describe('WatermarkPacer', () => {
     assert.equal(asked.length, 3, 'no poll left: nothing runs');
     const again = pacer.onPoll((nowMs) => asked.push(['Pod', nowMs]));
     t.mock.timers.tick(100);
-    assert.deepEqual(asked.slice(3), [['Pod', 51_300]], 'a poll registered after the last removal starts the timer again');
+    assert.deepEqual(
+      asked.slice(3),
+      [['Pod', 51_300]],
+      'a poll registered after the last removal starts the timer again',
+    );
     again();
   });
 
-  it('given a clock, then the polls carry its time, not the wall clock\'s', (t) => {
+  it("given a clock, then the polls carry its time, not the wall clock's", (t) => {
     t.mock.timers.enable({ apis: ['setInterval'] });
     const pacer = new WatermarkPacer(pacing, () => 7_000);
     const asked: number[] = [];

@@ -31,7 +31,9 @@ export class WatermarkPacer {
   /** now is the clock (ms) the polls read: the one the kinds stamp their changes with. */
   constructor(pacing: WatermarkPacing, now: () => number = () => Date.now()) {
     if (!(pacing.intervalMs > 0) || !(pacing.idleIntervalMs >= pacing.intervalMs)) {
-      throw new Error(`watermark pacing needs 0 < interval (${pacing.intervalMs} ms) ≤ idle interval (${pacing.idleIntervalMs} ms)`);
+      throw new Error(
+        `watermark pacing needs 0 < interval (${pacing.intervalMs} ms) ≤ idle interval (${pacing.idleIntervalMs} ms)`,
+      );
     }
     this.#pacing = pacing;
     this.#now = now;

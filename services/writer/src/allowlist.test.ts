@@ -12,7 +12,10 @@ describe('DEFAULT_ALLOWLIST', () => {
   it('given the RC controller, then it may create, delete and patch pods (adoption and release), update RC status and record events, nothing else', () => {
     assert.equal(allows(DEFAULT_ALLOWLIST, aCreate()), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, aMutation()), true);
-    const rcStatus = aMutation({ verb: 'UpdateStatus', target: { ...podTarget, kind: 'ReplicationController', resource: 'replicationcontrollers' } });
+    const rcStatus = aMutation({
+      verb: 'UpdateStatus',
+      target: { ...podTarget, kind: 'ReplicationController', resource: 'replicationcontrollers' },
+    });
     assert.equal(allows(DEFAULT_ALLOWLIST, rcStatus), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, aRecordEvent()), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, aMutation({ verb: 'Patch' })), true);
@@ -24,7 +27,11 @@ describe('DEFAULT_ALLOWLIST', () => {
   it('given the endpoints controller, then it may create, update and delete endpoints but not pods', () => {
     const endpoints = { ...podTarget, kind: 'Endpoints', resource: 'endpoints' };
     for (const verb of ['Create', 'Update', 'Delete'] as const) {
-      assert.equal(allows(DEFAULT_ALLOWLIST, by('endpoints-controller', aMutation({ verb, target: endpoints }))), true, verb);
+      assert.equal(
+        allows(DEFAULT_ALLOWLIST, by('endpoints-controller', aMutation({ verb, target: endpoints }))),
+        true,
+        verb,
+      );
     }
     assert.equal(allows(DEFAULT_ALLOWLIST, by('endpoints-controller', aMutation())), false);
   });
@@ -33,8 +40,16 @@ describe('DEFAULT_ALLOWLIST', () => {
     const nl = 'node-lifecycle-controller';
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: nodes }))), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'UpdateStatus', target: nodes }))), true);
-    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: { ...nodes, subresource: 'status' } }))), false, 'its status writes are updates');
-    assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Update', target: nodes }))), false, 'no whole-node writes');
+    assert.equal(
+      allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Patch', target: { ...nodes, subresource: 'status' } }))),
+      false,
+      'its status writes are updates',
+    );
+    assert.equal(
+      allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'Update', target: nodes }))),
+      false,
+      'no whole-node writes',
+    );
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation({ verb: 'UpdateStatus' }))), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aMutation())), true);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(nl, aCreate())), false);
@@ -43,8 +58,16 @@ describe('DEFAULT_ALLOWLIST', () => {
 
   it('given the ReplicaSet controller, then it may create, patch and delete pods and update ReplicaSet status, but not RC status', () => {
     const rs = 'replicaset-controller';
-    const status = (resource: string, apiVersion: string) => aMutation({ verb: 'UpdateStatus', target: { ...podTarget, apiVersion, kind: 'X', resource } });
-    for (const m of [aCreate(), aMutation(), aMutation({ verb: 'Patch' }), status('replicasets', 'apps/v1'), aRecordEvent()]) assert.equal(allows(DEFAULT_ALLOWLIST, by(rs, m)), true, m.verb);
+    const status = (resource: string, apiVersion: string) =>
+      aMutation({ verb: 'UpdateStatus', target: { ...podTarget, apiVersion, kind: 'X', resource } });
+    for (const m of [
+      aCreate(),
+      aMutation(),
+      aMutation({ verb: 'Patch' }),
+      status('replicasets', 'apps/v1'),
+      aRecordEvent(),
+    ])
+      assert.equal(allows(DEFAULT_ALLOWLIST, by(rs, m)), true, m.verb);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(rs, status('replicationcontrollers', 'v1'))), false);
     assert.equal(allows(DEFAULT_ALLOWLIST, by(rc, status('replicasets', 'apps/v1'))), false);
   });
@@ -58,13 +81,19 @@ describe('resourceOf', () => {
   it('given an UpdateStatus, a subresource patch and a named group, then the resource is in kubectl notation', () => {
     assert.equal(resourceOf(aMutation({ verb: 'UpdateStatus' })), 'pods/status');
     assert.equal(resourceOf(aMutation({ verb: 'Patch', target: { ...nodes, subresource: 'status' } })), 'nodes/status');
-    assert.equal(resourceOf(aMutation({ target: { ...podTarget, apiVersion: 'coordination.k8s.io/v1', resource: 'leases' } })), 'leases.coordination.k8s.io');
+    assert.equal(
+      resourceOf(aMutation({ target: { ...podTarget, apiVersion: 'coordination.k8s.io/v1', resource: 'leases' } })),
+      'leases.coordination.k8s.io',
+    );
   });
 });
 
 describe('parseAllowlist', () => {
   it('given a config, then its entries become the triples it grants', () => {
-    const list = parseAllowlist(JSON.stringify({ allow: [{ controller: rc, resource: 'pods', verbs: ['Create'] }] }), 'a.json');
+    const list = parseAllowlist(
+      JSON.stringify({ allow: [{ controller: rc, resource: 'pods', verbs: ['Create'] }] }),
+      'a.json',
+    );
     assert.deepEqual(list, [{ controller: rc, verb: 'Create', resource: 'pods' }]);
     assert.equal(allows(list, aCreate()), true);
     assert.equal(allows(list, aMutation()), false);
@@ -79,13 +108,31 @@ describe('parseAllowlist', () => {
   });
 
   it('given an unknown verb, then the error names its path and the known verbs', () => {
-    const text = JSON.stringify({ allow: [{ controller: rc, resource: 'pods', verbs: ['Create'] }, { controller: rc, resource: 'pods', verbs: ['Delete', 'create'] }] });
-    assert.throws(() => parseAllowlist(text, 'a.json'), { message: 'a.json: allow[1].verbs[1]: "create" is not one of Create, Update, UpdateStatus, Patch, Delete, RecordEvent' });
+    const text = JSON.stringify({
+      allow: [
+        { controller: rc, resource: 'pods', verbs: ['Create'] },
+        { controller: rc, resource: 'pods', verbs: ['Delete', 'create'] },
+      ],
+    });
+    assert.throws(() => parseAllowlist(text, 'a.json'), {
+      message:
+        'a.json: allow[1].verbs[1]: "create" is not one of Create, Update, UpdateStatus, Patch, Delete, RecordEvent',
+    });
   });
 
   it('given a malformed resource or a missing controller, then the error names the field', () => {
-    assert.throws(() => parseAllowlist(JSON.stringify({ allow: [{ controller: rc, resource: 'Pods', verbs: ['Create'] }] }), 'a.json'), /allow\[0\]\.resource: "Pods" is not/);
-    assert.throws(() => parseAllowlist(JSON.stringify({ allow: [{ resource: 'pods', verbs: ['Create'] }] }), 'a.json'), /allow\[0\]\.controller: missing/);
-    assert.throws(() => parseAllowlist(JSON.stringify({ allow: [{ controller: rc, resource: 'pods', verbs: [] }] }), 'a.json'), /allow\[0\]\.verbs: missing or not a non-empty array/);
+    assert.throws(
+      () =>
+        parseAllowlist(JSON.stringify({ allow: [{ controller: rc, resource: 'Pods', verbs: ['Create'] }] }), 'a.json'),
+      /allow\[0\]\.resource: "Pods" is not/,
+    );
+    assert.throws(
+      () => parseAllowlist(JSON.stringify({ allow: [{ resource: 'pods', verbs: ['Create'] }] }), 'a.json'),
+      /allow\[0\]\.controller: missing/,
+    );
+    assert.throws(
+      () => parseAllowlist(JSON.stringify({ allow: [{ controller: rc, resource: 'pods', verbs: [] }] }), 'a.json'),
+      /allow\[0\]\.verbs: missing or not a non-empty array/,
+    );
   });
 });

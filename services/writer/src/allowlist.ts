@@ -1,5 +1,11 @@
 import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
-import { MUTATION_VERBS, type Mutation, type MutationVerb, qualifiedResource, subresourceOf } from '@kcm-bus/runtime/mutation/mutation.ts';
+import {
+  MUTATION_VERBS,
+  type Mutation,
+  type MutationVerb,
+  qualifiedResource,
+  subresourceOf,
+} from '@kcm-bus/runtime/mutation/mutation.ts';
 
 /**
  * AllowRule is one (controller, verb, resource) triple the writer will perform. resource is kubectl's
@@ -12,7 +18,11 @@ export type AllowRule = { readonly controller: string; readonly verb: MutationVe
 export type Allowlist = readonly AllowRule[];
 
 /** AllowlistEntry is one entry of the config file: a controller may perform these verbs on this resource. */
-export type AllowlistEntry = { readonly controller: string; readonly resource: string; readonly verbs: readonly MutationVerb[] };
+export type AllowlistEntry = {
+  readonly controller: string;
+  readonly resource: string;
+  readonly verbs: readonly MutationVerb[];
+};
 
 /** AllowlistError names the config file, the JSON path of the bad part and what is wrong with it. */
 export class AllowlistError extends Error {
@@ -25,7 +35,9 @@ const RESOURCE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?
  * DEFAULT_ALLOWLIST_ENTRIES are the catalog's grants (packages/runtime/src/catalog/controllers.ts): each controller
  * may perform exactly what upstream's does, and the stack's `kcm-bus:writer` ClusterRole permits no more.
  */
-export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = CONTROLLERS.flatMap((c) => c.grants.map((g) => ({ controller: c.name, resource: g.resource, verbs: g.verbs })));
+export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = CONTROLLERS.flatMap((c) =>
+  c.grants.map((g) => ({ controller: c.name, resource: g.resource, verbs: g.verbs })),
+);
 
 /** DEFAULT_ALLOWLIST is DEFAULT_ALLOWLIST_ENTRIES as triples: the writer's table when no --allowlist is given. */
 export const DEFAULT_ALLOWLIST: Allowlist = toRules(DEFAULT_ALLOWLIST_ENTRIES);
@@ -47,21 +59,29 @@ export function parseAllowlist(text: string, source: string): Allowlist {
     throw new AllowlistError(`${source}: not JSON (${(err as Error).message})`);
   }
   const allow = (config as { allow?: unknown } | null)?.allow;
-  if (!Array.isArray(allow)) throw new AllowlistError(`${source}: allow: missing or not an array of {controller, resource, verbs}`);
+  if (!Array.isArray(allow))
+    throw new AllowlistError(`${source}: allow: missing or not an array of {controller, resource, verbs}`);
   return toRules(allow.map((item: unknown, i) => readEntry(item, `${source}: allow[${i}]`)));
 }
 
 function readEntry(item: unknown, path: string): AllowlistEntry {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new AllowlistError(`${path}: not an object {controller, resource, verbs}`);
+  if (typeof item !== 'object' || item === null || Array.isArray(item))
+    throw new AllowlistError(`${path}: not an object {controller, resource, verbs}`);
   const { controller, resource, verbs } = item as Record<string, unknown>;
-  if (typeof controller !== 'string' || controller === '') throw new AllowlistError(`${path}.controller: missing or not a string`);
+  if (typeof controller !== 'string' || controller === '')
+    throw new AllowlistError(`${path}.controller: missing or not a string`);
   if (typeof resource !== 'string' || !RESOURCE.test(resource)) {
-    throw new AllowlistError(`${path}.resource: ${JSON.stringify(resource)} is not resource[.group][/subresource], e.g. "pods/status"`);
+    throw new AllowlistError(
+      `${path}.resource: ${JSON.stringify(resource)} is not resource[.group][/subresource], e.g. "pods/status"`,
+    );
   }
-  if (!Array.isArray(verbs) || verbs.length === 0) throw new AllowlistError(`${path}.verbs: missing or not a non-empty array`);
+  if (!Array.isArray(verbs) || verbs.length === 0)
+    throw new AllowlistError(`${path}.verbs: missing or not a non-empty array`);
   verbs.forEach((verb: unknown, j) => {
     if (!(MUTATION_VERBS as readonly unknown[]).includes(verb)) {
-      throw new AllowlistError(`${path}.verbs[${j}]: ${JSON.stringify(verb)} is not one of ${MUTATION_VERBS.join(', ')}`);
+      throw new AllowlistError(
+        `${path}.verbs[${j}]: ${JSON.stringify(verb)} is not one of ${MUTATION_VERBS.join(', ')}`,
+      );
     }
   });
   return { controller, resource, verbs: verbs as MutationVerb[] };

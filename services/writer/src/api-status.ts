@@ -20,12 +20,24 @@ export function readAnswer(body: string): ApiAnswer {
   try {
     value = JSON.parse(body);
   } catch {
-    return { reason: null, message: str(body.slice(0, MAX_MESSAGE).trim()), causes: [], uid: null, resourceVersion: null };
+    return {
+      reason: null,
+      message: str(body.slice(0, MAX_MESSAGE).trim()),
+      causes: [],
+      uid: null,
+      resourceVersion: null,
+    };
   }
   const top = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   if (top['kind'] === 'Status') return readStatus(top);
   const meta = top['metadata'] as Loose;
-  return { reason: null, message: null, causes: [], uid: str(meta?.['uid']), resourceVersion: str(meta?.['resourceVersion']) };
+  return {
+    reason: null,
+    message: null,
+    causes: [],
+    uid: str(meta?.['uid']),
+    resourceVersion: str(meta?.['resourceVersion']),
+  };
 }
 
 /** readStatus reads a metav1.Status: a failure's reason and causes, or a successful delete's details.uid. */

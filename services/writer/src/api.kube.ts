@@ -18,7 +18,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * maxSockets at once: the budget, not the socket pool, is what limits the rate) and the credentials' current headers;
  * a request answered 401 is sent once more with fresh credentials (a rotated token).
  */
-export async function kubeApi(kc: KubeConfig, credentials: CredentialCache, metrics: RestClientMetrics, maxSockets: number): Promise<KubeApi> {
+export async function kubeApi(
+  kc: KubeConfig,
+  credentials: CredentialCache,
+  metrics: RestClientMetrics,
+  maxSockets: number,
+): Promise<KubeApi> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no cluster server');
   const tls: RequestOptions = {};
@@ -28,13 +33,34 @@ export async function kubeApi(kc: KubeConfig, credentials: CredentialCache, metr
   // A body always goes with its Content-Length: Node frames a DELETE's body neither by length nor chunked, and the
   // apiserver would read it as the start of the next request on the kept-alive connection (400 Bad Request).
   return {
-    send: (req) => sendWithCredentials(credentials, async (auth) => {
-      const started = performance.now();
-      const headers = { ...auth, ...req.headers, ...(req.body === null ? {} : { 'Content-Length': String(Buffer.byteLength(req.body)) }) };
-      const answer = await send(`${server}${req.path}${query(req)}`, { ...tls, agent, method: req.method, headers }, req.body);
-      metrics.observe(req.method, answer.type === 'Response' ? String(answer.status) : '<error>', host, (performance.now() - started) / 1000);
-      return answer;
-    }, unauthorized).catch((err: unknown) => ({ type: 'NoResponse' as const, message: `no credentials: ${(err as Error).message}` })),
+    send: (req) =>
+      sendWithCredentials(
+        credentials,
+        async (auth) => {
+          const started = performance.now();
+          const headers = {
+            ...auth,
+            ...req.headers,
+            ...(req.body === null ? {} : { 'Content-Length': String(Buffer.byteLength(req.body)) }),
+          };
+          const answer = await send(
+            `${server}${req.path}${query(req)}`,
+            { ...tls, agent, method: req.method, headers },
+            req.body,
+          );
+          metrics.observe(
+            req.method,
+            answer.type === 'Response' ? String(answer.status) : '<error>',
+            host,
+            (performance.now() - started) / 1000,
+          );
+          return answer;
+        },
+        unauthorized,
+      ).catch((err: unknown) => ({
+        type: 'NoResponse' as const,
+        message: `no credentials: ${(err as Error).message}`,
+      })),
   };
 }
 
@@ -54,10 +80,14 @@ function send(url: string, opts: RequestOptions, body: string | null): Promise<H
     const req = request(url, { ...opts, timeout: REQUEST_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({
-        type: 'Response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'),
-        retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null,
-      }));
+      res.on('end', () =>
+        resolve({
+          type: 'Response',
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null,
+        }),
+      );
       res.on('error', (err) => resolve({ type: 'NoResponse', message: err.message }));
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));

@@ -10,18 +10,38 @@ import { EventCorrelator } from './event-correlator.ts';
 import type { HttpAnswer } from './outcome.ts';
 import type { KubeRequest } from './request.ts';
 
-const ok = (status: number, body: object = { metadata: { uid: 'u1', resourceVersion: '5' } }): HttpAnswer => ({ type: 'Response', status, retryAfter: null, body: JSON.stringify(body) });
-const failure = (status: number, reason: string, retryAfter: string | null = null): HttpAnswer => ({ type: 'Response', status, retryAfter, body: JSON.stringify({ kind: 'Status', reason, message: reason }) });
+const ok = (status: number, body: object = { metadata: { uid: 'u1', resourceVersion: '5' } }): HttpAnswer => ({
+  type: 'Response',
+  status,
+  retryAfter: null,
+  body: JSON.stringify(body),
+});
+const failure = (status: number, reason: string, retryAfter: string | null = null): HttpAnswer => ({
+  type: 'Response',
+  status,
+  retryAfter,
+  body: JSON.stringify({ kind: 'Status', reason, message: reason }),
+});
 
 /** Harness records what applyMutation sent, how often it asked the budget, and how long it waited between tries. */
-type Harness = { readonly deps: WriterDeps; readonly sent: KubeRequest[]; readonly waits: number[]; readonly tokens: { count: number } };
+type Harness = {
+  readonly deps: WriterDeps;
+  readonly sent: KubeRequest[];
+  readonly waits: number[];
+  readonly tokens: { count: number };
+};
 
 /** given scripts the apiserver's answers, one per request, and builds the deps around them. */
 function given(...answers: HttpAnswer[]): Harness {
   const sent: KubeRequest[] = [];
   const waits: number[] = [];
   const tokens = { count: 0 };
-  const api: KubeApi = { send: async (request) => (sent.push(request), answers.shift() ?? assert.fail(`unexpected request ${request.method} ${request.path}`)) };
+  const api: KubeApi = {
+    send: async (request) => (
+      sent.push(request),
+      answers.shift() ?? assert.fail(`unexpected request ${request.method} ${request.path}`)
+    ),
+  };
   const scheduler: Scheduler = { setTimeout: (fn, ms) => (waits.push(ms), queueMicrotask(fn)), clearTimeout: () => {} };
   const deps: WriterDeps = {
     api,
@@ -40,14 +60,20 @@ describe('applyMutation', () => {
   it('given a Create the apiserver accepts, then one request through the budget and an Applied result naming the pod', async () => {
     const { deps, sent, tokens } = given(ok(201));
     const result = await applyMutation(aCreate(), deps);
-    assert.deepEqual([result.outcome, result.status, result.uid, result.attempts, result.name], ['Applied', 201, 'u1', 1, sent[0]!.name]);
+    assert.deepEqual(
+      [result.outcome, result.status, result.uid, result.attempts, result.name],
+      ['Applied', 201, 'u1', 1, sent[0]!.name],
+    );
     assert.equal(tokens.count, 1);
   });
 
   it('given a mutation outside the allowlist, then nothing is sent and the result is Refused', async () => {
     const { deps, sent } = given();
     const result = await applyMutation(aMutation({ controller: 'job-controller' }), deps);
-    assert.deepEqual([result.outcome, result.reason, result.message], ['Refused', 'NotAllowed', 'job-controller may not Delete pods (not in the writer\'s allowlist)']);
+    assert.deepEqual(
+      [result.outcome, result.reason, result.message],
+      ['Refused', 'NotAllowed', "job-controller may not Delete pods (not in the writer's allowlist)"],
+    );
     assert.equal(sent.length, 0);
   });
 
@@ -64,35 +90,61 @@ describe('applyMutation', () => {
 
   it('given a Create within --max-create-age, then it is sent', async () => {
     const { deps, sent } = given(ok(201));
-    assert.equal((await applyMutation(aCreate({ createdAt: '2026-11-22T13:56:00Z' }), { ...deps, maxCreateAgeMs: 300_000 })).outcome, 'Applied');
+    assert.equal(
+      (await applyMutation(aCreate({ createdAt: '2026-11-22T13:56:00Z' }), { ...deps, maxCreateAgeMs: 300_000 }))
+        .outcome,
+      'Applied',
+    );
     assert.equal(sent.length, 1);
   });
 
   it('given --max-create-age 0, then no Create expires', async () => {
     const { deps } = given(ok(201));
-    assert.equal((await applyMutation(aCreate({ createdAt: '2026-01-01T00:00:00Z' }), { ...deps, maxCreateAgeMs: 0 })).outcome, 'Applied');
+    assert.equal(
+      (await applyMutation(aCreate({ createdAt: '2026-01-01T00:00:00Z' }), { ...deps, maxCreateAgeMs: 0 })).outcome,
+      'Applied',
+    );
   });
 
   it('given an allowed verb and resource carrying what the controller may not write, then nothing is sent and the result is Refused', async () => {
     const { deps, sent } = given();
-    const result = await applyMutation(aCreate({ body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' }, spec: { containers: [] } }) }), deps);
+    const result = await applyMutation(
+      aCreate({
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { generateName: 'web-' },
+          spec: { containers: [] },
+        }),
+      }),
+      deps,
+    );
     assert.deepEqual([result.outcome, result.reason], ['Refused', 'ContentNotAllowed']);
     assert.match(result.message, /may not Create a pod whose controller is not one ReplicationController/);
     assert.equal(sent.length, 0);
   });
 
   it('given 429 with Retry-After then 503 then success, then it waits 1 s, then the backoff, and every attempt takes a token', async () => {
-    const { deps, waits, tokens } = given(failure(429, 'TooManyRequests', '1'), failure(503, 'ServiceUnavailable'), ok(200));
+    const { deps, waits, tokens } = given(
+      failure(429, 'TooManyRequests', '1'),
+      failure(503, 'ServiceUnavailable'),
+      ok(200),
+    );
     const result = await applyMutation(aMutation(), deps);
     assert.deepEqual([result.outcome, result.attempts], ['Applied', 3]);
     assert.deepEqual(waits, [1000, 200]);
     assert.equal(tokens.count, 3);
   });
 
-  it('given the apiserver never answers, then Failed with status 0 after the policy\'s attempts', async () => {
-    const { deps, sent } = given(...Array.from({ length: 3 }, (): HttpAnswer => ({ type: 'NoResponse', message: 'connect ECONNREFUSED' })));
+  it("given the apiserver never answers, then Failed with status 0 after the policy's attempts", async () => {
+    const { deps, sent } = given(
+      ...Array.from({ length: 3 }, (): HttpAnswer => ({ type: 'NoResponse', message: 'connect ECONNREFUSED' })),
+    );
     const result = await applyMutation(aMutation(), { ...deps, policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 } });
-    assert.deepEqual([result.outcome, result.status, result.attempts, result.message], ['Failed', 0, 3, 'gave up after 3 attempts: connect ECONNREFUSED']);
+    assert.deepEqual(
+      [result.outcome, result.status, result.attempts, result.message],
+      ['Failed', 0, 3, 'gave up after 3 attempts: connect ECONNREFUSED'],
+    );
     assert.equal(sent.length, 3);
   });
 
@@ -100,7 +152,10 @@ describe('applyMutation', () => {
     const { deps } = given(failure(503, 'ServiceUnavailable'));
     const controller = new AbortController();
     const never: Scheduler = { setTimeout: () => controller.abort(new Error('shutting down')), clearTimeout: () => {} };
-    await assert.rejects(applyMutation(aMutation(), { ...deps, scheduler: never, signal: controller.signal }), /shutting down/);
+    await assert.rejects(
+      applyMutation(aMutation(), { ...deps, scheduler: never, signal: controller.signal }),
+      /shutting down/,
+    );
   });
 });
 
@@ -109,7 +164,10 @@ describe('applyMutation: RecordEvent', () => {
     const { deps, sent } = given(ok(201), ok(200));
     const first = await applyMutation(aRecordEvent(), deps);
     const second = await applyMutation(aRecordEvent(undefined, { createdAt: '2026-11-22T14:01:00Z' }), deps);
-    assert.deepEqual(sent.map((r) => r.method), ['POST', 'PATCH']);
+    assert.deepEqual(
+      sent.map((r) => r.method),
+      ['POST', 'PATCH'],
+    );
     assert.deepEqual([first.outcome, second.outcome, second.name], ['Applied', 'Applied', first.name]);
   });
 
@@ -117,14 +175,18 @@ describe('applyMutation: RecordEvent', () => {
     const { deps, sent } = given(ok(201), failure(404, 'NotFound'), ok(201));
     await applyMutation(aRecordEvent(), deps);
     const result = await applyMutation(aRecordEvent(), deps);
-    assert.deepEqual(sent.map((r) => r.method), ['POST', 'PATCH', 'POST']);
+    assert.deepEqual(
+      sent.map((r) => r.method),
+      ['POST', 'PATCH', 'POST'],
+    );
     assert.deepEqual([result.outcome, result.attempts], ['Applied', 2]);
   });
 
   it('given a spamming source, then the 26th event is Refused without a request', async () => {
     const { deps, sent } = given(...Array.from({ length: 25 }, () => ok(201)));
     const results = [];
-    for (let i = 0; i < 26; i++) results.push(await applyMutation(aRecordEvent({ ...aRecordEvent().event!, reason: `R${i}` }), deps));
+    for (let i = 0; i < 26; i++)
+      results.push(await applyMutation(aRecordEvent({ ...aRecordEvent().event!, reason: `R${i}` }), deps));
     assert.deepEqual([results[25]!.outcome, results[25]!.reason, sent.length], ['Refused', 'EventSpamFiltered', 25]);
   });
 });
@@ -139,7 +201,10 @@ describe('applyMutation: an event attached to a write (RealPodControl records it
     const { deps, sent } = given(ok(201), ok(201));
     const result = await applyMutation(aCreate({ event: created }), deps);
     await recorded();
-    assert.deepEqual(sent.map((r) => `${r.method} ${r.path.split('/').at(-1)}`), ['POST pods', 'POST events']);
+    assert.deepEqual(
+      sent.map((r) => `${r.method} ${r.path.split('/').at(-1)}`),
+      ['POST pods', 'POST events'],
+    );
     assert.deepEqual([result.verb, result.outcome, result.name], ['Create', 'Applied', sent[0]!.name]);
   });
 
@@ -157,7 +222,7 @@ describe('applyMutation: an event attached to a write (RealPodControl records it
     assert.deepEqual([result.outcome, sent.length], ['AlreadyDone', 1]);
   });
 
-  it('given the Event request fails, then the write\'s Applied result stands (events are best effort)', async () => {
+  it("given the Event request fails, then the write's Applied result stands (events are best effort)", async () => {
     const { deps, sent } = given(ok(200), failure(403, 'Forbidden'));
     const result = await applyMutation(aMutation({ event: deleted }), deps);
     await recorded();

@@ -8,7 +8,14 @@ import { eventCreateRequest, eventRequest } from './event-request.ts';
 import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
 import { fieldManagerOf, type KubeRequest, toRequest } from './request.ts';
 import { contentRefusal } from './content-rules.ts';
-import { notAllowedMessage, REFUSED_CONTENT, REFUSED_NOT_ALLOWED, REFUSED_SPAM_FILTERED, refusedResult, resultOf } from './result.ts';
+import {
+  notAllowedMessage,
+  REFUSED_CONTENT,
+  REFUSED_NOT_ALLOWED,
+  REFUSED_SPAM_FILTERED,
+  refusedResult,
+  resultOf,
+} from './result.ts';
 
 /**
  * KubeApi is the port `api.kube.ts` implements over HTTPS with the kubeconfig's identity: send
@@ -52,12 +59,18 @@ export type WriterDeps = {
  * publishes nothing: the mutation stays uncommitted and the partition's next owner applies it again (idempotently).
  */
 export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<MutationResult> {
-  if (!allows(deps.allowlist, m)) return refusedResult(m, REFUSED_NOT_ALLOWED, notAllowedMessage(m, resourceOf(m)), deps.now());
+  if (!allows(deps.allowlist, m))
+    return refusedResult(m, REFUSED_NOT_ALLOWED, notAllowedMessage(m, resourceOf(m)), deps.now());
   const refusal = contentRefusal(m);
   if (refusal !== undefined) return refusedResult(m, REFUSED_CONTENT, refusal, deps.now());
   const age = m.verb === 'Create' ? Date.parse(deps.now()) - Date.parse(m.createdAt) : 0;
   if (deps.maxCreateAgeMs !== undefined && deps.maxCreateAgeMs > 0 && age > deps.maxCreateAgeMs) {
-    return refusedResult(m, CREATE_EXPIRED, `created ${Math.round(age / 1000)} s ago, past --max-create-age: its expectation has expired`, deps.now());
+    return refusedResult(
+      m,
+      CREATE_EXPIRED,
+      `created ${Math.round(age / 1000)} s ago, past --max-create-age: its expectation has expired`,
+      deps.now(),
+    );
   }
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const request = toRequest(m);
@@ -76,7 +89,15 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
 async function recordOutcomeEvent(m: Mutation, deps: WriterDeps): Promise<void> {
   const { namespace, name } = m.event!.involvedObject;
   const target = { apiVersion: 'v1', kind: 'Event', namespace, name, resource: 'events', subresource: null };
-  const event: Mutation = { ...m, verb: 'RecordEvent', target, body: null, patch: null, patchType: null, createdAt: deps.now() };
+  const event: Mutation = {
+    ...m,
+    verb: 'RecordEvent',
+    target,
+    body: null,
+    patch: null,
+    patchType: null,
+    createdAt: deps.now(),
+  };
   if (!allows(deps.allowlist, event)) return;
   await recordEvent(event, deps).catch(() => undefined);
 }
@@ -84,7 +105,13 @@ async function recordOutcomeEvent(m: Mutation, deps: WriterDeps): Promise<void> 
 /** recordEvent mirrors client-go recordToSink/recordEvent for one correlated event. */
 async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResult> {
   const write = deps.correlator.correlate(m.event!, m.createdAt);
-  if (write.type === 'Drop') return refusedResult(m, REFUSED_SPAM_FILTERED, 'event dropped by the spam filter (25 per source and object, then 1 per 5 minutes)', deps.now());
+  if (write.type === 'Drop')
+    return refusedResult(
+      m,
+      REFUSED_SPAM_FILTERED,
+      'event dropped by the spam filter (25 per source and object, then 1 per 5 minutes)',
+      deps.now(),
+    );
   const manager = fieldManagerOf(m);
   let { verdict, attempts } = await send(eventRequest(write, manager), m.controller, deps);
   if (write.type === 'Patch' && verdict.status === 404) {
@@ -92,12 +119,17 @@ async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResul
     verdict = created.verdict;
     attempts += created.attempts;
   }
-  if (verdict.outcome === 'Applied') deps.correlator.updateState({ ...write.event, resourceVersion: verdict.resourceVersion });
+  if (verdict.outcome === 'Applied')
+    deps.correlator.updateState({ ...write.event, resourceVersion: verdict.resourceVersion });
   return resultOf(m, write.event.name, verdict, attempts, deps.now());
 }
 
 /** send makes attempts until the answer is final or the policy gives up, waiting for the controller's budget before each. */
-async function send(request: KubeRequest, controller: string, deps: WriterDeps): Promise<{ readonly verdict: Final; readonly attempts: number }> {
+async function send(
+  request: KubeRequest,
+  controller: string,
+  deps: WriterDeps,
+): Promise<{ readonly verdict: Final; readonly attempts: number }> {
   for (let attempts = 1; ; attempts++) {
     deps.signal?.throwIfAborted();
     await deps.budget.acquire(controller);

@@ -13,7 +13,14 @@ export type RetryPolicy = Backoff & { readonly maxAttempts: number };
  * back together) and capped at 30 s again, 10 attempts (client-go's rest client also gives up after 10 Retry-After
  * retries): about a minute of trying before Failed.
  */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { durationMs: 100, factor: 2, jitter: 1, capMs: 30_000, capJittered: true, maxAttempts: 10 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  durationMs: 100,
+  factor: 2,
+  jitter: 1,
+  capMs: 30_000,
+  capJittered: true,
+  maxAttempts: 10,
+};
 
 /**
  * retryAfterMs reads a Retry-After header as client-go does (rest.retryAfterSeconds): whole seconds only; an

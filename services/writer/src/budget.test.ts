@@ -16,7 +16,7 @@ describe('budgetConfig', () => {
 });
 
 describe('RequestBudget', () => {
-  it('given qps 5 and burst 5, then 25 requests need at least 4 seconds (the issue\'s end-to-end check, in fake time)', () => {
+  it("given qps 5 and burst 5, then 25 requests need at least 4 seconds (the issue's end-to-end check, in fake time)", () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(5, 5), clock, clock);
     const waits = Array.from({ length: 25 }, () => budget.reserve('c'));
@@ -38,7 +38,9 @@ describe('RequestBudget', () => {
     const budget = new RequestBudget(budgetConfig(10, 1), clock, clock);
     await budget.acquire('c');
     let sent = false;
-    const second = budget.acquire('c').then(() => { sent = true; });
+    const second = budget.acquire('c').then(() => {
+      sent = true;
+    });
     clock.advance(99);
     await Promise.resolve();
     assert.equal(sent, false);
@@ -50,7 +52,14 @@ describe('RequestBudget', () => {
   it('given two controllers, then each has a bucket of its own, as upstream gives each controller a client of its own', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(1, 1), clock, clock);
-    assert.deepEqual([budget.reserve('endpoints-controller'), budget.reserve('endpointslice-controller'), budget.reserve('endpoints-controller')], [0, 0, 1000]);
+    assert.deepEqual(
+      [
+        budget.reserve('endpoints-controller'),
+        budget.reserve('endpointslice-controller'),
+        budget.reserve('endpoints-controller'),
+      ],
+      [0, 0, 1000],
+    );
   });
 
   it('given no limit, then every request passes at once', () => {

@@ -15,7 +15,8 @@ export type BudgetConfig = { readonly qps: number; readonly burst: number };
  * (5), burst 0 means DefaultBurst (10), a negative qps disables client-side rate limiting (the "uncapped" runs).
  */
 export function budgetConfig(qps: number, burst: number): BudgetConfig {
-  if (Number.isNaN(qps) || Number.isNaN(burst) || burst < 0) throw new RangeError(`invalid budget: --kube-api-qps=${qps} --kube-api-burst=${burst}`);
+  if (Number.isNaN(qps) || Number.isNaN(burst) || burst < 0)
+    throw new RangeError(`invalid budget: --kube-api-qps=${qps} --kube-api-burst=${burst}`);
   return { qps: qps < 0 ? Infinity : qps === 0 ? 5 : qps, burst: burst === 0 ? 10 : burst };
 }
 
@@ -50,7 +51,8 @@ export class RequestBudget {
 
   #bucket(controller: string): TokenBucket {
     let bucket = this.#buckets.get(controller);
-    if (bucket === undefined) this.#buckets.set(controller, bucket = new TokenBucket(this.#config.qps, this.#config.burst, this.#clock));
+    if (bucket === undefined)
+      this.#buckets.set(controller, (bucket = new TokenBucket(this.#config.qps, this.#config.burst, this.#clock)));
     return bucket;
   }
 }

@@ -35,7 +35,19 @@ export function makeEvent(recorded: MutationEvent, time: string): CoreEvent {
   const message = truncateMessage(recorded.message, MAX_EVENT_MESSAGE_LENGTH);
   const at = metaTime(nanos);
   const namespace = ref.namespace === null || ref.namespace === '' ? 'default' : ref.namespace;
-  return { name: generateEventName(ref.name, nanos), namespace, involvedObject: ref, type, reason, message, source, count: 1, firstTimestamp: at, lastTimestamp: at, resourceVersion: null };
+  return {
+    name: generateEventName(ref.name, nanos),
+    namespace,
+    involvedObject: ref,
+    type,
+    reason,
+    message,
+    source,
+    count: 1,
+    firstTimestamp: at,
+    lastTimestamp: at,
+    resourceVersion: null,
+  };
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -64,7 +76,19 @@ function objectParts(e: CoreEvent): readonly (string | null)[] {
  */
 export function getEventKey(e: CoreEvent): string {
   const [component, host, kind, namespace, name, uid, apiVersion] = objectParts(e);
-  return JSON.stringify([component, host, kind, namespace, name, e.involvedObject.fieldPath, uid, apiVersion, e.type, e.reason, e.message]);
+  return JSON.stringify([
+    component,
+    host,
+    kind,
+    namespace,
+    name,
+    e.involvedObject.fieldPath,
+    uid,
+    apiVersion,
+    e.type,
+    e.reason,
+    e.message,
+  ]);
 }
 
 /**

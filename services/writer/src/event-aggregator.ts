@@ -37,13 +37,20 @@ export class EventAggregator {
     const now = this.#clock.now();
     const { aggregateKey, localKey } = eventAggregatorByReason(event);
     let record = this.#cache.get(aggregateKey);
-    if (!record || now - record.lastTimestamp > this.#maxIntervalMs) record = { localKeys: new Set(), lastTimestamp: now };
+    if (!record || now - record.lastTimestamp > this.#maxIntervalMs)
+      record = { localKeys: new Set(), lastTimestamp: now };
     record.localKeys.add(localKey);
     record.lastTimestamp = now;
     this.#cache.add(aggregateKey, record);
     if (record.localKeys.size < this.#maxEvents) return { event, key: getEventKey(event) };
     record.localKeys.delete(record.localKeys.values().next().value as string);
-    const aggregate: CoreEvent = { ...event, count: 1, firstTimestamp: event.lastTimestamp, message: AGGREGATE_MESSAGE_PREFIX + event.message, resourceVersion: null };
+    const aggregate: CoreEvent = {
+      ...event,
+      count: 1,
+      firstTimestamp: event.lastTimestamp,
+      message: AGGREGATE_MESSAGE_PREFIX + event.message,
+      resourceVersion: null,
+    };
     return { event: aggregate, key: aggregateKey };
   }
 }

@@ -24,7 +24,10 @@ describe('EventCorrelator: new and identical events (eventLogger)', () => {
     assert.equal(write.type, 'Create');
     const event = write.type === 'Create' ? write.event : assert.fail();
     assert.equal(event.name, `web.${T0_NANOS.toString(16)}`);
-    assert.deepEqual([event.namespace, event.count, event.firstTimestamp, event.lastTimestamp], ['default', 1, '2026-11-22T14:00:00Z', '2026-11-22T14:00:00Z']);
+    assert.deepEqual(
+      [event.namespace, event.count, event.firstTimestamp, event.lastTimestamp],
+      ['default', 1, '2026-11-22T14:00:00Z', '2026-11-22T14:00:00Z'],
+    );
   });
 
   it('given the same mutation replayed to a restarted writer, then the same name (the replay meets AlreadyExists)', () => {
@@ -42,11 +45,17 @@ describe('EventCorrelator: new and identical events (eventLogger)', () => {
     assert.equal(second.type, 'Patch');
     const { event, patch } = second.type === 'Patch' ? second : assert.fail();
     assert.deepEqual(patch, { count: 2, lastTimestamp: '2026-11-22T14:01:00Z', message: anEvent.message });
-    assert.deepEqual([event.name, event.count, event.firstTimestamp, event.resourceVersion], [`web.${T0_NANOS.toString(16)}`, 2, '2026-11-22T14:00:00Z', '100']);
+    assert.deepEqual(
+      [event.name, event.count, event.firstTimestamp, event.resourceVersion],
+      [`web.${T0_NANOS.toString(16)}`, 2, '2026-11-22T14:00:00Z', '100'],
+    );
   });
 
   it('given an event about a cluster-scoped node, then it lives in the default namespace', () => {
-    const node: MutationEvent = { ...anEvent, involvedObject: { ...anEvent.involvedObject, kind: 'Node', namespace: null, name: 'n1' } };
+    const node: MutationEvent = {
+      ...anEvent,
+      involvedObject: { ...anEvent.involvedObject, kind: 'Node', namespace: null, name: 'n1' },
+    };
     const write = given().correlator.correlate(node, T0);
     assert.equal(write.type === 'Create' && write.event.namespace, 'default');
   });
@@ -55,24 +64,36 @@ describe('EventCorrelator: new and identical events (eventLogger)', () => {
 describe('EventCorrelator: similar events (EventAggregator)', () => {
   it('given 10 messages of one reason within 10 minutes, then the 10th is combined and later ones count it up', () => {
     const { clock, correlator } = given();
-    const writes = Array.from({ length: 9 }, (_, i) => (clock.advance(MINUTE / 2), correlator.correlate(withMessage(`Created pod: p${i}`), T0)));
+    const writes = Array.from(
+      { length: 9 },
+      (_, i) => (clock.advance(MINUTE / 2), correlator.correlate(withMessage(`Created pod: p${i}`), T0)),
+    );
     assert.ok(writes.every((w) => w.type === 'Create' && !w.event.message.startsWith('(combined')));
     const tenth = correlator.correlate(withMessage('Created pod: p9'), '2026-11-22T14:05:00Z');
     assert.equal(tenth.type === 'Create' && tenth.event.message, '(combined from similar events): Created pod: p9');
     const eleventh = correlator.correlate(withMessage('Created pod: p10'), '2026-11-22T14:05:01Z');
     assert.equal(eleventh.type, 'Patch');
-    assert.deepEqual(eleventh.type === 'Patch' && eleventh.patch, { count: 2, lastTimestamp: '2026-11-22T14:05:01Z', message: '(combined from similar events): Created pod: p10' });
+    assert.deepEqual(eleventh.type === 'Patch' && eleventh.patch, {
+      count: 2,
+      lastTimestamp: '2026-11-22T14:05:01Z',
+      message: '(combined from similar events): Created pod: p10',
+    });
   });
 
   it('given the same 10 messages spaced more than 10 minutes apart, then none is combined', () => {
     const { clock, correlator } = given();
-    const writes = Array.from({ length: 12 }, (_, i) => (clock.advance(11 * MINUTE), correlator.correlate(withMessage(`m${i}`), T0)));
+    const writes = Array.from(
+      { length: 12 },
+      (_, i) => (clock.advance(11 * MINUTE), correlator.correlate(withMessage(`m${i}`), T0)),
+    );
     assert.ok(writes.every((w) => w.type === 'Create' && !w.event.message.startsWith('(combined')));
   });
 
   it('given 10 messages of different reasons, then none is combined', () => {
     const { correlator } = given();
-    const writes = Array.from({ length: 12 }, (_, i) => correlator.correlate({ ...withMessage(`m${i}`), reason: `R${i}` }, T0));
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      correlator.correlate({ ...withMessage(`m${i}`), reason: `R${i}` }, T0),
+    );
     assert.deepEqual(new Set(writes.map(typeOf)), new Set(['Create']));
   });
 });
@@ -80,7 +101,9 @@ describe('EventCorrelator: similar events (EventAggregator)', () => {
 describe('EventCorrelator: spam filter (EventSourceObjectSpamFilter)', () => {
   /** distinct events about one object (distinct reasons, so nothing aggregates). */
   const burstOf = (correlator: EventCorrelator, n: number, name = 'web'): EventWrite[] =>
-    Array.from({ length: n }, (_, i) => correlator.correlate({ ...anEvent, reason: `R${i}`, involvedObject: { ...anEvent.involvedObject, name } }, T0));
+    Array.from({ length: n }, (_, i) =>
+      correlator.correlate({ ...anEvent, reason: `R${i}`, involvedObject: { ...anEvent.involvedObject, name } }, T0),
+    );
 
   it('given 26 events from one source about one object at once, then 25 are written and the 26th dropped', () => {
     const { correlator } = given();
@@ -112,7 +135,13 @@ describe('EventCorrelator: memory stays bounded whatever producers send', () => 
     const { correlator } = given();
     let last: EventWrite = { type: 'Drop' };
     for (let i = 0; i < 10_000; i++) {
-      last = correlator.correlate({ ...withMessage(`m${i} ${'x'.repeat(100_000)}`), involvedObject: { ...anEvent.involvedObject, name: `rc-${i}` } }, T0);
+      last = correlator.correlate(
+        {
+          ...withMessage(`m${i} ${'x'.repeat(100_000)}`),
+          involvedObject: { ...anEvent.involvedObject, name: `rc-${i}` },
+        },
+        T0,
+      );
     }
     assert.equal(last.type === 'Create' && last.event.message.length, 1024);
     assert.ok(last.type === 'Create' && last.event.message.endsWith(' ...'));

@@ -30,9 +30,20 @@ export type CorrelatorOptions = {
 };
 
 /** DEFAULT_CORRELATOR_OPTIONS are client-go's defaults (events_cache.go constants). */
-export const DEFAULT_CORRELATOR_OPTIONS: CorrelatorOptions = { lruCacheSize: 4096, burstSize: 25, qps: 1 / 300, maxEvents: 10, maxIntervalMs: 600_000 };
+export const DEFAULT_CORRELATOR_OPTIONS: CorrelatorOptions = {
+  lruCacheSize: 4096,
+  burstSize: 25,
+  qps: 1 / 300,
+  maxEvents: 10,
+  maxIntervalMs: 600_000,
+};
 
-type EventLog = { readonly count: number; readonly firstTimestamp: string; readonly name: string; readonly resourceVersion: string | null };
+type EventLog = {
+  readonly count: number;
+  readonly firstTimestamp: string;
+  readonly name: string;
+  readonly resourceVersion: string | null;
+};
 
 /**
  * EventCorrelator decides how each RecordEvent reaches the apiserver, with client-go's recorder behaviour: similar
@@ -60,7 +71,9 @@ export class EventCorrelator {
     const aggregated = this.#aggregator.eventAggregate(makeEvent(recorded, time));
     const observed = this.#eventObserve(aggregated.event, aggregated.key);
     if (this.#spamFilter.filter(observed.event)) return { type: 'Drop' };
-    return observed.patch ? { type: 'Patch', event: observed.event, patch: observed.patch } : { type: 'Create', event: observed.event };
+    return observed.patch
+      ? { type: 'Patch', event: observed.event, patch: observed.patch }
+      : { type: 'Create', event: observed.event };
   }
 
   /**
@@ -68,7 +81,12 @@ export class EventCorrelator {
    * identical event patches it. Mirrors EventCorrelator.UpdateState.
    */
   updateState(event: CoreEvent): void {
-    this.#logs.add(getEventKey(event), { count: event.count, firstTimestamp: event.firstTimestamp, name: event.name, resourceVersion: event.resourceVersion });
+    this.#logs.add(getEventKey(event), {
+      count: event.count,
+      firstTimestamp: event.firstTimestamp,
+      name: event.name,
+      resourceVersion: event.resourceVersion,
+    });
   }
 
   /** cacheSizes are the entries of the three LRU caches, each bounded by lruCacheSize (the writer's memory under event floods). */
@@ -82,10 +100,25 @@ export class EventCorrelator {
     let observed = event;
     let patch: EventPatch | null = null;
     if (last && last.count > 0) {
-      observed = { ...event, name: last.name, resourceVersion: last.resourceVersion, firstTimestamp: last.firstTimestamp, count: last.count + 1 };
-      patch = { count: observed.count, lastTimestamp: observed.lastTimestamp, ...(observed.message === '' ? {} : { message: observed.message }) };
+      observed = {
+        ...event,
+        name: last.name,
+        resourceVersion: last.resourceVersion,
+        firstTimestamp: last.firstTimestamp,
+        count: last.count + 1,
+      };
+      patch = {
+        count: observed.count,
+        lastTimestamp: observed.lastTimestamp,
+        ...(observed.message === '' ? {} : { message: observed.message }),
+      };
     }
-    this.#logs.add(key, { count: observed.count, firstTimestamp: observed.firstTimestamp, name: observed.name, resourceVersion: observed.resourceVersion });
+    this.#logs.add(key, {
+      count: observed.count,
+      firstTimestamp: observed.firstTimestamp,
+      name: observed.name,
+      resourceVersion: observed.resourceVersion,
+    });
     return { event: observed, patch };
   }
 }

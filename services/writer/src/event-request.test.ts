@@ -16,7 +16,14 @@ describe('eventRequest', () => {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: event.name, namespace: 'default' },
-      involvedObject: { apiVersion: 'v1', kind: 'ReplicationController', namespace: 'default', name: 'web', uid: 'rc-uid', resourceVersion: '41' },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        namespace: 'default',
+        name: 'web',
+        uid: 'rc-uid',
+        resourceVersion: '41',
+      },
       type: 'Normal',
       reason: 'SuccessfulCreate',
       message: 'Created pod: web-abcde',
@@ -30,7 +37,15 @@ describe('eventRequest', () => {
   it('given a Patch, then count, lastTimestamp and message go as a strategic merge patch to the existing Event', () => {
     const patch = { count: 3, lastTimestamp: '2026-11-22T14:02:00Z', message: 'm' };
     const req = eventRequest({ type: 'Patch', event, patch }, 'node-lifecycle-controller');
-    assert.deepEqual([req.method, req.path, req.headers['Content-Type'], req.body], ['PATCH', `/api/v1/namespaces/default/events/${event.name}`, 'application/strategic-merge-patch+json', JSON.stringify(patch)]);
+    assert.deepEqual(
+      [req.method, req.path, req.headers['Content-Type'], req.body],
+      [
+        'PATCH',
+        `/api/v1/namespaces/default/events/${event.name}`,
+        'application/strategic-merge-patch+json',
+        JSON.stringify(patch),
+      ],
+    );
     assert.deepEqual(req.query, { fieldManager: 'node-lifecycle-controller' });
   });
 

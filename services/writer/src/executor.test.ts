@@ -10,10 +10,14 @@ describe('Executor', () => {
   it('given records of two targets, then each target runs in offset order while the targets run side by side', async () => {
     const log: string[] = [];
     const gates = new Map<number, () => void>();
-    const executor = new Executor(new InflightScheduler<R>(8), (r) => new Promise<void>((resolve) => {
-      log.push(`start ${r.offset}`);
-      gates.set(r.offset, () => (log.push(`end ${r.offset}`), resolve()));
-    }));
+    const executor = new Executor(
+      new InflightScheduler<R>(8),
+      (r) =>
+        new Promise<void>((resolve) => {
+          log.push(`start ${r.offset}`);
+          gates.set(r.offset, () => (log.push(`end ${r.offset}`), resolve()));
+        }),
+    );
     const run = executor.run([rec(0, 'a'), rec(1, 'a'), rec(2, 'b')]);
     await Promise.resolve();
     assert.deepEqual(log, ['start 0', 'start 2'], 'a@1 waits for a@0; b@2 runs beside it');
@@ -27,7 +31,10 @@ describe('Executor', () => {
 
   it('given close while records wait, then in-flight ones finish and the waiting ones fail their run', async () => {
     let release: () => void = () => undefined;
-    const executor = new Executor(new InflightScheduler<R>(1), () => new Promise<void>((resolve) => (release = resolve)));
+    const executor = new Executor(
+      new InflightScheduler<R>(1),
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
     const run = executor.run([rec(0, 'a'), rec(1, 'b')]);
     const closing = executor.close();
     release();
@@ -61,7 +68,9 @@ describe('Executor', () => {
 
   it('given a handler that fails, then its key is free for the next record of that target', async () => {
     let calls = 0;
-    const executor = new Executor(new InflightScheduler<R>(1), () => (calls++ === 0 ? Promise.reject(new Error('boom')) : Promise.resolve()));
+    const executor = new Executor(new InflightScheduler<R>(1), () =>
+      calls++ === 0 ? Promise.reject(new Error('boom')) : Promise.resolve(),
+    );
     await assert.rejects(executor.run([rec(0, 'a')]), /boom/);
     await executor.run([rec(1, 'a')]);
     assert.equal(calls, 2);

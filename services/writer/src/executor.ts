@@ -29,7 +29,9 @@ export class Executor<T extends InflightRecord> {
   /** run schedules records and resolves when every one of them is done; after close it rejects at once. */
   run(records: readonly T[]): Promise<void> {
     if (this.#closed) return Promise.reject(new AbandonedError('the writer is stopping'));
-    const done = records.map((record) => new Promise<void>((resolve, reject) => this.#waiters.set(record, { resolve, reject })));
+    const done = records.map(
+      (record) => new Promise<void>((resolve, reject) => this.#waiters.set(record, { resolve, reject })),
+    );
     for (const record of records) this.#scheduler.add(record);
     this.#pump();
     return Promise.all(done).then(() => undefined);
@@ -37,7 +39,8 @@ export class Executor<T extends InflightRecord> {
 
   /** revoke drops the queued records of a partition lost in a rebalance: they are not applied, their runs fail. */
   revoke(partition: number): void {
-    for (const record of this.#scheduler.revoke(partition)) this.#finish(record, new AbandonedError(`partition ${partition} was revoked`));
+    for (const record of this.#scheduler.revoke(partition))
+      this.#finish(record, new AbandonedError(`partition ${partition} was revoked`));
   }
 
   /**
@@ -70,16 +73,21 @@ export class Executor<T extends InflightRecord> {
   #pump(): void {
     if (this.#closed) return;
     for (const record of this.#scheduler.take()) {
-      const running: Promise<void> = this.#handle(record).then(() => {
-        this.#scheduler.done(record);
-        this.#finish(record);
-      }, (err: unknown) => {
-        this.#scheduler.abandon(record);
-        this.#finish(record, err);
-      }).finally(() => {
-        this.#running.delete(running);
-        this.#pump();
-      });
+      const running: Promise<void> = this.#handle(record)
+        .then(
+          () => {
+            this.#scheduler.done(record);
+            this.#finish(record);
+          },
+          (err: unknown) => {
+            this.#scheduler.abandon(record);
+            this.#finish(record, err);
+          },
+        )
+        .finally(() => {
+          this.#running.delete(running);
+          this.#pump();
+        });
       this.#running.add(running);
     }
   }

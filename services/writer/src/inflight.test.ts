@@ -17,7 +17,10 @@ describe('InflightScheduler: order and concurrency', () => {
   it('given 1000 creates of distinct pods on one partition, then up to the concurrency limit run at once', () => {
     const scheduler = given(64, ...Array.from({ length: 1000 }, (_, i) => rec(i, `pods/ns/p${i}`)));
     const first = scheduler.take();
-    assert.deepEqual(offsets(first), Array.from({ length: 64 }, (_, i) => i));
+    assert.deepEqual(
+      offsets(first),
+      Array.from({ length: 64 }, (_, i) => i),
+    );
     assert.deepEqual(scheduler.take(), []);
     scheduler.done(first[0]!);
     assert.deepEqual(offsets(scheduler.take()), [64]);
@@ -77,7 +80,10 @@ describe('InflightScheduler: committable offsets', () => {
     assert.deepEqual(scheduler.take(), [], 'key x stays busy until the old request is done');
     scheduler.done(running!);
     assert.equal(scheduler.committable(0), 0, 'the old result does not advance the new assignment');
-    assert.deepEqual(scheduler.take().map((r) => [r.partition, r.offset]), [[0, 0]]);
+    assert.deepEqual(
+      scheduler.take().map((r) => [r.partition, r.offset]),
+      [[0, 0]],
+    );
   });
 });
 

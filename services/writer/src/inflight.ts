@@ -21,7 +21,8 @@ export class InflightScheduler<T extends InflightRecord> {
   readonly #epochs = new Map<number, number>();
 
   constructor(concurrency: number) {
-    if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
     this.#concurrency = concurrency;
   }
 
@@ -104,7 +105,8 @@ export class InflightScheduler<T extends InflightRecord> {
 
   #release(record: T): number {
     const epoch = this.#running.get(record);
-    if (epoch === undefined) throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
+    if (epoch === undefined)
+      throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
     this.#running.delete(record);
     this.#busy.delete(record.key);
     if (this.#queues.has(record.key)) this.#ready.add(record.key);

@@ -19,37 +19,71 @@ import { promRestClientMetrics } from './rest-metrics.prom.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
 import { promWriterMetrics } from './writer-metrics.prom.ts';
 
-await serviceMain('writer', [
-  ...WRITER_FLAGS,
-  { name: 'partitions', type: 'number', default: 6, help: 'Partitions of kcm.mutations, kcm.mutation-results and the DLQ when the writer creates them.' },
-  { name: 'retention-seconds', type: 'number', default: 7 * 86_400, help: 'retention.ms of the topics the writer creates.' },
-], async (ctx) => {
-  const config = writerConfig(ctx.flags);
-  const kc = new KubeConfig();
-  const credentials = loadKubeConfig(kc, config.kubeconfig, loadYaml);
-  const allowlist = config.allowlistPath ? parseAllowlist(readFileSync(config.allowlistPath, 'utf8'), config.allowlistPath) : DEFAULT_ALLOWLIST;
-  const stopping = new AbortController();
-  const now = (): string => new Date().toISOString();
-  const deps = {
-    api: await kubeApi(kc, credentials, promRestClientMetrics(ctx.registry), config.concurrency),
-    budget: new RequestBudget(config.budget, realClock, realScheduler), allowlist,
-    correlator: new EventCorrelator(realClock), scheduler: realScheduler, now,
-    random: Math.random, policy: DEFAULT_RETRY_POLICY, signal: stopping.signal, maxCreateAgeMs: config.maxCreateAgeMs,
-  };
-  const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
-  if (!signing.enabled) ctx.log.warn('no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned');
-  const loop = await startWriterLoop({
-    bus: ctx.bus, registry: ctx.schemaRegistry, apply: withSlowStart(new SlowStartGate(), (m) => applyMutation(m, deps), now),
-    concurrency: config.concurrency, partitions: ctx.flags.number('partitions'), retentionMs: ctx.flags.number('retention-seconds') * 1000,
-    log: ctx.log, metrics: promWriterMetrics(ctx.registry), fatal: ctx.fatal, signal: stopping.signal, scheduler: realScheduler, now,
-    signing,
-  });
-  return {
-    probes: { healthy: loop.healthy, ready: () => loop.notReady() === undefined, notReadyReason: loop.notReady },
-    // Retries are abandoned first (their records stay uncommitted for the next writer), then requests in flight finish.
-    stop: async () => {
-      stopping.abort(new AbandonedError('the writer is stopping'));
-      await loop.stop();
+await serviceMain(
+  'writer',
+  [
+    ...WRITER_FLAGS,
+    {
+      name: 'partitions',
+      type: 'number',
+      default: 6,
+      help: 'Partitions of kcm.mutations, kcm.mutation-results and the DLQ when the writer creates them.',
     },
-  };
-});
+    {
+      name: 'retention-seconds',
+      type: 'number',
+      default: 7 * 86_400,
+      help: 'retention.ms of the topics the writer creates.',
+    },
+  ],
+  async (ctx) => {
+    const config = writerConfig(ctx.flags);
+    const kc = new KubeConfig();
+    const credentials = loadKubeConfig(kc, config.kubeconfig, loadYaml);
+    const allowlist = config.allowlistPath
+      ? parseAllowlist(readFileSync(config.allowlistPath, 'utf8'), config.allowlistPath)
+      : DEFAULT_ALLOWLIST;
+    const stopping = new AbortController();
+    const now = (): string => new Date().toISOString();
+    const deps = {
+      api: await kubeApi(kc, credentials, promRestClientMetrics(ctx.registry), config.concurrency),
+      budget: new RequestBudget(config.budget, realClock, realScheduler),
+      allowlist,
+      correlator: new EventCorrelator(realClock),
+      scheduler: realScheduler,
+      now,
+      random: Math.random,
+      policy: DEFAULT_RETRY_POLICY,
+      signal: stopping.signal,
+      maxCreateAgeMs: config.maxCreateAgeMs,
+    };
+    const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
+    if (!signing.enabled)
+      ctx.log.warn(
+        'no --signing-dir: any record on kcm.mutations is obeyed, whoever produced it, and results go unsigned',
+      );
+    const loop = await startWriterLoop({
+      bus: ctx.bus,
+      registry: ctx.schemaRegistry,
+      apply: withSlowStart(new SlowStartGate(), (m) => applyMutation(m, deps), now),
+      concurrency: config.concurrency,
+      partitions: ctx.flags.number('partitions'),
+      retentionMs: ctx.flags.number('retention-seconds') * 1000,
+      log: ctx.log,
+      metrics: promWriterMetrics(ctx.registry),
+      fatal: ctx.fatal,
+      signal: stopping.signal,
+      scheduler: realScheduler,
+      now,
+      signing,
+    });
+    return {
+      probes: { healthy: loop.healthy, ready: () => loop.notReady() === undefined, notReadyReason: loop.notReady },
+      // Retries are abandoned first (their records stay uncommitted for the next writer), then requests in flight finish.
+      stop: async () => {
+        stopping.abort(new AbandonedError('the writer is stopping'));
+        await loop.stop();
+      },
+    };
+  },
+);

@@ -15,7 +15,10 @@ export type Outgoing = { readonly topic: string; readonly record: OutgoingRecord
 /** checkFits returns a record that fits MAX_REQUEST_BYTES and refuses a larger one with a clear OversizedRecordError. */
 export function checkFits(item: Outgoing): Outgoing {
   const bytes = recordBytes(item.record);
-  if (bytes > MAX_REQUEST_BYTES) throw new OversizedRecordError(`a record of ${bytes} bytes for ${item.topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`);
+  if (bytes > MAX_REQUEST_BYTES)
+    throw new OversizedRecordError(
+      `a record of ${bytes} bytes for ${item.topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`,
+    );
   return item;
 }
 

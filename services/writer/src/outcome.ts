@@ -34,7 +34,12 @@ export type Retryable = {
 };
 
 /** Retry tells the caller to send the same request again after delayMs. */
-export type Retry = { readonly type: 'Retry'; readonly delayMs: number; readonly status: number; readonly message: string };
+export type Retry = {
+  readonly type: 'Retry';
+  readonly delayMs: number;
+  readonly status: number;
+  readonly message: string;
+};
 
 /**
  * classify reads one answer as upstream's controllers read client-go errors: 2xx Applied; a POST's 409
@@ -43,18 +48,32 @@ export type Retry = { readonly type: 'Retry'; readonly delayMs: number; readonly
  * (metadata.uid "field is immutable" from a patch, a bare 422 from a json patch's test ops); 429, 408, 5xx and no
  * answer are Retryable; every other status (400, 403, 404, 422 …) Failed with the Status message.
  */
-export function classify(request: Pick<KubeRequest, 'method' | 'preconditionTests'>, answer: HttpAnswer): Final | Retryable {
-  if (answer.type === 'NoResponse') return { type: 'Retryable', status: 0, reason: null, message: answer.message, retryAfterMs: null };
+export function classify(
+  request: Pick<KubeRequest, 'method' | 'preconditionTests'>,
+  answer: HttpAnswer,
+): Final | Retryable {
+  if (answer.type === 'NoResponse')
+    return { type: 'Retryable', status: 0, reason: null, message: answer.message, retryAfterMs: null };
   const { status } = answer;
   const read = readAnswer(answer.body);
   if (status >= 200 && status < 300) return final('Applied', status, read);
   if (status === 429 || status === 408 || status >= 500) {
-    return { type: 'Retryable', status, reason: read.reason, message: messageOf(status, read), retryAfterMs: retryAfterMs(answer.retryAfter) };
+    return {
+      type: 'Retryable',
+      status,
+      reason: read.reason,
+      message: messageOf(status, read),
+      retryAfterMs: retryAfterMs(answer.retryAfter),
+    };
   }
   return final(failureOutcome(request, status, read), status, read);
 }
 
-function failureOutcome(request: Pick<KubeRequest, 'method' | 'preconditionTests'>, status: number, read: ApiAnswer): Outcome {
+function failureOutcome(
+  request: Pick<KubeRequest, 'method' | 'preconditionTests'>,
+  status: number,
+  read: ApiAnswer,
+): Outcome {
   if (status === 409) return request.method === 'POST' && read.reason === 'AlreadyExists' ? 'AlreadyDone' : 'Conflict';
   if (status === 404 && request.method === 'DELETE') return 'AlreadyDone';
   if (status === 422 && isFailedPrecondition(request, read)) return 'Conflict';
@@ -69,7 +88,15 @@ function isFailedPrecondition(request: Pick<KubeRequest, 'preconditionTests'>, r
 
 function final(outcome: Outcome, status: number, read: ApiAnswer): Final {
   const reason = hasStatusCause(read, NAMESPACE_TERMINATING) ? NAMESPACE_TERMINATING : read.reason;
-  return { type: 'Final', outcome, status, reason, message: messageOf(status, read), uid: read.uid, resourceVersion: read.resourceVersion };
+  return {
+    type: 'Final',
+    outcome,
+    status,
+    reason,
+    message: messageOf(status, read),
+    uid: read.uid,
+    resourceVersion: read.resourceVersion,
+  };
 }
 
 function messageOf(status: number, read: ApiAnswer): string {
@@ -80,11 +107,24 @@ function messageOf(status: number, read: ApiAnswer): string {
  * nextStep decides after `attempts` requests: a Final stands; a Retryable becomes a Retry after Retry-After (capped
  * at policy.capMs) or the backoff, until maxAttempts requests were sent, and then Failed with the last answer.
  */
-export function nextStep(verdict: Final | Retryable, attempts: number, policy: RetryPolicy, random: () => number): Final | Retry {
+export function nextStep(
+  verdict: Final | Retryable,
+  attempts: number,
+  policy: RetryPolicy,
+  random: () => number,
+): Final | Retry {
   if (verdict.type === 'Final') return verdict;
   if (attempts >= policy.maxAttempts) {
     const message = `gave up after ${attempts} attempts: ${verdict.message}`;
-    return { type: 'Final', outcome: 'Failed', status: verdict.status, reason: verdict.reason, message, uid: null, resourceVersion: null };
+    return {
+      type: 'Final',
+      outcome: 'Failed',
+      status: verdict.status,
+      reason: verdict.reason,
+      message,
+      uid: null,
+      resourceVersion: null,
+    };
   }
   const delayMs = backoffDelay(policy, attempts - 1, random, verdict.retryAfterMs);
   return { type: 'Retry', delayMs, status: verdict.status, message: verdict.message };

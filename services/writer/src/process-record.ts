@@ -68,6 +68,10 @@ async function applied(m: Mutation, ports: RecordPorts): Promise<MutationResult>
     return await ports.apply(m);
   } catch (err) {
     if (err instanceof AbandonedError) throw err;
-    return failedResult(m, `the writer failed applying it: ${err instanceof Error ? err.message : String(err)}`, ports.now());
+    return failedResult(
+      m,
+      `the writer failed applying it: ${err instanceof Error ? err.message : String(err)}`,
+      ports.now(),
+    );
   }
 }

@@ -43,10 +43,15 @@ const LOGGED_REFUSALS = 1024;
  */
 export function recordGuard(o: RecordPortsOptions, outbox: Outbox): RecordGuard {
   return new RecordGuard({
-    deadLetter: (source, record, reason) => outbox.push({
-      topic: MUTATION_TOPICS.deadLetters,
-      record: fitDeadLetter({ key: record.key?.toString() ?? '', value: record.value, headers: deadLetterHeaders(source, reason, GROUP_ID) }),
-    }),
+    deadLetter: (source, record, reason) =>
+      outbox.push({
+        topic: MUTATION_TOPICS.deadLetters,
+        record: fitDeadLetter({
+          key: record.key?.toString() ?? '',
+          value: record.value,
+          headers: deadLetterHeaders(source, reason, GROUP_ID),
+        }),
+      }),
     counted: (source) => o.metrics.deadLetter(source.topic),
     log: o.log,
     sleep: (ms) => abortableSleep(ms, o.scheduler, o.signal),
@@ -63,7 +68,12 @@ export function recordPorts(o: RecordPortsOptions, outbox: Outbox, guard: Record
   return {
     guarded: guardedBy(guard),
     decode: async (bytes) => (await mutations.decode(bytes)).value,
-    verify: (record, m) => o.signing.verify(m.controller, { key: record.record.key?.toString() ?? '', value: record.record.value ?? Buffer.alloc(0), headers: record.record.headers }),
+    verify: (record, m) =>
+      o.signing.verify(m.controller, {
+        key: record.record.key?.toString() ?? '',
+        value: record.record.value ?? Buffer.alloc(0),
+        headers: record.record.headers,
+      }),
     apply: o.apply,
     encodeResult: async (record, result) => {
       const value = (await results.encode(result)).bytes;
@@ -75,7 +85,10 @@ export function recordPorts(o: RecordPortsOptions, outbox: Outbox, guard: Record
       if (result.outcome === 'Refused') logRefused(result);
       // A write the API server failed is the controller's to report (its event, its backoff); the line leads to trace.
       if (result.outcome === 'Failed') o.log.info('mutation failed', resultLogLine(result));
-      await outbox.push({ topic: MUTATION_TOPICS.results, record: { key: record.key, value, headers: o.signing.headers(record.key, value) } });
+      await outbox.push({
+        topic: MUTATION_TOPICS.results,
+        record: { key: record.key, value, headers: o.signing.headers(record.key, value) },
+      });
     },
     now: o.now,
   };
@@ -90,7 +103,12 @@ export function guardedBy(guard: RecordGuard): RecordPorts['guarded'] {
     const out: { value?: T } = {};
     const source = { topic: MUTATION_TOPICS.mutations, partition: record.partition, offset: String(record.offset) };
     // The batch's own interval keeps the membership alive; a heartbeat here would fail the step during a rebalance.
-    await guard.handle(source, record.record, async () => void (out.value = await step()), () => Promise.resolve());
+    await guard.handle(
+      source,
+      record.record,
+      async () => void (out.value = await step()),
+      () => Promise.resolve(),
+    );
     return out.value;
   };
 }
@@ -109,5 +127,14 @@ function refusalLog(o: RecordPortsOptions): (result: MutationResult) => void {
 /** resultLogLine is what a log line says of a result: enough to find the mutation (id, reconcile key) and what happened. */
 export function resultLogLine(r: MutationResult): Record<string, unknown> {
   const target = `${r.target.resource} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.name ?? r.target.name}`;
-  return { mutationId: r.mutationId, reconcileKey: r.reconcileKey, controller: r.controller, verb: r.verb, target, status: r.status, reason: r.reason, message: r.message };
+  return {
+    mutationId: r.mutationId,
+    reconcileKey: r.reconcileKey,
+    controller: r.controller,
+    verb: r.verb,
+    target,
+    status: r.status,
+    reason: r.reason,
+    message: r.message,
+  };
 }

@@ -41,12 +41,17 @@ const JSON_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/
  */
 export function toRequest(m: Mutation): KubeRequest {
   switch (m.verb) {
-    case 'Create': return createRequest(m);
+    case 'Create':
+      return createRequest(m);
     case 'Update':
-    case 'UpdateStatus': return updateRequest(m);
-    case 'Patch': return patchRequest(m);
-    case 'Delete': return deleteRequest(m);
-    case 'RecordEvent': throw new Error(`mutation ${m.id}: a RecordEvent is written through the EventCorrelator (eventRequest)`);
+    case 'UpdateStatus':
+      return updateRequest(m);
+    case 'Patch':
+      return patchRequest(m);
+    case 'Delete':
+      return deleteRequest(m);
+    case 'RecordEvent':
+      throw new Error(`mutation ${m.id}: a RecordEvent is written through the EventCorrelator (eventRequest)`);
   }
 }
 
@@ -68,7 +73,14 @@ function updateRequest(m: Mutation): KubeRequest {
   const body = parseObject(m.body);
   const meta = { ...((body['metadata'] ?? {}) as Json), ...preconditionFields(m) };
   const path = resourcePath(m.target, m.target.name, subresourceOf(m));
-  return write('PUT', path, { fieldManager: fieldManagerOf(m) }, JSON_HEADERS, JSON.stringify({ ...body, metadata: meta }), m.target.name);
+  return write(
+    'PUT',
+    path,
+    { fieldManager: fieldManagerOf(m) },
+    JSON_HEADERS,
+    JSON.stringify({ ...body, metadata: meta }),
+    m.target.name,
+  );
 }
 
 function deleteRequest(m: Mutation): KubeRequest {
@@ -87,7 +99,10 @@ function patchRequest(m: Mutation): KubeRequest {
   if (type === 'apply') query['force'] = 'true';
   const headers = { Accept: 'application/json', 'Content-Type': PATCH_CONTENT_TYPES[type] };
   const path = resourcePath(m.target, m.target.name, subresourceOf(m));
-  return { ...write('PATCH', path, query, headers, JSON.stringify(body), m.target.name), preconditionTests: Array.isArray(patch) && tests.length > 0 };
+  return {
+    ...write('PATCH', path, query, headers, JSON.stringify(body), m.target.name),
+    preconditionTests: Array.isArray(patch) && tests.length > 0,
+  };
 }
 
 /** preconditionFields are the mutation's preconditions as metadata fields, leaving out the absent ones. */
@@ -109,15 +124,27 @@ function withPreconditions(patch: Json, m: Mutation): Json {
 
 /** testOps are RFC 6902 `test` operations asserting the preconditions, put before a json patch's own. */
 function testOps(m: Mutation): readonly Json[] {
-  return Object.entries(preconditionFields(m)).map(([field, value]) => ({ op: 'test', path: `/metadata/${field}`, value }));
+  return Object.entries(preconditionFields(m)).map(([field, value]) => ({
+    op: 'test',
+    path: `/metadata/${field}`,
+    value,
+  }));
 }
 
 function parseObject(text: string | null): Json {
   const value: unknown = JSON.parse(text ?? 'null');
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('mutation body is not a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('mutation body is not a JSON object');
   return value as Json;
 }
 
-function write(method: HttpMethod, path: string, query: Record<string, string>, headers: Record<string, string>, body: string, name: string): KubeRequest {
+function write(
+  method: HttpMethod,
+  path: string,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+  body: string,
+  name: string,
+): KubeRequest {
   return { method, path, query, headers, body, name, preconditionTests: false };
 }

@@ -1,7 +1,11 @@
 import { apiGroup } from '@kcm-bus/runtime/mutation/mutation.ts';
 
 /** RestLocation is what a REST path is built from: the target's apiVersion, resource and namespace. */
-export type RestLocation = { readonly apiVersion: string; readonly resource: string; readonly namespace: string | null };
+export type RestLocation = {
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly namespace: string | null;
+};
 
 /**
  * resourcePath is the Kubernetes REST path of a collection (name '') or of one object, optionally of a subresource:

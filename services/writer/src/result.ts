@@ -20,7 +20,13 @@ export const REFUSED_SPAM_FILTERED = 'EventSpamFiltered';
  * resultOf is the MutationResult of a mutation the writer sent: the final verdict after `attempts` requests for
  * the object named `name`, answered at `appliedAt` (RFC 3339); the message is cut to MAX_RESULT_MESSAGE_LENGTH.
  */
-export function resultOf(m: Mutation, name: string, verdict: Final, attempts: number, appliedAt: string): MutationResult {
+export function resultOf(
+  m: Mutation,
+  name: string,
+  verdict: Final,
+  attempts: number,
+  appliedAt: string,
+): MutationResult {
   return {
     ...identity(m),
     outcome: verdict.outcome,
@@ -53,9 +59,26 @@ export function failedResult(m: Mutation, message: string, appliedAt: string): M
   return unsent(m, 'Failed', FAILED_INTERNAL, message, appliedAt);
 }
 
-function unsent(m: Mutation, outcome: 'Refused' | 'Failed', reason: string, message: string, appliedAt: string): MutationResult {
+function unsent(
+  m: Mutation,
+  outcome: 'Refused' | 'Failed',
+  reason: string,
+  message: string,
+  appliedAt: string,
+): MutationResult {
   const name = m.verb === 'RecordEvent' ? null : objectNameOf(m);
-  return { ...identity(m), outcome, status: 0, reason, message: truncateMessage(message, MAX_RESULT_MESSAGE_LENGTH), name, resourceVersion: null, uid: null, attempts: 0, appliedAt };
+  return {
+    ...identity(m),
+    outcome,
+    status: 0,
+    reason,
+    message: truncateMessage(message, MAX_RESULT_MESSAGE_LENGTH),
+    name,
+    resourceVersion: null,
+    uid: null,
+    attempts: 0,
+    appliedAt,
+  };
 }
 
 /** notAllowedMessage says who may not do what, in the allowlist's own terms. */

@@ -9,7 +9,11 @@ import { refusedResult } from './result.ts';
  * expectations for it and records no event, as manageReplicas does for skippedPods); other mutations go straight to
  * apply. A member abandoned mid-way (the writer stopping) fails nothing: the partition's next owner replays it.
  */
-export function withSlowStart(gate: SlowStartGate, apply: (m: Mutation) => Promise<MutationResult>, now: () => string): (m: Mutation) => Promise<MutationResult> {
+export function withSlowStart(
+  gate: SlowStartGate,
+  apply: (m: Mutation) => Promise<MutationResult>,
+  now: () => string,
+): (m: Mutation) => Promise<MutationResult> {
   return async (m) => {
     const s = m.slowStart;
     if (s === null) return apply(m);
@@ -17,7 +21,12 @@ export function withSlowStart(gate: SlowStartGate, apply: (m: Mutation) => Promi
     try {
       if (!(await gate.admit(s))) {
         succeeded = false;
-        return refusedResult(m, SLOW_START_SKIPPED, 'not attempted: a create of an earlier batch of its slow-start run failed', now());
+        return refusedResult(
+          m,
+          SLOW_START_SKIPPED,
+          'not attempted: a create of an earlier batch of its slow-start run failed',
+          now(),
+        );
       }
       const result = await apply(m);
       succeeded = tookEffect(result);

@@ -3,16 +3,33 @@ import { describe, it } from 'node:test';
 import { flagReader, parseFlags } from '@kcm-bus/runtime/service/flags.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
 
-const configOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => writerConfig(flagReader(parseFlags(WRITER_FLAGS, argv, env)));
+const configOf = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+  writerConfig(flagReader(parseFlags(WRITER_FLAGS, argv, env)));
 
 describe('writerConfig', () => {
-  it('given no flags, then kube-controller-manager\'s budget (20/30), the default allowlist, 32 in flight and creates expiring after 5m', () => {
-    assert.deepEqual(configOf([]), { kubeconfig: null, budget: { qps: 20, burst: 30 }, allowlistPath: null, concurrency: 32, maxCreateAgeMs: 300_000 });
+  it("given no flags, then kube-controller-manager's budget (20/30), the default allowlist, 32 in flight and creates expiring after 5m", () => {
+    assert.deepEqual(configOf([]), {
+      kubeconfig: null,
+      budget: { qps: 20, burst: 30 },
+      allowlistPath: null,
+      concurrency: 32,
+      maxCreateAgeMs: 300_000,
+    });
   });
 
-  it('given upstream\'s flags and the environment, then they are read (flags first)', () => {
-    const config = configOf(['--kube-api-qps=5', '--kube-api-burst', '5', '--allowlist=/etc/allow.json'], { KCM_BUS_CONCURRENCY: '4', KCM_BUS_KUBE_API_QPS: '99', KCM_BUS_MAX_CREATE_AGE: '90s' });
-    assert.deepEqual(config, { kubeconfig: null, budget: { qps: 5, burst: 5 }, allowlistPath: '/etc/allow.json', concurrency: 4, maxCreateAgeMs: 90_000 });
+  it("given upstream's flags and the environment, then they are read (flags first)", () => {
+    const config = configOf(['--kube-api-qps=5', '--kube-api-burst', '5', '--allowlist=/etc/allow.json'], {
+      KCM_BUS_CONCURRENCY: '4',
+      KCM_BUS_KUBE_API_QPS: '99',
+      KCM_BUS_MAX_CREATE_AGE: '90s',
+    });
+    assert.deepEqual(config, {
+      kubeconfig: null,
+      budget: { qps: 5, burst: 5 },
+      allowlistPath: '/etc/allow.json',
+      concurrency: 4,
+      maxCreateAgeMs: 90_000,
+    });
   });
 
   it('given a negative qps, then no client-side limit; given concurrency 0, then an error naming the flag', () => {

@@ -9,15 +9,44 @@ export const DEFAULT_CONCURRENCY = 32;
  * kube-controller-manager has the flag (--kubeconfig, --kube-api-qps, --kube-api-burst), kcm-bus's otherwise.
  */
 export const WRITER_FLAGS: readonly FlagSpec[] = [
-  { name: 'kubeconfig', type: 'string', default: '', help: 'Path to the writer\'s kubeconfig; empty: $KUBECONFIG, then in-cluster config.' },
-  { name: 'kube-api-qps', type: 'number', default: DEFAULT_KUBE_API_QPS, help: 'QPS of each controller\'s requests to the apiserver, a budget per controller (kube-controller-manager\'s flag); 0: client-go\'s 5, negative: no limit.' },
-  { name: 'kube-api-burst', type: 'number', default: DEFAULT_KUBE_API_BURST, help: 'Burst of requests to the apiserver (kube-controller-manager\'s flag); 0: client-go\'s 10.' },
-  { name: 'allowlist', type: 'string', default: '', help: 'JSON file {"allow": [{"controller", "resource", "verbs"}]}; empty: upstream\'s grants (DEFAULT_ALLOWLIST).' },
-  { name: 'concurrency', type: 'number', default: DEFAULT_CONCURRENCY, help: 'Mutations in flight at once, at most one per target object.' },
   {
-    name: 'max-create-age', type: 'duration', default: '5m', help: 'A Create older than this (its createdAt, the controller\'s clock) is refused '
-      + '(CreateExpired), not sent: its expectation has expired and the controller may have created again. Keep it at the reconcilers\' '
-      + '--expectations-ttl-seconds (upstream\'s 5m); the hosts\' clocks must agree to well within it. 0: no Create expires.',
+    name: 'kubeconfig',
+    type: 'string',
+    default: '',
+    help: "Path to the writer's kubeconfig; empty: $KUBECONFIG, then in-cluster config.",
+  },
+  {
+    name: 'kube-api-qps',
+    type: 'number',
+    default: DEFAULT_KUBE_API_QPS,
+    help: "QPS of each controller's requests to the apiserver, a budget per controller (kube-controller-manager's flag); 0: client-go's 5, negative: no limit.",
+  },
+  {
+    name: 'kube-api-burst',
+    type: 'number',
+    default: DEFAULT_KUBE_API_BURST,
+    help: "Burst of requests to the apiserver (kube-controller-manager's flag); 0: client-go's 10.",
+  },
+  {
+    name: 'allowlist',
+    type: 'string',
+    default: '',
+    help: 'JSON file {"allow": [{"controller", "resource", "verbs"}]}; empty: upstream\'s grants (DEFAULT_ALLOWLIST).',
+  },
+  {
+    name: 'concurrency',
+    type: 'number',
+    default: DEFAULT_CONCURRENCY,
+    help: 'Mutations in flight at once, at most one per target object.',
+  },
+  {
+    name: 'max-create-age',
+    type: 'duration',
+    default: '5m',
+    help:
+      "A Create older than this (its createdAt, the controller's clock) is refused " +
+      "(CreateExpired), not sent: its expectation has expired and the controller may have created again. Keep it at the reconcilers' " +
+      "--expectations-ttl-seconds (upstream's 5m); the hosts' clocks must agree to well within it. 0: no Create expires.",
   },
 ];
 
@@ -33,7 +62,8 @@ export type WriterConfig = {
 /** writerConfig reads WRITER_FLAGS; a concurrency below 1 or an invalid budget throws a RangeError naming the flag. */
 export function writerConfig(flags: FlagReader): WriterConfig {
   const concurrency = flags.number('concurrency');
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new RangeError(`--concurrency must be a positive integer, got ${concurrency}`);
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`--concurrency must be a positive integer, got ${concurrency}`);
   return {
     kubeconfig: flags.string('kubeconfig') || null,
     budget: budgetConfig(flags.number('kube-api-qps'), flags.number('kube-api-burst')),

@@ -23,37 +23,86 @@ const registry: SchemaRegistry = {
   schemaById: async (id) => (id === 1 ? schemas.mutation : schemas.result),
   setCompatibility: async () => undefined,
 };
-const encode = async (m: Mutation): Promise<Buffer> => (await new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, (s) => new AvroCodec(s)).encode(m)).bytes;
-const applied = (m: Mutation): MutationResult => resultOf(m, m.target.name, { type: 'Final', outcome: 'Applied', status: 200, reason: null, message: '', uid: 'u', resourceVersion: '1' }, 1, 'now');
+const encode = async (m: Mutation): Promise<Buffer> =>
+  (await new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, (s) => new AvroCodec(s)).encode(m)).bytes;
+const applied = (m: Mutation): MutationResult =>
+  resultOf(
+    m,
+    m.target.name,
+    { type: 'Final', outcome: 'Applied', status: 200, reason: null, message: '', uid: 'u', resourceVersion: '1' },
+    1,
+    'now',
+  );
 
 /** Harness is a writer loop on a fake bus: the group options it joined with, its commits, what it applied, fatal calls. */
-type Harness = { loop: WriterLoop; group: GroupOptions; commits: string[]; applied: string[]; fatal: string[]; stopping: AbortController };
+type Harness = {
+  loop: WriterLoop;
+  group: GroupOptions;
+  commits: string[];
+  applied: string[];
+  fatal: string[];
+  stopping: AbortController;
+};
 
-async function given(apply: (m: Mutation, signal: AbortSignal) => Promise<MutationResult> = async (m) => applied(m)): Promise<Harness> {
-  const h = { commits: [] as string[], applied: [] as string[], fatal: [] as string[], stopping: new AbortController() };
+async function given(
+  apply: (m: Mutation, signal: AbortSignal) => Promise<MutationResult> = async (m) => applied(m),
+): Promise<Harness> {
+  const h = {
+    commits: [] as string[],
+    applied: [] as string[],
+    fatal: [] as string[],
+    stopping: new AbortController(),
+  };
   let group: GroupOptions | undefined;
   const bus = {
     ensureTopics: async () => new Map(),
-    publisher: async () => ({ send: async () => undefined, sendTopics: async () => undefined, close: async () => undefined }),
+    publisher: async () => ({
+      send: async () => undefined,
+      sendTopics: async () => undefined,
+      close: async () => undefined,
+    }),
     joinGroup: async (o: GroupOptions) => {
       group = o;
-      return { joined: () => true, commit: async (c: readonly { partition: number; offset: string }[]) => void h.commits.push(...c.map((x) => `${x.partition}@${x.offset}`)), stop: async () => undefined };
+      return {
+        joined: () => true,
+        commit: async (c: readonly { partition: number; offset: string }[]) =>
+          void h.commits.push(...c.map((x) => `${x.partition}@${x.offset}`)),
+        stop: async () => undefined,
+      };
     },
   } as unknown as Bus;
   const loop = await startWriterLoop({
-    bus, registry, concurrency: 1, partitions: 2, retentionMs: 1000, log: jsonLogger('test', { sink: () => undefined }),
-    metrics: { result: () => undefined, deadLetter: () => undefined }, fatal: (what) => void h.fatal.push(what),
-    signal: h.stopping.signal, scheduler: realScheduler, now: () => 'now', signing: UNSIGNED,
+    bus,
+    registry,
+    concurrency: 1,
+    partitions: 2,
+    retentionMs: 1000,
+    log: jsonLogger('test', { sink: () => undefined }),
+    metrics: { result: () => undefined, deadLetter: () => undefined },
+    fatal: (what) => void h.fatal.push(what),
+    signal: h.stopping.signal,
+    scheduler: realScheduler,
+    now: () => 'now',
+    signing: UNSIGNED,
     apply: (m) => (h.applied.push(m.target.name), apply(m, h.stopping.signal)),
   });
   return { ...h, loop, group: group! };
 }
 
 async function batchOf(partition: number, offset: number, ...names: string[]): Promise<BusBatch> {
-  const records = await Promise.all(names.map(async (name, i) => ({ key: Buffer.from(name), value: await encode(aMutation({ id: name, target: { ...aMutation().target, name } })), offset: String(offset + i), timestamp: '0', headers: {} })));
+  const records = await Promise.all(
+    names.map(async (name, i) => ({
+      key: Buffer.from(name),
+      value: await encode(aMutation({ id: name, target: { ...aMutation().target, name } })),
+      offset: String(offset + i),
+      timestamp: '0',
+      headers: {},
+    })),
+  );
   return { topic: MUTATION_TOPICS.mutations, partition, records, lastOffset: String(offset + names.length - 1) };
 }
-const assignment = (...partitions: number[]) => partitions.map((partition) => ({ topic: MUTATION_TOPICS.mutations, partition, low: '0', high: '0' }));
+const assignment = (...partitions: number[]) =>
+  partitions.map((partition) => ({ topic: MUTATION_TOPICS.mutations, partition, low: '0', high: '0' }));
 const noHeartbeat = async (): Promise<void> => undefined;
 
 describe('writer loop: probes tell the truth', () => {
@@ -85,7 +134,8 @@ describe('writer loop: at-least-once without holes', () => {
     const h = await given(async (m) => (m.target.name === 'b' ? released.then(() => applied(m)) : applied(m)));
     await h.group.onAssigned?.(assignment(0));
     const running = h.group.onBatch(await batchOf(0, 5, 'a', 'b'), noHeartbeat);
-    for (const t0 = Date.now(); !h.commits.includes('0@6') && Date.now() - t0 < 10_000;) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const t0 = Date.now(); !h.commits.includes('0@6') && Date.now() - t0 < 10_000;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(h.commits, ['0@6'], 'a is done and b is not: the commit stops before b');
     release();
     await running;

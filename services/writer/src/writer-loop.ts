@@ -36,7 +36,9 @@ type Membership = { assigned: boolean; dead: boolean; stopping: boolean; owned: 
  */
 export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop> {
   const configs = { 'cleanup.policy': 'delete', 'retention.ms': String(o.retentionMs) };
-  await o.bus.ensureTopics(Object.values(MUTATION_TOPICS).map((topic) => ({ topic, partitions: o.partitions, configs })));
+  await o.bus.ensureTopics(
+    Object.values(MUTATION_TOPICS).map((topic) => ({ topic, partitions: o.partitions, configs })),
+  );
   const publisher = await o.bus.publisher();
   const outbox = new Outbox(publisher);
   const guard = recordGuard(o, outbox);
@@ -62,14 +64,22 @@ export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop>
   };
 }
 
-async function consume(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Membership): Promise<GroupMember> {
+async function consume(
+  o: WriterLoopOptions,
+  executor: Executor<ConsumedMutation>,
+  m: Membership,
+): Promise<GroupMember> {
   const member: GroupMember = await o.bus.joinGroup({
-    groupId: GROUP_ID, topics: [MUTATION_TOPICS.mutations], fromBeginning: true, concurrency: o.partitions,
+    groupId: GROUP_ID,
+    topics: [MUTATION_TOPICS.mutations],
+    fromBeginning: true,
+    concurrency: o.partitions,
     onAssigned: (assignment) => reassigned(executor, m, assignment),
     onBatch: async (batch, heartbeat) => {
       const last = batch.records.at(-1);
-      const commit = (offset: number): Promise<void> => member.commit([{ topic: batch.topic, partition: batch.partition, offset: String(offset) }]);
-      if (last && await applied(o, executor, m, batch, { heartbeat, commit })) await commit(Number(last.offset) + 1);
+      const commit = (offset: number): Promise<void> =>
+        member.commit([{ topic: batch.topic, partition: batch.partition, offset: String(offset) }]);
+      if (last && (await applied(o, executor, m, batch, { heartbeat, commit }))) await commit(Number(last.offset) + 1);
     },
     onCrash: (err, restart) => {
       m.assigned = false;
@@ -86,7 +96,11 @@ async function consume(o: WriterLoopOptions, executor: Executor<ConsumedMutation
  * owner's), so a member that lost a partition in a rebalance does not apply them. Mirrors a ConsumerRebalanceListener's
  * onPartitionsRevoked.
  */
-function reassigned(executor: Executor<ConsumedMutation>, m: Membership, assignment: readonly PartitionOffsets[]): void {
+function reassigned(
+  executor: Executor<ConsumedMutation>,
+  m: Membership,
+  assignment: readonly PartitionOffsets[],
+): void {
   const owned = new Set(assignment.filter((p) => p.topic === MUTATION_TOPICS.mutations).map((p) => p.partition));
   for (const partition of m.owned) if (!owned.has(partition)) executor.revoke(partition);
   m.owned = owned;
@@ -105,8 +119,19 @@ type BatchProgress = { readonly heartbeat: () => Promise<void>; readonly commit:
  * as its creates' QPS budget (hundreds of records at 20/s), and a writer killed in it would otherwise leave the whole
  * batch to be applied again, each record spending a token for an AlreadyExists, before any new pod.
  */
-async function applied(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Membership, batch: BusBatch, progress: BatchProgress): Promise<boolean> {
-  const records = batch.records.map((r): ConsumedMutation => ({ partition: batch.partition, offset: Number(r.offset), key: r.key?.toString() || `offset:${r.offset}`, record: r }));
+async function applied(
+  o: WriterLoopOptions,
+  executor: Executor<ConsumedMutation>,
+  m: Membership,
+  batch: BusBatch,
+  progress: BatchProgress,
+): Promise<boolean> {
+  const records = batch.records.map((r): ConsumedMutation => ({
+    partition: batch.partition,
+    offset: Number(r.offset),
+    key: r.key?.toString() || `offset:${r.offset}`,
+    record: r,
+  }));
   let committed = Number(batch.records[0]?.offset ?? 0);
   const beat = setInterval(() => {
     void progress.heartbeat().catch(() => undefined);

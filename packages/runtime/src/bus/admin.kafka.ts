@@ -26,23 +26,32 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(s.topic));
     if (missing.length > 0) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((s) => ({
-          topic: s.topic, numPartitions: s.partitions, replicationFactor: -1,
-          configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
-        })),
-      }).catch((err: unknown) => {
-        // A topic just created may be unknown to the metadata kafkajs polls for its leaders (Kafka 4 answers
-        // UNKNOWN_TOPIC_OR_PARTITION for a moment, which kafkajs does not retry there): awaited below instead.
-        if (!String(err).includes('already exists') && !unknownTopic(err)) throw err;
-      });
+      await admin
+        .createTopics({
+          waitForLeaders: true,
+          topics: missing.map((s) => ({
+            topic: s.topic,
+            numPartitions: s.partitions,
+            replicationFactor: -1,
+            configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
+          })),
+        })
+        .catch((err: unknown) => {
+          // A topic just created may be unknown to the metadata kafkajs polls for its leaders (Kafka 4 answers
+          // UNKNOWN_TOPIC_OR_PARTITION for a moment, which kafkajs does not retry there): awaited below instead.
+          if (!String(err).includes('already exists') && !unknownTopic(err)) throw err;
+        });
     }
     const present = specs.filter((s) => existing.has(s.topic) && Object.keys(s.configs).length > 0);
     if (present.length > 0) {
-      await admin.alterConfigs({ validateOnly: false, resources: present.map((s) => ({
-        type: TOPIC, name: s.topic, configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
-      })) });
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: present.map((s) => ({
+          type: TOPIC,
+          name: s.topic,
+          configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
+        })),
+      });
     }
     const metadata = await whileUnknown(() => admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) }));
     return new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
@@ -51,7 +60,11 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
 
 /** unknownTopic tells the broker's UNKNOWN_TOPIC_OR_PARTITION ("This server does not host this topic-partition"). */
 function unknownTopic(err: unknown): boolean {
-  return causeChain(err).some((e) => (e as { type?: unknown }).type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.message.includes('does not host this topic-partition'));
+  return causeChain(err).some(
+    (e) =>
+      (e as { type?: unknown }).type === 'UNKNOWN_TOPIC_OR_PARTITION' ||
+      e.message.includes('does not host this topic-partition'),
+  );
 }
 
 /** whileUnknown calls fn again while it fails with UNKNOWN_TOPIC_OR_PARTITION, 200 ms apart, for 30 s at most. */
@@ -69,7 +82,10 @@ async function whileUnknown<T>(fn: () => Promise<T>): Promise<T> {
 /** topicConfigs describes a topic's configs (every entry, defaults included). */
 export function topicConfigs(kafka: Kafka, topic: string): Promise<Record<string, string>> {
   return withAdmin(kafka, async (admin) => {
-    const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: topic }] });
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: TOPIC, name: topic }],
+    });
     return Object.fromEntries((described.resources[0]?.configEntries ?? []).map((e) => [e.configName, e.configValue]));
   });
 }
@@ -78,7 +94,7 @@ export function topicConfigs(kafka: Kafka, topic: string): Promise<Record<string
 export function partitionCount(kafka: Kafka, topic: string): Promise<number> {
   return withAdmin(kafka, async (admin) => {
     const exists = (await admin.listTopics()).includes(topic);
-    const n = exists ? (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions.length ?? 0 : 0;
+    const n = exists ? ((await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions.length ?? 0) : 0;
     if (n === 0) throw new Error(`topic ${topic} does not exist`);
     return n;
   });
@@ -92,7 +108,8 @@ export function partitionOffsets(kafka: Kafka, topics: readonly string[]): Promi
   return withAdmin(kafka, async (admin) => {
     const offsets: PartitionOffsets[] = [];
     for (const topic of topics) {
-      for (const p of await admin.fetchTopicOffsets(topic)) offsets.push({ topic, partition: p.partition, low: p.low, high: p.high });
+      for (const p of await admin.fetchTopicOffsets(topic))
+        offsets.push({ topic, partition: p.partition, low: p.low, high: p.high });
     }
     return offsets;
   });
@@ -123,12 +140,20 @@ export function groupOffsets(kafka: Kafka): Promise<GroupOffsets[]> {
       const partitions = new Map<string, TopicPartition & { committed: string | undefined }>();
       for (const m of g.members) {
         const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {};
-        for (const [topic, ps] of Object.entries(assignment)) for (const p of ps) partitions.set(`${topic}/${p}`, { topic, partition: p, committed: undefined });
+        for (const [topic, ps] of Object.entries(assignment))
+          for (const p of ps) partitions.set(`${topic}/${p}`, { topic, partition: p, committed: undefined });
       }
       for (const { topic, partitions: ps } of await admin.fetchOffsets({ groupId: g.groupId })) {
-        for (const p of ps) if (BigInt(p.offset) >= 0n) partitions.set(`${topic}/${p.partition}`, { topic, partition: p.partition, committed: p.offset });
+        for (const p of ps)
+          if (BigInt(p.offset) >= 0n)
+            partitions.set(`${topic}/${p.partition}`, { topic, partition: p.partition, committed: p.offset });
       }
-      result.push({ groupId: g.groupId, state: g.state, members: g.members.length, partitions: [...partitions.values()] });
+      result.push({
+        groupId: g.groupId,
+        state: g.state,
+        members: g.members.length,
+        partitions: [...partitions.values()],
+      });
     }
     return result;
   });

@@ -1,5 +1,12 @@
 import kafkajs, { Kafka, logLevel, type LogEntry } from 'kafkajs';
-import { deleteTopics, ensureTopics, groupOffsets, partitionCount, partitionOffsets, topicConfigs } from './admin.kafka.ts';
+import {
+  deleteTopics,
+  ensureTopics,
+  groupOffsets,
+  partitionCount,
+  partitionOffsets,
+  topicConfigs,
+} from './admin.kafka.ts';
 import type { Bus, KafkaAcl } from './bus.ts';
 import { joinKafkaGroup } from './group.kafka.ts';
 import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.ts';
@@ -44,7 +51,9 @@ export type KafkaBusOptions = {
 };
 
 const LEVELS: Readonly<Record<number, 'error' | 'warn' | 'info'>> = {
-  [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info',
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
 };
 
 /**
@@ -103,21 +112,34 @@ export async function grantAcls(brokers: readonly string[], acls: readonly Kafka
   const admin = new Kafka({ brokers: [...brokers], clientId: 'kcm-bus-acls', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
-    await admin.createAcls({ acl: acls.map((a) => ({
-      principal: a.principal, host: '*', resourceType: kafkajs.AclResourceTypes[a.resourceType], resourceName: a.resourceName,
-      resourcePatternType: a.prefixed ? kafkajs.ResourcePatternTypes.PREFIXED : kafkajs.ResourcePatternTypes.LITERAL,
-      operation: kafkajs.AclOperationTypes[a.operation], permissionType: kafkajs.AclPermissionTypes.ALLOW,
-    })) });
+    await admin.createAcls({
+      acl: acls.map((a) => ({
+        principal: a.principal,
+        host: '*',
+        resourceType: kafkajs.AclResourceTypes[a.resourceType],
+        resourceName: a.resourceName,
+        resourcePatternType: a.prefixed ? kafkajs.ResourcePatternTypes.PREFIXED : kafkajs.ResourcePatternTypes.LITERAL,
+        operation: kafkajs.AclOperationTypes[a.operation],
+        permissionType: kafkajs.AclPermissionTypes.ALLOW,
+      })),
+    });
   } finally {
     await admin.disconnect();
   }
 }
 
 /** brokerReady is a readiness probe: true when the cluster answers a metadata request with a controller (over TLS and SASL when given). */
-export async function brokerReady(brokers: readonly string[], security: Pick<KafkaBusOptions, 'ssl' | 'sasl'> = {}): Promise<boolean> {
+export async function brokerReady(
+  brokers: readonly string[],
+  security: Pick<KafkaBusOptions, 'ssl' | 'sasl'> = {},
+): Promise<boolean> {
   const admin = new Kafka({
-    brokers: [...brokers], clientId: 'kcm-bus-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 },
-    ...(security.ssl ? { ssl: { ...security.ssl } } : {}), ...(security.sasl ? { sasl: { ...security.sasl } } : {}),
+    brokers: [...brokers],
+    clientId: 'kcm-bus-probe',
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 0 },
+    ...(security.ssl ? { ssl: { ...security.ssl } } : {}),
+    ...(security.sasl ? { sasl: { ...security.sasl } } : {}),
   }).admin();
   try {
     await admin.connect();

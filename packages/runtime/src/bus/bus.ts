@@ -43,7 +43,9 @@ export type ProducedOffsets = readonly (TopicPartition & { readonly lastOffset: 
 export interface Publisher {
   send(topic: string, records: readonly OutgoingRecord[]): Promise<ProducedOffsets>;
   /** sendTopics produces to several topics in one request. */
-  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<ProducedOffsets>;
+  sendTopics(
+    batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[],
+  ): Promise<ProducedOffsets>;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,9 @@ export interface Publisher {
 export interface TransactionalPublisher {
   send(topic: string, records: readonly OutgoingRecord[]): Promise<ProducedOffsets>;
   /** sendTopics produces to several topics in one transaction: all of it is visible to read_committed readers, or none. */
-  sendTopics(batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[]): Promise<ProducedOffsets>;
+  sendTopics(
+    batches: readonly { readonly topic: string; readonly records: readonly OutgoingRecord[] }[],
+  ): Promise<ProducedOffsets>;
   close(): Promise<void>;
 }
 
@@ -149,7 +153,8 @@ export type GroupOffsets = {
 };
 
 /** KafkaAclOperation is an operation a Kafka ACL allows, as Kafka names it. */
-export type KafkaAclOperation = 'READ' | 'WRITE' | 'CREATE' | 'DELETE' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS';
+export type KafkaAclOperation =
+  'READ' | 'WRITE' | 'CREATE' | 'DELETE' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS';
 
 /** KafkaAcl is one ALLOW entry of the broker's authorizer: a principal may do an operation on a named (or prefixed) resource, from any host. */
 export type KafkaAcl = {
@@ -161,7 +166,11 @@ export type KafkaAcl = {
 };
 
 /** TopicSpec is a topic kcm-bus creates when it is missing, and whose configs it keeps as given. */
-export type TopicSpec = { readonly topic: string; readonly partitions: number; readonly configs: Readonly<Record<string, string>> };
+export type TopicSpec = {
+  readonly topic: string;
+  readonly partitions: number;
+  readonly configs: Readonly<Record<string, string>>;
+};
 
 /**
  * historyTopicConfigs keep every record of the audit window, in order, for replay, trace and audit, and delete what
@@ -181,8 +190,12 @@ export function historyTopicConfigs(auditWindowMs: number): Record<string, strin
  * the watermarks) stay in the log, which a restore reads too: a day's worth was the larger part of a small topic.
  */
 export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
-  'cleanup.policy': 'compact', 'segment.ms': '60000', 'min.cleanable.dirty.ratio': '0.1', 'min.compaction.lag.ms': '0',
-  'max.compaction.lag.ms': '300000', 'delete.retention.ms': '3600000',
+  'cleanup.policy': 'compact',
+  'segment.ms': '60000',
+  'min.cleanable.dirty.ratio': '0.1',
+  'min.compaction.lag.ms': '0',
+  'max.compaction.lag.ms': '300000',
+  'delete.retention.ms': '3600000',
 };
 
 /** Bus is the Kafka cluster as kcm-bus uses it. */
@@ -209,10 +222,18 @@ export interface Bus {
    * readTail reads the last `count` offsets (records and transaction markers) of every partition of the topics, up
    * to the end they have now, in order per partition.
    */
-  readTail(topics: readonly string[], count: number, onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void): Promise<void>;
+  readTail(
+    topics: readonly string[],
+    count: number,
+    onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void,
+  ): Promise<void>;
   /**
    * readToEnd reads every committed record of a topic up to the end it has now, in order per partition; with
    * partitions, only those partitions.
    */
-  readToEnd(topic: string, onRecord: (record: BusRecord, partition: number) => Promise<void> | void, partitions?: readonly number[]): Promise<void>;
+  readToEnd(
+    topic: string,
+    onRecord: (record: BusRecord, partition: number) => Promise<void> | void,
+    partitions?: readonly number[],
+  ): Promise<void>;
 }

@@ -3,12 +3,23 @@ import { describe, it } from 'node:test';
 import { AssignerProtocol, type Cluster, type PartitionMetadata } from 'kafkajs';
 import { CO_PARTITION_ASSIGNER_NAME, coPartitionAssigner } from './co-partition.kafka.ts';
 
-const COUNTS: Readonly<Record<string, number>> = { 'kcm.watch.pods': 4, 'kcm.watch.replicationcontrollers': 4, 'kcm.watch.services': 3 };
+const COUNTS: Readonly<Record<string, number>> = {
+  'kcm.watch.pods': 4,
+  'kcm.watch.replicationcontrollers': 4,
+  'kcm.watch.services': 3,
+};
 
 /** fakeCluster answers partition metadata from COUNTS and records the topics the assigner asked about. */
 function fakeCluster(asked: string[]): Cluster {
-  const partitionsOf = (topic: string): PartitionMetadata[] => Array.from({ length: COUNTS[topic] ?? 0 },
-    (_, partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0, offlineReplicas: [] }));
+  const partitionsOf = (topic: string): PartitionMetadata[] =>
+    Array.from({ length: COUNTS[topic] ?? 0 }, (_, partitionId) => ({
+      partitionId,
+      leader: 0,
+      replicas: [0],
+      isr: [0],
+      partitionErrorCode: 0,
+      offlineReplicas: [],
+    }));
   return {
     addMultipleTargetTopics: async (topics: string[]) => void asked.push(...topics),
     findTopicPartitionMetadata: partitionsOf,
@@ -17,7 +28,10 @@ function fakeCluster(asked: string[]): Cluster {
 
 function givenAssigner(asked: string[] = []) {
   const assigner = coPartitionAssigner({ cluster: fakeCluster(asked), groupId: 'g', logger: undefined as never });
-  const member = (memberId: string, topics: string[]) => ({ memberId, memberMetadata: assigner.protocol({ topics }).metadata });
+  const member = (memberId: string, topics: string[]) => ({
+    memberId,
+    memberMetadata: assigner.protocol({ topics }).metadata,
+  });
   return { assigner, member };
 }
 
@@ -34,7 +48,9 @@ describe('coPartitionAssigner (kafkajs)', () => {
     const { assigner, member } = givenAssigner(asked);
     const topics = ['kcm.watch.pods', 'kcm.watch.replicationcontrollers'];
     const result = await assigner.assign({ members: [member('m2', topics), member('m1', topics)], topics });
-    const decoded = Object.fromEntries(result.map((r) => [r.memberId, AssignerProtocol.MemberAssignment.decode(r.memberAssignment)?.assignment]));
+    const decoded = Object.fromEntries(
+      result.map((r) => [r.memberId, AssignerProtocol.MemberAssignment.decode(r.memberAssignment)?.assignment]),
+    );
     assert.deepEqual(decoded, {
       m1: { 'kcm.watch.pods': [0, 1], 'kcm.watch.replicationcontrollers': [0, 1] },
       m2: { 'kcm.watch.pods': [2, 3], 'kcm.watch.replicationcontrollers': [2, 3] },
@@ -45,7 +61,9 @@ describe('coPartitionAssigner (kafkajs)', () => {
   it('given a co-partitioned topic with another partition count, then the assignment fails', async () => {
     const { assigner, member } = givenAssigner();
     const topics = ['kcm.watch.pods', 'kcm.watch.services'];
-    await assert.rejects(assigner.assign({ members: [member('m1', topics)], topics }),
-      /same number of partitions: kcm.watch.pods has 4, kcm.watch.services has 3/);
+    await assert.rejects(
+      assigner.assign({ members: [member('m1', topics)], topics }),
+      /same number of partitions: kcm.watch.pods has 4, kcm.watch.services has 3/,
+    );
   });
 });

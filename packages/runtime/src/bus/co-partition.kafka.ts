@@ -1,4 +1,10 @@
-import { AssignerProtocol, type Assigner, type GroupMember, type GroupMemberAssignment, type PartitionAssigner } from 'kafkajs';
+import {
+  AssignerProtocol,
+  type Assigner,
+  type GroupMember,
+  type GroupMemberAssignment,
+  type PartitionAssigner,
+} from 'kafkajs';
 import { coPartitionAssign } from '../consumer/co-partition.ts';
 
 /** CO_PARTITION_ASSIGNER_NAME is the protocol name every member of a co-partitioned group must offer. */

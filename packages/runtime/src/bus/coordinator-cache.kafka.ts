@@ -31,7 +31,7 @@ export function cacheTransactionCoordinators(cluster: { prototype: ClusterProto 
   const find = proto.findGroupCoordinator;
   proto.findGroupCoordinator = async function (this: object & { [CACHE]?: Map<string, Broker> }, args: FindArgs) {
     if (args.coordinatorType !== TRANSACTION) return find.call(this, args);
-    const cache = this[CACHE] ??= new Map<string, Broker>();
+    const cache = (this[CACHE] ??= new Map<string, Broker>());
     const known = cache.get(args.groupId);
     if (known !== undefined) return known;
     const broker = forgetOnFailure(await find.call(this, args), () => cache.delete(args.groupId));

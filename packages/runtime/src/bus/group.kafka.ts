@@ -24,7 +24,9 @@ const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as cons
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
   const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...assignersOf(o) });
-  const stopCommits = o.commitProgress ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress) : async () => undefined;
+  const stopCommits = o.commitProgress
+    ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress)
+    : async () => undefined;
   const leave = async (): Promise<void> => {
     try {
       await stopCommits();
@@ -39,7 +41,8 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     await consumer.connect();
     await consumer.subscribe({ topics: [...o.topics], fromBeginning: o.fromBeginning });
     await consumer.run({
-      autoCommit: false, partitionsConsumedConcurrently: o.concurrency ?? 1,
+      autoCommit: false,
+      partitionsConsumedConcurrently: o.concurrency ?? 1,
       eachBatch: async ({ batch, heartbeat }) => {
         await started;
         await membership.assignment;
@@ -52,10 +55,13 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   }
   start();
   return {
-    joined: () => membership.joined, commit: (offsets) => commitUnlessGone(consumer, offsets), stop: leave,
+    joined: () => membership.joined,
+    commit: (offsets) => commitUnlessGone(consumer, offsets),
+    stop: leave,
     pause: (tps) => consumer.pause(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] }))),
     resume: (tps) => {
-      for (const tp of tps) if (tp.offset !== undefined) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: tp.offset });
+      for (const tp of tps)
+        if (tp.offset !== undefined) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: tp.offset });
       consumer.resume(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
     },
   };
@@ -107,7 +113,9 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
     // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
     membership.assignment.catch(() => undefined);
   });
-  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => o.onProgress?.({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset));
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) =>
+    o.onProgress?.({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset),
+  );
   consumer.on(consumer.events.CRASH, (e) => o.onCrash(e.payload.error, e.payload.restart));
   return membership;
 }
@@ -118,7 +126,11 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
  * position is read first. An offset before the log's start is out of range, which kafkajs answers by reading from
  * the start (fromBeginning).
  */
-function seekStarts(o: GroupOptions, consumer: Consumer, assignment: Readonly<Record<string, readonly number[]>>): void {
+function seekStarts(
+  o: GroupOptions,
+  consumer: Consumer,
+  assignment: Readonly<Record<string, readonly number[]>>,
+): void {
   for (const [topic, partitions] of Object.entries(assignment)) {
     for (const partition of partitions) {
       const offset = o.startAt?.({ topic, partition });
@@ -132,7 +144,11 @@ function seekStarts(o: GroupOptions, consumer: Consumer, assignment: Readonly<Re
  * the assignment's first fetch): kafkajs keeps a partition paused across rebalances, so a partition a member held
  * or resumed under an earlier assignment must be set again.
  */
-function holdAtJoin(o: GroupOptions, consumer: Consumer, assignment: Readonly<Record<string, readonly number[]>>): void {
+function holdAtJoin(
+  o: GroupOptions,
+  consumer: Consumer,
+  assignment: Readonly<Record<string, readonly number[]>>,
+): void {
   if (!o.heldAtJoin) return;
   for (const [topic, partitions] of Object.entries(assignment)) {
     const held = partitions.filter((partition) => o.heldAtJoin!({ topic, partition }));
@@ -142,7 +158,11 @@ function holdAtJoin(o: GroupOptions, consumer: Consumer, assignment: Readonly<Re
 }
 
 /** assigned tells onAssigned the low and high-water marks of every partition of a new assignment. */
-async function assigned(kafka: Kafka, o: GroupOptions, assignment: Readonly<Record<string, readonly number[]>>): Promise<void> {
+async function assigned(
+  kafka: Kafka,
+  o: GroupOptions,
+  assignment: Readonly<Record<string, readonly number[]>>,
+): Promise<void> {
   if (!o.onAssigned) return;
   const offsets = await partitionOffsets(kafka, Object.keys(assignment));
   await o.onAssigned(offsets.filter((p) => assignment[p.topic]?.includes(p.partition)));
@@ -150,14 +170,27 @@ async function assigned(kafka: Kafka, o: GroupOptions, assignment: Readonly<Reco
 
 /** busBatch is a kafkajs batch in the port's terms (lastOffset also covers trailing transaction markers). */
 export function busBatch(batch: Pick<Batch, 'topic' | 'partition' | 'messages' | 'lastOffset'>): BusBatch {
-  return { topic: batch.topic, partition: batch.partition, records: batch.messages.map(busRecord), lastOffset: batch.lastOffset() };
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    records: batch.messages.map(busRecord),
+    lastOffset: batch.lastOffset(),
+  };
 }
 
 function busRecord(m: KafkaMessage): BusRecord {
-  return { key: m.key ?? null, value: m.value, offset: m.offset, timestamp: m.timestamp, headers: headersOf(m.headers) };
+  return {
+    key: m.key ?? null,
+    value: m.value,
+    offset: m.offset,
+    timestamp: m.timestamp,
+    headers: headersOf(m.headers),
+  };
 }
 
 /** headersOf reads header values as UTF-8 text (a repeated header's values joined by commas). */
 function headersOf(headers: IHeaders | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  );
 }

@@ -6,8 +6,13 @@ import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 
 /** metadata is a topic of n healthy partitions, as kafkajs's partitioner receives it. */
 function metadata(n: number): PartitionMetadata[] {
-  return Array.from({ length: n }, (_, partitionId) => ({ partitionErrorCode: 0, partitionId, leader: 0, replicas: [0],
-    isr: [0] }));
+  return Array.from({ length: n }, (_, partitionId) => ({
+    partitionErrorCode: 0,
+    partitionId,
+    leader: 0,
+    replicas: [0],
+    isr: [0],
+  }));
 }
 
 /** randomKey is a printable or arbitrary-Unicode string of 0-40 code units. */
@@ -16,7 +21,8 @@ function randomKey(): string {
   const length = bytes[0]! % 41;
   const unicode = bytes[1]! % 2 === 0;
   return Array.from(bytes.subarray(0, length), (b, i) =>
-    unicode ? String.fromCodePoint(((b << 8) | i) % 0xd7ff + 1) : String.fromCharCode(32 + (b % 95))).join('');
+    unicode ? String.fromCodePoint((((b << 8) | i) % 0xd7ff) + 1) : String.fromCharCode(32 + (b % 95)),
+  ).join('');
 }
 
 describe('partitionFor against kafkajs DefaultPartitioner (Java-compatible)', () => {
@@ -36,7 +42,10 @@ describe('partitionFor against kafkajs DefaultPartitioner (Java-compatible)', ()
     const partitioner = Partitioners.DefaultPartitioner();
     const partitionMetadata = metadata(97);
     for (const key of ['é', 'ns-ü/ä', '日本語', '😀', 'a😀b€c']) {
-      assert.equal(partitionFor(key, 97), partitioner({ topic: 't', partitionMetadata, message: { key, value: null } }));
+      assert.equal(
+        partitionFor(key, 97),
+        partitioner({ topic: 't', partitionMetadata, message: { key, value: null } }),
+      );
     }
   });
 
@@ -45,7 +54,10 @@ describe('partitionFor against kafkajs DefaultPartitioner (Java-compatible)', ()
     const partitionMetadata = metadata(12);
     for (const key of ['kube-system/coredns', 'default/web-1', 'node-1', 'team-ä/x']) {
       const message = { key: namespacePartitionKey(key), value: null };
-      assert.equal(partitionFor(namespacePartitionKey(key), 12), partitioner({ topic: 't', partitionMetadata, message }));
+      assert.equal(
+        partitionFor(namespacePartitionKey(key), 12),
+        partitioner({ topic: 't', partitionMetadata, message }),
+      );
     }
   });
 });

@@ -26,7 +26,10 @@ export function onlyPartitionsAssigner(partitions: readonly number[]): Partition
       }));
     },
     protocol({ topics }) {
-      return { name: ONLY_PARTITIONS_ASSIGNER_NAME, metadata: AssignerProtocol.MemberMetadata.encode({ version: VERSION, topics, userData: Buffer.alloc(0) }) };
+      return {
+        name: ONLY_PARTITIONS_ASSIGNER_NAME,
+        metadata: AssignerProtocol.MemberMetadata.encode({ version: VERSION, topics, userData: Buffer.alloc(0) }),
+      };
     },
   });
 }

@@ -5,16 +5,28 @@ import { MAX_REQUEST_BYTES, OversizedRecordError, recordBytes, requestsUnderLimi
 
 const of = (valueBytes: number, key = 'k'): OutgoingRecord => ({ key, value: Buffer.alloc(valueBytes, 1) });
 
-describe('requestsUnderLimit: no produce request exceeds the broker\'s limit', () => {
+describe("requestsUnderLimit: no produce request exceeds the broker's limit", () => {
   it('given records summing past the limit, then they go in several requests, in order, each naming its topics', () => {
-    const requests = requestsUnderLimit([{ topic: 'a', records: [of(400_000, '0'), of(400_000, '1')] }, { topic: 'b', records: [of(400_000, '2'), of(10, '3')] }]);
-    assert.deepEqual(requests.map((r) => r.map((t) => [t.topic, t.records.map((x) => x.key)])), [[['a', ['0', '1']]], [['b', ['2', '3']]]]);
-    assert.ok(requests.every((r) => r.flatMap((t) => t.records).reduce((n, x) => n + recordBytes(x), 0) <= MAX_REQUEST_BYTES));
+    const requests = requestsUnderLimit([
+      { topic: 'a', records: [of(400_000, '0'), of(400_000, '1')] },
+      { topic: 'b', records: [of(400_000, '2'), of(10, '3')] },
+    ]);
+    assert.deepEqual(
+      requests.map((r) => r.map((t) => [t.topic, t.records.map((x) => x.key)])),
+      [[['a', ['0', '1']]], [['b', ['2', '3']]]],
+    );
+    assert.ok(
+      requests.every((r) => r.flatMap((t) => t.records).reduce((n, x) => n + recordBytes(x), 0) <= MAX_REQUEST_BYTES),
+    );
   });
 
   it('given a single record over the limit, then it is refused with its topic, size and the limit before the broker sees it', () => {
-    assert.throws(() => requestsUnderLimit([{ topic: 'kcm.mutations', records: [of(MAX_REQUEST_BYTES)] }]), (err: unknown) =>
-      err instanceof OversizedRecordError && /of 1000033 bytes for kcm.mutations exceeds the 1000000-byte limit/.test(err.message));
+    assert.throws(
+      () => requestsUnderLimit([{ topic: 'kcm.mutations', records: [of(MAX_REQUEST_BYTES)] }]),
+      (err: unknown) =>
+        err instanceof OversizedRecordError &&
+        /of 1000033 bytes for kcm.mutations exceeds the 1000000-byte limit/.test(err.message),
+    );
   });
 
   it('given nothing to send, then there is no request', () => {

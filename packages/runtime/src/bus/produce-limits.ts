@@ -22,7 +22,8 @@ export class OversizedRecordError extends Error {
 /** recordBytes is the size a record takes in a produce request, framing included (an upper bound). */
 export function recordBytes(r: OutgoingRecord): number {
   let bytes = Buffer.byteLength(r.key) + (r.value?.length ?? 0) + RECORD_OVERHEAD;
-  for (const [k, v] of Object.entries(r.headers ?? {})) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + HEADER_OVERHEAD;
+  for (const [k, v] of Object.entries(r.headers ?? {}))
+    bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + HEADER_OVERHEAD;
   return bytes;
 }
 
@@ -40,7 +41,10 @@ export function requestsUnderLimit(batches: readonly TopicRecords[]): TopicRecor
   for (const { topic, records } of batches) {
     for (const record of records) {
       const bytes = recordBytes(record);
-      if (bytes > MAX_REQUEST_BYTES) throw new OversizedRecordError(`a record of ${bytes} bytes for ${topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`);
+      if (bytes > MAX_REQUEST_BYTES)
+        throw new OversizedRecordError(
+          `a record of ${bytes} bytes for ${topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`,
+        );
       if (size + bytes > MAX_REQUEST_BYTES) {
         requests.push([]);
         size = 0;

@@ -30,7 +30,11 @@ export function commitProgress(consumer: Consumer, committed: (tp: TopicPartitio
   consumer.on(consumer.events.GROUP_JOIN, () => pending.clear());
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload: p }) => {
     if (!committed(p)) return;
-    pending.set(`${p.topic}/${p.partition}`, { topic: p.topic, partition: p.partition, offset: String(BigInt(p.lastOffset) + 1n) });
+    pending.set(`${p.topic}/${p.partition}`, {
+      topic: p.topic,
+      partition: p.partition,
+      offset: String(BigInt(p.lastOffset) + 1n),
+    });
     timer ??= setTimeout(() => void flush(), PROGRESS_COMMIT_DELAY_MS);
   });
   return async () => {

@@ -11,7 +11,15 @@ function kafkajsError(message: string, type?: string): Error {
 
 describe('producerFenced: which failed transactional sends are final', () => {
   it('given INVALID_PRODUCER_EPOCH or PRODUCER_FENCED (code 90, unnamed by kafkajs) in the cause chain, then fenced', () => {
-    assert.equal(producerFenced(kafkajsError('There is a newer producer with the same transactionalId which fences the current one', 'INVALID_PRODUCER_EPOCH')), true);
+    assert.equal(
+      producerFenced(
+        kafkajsError(
+          'There is a newer producer with the same transactionalId which fences the current one',
+          'INVALID_PRODUCER_EPOCH',
+        ),
+      ),
+      true,
+    );
     assert.equal(producerFenced(kafkajsError('Unknown error code 90', 'KAFKAJS_UNKNOWN_ERROR_CODE')), true);
   });
 

@@ -1,6 +1,12 @@
 import type { Kafka, Message, Producer, RecordMetadata } from 'kafkajs';
 import { causeChain } from '../faults/record-fault.ts';
-import { PublisherFencedError, type OutgoingRecord, type ProducedOffsets, type Publisher, type TransactionalPublisher } from './bus.ts';
+import {
+  PublisherFencedError,
+  type OutgoingRecord,
+  type ProducedOffsets,
+  type Publisher,
+  type TransactionalPublisher,
+} from './bus.ts';
 import { namespacePartitioner } from './partitioner.kafka.ts';
 import { requestsUnderLimit, type TopicRecords } from './produce-limits.ts';
 
@@ -9,7 +15,12 @@ const ENDLESS_RETRIES = { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000
 
 /** messageOf is a record as kafkajs sends it; one without a partition is placed by the namespace partitioner. */
 function messageOf(r: OutgoingRecord): Message {
-  return { key: r.key, value: r.value, ...(r.partition === undefined ? {} : { partition: r.partition }), ...(r.headers ? { headers: { ...r.headers } } : {}) };
+  return {
+    key: r.key,
+    value: r.value,
+    ...(r.partition === undefined ? {} : { partition: r.partition }),
+    ...(r.headers ? { headers: { ...r.headers } } : {}),
+  };
 }
 
 /** topicMessages is one produce request in kafkajs's terms. */
@@ -26,7 +37,8 @@ function namedCounts(request: readonly TopicRecords[]): Map<string, number> {
   const placed = new Set(request.filter((b) => b.records.some((r) => r.partition === undefined)).map((b) => b.topic));
   for (const b of request) {
     if (placed.has(b.topic)) continue;
-    for (const r of b.records) counts.set(`${b.topic}/${r.partition}`, (counts.get(`${b.topic}/${r.partition}`) ?? 0) + 1);
+    for (const r of b.records)
+      counts.set(`${b.topic}/${r.partition}`, (counts.get(`${b.topic}/${r.partition}`) ?? 0) + 1);
   }
   return counts;
 }
@@ -36,12 +48,17 @@ function producedOffsets(request: readonly TopicRecords[], metadata: readonly Re
   const counts = namedCounts(request);
   return metadata.flatMap((m) => {
     const count = counts.get(`${m.topicName}/${m.partition}`);
-    return count === undefined || m.baseOffset === undefined ? [] : [{ topic: m.topicName, partition: m.partition, lastOffset: String(BigInt(m.baseOffset) + BigInt(count) - 1n) }];
+    return count === undefined || m.baseOffset === undefined
+      ? []
+      : [{ topic: m.topicName, partition: m.partition, lastOffset: String(BigInt(m.baseOffset) + BigInt(count) - 1n) }];
   });
 }
 
 /** sendRequests sends a send's produce requests one after the other, in order, and gathers their last offsets. */
-async function sendRequests(batches: readonly TopicRecords[], send: (request: TopicRecords[]) => Promise<RecordMetadata[]>): Promise<ProducedOffsets> {
+async function sendRequests(
+  batches: readonly TopicRecords[],
+  send: (request: TopicRecords[]) => Promise<RecordMetadata[]>,
+): Promise<ProducedOffsets> {
   const last = new Map<string, ProducedOffsets[number]>();
   for (const request of requestsUnderLimit(batches)) {
     for (const o of producedOffsets(request, await send(request))) last.set(`${o.topic}/${o.partition}`, o);
@@ -54,9 +71,15 @@ async function sendRequests(batches: readonly TopicRecords[], send: (request: To
  * retries; every send waits for acks from all in-sync replicas, split into requests under the broker's limit.
  */
 export async function kafkaPublisher(kafka: Kafka): Promise<Publisher> {
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, retry: ENDLESS_RETRIES });
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: namespacePartitioner,
+    retry: ENDLESS_RETRIES,
+  });
   await producer.connect();
-  const sendTopics: Publisher['sendTopics'] = (batches) => sendRequests(batches, (request) => producer.sendBatch({ acks: -1, topicMessages: topicMessages(request) }));
+  const sendTopics: Publisher['sendTopics'] = (batches) =>
+    sendRequests(batches, (request) => producer.sendBatch({ acks: -1, topicMessages: topicMessages(request) }));
   return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: () => producer.disconnect() };
 }
 
@@ -66,26 +89,40 @@ export async function kafkaPublisher(kafka: Kafka): Promise<Publisher> {
  * Each send is one transaction. A send that fails otherwise drops its producer, and the next send opens a new one
  * (a new producer session: kafkajs's transaction state does not survive a broker that went away mid-transaction).
  */
-export async function kafkaTransactionalPublisher(kafka: Kafka, transactionalId: string): Promise<TransactionalPublisher> {
+export async function kafkaTransactionalPublisher(
+  kafka: Kafka,
+  transactionalId: string,
+): Promise<TransactionalPublisher> {
   let producer: Producer | undefined = await openTransactional(kafka, transactionalId);
   const sendTopics: TransactionalPublisher['sendTopics'] = async (batches) => {
-    const current = producer ?? await openTransactional(kafka, transactionalId);
+    const current = producer ?? (await openTransactional(kafka, transactionalId));
     producer = current;
     try {
       return await inTransaction(current, batches);
     } catch (err) {
-      if (producerFenced(err)) throw new PublisherFencedError(`transactional id ${transactionalId} was taken over by a newer publisher`, { cause: err });
+      if (producerFenced(err))
+        throw new PublisherFencedError(`transactional id ${transactionalId} was taken over by a newer publisher`, {
+          cause: err,
+        });
       producer = undefined;
       await current.disconnect().catch(() => undefined);
       throw err;
     }
   };
-  return { send: (topic, records) => sendTopics([{ topic, records }]), sendTopics, close: async () => producer?.disconnect() };
+  return {
+    send: (topic, records) => sendTopics([{ topic, records }]),
+    sendTopics,
+    close: async () => producer?.disconnect(),
+  };
 }
 
 async function openTransactional(kafka: Kafka, transactionalId: string): Promise<Producer> {
   const producer = kafka.producer({
-    transactionalId, idempotent: true, maxInFlightRequests: 1, createPartitioner: namespacePartitioner, transactionTimeout: 60_000,
+    transactionalId,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: namespacePartitioner,
+    transactionTimeout: 60_000,
     // initialRetryTime 2 ms, not kafkajs's 100: a transaction begun right after the last commit meets
     // CONCURRENT_TRANSACTIONS until the broker has written the commit's markers, and waits out the backoff
     // (kafkajs#304; the Java client lowered it to 20 ms, KAFKA-5477). S8 measured 100-700 ms watcher→Kafka tails
@@ -102,10 +139,15 @@ async function openTransactional(kafka: Kafka, transactionalId: string): Promise
   }
 }
 
-async function inTransaction(producer: Producer, batches: Parameters<TransactionalPublisher['sendTopics']>[0]): Promise<ProducedOffsets> {
+async function inTransaction(
+  producer: Producer,
+  batches: Parameters<TransactionalPublisher['sendTopics']>[0],
+): Promise<ProducedOffsets> {
   const txn = await producer.transaction();
   try {
-    const offsets = await sendRequests(batches, (request) => txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) }));
+    const offsets = await sendRequests(batches, (request) =>
+      txn.sendBatch({ acks: -1, topicMessages: topicMessages(request) }),
+    );
     await txn.commit();
     return offsets;
   } catch (err) {

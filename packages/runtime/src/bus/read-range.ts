@@ -23,16 +23,25 @@ export function partitionId(tp: TopicPartition): string {
  * ephemeral group, deleted afterwards, as a consumer without manual assignment must; records at or past a
  * partition's end are not handed over.
  */
-export async function readRange(bus: Pick<Bus, 'joinGroup'>, range: Range, onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void): Promise<void> {
+export async function readRange(
+  bus: Pick<Bus, 'joinGroup'>,
+  range: Range,
+  onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void,
+): Promise<void> {
   const ends = new Map(range.ends);
   if (ends.size === 0) return;
   const { promise: done, resolve, reject } = Promise.withResolvers<void>();
   const member = await bus.joinGroup({
-    groupId: `kcm-bus-read-${randomUUID()}`, topics: [...range.topics], fromBeginning: true, ephemeral: true,
-    ...(range.startAt ? { startAt: range.startAt } : {}), ...(range.partitions ? { partitions: range.partitions } : {}),
+    groupId: `kcm-bus-read-${randomUUID()}`,
+    topics: [...range.topics],
+    fromBeginning: true,
+    ephemeral: true,
+    ...(range.startAt ? { startAt: range.startAt } : {}),
+    ...(range.partitions ? { partitions: range.partitions } : {}),
     onBatch: async (batch) => {
       const end = range.ends.get(partitionId(batch)) ?? 0n;
-      for (const record of batch.records) if (BigInt(record.offset) < end) await onRecord(record, { topic: batch.topic, partition: batch.partition });
+      for (const record of batch.records)
+        if (BigInt(record.offset) < end) await onRecord(record, { topic: batch.topic, partition: batch.partition });
     },
     onProgress: (tp, lastOffset) => {
       const end = ends.get(partitionId(tp));

@@ -6,8 +6,12 @@ import { partitionId, readRange } from './read-range.ts';
  * fewer records where the watcher's transactions end), up to the high-water mark each had when the read began, in
  * order per partition (readRange, each partition sought to its start).
  */
-export async function readTail(bus: Pick<Bus, 'offsets' | 'joinGroup'>, topics: readonly string[], count: number,
-  onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void): Promise<void> {
+export async function readTail(
+  bus: Pick<Bus, 'offsets' | 'joinGroup'>,
+  topics: readonly string[],
+  count: number,
+  onRecord: (record: BusRecord, tp: TopicPartition) => Promise<void> | void,
+): Promise<void> {
   const starts = new Map<string, bigint>();
   const ends = new Map<string, bigint>();
   for (const topic of topics) {

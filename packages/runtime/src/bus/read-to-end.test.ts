@@ -6,7 +6,13 @@ import { readToEnd } from './read-to-end.ts';
 const TOPIC = 'kcm.watch.pods';
 
 /** record is a consumed record of key k at offset o. */
-const record = (k: string, o: number): BusRecord => ({ key: Buffer.from(k), value: Buffer.from('v'), offset: String(o), timestamp: '0', headers: {} });
+const record = (k: string, o: number): BusRecord => ({
+  key: Buffer.from(k),
+  value: Buffer.from('v'),
+  offset: String(o),
+  timestamp: '0',
+  headers: {},
+});
 
 /**
  * fakeBus answers offsets with the given marks and, once joined, plays the script against the member's options
@@ -19,7 +25,13 @@ function fakeBus(offsets: readonly PartitionOffsets[], script: (o: GroupOptions)
     joinGroup: async (o) => {
       seen.joined = o;
       setImmediate(() => void script(o));
-      return { joined: () => true, commit: async () => undefined, stop: async () => void (seen.stopped = true), pause: () => undefined, resume: () => undefined };
+      return {
+        joined: () => true,
+        commit: async () => undefined,
+        stop: async () => void (seen.stopped = true),
+        pause: () => undefined,
+        resume: () => undefined,
+      };
     },
   };
   return { bus, seen };
@@ -33,11 +45,20 @@ describe('readToEnd', () => {
   });
 
   it('given two partitions, when the last one ends in a batch of transaction markers only, then every record is read and the ephemeral member stopped', async () => {
-    const offsets = [{ topic: TOPIC, partition: 0, low: '0', high: '2' }, { topic: TOPIC, partition: 1, low: '0', high: '3' }];
+    const offsets = [
+      { topic: TOPIC, partition: 0, low: '0', high: '2' },
+      { topic: TOPIC, partition: 1, low: '0', high: '3' },
+    ];
     const { bus, seen } = fakeBus(offsets, async (o) => {
-      await o.onBatch({ topic: TOPIC, partition: 0, records: [record('a', 0), record('b', 1)], lastOffset: '1' }, async () => undefined);
+      await o.onBatch(
+        { topic: TOPIC, partition: 0, records: [record('a', 0), record('b', 1)], lastOffset: '1' },
+        async () => undefined,
+      );
       o.onProgress?.({ topic: TOPIC, partition: 0 }, '1');
-      await o.onBatch({ topic: TOPIC, partition: 1, records: [record('c', 0), record('d', 1)], lastOffset: '1' }, async () => undefined);
+      await o.onBatch(
+        { topic: TOPIC, partition: 1, records: [record('c', 0), record('d', 1)], lastOffset: '1' },
+        async () => undefined,
+      );
       o.onProgress?.({ topic: TOPIC, partition: 1 }, '1');
       o.onProgress?.({ topic: TOPIC, partition: 1 }, '2');
     });
@@ -50,9 +71,15 @@ describe('readToEnd', () => {
   });
 
   it('given partitions, when read, then only those are asked for and waited on', async () => {
-    const offsets = [{ topic: TOPIC, partition: 0, low: '0', high: '9' }, { topic: TOPIC, partition: 1, low: '0', high: '1' }];
+    const offsets = [
+      { topic: TOPIC, partition: 0, low: '0', high: '9' },
+      { topic: TOPIC, partition: 1, low: '0', high: '1' },
+    ];
     const { bus, seen } = fakeBus(offsets, async (o) => {
-      await o.onBatch({ topic: TOPIC, partition: 1, records: [record('c', 0)], lastOffset: '0' }, async () => undefined);
+      await o.onBatch(
+        { topic: TOPIC, partition: 1, records: [record('c', 0)], lastOffset: '0' },
+        async () => undefined,
+      );
       o.onProgress?.({ topic: TOPIC, partition: 1 }, '0');
     });
     const read: string[] = [];
@@ -62,8 +89,13 @@ describe('readToEnd', () => {
   });
 
   it('given a consumer that crashes, when read, then it rejects with the error and the member is stopped', async () => {
-    const { bus, seen } = fakeBus([{ topic: TOPIC, partition: 0, low: '0', high: '1' }], async (o) => o.onCrash(new Error('coordinator gone'), true));
-    await assert.rejects(readToEnd(bus, TOPIC, () => undefined), /coordinator gone/);
+    const { bus, seen } = fakeBus([{ topic: TOPIC, partition: 0, low: '0', high: '1' }], async (o) =>
+      o.onCrash(new Error('coordinator gone'), true),
+    );
+    await assert.rejects(
+      readToEnd(bus, TOPIC, () => undefined),
+      /coordinator gone/,
+    );
     assert.equal(seen.stopped, true);
   });
 });

@@ -2,10 +2,24 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RequestQueue, stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 
-type Queue = { checkPendingRequests(): void; destroy(): void; throttleCheckTimeoutId: unknown; pending: unknown[]; throttledUntil: number };
+type Queue = {
+  checkPendingRequests(): void;
+  destroy(): void;
+  throttleCheckTimeoutId: unknown;
+  pending: unknown[];
+  throttledUntil: number;
+};
 
 const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const newQueue = (): Queue => new (RequestQueue as unknown as new (o: object) => Queue)({ maxInFlightRequests: 1, requestTimeout: 30_000, enforceRequestTimeout: true, clientId: 'test', broker: 'localhost:9092', logger });
+const newQueue = (): Queue =>
+  new (RequestQueue as unknown as new (o: object) => Queue)({
+    maxInFlightRequests: 1,
+    requestTimeout: 30_000,
+    enforceRequestTimeout: true,
+    clientId: 'test',
+    broker: 'localhost:9092',
+    logger,
+  });
 
 describe('kafkajs RequestQueue with the idle loop stopped', () => {
   stopIdleRequestQueueLoop();

@@ -8,7 +8,9 @@ type RequestQueueClass = { prototype: QueueState & { scheduleCheckPendingRequest
  * RequestQueue is kafkajs 2.2.4's per-connection request queue, loaded from its source (the package has no
  * `exports` map, so the path is stable for the version package-lock pins).
  */
-export const RequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js') as RequestQueueClass;
+export const RequestQueue = createRequire(import.meta.url)(
+  'kafkajs/src/network/requestQueue/index.js',
+) as RequestQueueClass;
 
 /**
  * stopIdleRequestQueueLoop mends kafkajs 2.2.4's idle busy loop (kafkajs issues #1556 and #1704, fix proposed in

@@ -37,7 +37,11 @@ export type ControllerPart = {
  * Grant is one resource the writer lets a controller write, kubectl's `resource[.group][/subresource]`, with the
  * verbs and, where the verb alone says too little, the content rule its mutations must pass (ContentRuleSpec).
  */
-export type Grant = { readonly resource: string; readonly verbs: readonly MutationVerb[]; readonly content?: ContentRuleSpec };
+export type Grant = {
+  readonly resource: string;
+  readonly verbs: readonly MutationVerb[];
+  readonly content?: ContentRuleSpec;
+};
 
 /**
  * ControllerEntry is one of upstream's controllers as kcm-bus runs it. name is upstream's `--controllers` name, the
@@ -64,9 +68,22 @@ const partitioned = (kind: string): CatalogInput => ({ kind, scope: 'partitioned
 const global = (kind: string): CatalogInput => ({ kind, scope: 'global' });
 
 /** replicaSetLike is a ReplicaSet manager's entry (upstream's ReplicaSetController serves RCs and ReplicaSets alike). */
-function replicaSetLike(name: string, eventSource: string, owner: typeof RC | typeof RS, plural: string, statusResource: string, part: ControllerPart): ControllerEntry {
+function replicaSetLike(
+  name: string,
+  eventSource: string,
+  owner: typeof RC | typeof RS,
+  plural: string,
+  statusResource: string,
+  part: ControllerPart,
+): ControllerEntry {
   return {
-    name, service: 'reconciler-rc', eventSource, reconciles: plural, eventKinds: [owner.kind], ownerFinalizers: [plural], parts: [part],
+    name,
+    service: 'reconciler-rc',
+    eventSource,
+    reconciles: plural,
+    eventKinds: [owner.kind],
+    ownerFinalizers: [plural],
+    parts: [part],
     grants: [
       { resource: 'pods', verbs: ['Create'], content: { rule: 'controlled-by', owner } },
       { resource: 'pods', verbs: ['Patch'], content: { rule: 'owner-references', owner } },
@@ -79,71 +96,169 @@ function replicaSetLike(name: string, eventSource: string, owner: typeof RC | ty
 
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly ControllerEntry[] = [
-  replicaSetLike('replicationcontroller-controller', 'replication-controller', RC, 'replicationcontrollers', 'replicationcontrollers/status', {
-    workqueue: 'replicationmanager', inputs: { pods: partitioned('pods'), sets: partitioned('replicationcontrollers') }, expectations: true,
-    workers: { name: 'concurrent-rc-syncs', default: 5, help: 'RCs synced at once (kube-controller-manager\'s flag).' },
-  }),
+  replicaSetLike(
+    'replicationcontroller-controller',
+    'replication-controller',
+    RC,
+    'replicationcontrollers',
+    'replicationcontrollers/status',
+    {
+      workqueue: 'replicationmanager',
+      inputs: { pods: partitioned('pods'), sets: partitioned('replicationcontrollers') },
+      expectations: true,
+      workers: {
+        name: 'concurrent-rc-syncs',
+        default: 5,
+        help: "RCs synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ),
   replicaSetLike('replicaset-controller', 'replicaset-controller', RS, 'replicasets', 'replicasets.apps/status', {
-    workqueue: 'replicaset', inputs: { pods: partitioned('pods'), sets: partitioned('replicasets') }, expectations: true,
-    workers: { name: 'concurrent-replicaset-syncs', default: 5, help: 'ReplicaSets synced at once (kube-controller-manager\'s flag).' },
+    workqueue: 'replicaset',
+    inputs: { pods: partitioned('pods'), sets: partitioned('replicasets') },
+    expectations: true,
+    workers: {
+      name: 'concurrent-replicaset-syncs',
+      default: 5,
+      help: "ReplicaSets synced at once (kube-controller-manager's flag).",
+    },
   }),
   {
-    name: 'endpoints-controller', service: 'reconciler-endpoint', eventSource: 'endpoint-controller', reconciles: 'services', eventKinds: ['Endpoints'],
-    ownerFinalizers: [], grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'] }, events],
-    parts: [{
-      workqueue: 'endpoint', inputs: { services: partitioned('services'), pods: partitioned('pods'), endpoints: partitioned('endpoints') },
-      workers: { name: 'concurrent-endpoint-syncs', default: 5, help: 'Services synced at once (kube-controller-manager\'s flag).' },
-    }],
+    name: 'endpoints-controller',
+    service: 'reconciler-endpoint',
+    eventSource: 'endpoint-controller',
+    reconciles: 'services',
+    eventKinds: ['Endpoints'],
+    ownerFinalizers: [],
+    grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'] }, events],
+    parts: [
+      {
+        workqueue: 'endpoint',
+        inputs: { services: partitioned('services'), pods: partitioned('pods'), endpoints: partitioned('endpoints') },
+        workers: {
+          name: 'concurrent-endpoint-syncs',
+          default: 5,
+          help: "Services synced at once (kube-controller-manager's flag).",
+        },
+      },
+    ],
   },
   {
-    name: 'endpointslice-controller', service: 'reconciler-endpoint', eventSource: 'endpoint-slice-controller', reconciles: 'services', eventKinds: ['Service'],
+    name: 'endpointslice-controller',
+    service: 'reconciler-endpoint',
+    eventSource: 'endpoint-slice-controller',
+    reconciles: 'services',
+    eventKinds: ['Service'],
     ownerFinalizers: ['services'],
     grants: [
-      { resource: 'endpointslices.discovery.k8s.io', verbs: ['Create', 'Update'], content: { rule: 'managed-endpoint-slice', managedBy: 'endpointslice-controller.k8s.io' } },
+      {
+        resource: 'endpointslices.discovery.k8s.io',
+        verbs: ['Create', 'Update'],
+        content: { rule: 'managed-endpoint-slice', managedBy: 'endpointslice-controller.k8s.io' },
+      },
       { resource: 'endpointslices.discovery.k8s.io', verbs: ['Delete'] },
       events,
     ],
-    parts: [{
-      workqueue: 'endpoint_slice',
-      inputs: { services: partitioned('services'), pods: partitioned('pods'), endpointSlices: partitioned('endpointslices'), nodes: global('nodes') },
-      workers: { name: 'concurrent-service-endpoint-syncs', default: 5, help: 'Services whose EndpointSlices are synced at once (kube-controller-manager\'s flag).' },
-    }],
+    parts: [
+      {
+        workqueue: 'endpoint_slice',
+        inputs: {
+          services: partitioned('services'),
+          pods: partitioned('pods'),
+          endpointSlices: partitioned('endpointslices'),
+          nodes: global('nodes'),
+        },
+        workers: {
+          name: 'concurrent-service-endpoint-syncs',
+          default: 5,
+          help: "Services whose EndpointSlices are synced at once (kube-controller-manager's flag).",
+        },
+      },
+    ],
   },
   {
-    name: 'node-lifecycle-controller', service: 'reconciler-node', eventSource: 'node-controller', reconciles: null, eventKinds: ['Node', 'Pod'], ownerFinalizers: [],
+    name: 'node-lifecycle-controller',
+    service: 'reconciler-node',
+    eventSource: 'node-controller',
+    reconciles: null,
+    eventKinds: ['Node', 'Pod'],
+    ownerFinalizers: [],
     grants: [
       { resource: 'nodes/status', verbs: ['UpdateStatus'] },
-      { resource: 'nodes', verbs: ['Patch'], content: { rule: 'merge-patch', fields: { metadata: { labels: { 'beta.kubernetes.io/os': true, 'beta.kubernetes.io/arch': true } }, spec: { taints: true } } } },
+      {
+        resource: 'nodes',
+        verbs: ['Patch'],
+        content: {
+          rule: 'merge-patch',
+          fields: {
+            metadata: { labels: { 'beta.kubernetes.io/os': true, 'beta.kubernetes.io/arch': true } },
+            spec: { taints: true },
+          },
+        },
+      },
       { resource: 'pods/status', verbs: ['UpdateStatus'] },
       { resource: 'pods', verbs: ['Delete'] },
       events,
     ],
-    parts: [{
-      workqueue: 'node_lifecycle_controller', inputs: { nodes: global('nodes'), leases: global('leases') }, singleton: true,
-      workers: { name: 'node-update-workers', default: 8, help: 'Nodes synced at once (upstream\'s nodeUpdateWorkerSize).' },
-    }, {
-      workqueue: 'node_lifecycle_controller_pods', inputs: { pods: partitioned('pods'), nodes: global('nodes') },
-      workers: { name: 'pod-update-workers', default: 4, help: 'Pods marked NotReady at once (upstream\'s podUpdateWorkerSize).' },
-    }],
+    parts: [
+      {
+        workqueue: 'node_lifecycle_controller',
+        inputs: { nodes: global('nodes'), leases: global('leases') },
+        singleton: true,
+        workers: {
+          name: 'node-update-workers',
+          default: 8,
+          help: "Nodes synced at once (upstream's nodeUpdateWorkerSize).",
+        },
+      },
+      {
+        workqueue: 'node_lifecycle_controller_pods',
+        inputs: { pods: partitioned('pods'), nodes: global('nodes') },
+        workers: {
+          name: 'pod-update-workers',
+          default: 4,
+          help: "Pods marked NotReady at once (upstream's podUpdateWorkerSize).",
+        },
+      },
+    ],
   },
   {
-    name: 'taint-eviction-controller', service: 'reconciler-node', eventSource: 'taint-eviction-controller', reconciles: null, eventKinds: ['Pod'], ownerFinalizers: [],
+    name: 'taint-eviction-controller',
+    service: 'reconciler-node',
+    eventSource: 'taint-eviction-controller',
+    reconciles: null,
+    eventKinds: ['Pod'],
+    ownerFinalizers: [],
     grants: [
-      { resource: 'pods/status', verbs: ['Patch'], content: { rule: 'merge-patch', fields: { status: { conditions: true } }, conditionType: 'DisruptionTarget' } },
+      {
+        resource: 'pods/status',
+        verbs: ['Patch'],
+        content: { rule: 'merge-patch', fields: { status: { conditions: true } }, conditionType: 'DisruptionTarget' },
+      },
       { resource: 'pods', verbs: ['Delete'] },
       events,
     ],
-    parts: [{
-      workqueue: 'noexec_taint_pod', inputs: { pods: partitioned('pods'), nodes: global('nodes') },
-      workers: { name: 'taint-eviction-workers', default: 8, help: 'Pods decided at once (upstream\'s UpdateWorkerSize).' },
-    }],
+    parts: [
+      {
+        workqueue: 'noexec_taint_pod',
+        inputs: { pods: partitioned('pods'), nodes: global('nodes') },
+        workers: {
+          name: 'taint-eviction-workers',
+          default: 8,
+          help: "Pods decided at once (upstream's UpdateWorkerSize).",
+        },
+      },
+    ],
   },
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */
 export function catalogEntry(name: string): ControllerEntry {
   const entry = CONTROLLERS.find((c) => c.name === name);
-  if (entry === undefined) throw new Error(`no controller ${JSON.stringify(name)} in the catalog (packages/runtime/src/catalog/controllers.ts): ${CONTROLLERS.map((c) => c.name).join(', ')}`);
+  if (entry === undefined)
+    throw new Error(
+      `no controller ${JSON.stringify(name)} in the catalog (packages/runtime/src/catalog/controllers.ts): ${CONTROLLERS.map((c) => c.name).join(', ')}`,
+    );
   return entry;
 }
 
@@ -154,7 +269,11 @@ export function controllersOf(service: ReconcilerService): readonly ControllerEn
 
 /** inputKindsOf are the watched kinds (plurals) a service's controllers read, each once. */
 export function inputKindsOf(service: ReconcilerService): readonly string[] {
-  return [...new Set(controllersOf(service).flatMap((c) => c.parts.flatMap((p) => Object.values(p.inputs).map((i) => i.kind))))];
+  return [
+    ...new Set(
+      controllersOf(service).flatMap((c) => c.parts.flatMap((p) => Object.values(p.inputs).map((i) => i.kind))),
+    ),
+  ];
 }
 
 /** reconciledKinds are the kinds (plurals) whose objects controllers sync, each once, in catalog order. */

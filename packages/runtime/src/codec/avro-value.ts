@@ -27,7 +27,8 @@ export type JsonObject = Readonly<Record<string, unknown>>;
 
 /** expectObject returns a value that must be a non-array object, or throws ValueShapeError. */
 export function expectObject(value: unknown, path: string): JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValueShapeError(path, 'an object', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ValueShapeError(path, 'an object', value);
   return value as JsonObject;
 }
 
@@ -43,7 +44,10 @@ export function ownValue(object: JsonObject, key: string): unknown {
 }
 
 /** mapEntries maps the values of an object, keeping its keys (even `__proto__`) as own data properties. */
-export function mapEntries(object: Readonly<Record<string, unknown>>, f: (value: unknown) => unknown): Record<string, unknown> {
+export function mapEntries(
+  object: Readonly<Record<string, unknown>>,
+  f: (value: unknown) => unknown,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, f(value)]));
 }
 
@@ -83,7 +87,11 @@ export function unionBranch(branches: readonly AvroType[], value: unknown, names
  * compiledFor returns the converter `compile` builds for a schema document, building it once per document: the
  * converters follow references and fix each place's path when built, so converting a value walks no schema.
  */
-export function compiledFor<F>(cache: WeakMap<object, F>, schema: AvroType, compile: (type: AvroType, path: string, names: NamedTypes) => F): F {
+export function compiledFor<F>(
+  cache: WeakMap<object, F>,
+  schema: AvroType,
+  compile: (type: AvroType, path: string, names: NamedTypes) => F,
+): F {
   if (typeof schema === 'string') return compile(schema, '', indexNamedTypes(schema));
   let compiled = cache.get(schema);
   if (compiled === undefined) cache.set(schema, (compiled = compile(schema, '', indexNamedTypes(schema))));
@@ -98,7 +106,8 @@ export function lazily<T>(make: () => T): () => T {
 
 /** setField sets an own data property, `__proto__` included, so a value cannot reach Object.prototype. */
 export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

@@ -3,21 +3,38 @@ import { describe, test } from 'node:test';
 import { AvroCodec, AvroEncodeError } from './codec.avro.ts';
 
 const field = (name: string, type: unknown, extra: object = {}): object => ({ name, type, ...extra });
-const widget = (...fields: object[]): object => ({ type: 'record', name: 'Widget', namespace: 'io.kcmbus.test.v1', fields });
+const widget = (...fields: object[]): object => ({
+  type: 'record',
+  name: 'Widget',
+  namespace: 'io.kcmbus.test.v1',
+  fields,
+});
 
 /** v1 is the schema records were first written with. */
 const v1 = widget(field('name', 'string'), field('replicas', ['null', 'int'], { default: null }));
 /** v2 adds an optional field with default null: the change DESIGN allows (compatibility BACKWARD, and FORWARD too). */
-const v2 = widget(field('name', 'string'), field('replicas', ['null', 'int'], { default: null }), field('zone', ['null', 'string'], { default: null }));
+const v2 = widget(
+  field('name', 'string'),
+  field('replicas', ['null', 'int'], { default: null }),
+  field('zone', ['null', 'string'], { default: null }),
+);
 /** v3 adds a required field: old records cannot be read with it. */
-const v3 = widget(field('name', 'string'), field('replicas', ['null', 'int'], { default: null }), field('zone', 'string'));
+const v3 = widget(
+  field('name', 'string'),
+  field('replicas', ['null', 'int'], { default: null }),
+  field('zone', 'string'),
+);
 
 const plain = (value: unknown): unknown => ({ ...(value as object) });
 
 describe('AvroCodec', () => {
   test('given a value with unwrapped unions, encode then decode with the same schema gives it back', () => {
     const codec = new AvroCodec(v2);
-    assert.deepEqual(plain(codec.decode(codec.encode({ name: 'w', replicas: 3, zone: null }))), { name: 'w', replicas: 3, zone: null });
+    assert.deepEqual(plain(codec.decode(codec.encode({ name: 'w', replicas: 3, zone: null }))), {
+      name: 'w',
+      replicas: 3,
+      zone: null,
+    });
   });
 
   test('BACKWARD: given a record written with v1, a v2 reader reads it and the added field takes its default', () => {
@@ -49,10 +66,13 @@ describe('AvroCodec', () => {
   });
 
   test('given a value that does not fit, encode throws AvroEncodeError naming each path', () => {
-    assert.throws(() => new AvroCodec(v2).encode({ name: 7, replicas: 'three', zone: null }), (err: unknown) => {
-      assert.ok(err instanceof AvroEncodeError);
-      assert.deepEqual(err.paths, ['name', 'replicas']);
-      return true;
-    });
+    assert.throws(
+      () => new AvroCodec(v2).encode({ name: 7, replicas: 'three', zone: null }),
+      (err: unknown) => {
+        assert.ok(err instanceof AvroEncodeError);
+        assert.deepEqual(err.paths, ['name', 'replicas']);
+        return true;
+      },
+    );
   });
 });

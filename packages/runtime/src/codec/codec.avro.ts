@@ -86,7 +86,9 @@ export class AvroCodec implements Codec {
     try {
       resolver = this.#type.createResolver(avro.Type.forSchema(writerSchema as avro.Schema, avscOptions()));
     } catch (err) {
-      throw new Error(`records of the writer schema cannot be read as ${this.#type.name}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`records of the writer schema cannot be read as ${this.#type.name}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     this.#resolvers.set(key, resolver);
     return resolver;

@@ -1,5 +1,22 @@
-import { type AvroRecord, type AvroType, isJsonString, isUnion, jsonNameOf } from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { childPath, compiledFor, expectArray, expectObject, lazily, mapEntries, ownValue, setField, unionPicker, ValueShapeError } from './avro-value.ts';
+import {
+  type AvroRecord,
+  type AvroType,
+  isJsonString,
+  isUnion,
+  jsonNameOf,
+} from '@kcm-bus/schemas/generator/avro-schema.ts';
+import {
+  childPath,
+  compiledFor,
+  expectArray,
+  expectObject,
+  lazily,
+  mapEntries,
+  ownValue,
+  setField,
+  unionPicker,
+  ValueShapeError,
+} from './avro-value.ts';
 import { deref, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
 
 /** FromAvro converts the decoded value at one place of a schema back to Kubernetes JSON (undefined: leave it out). */
@@ -42,14 +59,17 @@ function compileFrom(type: AvroType, path: string, names: NamedTypes): FromAvro 
 function unionFrom(branches: readonly AvroType[], path: string, names: NamedTypes): FromAvro {
   const { types, pick } = unionPicker(branches, names, path);
   const converters = types.map((type) => lazily(() => compileFrom(type, path, names)));
-  return (value) => (value === null || value === undefined ? undefined : (converters[pick(value)] as () => FromAvro)()(value));
+  return (value) =>
+    value === null || value === undefined ? undefined : (converters[pick(value)] as () => FromAvro)()(value);
 }
 
 function recordFrom(record: AvroRecord, path: string, names: NamedTypes): FromAvro {
-  const fields = lazily(() => record.fields.map((field) => {
-    const jsonName = jsonNameOf(field);
-    return { name: field.name, jsonName, convert: compileFrom(field.type, childPath(path, jsonName), names) };
-  }));
+  const fields = lazily(() =>
+    record.fields.map((field) => {
+      const jsonName = jsonNameOf(field);
+      return { name: field.name, jsonName, convert: compileFrom(field.type, childPath(path, jsonName), names) };
+    }),
+  );
   return (value) => {
     const object = expectObject(value, path);
     const out: Record<string, unknown> = {};

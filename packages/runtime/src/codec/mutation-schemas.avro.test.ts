@@ -85,11 +85,17 @@ describe('schemas/mutation in avsc', () => {
 
   it('given a record written without the optional fields (an older writer), then the reader fills them with null', () => {
     const required = new Set(['id', 'controller', 'verb', 'target', 'preconditions', 'cause', 'createdAt']);
-    const older: RecordSchema = { ...mutationSchema, fields: mutationSchema.fields.filter((f) => required.has(f.name)) };
+    const older: RecordSchema = {
+      ...mutationSchema,
+      fields: mutationSchema.fields.filter((f) => required.has(f.name)),
+    };
     const writer = typeOf(older);
     const reader = typeOf(mutationSchema);
     const { body: _b, patch: _p, patchType: _t, fieldManager: _f, event: _e, ...oldValue } = aCreate();
-    const decoded = reader.fromBuffer(writer.toBuffer(oldValue), reader.createResolver(writer)) as Record<string, unknown>;
+    const decoded = reader.fromBuffer(writer.toBuffer(oldValue), reader.createResolver(writer)) as Record<
+      string,
+      unknown
+    >;
     assert.deepEqual([decoded['body'], decoded['patch'], decoded['event']], [null, null, null]);
   });
 
@@ -97,13 +103,21 @@ describe('schemas/mutation in avsc', () => {
     const withOldCause = (field: Field): Field => {
       if (field.name !== 'cause') return field;
       const items = (field.type as { items: RecordSchema }).items;
-      return { ...field, type: { type: 'array', items: { ...items, fields: items.fields.filter((f) => ['topic', 'partition', 'offset'].includes(f.name)) } } };
+      return {
+        ...field,
+        type: {
+          type: 'array',
+          items: { ...items, fields: items.fields.filter((f) => ['topic', 'partition', 'offset'].includes(f.name)) },
+        },
+      };
     };
     const writer = typeOf({ ...mutationSchema, fields: mutationSchema.fields.map(withOldCause) });
     const reader = typeOf(mutationSchema);
     const old = aMutation({ cause: [{ topic: 'kcm.state.pods', partition: 1, offset: 9 }] });
     const decoded = reader.fromBuffer(writer.toBuffer(old), reader.createResolver(writer)) as Mutation;
-    assert.deepEqual(plain(decoded.cause), [{ topic: 'kcm.state.pods', partition: 1, offset: 9, key: null, resourceVersion: null }]);
+    assert.deepEqual(plain(decoded.cause), [
+      { topic: 'kcm.state.pods', partition: 1, offset: 9, key: null, resourceVersion: null },
+    ]);
     assert.deepEqual(validateMutation(decoded), old);
   });
 });

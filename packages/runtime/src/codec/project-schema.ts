@@ -1,4 +1,13 @@
-import { type AvroField, type AvroRecord, type AvroType, fullName, isJsonString, isPrimitive, isUnion, jsonNameOf } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import {
+  type AvroField,
+  type AvroRecord,
+  type AvroType,
+  fullName,
+  isJsonString,
+  isPrimitive,
+  isUnion,
+  jsonNameOf,
+} from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
 import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
 
@@ -30,7 +39,8 @@ export function projectSchema(root: AvroRecord, paths: readonly string[]): AvroR
 function refusePrototypeNames(names: NamedTypes, kept: Kept): void {
   for (const name of kept.keys()) {
     const field = (names.get(name) as AvroRecord).fields.find((f) => f.name in Object.prototype);
-    if (field) throw new Error(`${name}.${field.name}: avsc cannot resolve a record with this field name; read the input whole`);
+    if (field)
+      throw new Error(`${name}.${field.name}: avsc cannot resolve a record with this field name; read the input whole`);
   }
 }
 
@@ -45,8 +55,10 @@ export function watchEventView(schema: AvroRecord, objectFields: readonly string
 function select(type: AvroType, segments: readonly string[], path: string, names: NamedTypes, kept: Kept): void {
   const resolved = deref(type, names);
   if (segments.length === 0) return keepWhole(resolved, names, kept);
-  if (isUnion(resolved)) return resolved.filter((b) => b !== 'null').forEach((branch) => select(branch, segments, path, names, kept));
-  if (typeof resolved === 'string' || isJsonString(resolved) || resolved.type === 'enum') throw new Error(`${path}: ${segments.join('.')} is below a field without fields`);
+  if (isUnion(resolved))
+    return resolved.filter((b) => b !== 'null').forEach((branch) => select(branch, segments, path, names, kept));
+  if (typeof resolved === 'string' || isJsonString(resolved) || resolved.type === 'enum')
+    throw new Error(`${path}: ${segments.join('.')} is below a field without fields`);
   if (resolved.type === 'array') return select(resolved.items, segments, path, names, kept);
   if (resolved.type === 'map') return select(resolved.values, segments, path, names, kept);
   const [head, ...rest] = segments;
@@ -71,7 +83,8 @@ function keepWhole(type: AvroType, names: NamedTypes, kept: Kept): void {
 
 /** emit writes the cut-down schema: each named type defined where it first appears in it, referenced by name after. */
 function emit(type: AvroType, names: NamedTypes, kept: Kept, defined: Set<string>): AvroType {
-  if (typeof type === 'string') return isPrimitive(type) || defined.has(type) ? type : emit(deref(type, names), names, kept, defined);
+  if (typeof type === 'string')
+    return isPrimitive(type) || defined.has(type) ? type : emit(deref(type, names), names, kept, defined);
   if (isUnion(type)) return type.map((branch) => emit(branch, names, kept, defined));
   if (isJsonString(type)) return type;
   if (type.type === 'array') return { ...type, items: emit(type.items, names, kept, defined) };
@@ -82,5 +95,8 @@ function emit(type: AvroType, names: NamedTypes, kept: Kept, defined: Set<string
   if (type.type === 'enum') return type;
   const entry = kept.get(name);
   const fields = type.fields.filter((f) => entry === WHOLE || entry?.has(f.name) === true);
-  return { ...type, fields: fields.map((f): AvroField => ({ ...f, type: emit(f.type, names, kept, defined) })) } satisfies AvroRecord;
+  return {
+    ...type,
+    fields: fields.map((f): AvroField => ({ ...f, type: emit(f.type, names, kept, defined) })),
+  } satisfies AvroRecord;
 }

@@ -31,14 +31,28 @@ function mulberry32(seed: number): () => number {
 function prune(value: Json, random: () => number, p: number): Json {
   if (Array.isArray(value)) return value.filter(() => random() >= p).map((item) => prune(item, random, p));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(() => random() >= p).map(([k, v]) => [k, prune(v, random, p)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(() => random() >= p)
+      .map(([k, v]) => [k, prune(v, random, p)]),
+  );
 }
 
 function eventOf(object: Json): Record<string, Json> {
-  return { type: 'Applied', key: 'shop/web-7xk2p', resourceVersion: '184467', observedAt: '2026-03-01T10:16:00.123Z', object };
+  return {
+    type: 'Applied',
+    key: 'shop/web-7xk2p',
+    resourceVersion: '184467',
+    observedAt: '2026-03-01T10:16:00.123Z',
+    object,
+  };
 }
 
-function roundTrip(type: avro.Type, schema: avro.Schema, value: unknown): { back: unknown; unknownPaths: readonly string[] } {
+function roundTrip(
+  type: avro.Type,
+  schema: avro.Schema,
+  value: unknown,
+): { back: unknown; unknownPaths: readonly string[] } {
   const encoded = toAvroValue(schema as never, value);
   const decoded: unknown = type.fromBuffer(type.toBuffer(encoded.value));
   return { back: fromAvroValue(schema as never, decoded), unknownPaths: encoded.unknownPaths };
@@ -81,7 +95,9 @@ describe('an RC written with a schema older than the apiserver (real OpenAPI)', 
   /** olderRcSchema is the RC's watch-event schema generated from the real document without PodSpec's `hostUsers`. */
   function olderRcSchema(): object {
     const kind = watchedKind('ReplicationController');
-    const doc = JSON.parse(readFileSync(join(openApiDir ?? '', kind.openApiFile), 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const doc = JSON.parse(readFileSync(join(openApiDir ?? '', kind.openApiFile), 'utf8')) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
     const podSpec = doc.components.schemas['io.k8s.api.core.v1.PodSpec'];
     assert.ok(podSpec && 'hostUsers' in podSpec.properties, 'the pinned apiserver has PodSpec.hostUsers');
     delete podSpec.properties['hostUsers'];
@@ -90,14 +106,29 @@ describe('an RC written with a schema older than the apiserver (real OpenAPI)', 
 
   test('given a pod template field the older schema lacks, the RC every reader decodes still has it', async () => {
     const registry = memoryRegistry();
-    const template = { metadata: { labels: { app: 'web' } }, spec: { ...(realisticPod as { spec: object }).spec, hostUsers: false } };
-    const rc = eventOf({ metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 2, selector: { app: 'web' }, template } });
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: { ...(realisticPod as { spec: object }).spec, hostUsers: false },
+    };
+    const rc = eventOf({
+      metadata: { name: 'web', namespace: 'shop' },
+      spec: { replicas: 2, selector: { app: 'web' }, template },
+    });
     const older = olderRcSchema();
     const newer = watchEventSchema(realSchema(watchedKind('ReplicationController')), 'ReplicationController');
-    const { bytes, unknownPaths } = await new Serde(registry, 'kcm.watch.replicationcontrollers', older, (s) => new AvroCodec(s)).encode(rc);
+    const { bytes, unknownPaths } = await new Serde(
+      registry,
+      'kcm.watch.replicationcontrollers',
+      older,
+      (s) => new AvroCodec(s),
+    ).encode(rc);
     assert.deepEqual(unknownPaths, ['object.spec.template.spec.hostUsers']);
     for (const reader of [older, newer]) {
-      assert.deepEqual((await new Serde(registry, 'kcm.watch.replicationcontrollers', reader, (s) => new AvroCodec(s)).decode(bytes)).value, rc);
+      assert.deepEqual(
+        (await new Serde(registry, 'kcm.watch.replicationcontrollers', reader, (s) => new AvroCodec(s)).decode(bytes))
+          .value,
+        rc,
+      );
     }
   });
 });

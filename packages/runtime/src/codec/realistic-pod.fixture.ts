@@ -18,7 +18,14 @@ export const realisticPod = {
     labels: { app: 'web', 'app.kubernetes.io/version': '1.4.2', 'pod-template-hash': '' },
     annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-03-01T10:15:00+01:00', empty: '' },
     ownerReferences: [
-      { apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'a3c1d2e4-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        name: 'web',
+        uid: 'a3c1d2e4-0000-4000-8000-000000000001',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ],
     finalizers: ['example.com/cleanup'],
     managedFields: [
@@ -28,15 +35,33 @@ export const realisticPod = {
         apiVersion: 'v1',
         time: '2026-03-01T10:15:30Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} }, 'f:ownerReferences': { 'k:{"uid":"a3c1d2e4"}': {} } } },
+        fieldsV1: {
+          'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} }, 'f:ownerReferences': { 'k:{"uid":"a3c1d2e4"}': {} } },
+        },
       },
-      { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-03-01T10:15:41Z', fieldsType: 'FieldsV1', fieldsV1: {}, subresource: 'status' },
+      {
+        manager: 'kubelet',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-03-01T10:15:41Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: {},
+        subresource: 'status',
+      },
     ],
   },
   spec: {
     volumes: [
       { name: 'cache', emptyDir: { medium: 'Memory', sizeLimit: '128Mi' } },
-      { name: 'config', configMap: { name: 'web-config', items: [{ key: 'app.yaml', path: 'app.yaml', mode: 420 }], defaultMode: 420, optional: false } },
+      {
+        name: 'config',
+        configMap: {
+          name: 'web-config',
+          items: [{ key: 'app.yaml', path: 'app.yaml', mode: 420 }],
+          defaultMode: 420,
+          optional: false,
+        },
+      },
       {
         name: 'kube-api-access-x1',
         projected: {
@@ -44,13 +69,23 @@ export const realisticPod = {
           sources: [
             { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
             { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-            { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+            {
+              downwardAPI: {
+                items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+              },
+            },
           ],
         },
       },
     ],
     initContainers: [
-      { name: 'log-shipper', image: 'fluent-bit:3.1', restartPolicy: 'Always', resources: {}, terminationMessagePolicy: 'File' },
+      {
+        name: 'log-shipper',
+        image: 'fluent-bit:3.1',
+        restartPolicy: 'Always',
+        resources: {},
+        terminationMessagePolicy: 'File',
+      },
     ],
     containers: [
       {
@@ -67,21 +102,40 @@ export const realisticPod = {
           { name: 'MODE', value: 'production' },
           { name: 'EMPTY', value: '' },
           { name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
-          { name: 'MEM_LIMIT', valueFrom: { resourceFieldRef: { containerName: 'web', resource: 'limits.memory', divisor: '1Mi' } } },
+          {
+            name: 'MEM_LIMIT',
+            valueFrom: { resourceFieldRef: { containerName: 'web', resource: 'limits.memory', divisor: '1Mi' } },
+          },
           { name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'web-secret', key: 'token', optional: true } } },
         ],
         envFrom: [{ configMapRef: { name: 'web-env' }, prefix: 'CFG_' }],
-        resources: { limits: { cpu: '1500m', memory: '1Gi', 'example.com/gpu': '1' }, requests: { cpu: '0.25', memory: '268435456' } },
+        resources: {
+          limits: { cpu: '1500m', memory: '1Gi', 'example.com/gpu': '1' },
+          requests: { cpu: '0.25', memory: '268435456' },
+        },
         volumeMounts: [
           { name: 'cache', mountPath: '/cache' },
           { name: 'config', mountPath: '/etc/web', readOnly: true, subPath: 'app.yaml' },
         ],
         livenessProbe: {
-          httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: 'liveness' }] },
-          initialDelaySeconds: 10, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3,
+          httpGet: {
+            path: '/healthz',
+            port: 'http',
+            scheme: 'HTTP',
+            httpHeaders: [{ name: 'X-Probe', value: 'liveness' }],
+          },
+          initialDelaySeconds: 10,
+          timeoutSeconds: 1,
+          periodSeconds: 10,
+          successThreshold: 1,
+          failureThreshold: 3,
         },
         readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 1 },
-        startupProbe: { exec: { command: ['cat', '/tmp/ready'] }, failureThreshold: 30, terminationGracePeriodSeconds: 15 },
+        startupProbe: {
+          exec: { command: ['cat', '/tmp/ready'] },
+          failureThreshold: 30,
+          terminationGracePeriodSeconds: 15,
+        },
         lifecycle: { preStop: { sleep: { seconds: 5 } } },
         securityContext: {
           allowPrivilegeEscalation: false,
@@ -102,16 +156,27 @@ export const realisticPod = {
     nodeSelector: { 'kubernetes.io/os': 'linux' },
     serviceAccountName: 'web',
     nodeName: 'kwok-node-3',
-    securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [] },
+    securityContext: {
+      runAsUser: 1000,
+      runAsGroup: 3000,
+      fsGroup: 2000,
+      seccompProfile: { type: 'RuntimeDefault' },
+      sysctls: [],
+    },
     affinity: {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a', 'eu-1b'] }] }],
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a', 'eu-1b'] }] },
+          ],
         },
       },
       podAntiAffinity: {
         preferredDuringSchedulingIgnoredDuringExecution: [
-          { weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' } },
+          {
+            weight: 100,
+            podAffinityTerm: { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' },
+          },
         ],
       },
     },
@@ -127,7 +192,12 @@ export const realisticPod = {
     enableServiceLinks: false,
     preemptionPolicy: 'PreemptLowerPriority',
     topologySpreadConstraints: [
-      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } },
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: { app: 'web' } },
+      },
     ],
     overhead: { cpu: '10m' },
   },
@@ -135,7 +205,13 @@ export const realisticPod = {
     phase: 'Running',
     conditions: [
       { type: 'PodReadyToStartContainers', status: 'True', lastTransitionTime: '2026-03-01T10:15:35Z' },
-      { type: 'Ready', status: 'False', lastTransitionTime: '2026-03-01T10:16:02Z', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' },
+      {
+        type: 'Ready',
+        status: 'False',
+        lastTransitionTime: '2026-03-01T10:16:02Z',
+        reason: 'ContainersNotReady',
+        message: 'containers with unready status: [web]',
+      },
     ],
     hostIP: '172.18.0.3',
     hostIPs: [{ ip: '172.18.0.3' }],
@@ -147,7 +223,15 @@ export const realisticPod = {
       {
         name: 'web',
         state: { running: { startedAt: '2026-03-01T10:15:40Z' } },
-        lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: '2026-03-01T10:15:33Z', finishedAt: '2026-03-01T10:15:39Z', containerID: 'containerd://aa' } },
+        lastState: {
+          terminated: {
+            exitCode: 137,
+            reason: 'OOMKilled',
+            startedAt: '2026-03-01T10:15:33Z',
+            finishedAt: '2026-03-01T10:15:39Z',
+            containerID: 'containerd://aa',
+          },
+        },
         ready: false,
         restartCount: 1,
         image: 'registry.example.com/web:1.4.2',
@@ -158,7 +242,16 @@ export const realisticPod = {
       },
     ],
     initContainerStatuses: [
-      { name: 'log-shipper', state: { running: { startedAt: '2026-03-01T10:15:32Z' } }, lastState: {}, ready: true, restartCount: 0, image: 'fluent-bit:3.1', imageID: '', started: true },
+      {
+        name: 'log-shipper',
+        state: { running: { startedAt: '2026-03-01T10:15:32Z' } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: 'fluent-bit:3.1',
+        imageID: '',
+        started: true,
+      },
     ],
   },
 };

@@ -26,7 +26,10 @@ describe('residueOf', () => {
   });
 
   test('given a value the schema has a place for everywhere, there is no residue', () => {
-    assert.equal(residueOf(widgetSchema, { name: 'w', parts: [{ name: 'a' }], byZone: { a: {} }, raw: { free: 1 } }), undefined);
+    assert.equal(
+      residueOf(widgetSchema, { name: 'w', parts: [{ name: 'a' }], byZone: { a: {} }, raw: { free: 1 } }),
+      undefined,
+    );
   });
 });
 
@@ -38,19 +41,27 @@ describe('mergeResidue', () => {
   });
 
   test('given a residue key `__proto__`, it becomes an own property and Object.prototype is untouched', () => {
-    const merged = mergeResidue({ name: 'w' }, JSON.parse('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    const merged = mergeResidue({ name: 'w' }, JSON.parse('{"__proto__":{"polluted":true}}')) as Record<
+      string,
+      unknown
+    >;
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     assert.deepEqual(Object.getOwnPropertyDescriptor(merged, '__proto__')?.value, { polluted: true });
   });
 
   test('given a residue item for an index the value no longer has, it is ignored rather than inventing an item', () => {
-    assert.deepEqual(mergeResidue({ parts: [{ name: 'a' }] }, { parts: [null, { bogus: 1 }] }), { parts: [{ name: 'a' }] });
+    assert.deepEqual(mergeResidue({ parts: [{ name: 'a' }] }, { parts: [null, { bogus: 1 }] }), {
+      parts: [{ name: 'a' }],
+    });
   });
 });
 
 describe('restoreResidue', () => {
   test('given a decoded record with `unknownFields`, it is taken off and merged back', () => {
-    assert.deepEqual(restoreResidue({ key: 'k', object: { name: 'w' }, unknownFields: { object: { extra: 1 } } }), { key: 'k', object: { name: 'w', extra: 1 } });
+    assert.deepEqual(restoreResidue({ key: 'k', object: { name: 'w' }, unknownFields: { object: { extra: 1 } } }), {
+      key: 'k',
+      object: { name: 'w', extra: 1 },
+    });
   });
 
   test('given a record without it, the same value is returned', () => {

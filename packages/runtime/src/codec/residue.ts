@@ -1,4 +1,10 @@
-import { type AvroRecord, type AvroType, isJsonString, isUnion, jsonNameOf } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import {
+  type AvroRecord,
+  type AvroType,
+  isJsonString,
+  isUnion,
+  jsonNameOf,
+} from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
 import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
 import { type JsonObject, ownValue, unionBranch } from './avro-value.ts';
@@ -24,16 +30,21 @@ function residue(type: AvroType, value: unknown, names: NamedTypes): Residue | u
   if (isUnion(resolved)) return residue(unionBranch(resolved, value, names, ''), value, names);
   if (resolved.type === 'record') return recordResidue(resolved, value as JsonObject, names);
   if (resolved.type === 'array') return arrayResidue(resolved.items, value as readonly unknown[], names);
-  if (resolved.type === 'map') return objectOrUndefined(Object.entries(value as JsonObject).map(([key, item]) => [key, residue(resolved.values, item, names)]));
+  if (resolved.type === 'map')
+    return objectOrUndefined(
+      Object.entries(value as JsonObject).map(([key, item]) => [key, residue(resolved.values, item, names)]),
+    );
   return undefined;
 }
 
 function recordResidue(record: AvroRecord, object: JsonObject, names: NamedTypes): Residue | undefined {
   const fields = new Map(record.fields.map((field) => [jsonNameOf(field), field.type]));
-  return objectOrUndefined(Object.entries(object).map(([key, item]) => {
-    const type = fields.get(key);
-    return [key, type === undefined ? item : residue(type, item, names)];
-  }));
+  return objectOrUndefined(
+    Object.entries(object).map(([key, item]) => {
+      const type = fields.get(key);
+      return [key, type === undefined ? item : residue(type, item, names)];
+    }),
+  );
 }
 
 function arrayResidue(items: AvroType, array: readonly unknown[], names: NamedTypes): Residue | undefined {
@@ -53,12 +64,19 @@ function objectOrUndefined(entries: readonly (readonly [string, unknown])[]): Js
  */
 export function mergeResidue(target: unknown, residue: unknown): unknown {
   if (Array.isArray(residue) && Array.isArray(target)) {
-    residue.forEach((item, i) => { if (item !== null && i < target.length) target[i] = mergeResidue(target[i], item); });
+    residue.forEach((item, i) => {
+      if (item !== null && i < target.length) target[i] = mergeResidue(target[i], item);
+    });
     return target;
   }
   if (!isPlainObject(residue) || !isPlainObject(target)) return target === undefined ? residue : target;
   for (const [key, item] of Object.entries(residue)) {
-    Object.defineProperty(target, key, { value: mergeResidue(ownValue(target, key), item), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value: mergeResidue(ownValue(target, key), item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return target;
 }

@@ -19,11 +19,18 @@ function widgetDocument(withPort: boolean): OpenApiDocument {
   return {
     components: {
       schemas: {
-        'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+        'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+          format: 'int-or-string',
+          oneOf: [{ type: 'integer' }, { type: 'string' }],
+        },
         'io.kcmbus.test.v1.Part': { type: 'object', properties: { name: { type: 'string' }, ...port } },
         'io.kcmbus.test.v1.Widget': {
           type: 'object',
-          properties: { name: { type: 'string' }, ...port, parts: { type: 'array', items: ref('io.kcmbus.test.v1.Part') } },
+          properties: {
+            name: { type: 'string' },
+            ...port,
+            parts: { type: 'array', items: ref('io.kcmbus.test.v1.Part') },
+          },
         },
       },
     },
@@ -34,8 +41,15 @@ const widgetSchema = openApiToAvro(widgetDocument(true), 'io.kcmbus.test.v1.Widg
 const newer = watchEventSchema(widgetSchema, 'Widget');
 const older = watchEventSchema(openApiToAvro(widgetDocument(false), 'io.kcmbus.test.v1.Widget'), 'Widget');
 
-const event = (object: object): object => ({ type: 'Applied', key: 'w', resourceVersion: '7', observedAt: '2026-11-23T10:00:00Z', object });
-const serdeOf = (registry: SchemaRegistry, schema: object | undefined): Serde => new Serde(registry, 'kcm.watch.widgets', schema, (s) => new AvroCodec(s));
+const event = (object: object): object => ({
+  type: 'Applied',
+  key: 'w',
+  resourceVersion: '7',
+  observedAt: '2026-11-23T10:00:00Z',
+  object,
+});
+const serdeOf = (registry: SchemaRegistry, schema: object | undefined): Serde =>
+  new Serde(registry, 'kcm.watch.widgets', schema, (s) => new AvroCodec(s));
 
 describe('Serde across a schema upgrade (a field added to the apiserver OpenAPI)', () => {
   const object = { name: 'w', port: 8080, parts: [{ name: 'a' }, { name: 'b', port: 'http', surplus: { x: 1 } }] };
@@ -44,7 +58,8 @@ describe('Serde across a schema upgrade (a field added to the apiserver OpenAPI)
     const registry = memoryRegistry();
     const { bytes, unknownPaths } = await serdeOf(registry, older).encode(event(object));
     assert.deepEqual(unknownPaths, ['object.port', 'object.parts[].port', 'object.parts[].surplus']);
-    for (const reader of [older, newer, undefined]) assert.deepEqual((await serdeOf(registry, reader).decode(bytes)).value, event(object));
+    for (const reader of [older, newer, undefined])
+      assert.deepEqual((await serdeOf(registry, reader).decode(bytes)).value, event(object));
   });
 
   test('given a newer writer schema than the reader, the older reader gets the fields it does not know', async () => {
@@ -56,7 +71,12 @@ describe('Serde across a schema upgrade (a field added to the apiserver OpenAPI)
 
   test('given a writer schema the reader cannot resolve, decode throws instead of reading it as written', async () => {
     const registry = memoryRegistry();
-    const foreign = { type: 'record', name: 'WidgetWatchEvent', namespace: 'io.kcmbus.v1', fields: [{ name: 'type', type: 'int' }] };
+    const foreign = {
+      type: 'record',
+      name: 'WidgetWatchEvent',
+      namespace: 'io.kcmbus.v1',
+      fields: [{ name: 'type', type: 'int' }],
+    };
     const bytes = (await serdeOf(registry, foreign).encode({ type: 3 })).bytes;
     await assert.rejects(serdeOf(registry, newer).decode(bytes), /cannot be read as io\.kcmbus\.v1\.WidgetWatchEvent/);
   });

@@ -43,7 +43,13 @@ export class Serde {
   #viewCodec: Codec | undefined;
   #id: Promise<number> | undefined;
 
-  constructor(registry: SchemaRegistry, topic: string, readerSchema: object | undefined, makeCodec: CodecFactory, view?: object) {
+  constructor(
+    registry: SchemaRegistry,
+    topic: string,
+    readerSchema: object | undefined,
+    makeCodec: CodecFactory,
+    view?: object,
+  ) {
     this.#registry = registry;
     this.#view = view;
     this.#subject = `${topic}-value`;
@@ -67,7 +73,8 @@ export class Serde {
     const reader = this.#reader as AvroType;
     this.#readerCodec ??= this.#makeCodec(reader as object);
     const { value: avro, unknownPaths } = toAvroValue(reader, value);
-    if (unknownPaths.length > 0 && hasResidueField(reader)) (avro as Record<string, unknown>)[RESIDUE_FIELD] = JSON.stringify(residueOf(reader, value));
+    if (unknownPaths.length > 0 && hasResidueField(reader))
+      (avro as Record<string, unknown>)[RESIDUE_FIELD] = JSON.stringify(residueOf(reader, value));
     return { bytes: frame(id, this.#readerCodec.encode(avro)), unknownPaths };
   }
 
@@ -77,7 +84,10 @@ export class Serde {
     const writer = await this.#writer(schemaId);
     if (this.#view) {
       this.#viewCodec ??= this.#makeCodec(this.#view);
-      return { value: restoreResidue(fromAvroValue(this.#view as AvroType, this.#viewCodec.decode(payload, writer.schema))), schemaId };
+      return {
+        value: restoreResidue(fromAvroValue(this.#view as AvroType, this.#viewCodec.decode(payload, writer.schema))),
+        schemaId,
+      };
     }
     if (this.#reader && !writer.sameAsReader) {
       // Resolved against the reader's schema only to prove it can read the record (it throws otherwise); the value is
@@ -85,14 +95,21 @@ export class Serde {
       this.#readerCodec ??= this.#makeCodec(this.#reader);
       this.#readerCodec.decode(payload, writer.schema);
     }
-    return { value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec().decode(payload))), schemaId };
+    return {
+      value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec().decode(payload))),
+      schemaId,
+    };
   }
 
   async #writer(id: number): Promise<WriterSchema> {
     const cached = this.#codecs.get(id);
     if (cached) return cached;
     const schema = await this.#registry.schemaById(id);
-    const entry = { codec: lazily(() => this.#makeCodec(schema)), schema, sameAsReader: JSON.stringify(schema) === JSON.stringify(this.#reader) };
+    const entry = {
+      codec: lazily(() => this.#makeCodec(schema)),
+      schema,
+      sameAsReader: JSON.stringify(schema) === JSON.stringify(this.#reader),
+    };
     this.#codecs.set(id, entry);
     return entry;
   }

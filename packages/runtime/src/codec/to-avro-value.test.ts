@@ -4,7 +4,18 @@ import { ValueShapeError } from './avro-value.ts';
 import { toAvroValue } from './to-avro-value.ts';
 import { widgetSchema } from './widget.fixture.ts';
 
-const nulls = { name: null, replicas: null, labels: null, created: null, port: null, raw: null, _ref: null, parts: null, byZone: null, constructor: null };
+const nulls = {
+  name: null,
+  replicas: null,
+  labels: null,
+  created: null,
+  port: null,
+  raw: null,
+  _ref: null,
+  parts: null,
+  byZone: null,
+  constructor: null,
+};
 
 describe('toAvroValue', () => {
   test('given an empty object, every field is null, even `constructor`, which Object.prototype must not fill in', () => {
@@ -12,8 +23,21 @@ describe('toAvroValue', () => {
   });
 
   test('given scalars, maps and an int-or-string, values keep their JSON shape (unions unwrapped)', () => {
-    const { value } = toAvroValue(widgetSchema, { name: 'w', replicas: 3, labels: { app: 'web' }, created: '2026-01-02T03:04:05Z', port: 8080 });
-    assert.deepEqual(value, { ...nulls, name: 'w', replicas: 3, labels: { app: 'web' }, created: '2026-01-02T03:04:05Z', port: 8080 });
+    const { value } = toAvroValue(widgetSchema, {
+      name: 'w',
+      replicas: 3,
+      labels: { app: 'web' },
+      created: '2026-01-02T03:04:05Z',
+      port: 8080,
+    });
+    assert.deepEqual(value, {
+      ...nulls,
+      name: 'w',
+      replicas: 3,
+      labels: { app: 'web' },
+      created: '2026-01-02T03:04:05Z',
+      port: 8080,
+    });
     assert.deepEqual(toAvroValue(widgetSchema, { port: 'http' }).value, { ...nulls, port: 'http' });
   });
 
@@ -28,18 +52,26 @@ describe('toAvroValue', () => {
   });
 
   test('given fields the schema lacks, each is reported once by path (arrays as [], maps as {}) and left out', () => {
-    const object = { name: 'w', extra: 1, parts: [{ bogus: 1 }, { bogus: 2, other: true }], byZone: { a: { deep: {} }, b: { deep: 1 } } };
+    const object = {
+      name: 'w',
+      extra: 1,
+      parts: [{ bogus: 1 }, { bogus: 2, other: true }],
+      byZone: { a: { deep: {} }, b: { deep: 1 } },
+    };
     const { value, unknownPaths } = toAvroValue(widgetSchema, object);
     assert.deepEqual(unknownPaths, ['extra', 'parts[].bogus', 'parts[].other', 'byZone{}.deep']);
     assert.deepEqual(value, { ...nulls, name: 'w', parts: [nulls, nulls], byZone: { a: nulls, b: nulls } });
   });
 
   test('given a value of the wrong shape, ValueShapeError names its path', () => {
-    assert.throws(() => toAvroValue(widgetSchema, { parts: [{ replicas: 'three' }] }), (err: unknown) => {
-      assert.ok(err instanceof ValueShapeError);
-      assert.equal(err.path, 'parts[].replicas');
-      return true;
-    });
+    assert.throws(
+      () => toAvroValue(widgetSchema, { parts: [{ replicas: 'three' }] }),
+      (err: unknown) => {
+        assert.ok(err instanceof ValueShapeError);
+        assert.equal(err.path, 'parts[].replicas');
+        return true;
+      },
+    );
     assert.throws(() => toAvroValue(widgetSchema, { replicas: 1.5 }), /replicas: expected int, got number/);
     assert.throws(() => toAvroValue(widgetSchema, { labels: ['a'] }), /labels: expected an object, got an array/);
     assert.throws(() => toAvroValue(widgetSchema, { port: true }), /port: expected one of/);

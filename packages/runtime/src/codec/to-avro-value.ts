@@ -1,4 +1,10 @@
-import { type AvroRecord, type AvroType, isJsonString, isUnion, jsonNameOf } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import {
+  type AvroRecord,
+  type AvroType,
+  isJsonString,
+  isUnion,
+  jsonNameOf,
+} from '@kcm-bus/schemas/generator/avro-schema.ts';
 import {
   acceptsPrimitive,
   childPath,
@@ -55,7 +61,8 @@ function compileTo(type: AvroType, path: string, names: NamedTypes): ToAvro {
     }
     case 'enum':
       return (value) => {
-        if (typeof value !== 'string' || !resolved.symbols.includes(value)) throw new ValueShapeError(path, resolved.symbols.join('|'), value);
+        if (typeof value !== 'string' || !resolved.symbols.includes(value))
+          throw new ValueShapeError(path, resolved.symbols.join('|'), value);
         return value;
       };
   }
@@ -72,15 +79,18 @@ function primitiveTo(type: string, path: string): ToAvro {
 function unionTo(branches: readonly AvroType[], path: string, names: NamedTypes): ToAvro {
   const { types, pick } = unionPicker(branches, names, path);
   const converters = types.map((type) => lazily(() => compileTo(type, path, names)));
-  return (value, unknown) => (value === null || value === undefined ? null : (converters[pick(value)] as () => ToAvro)()(value, unknown));
+  return (value, unknown) =>
+    value === null || value === undefined ? null : (converters[pick(value)] as () => ToAvro)()(value, unknown);
 }
 
 function recordTo(record: AvroRecord, path: string, names: NamedTypes): ToAvro {
   const known = new Set(record.fields.map(jsonNameOf));
-  const fields = lazily(() => record.fields.map((field) => {
-    const jsonName = jsonNameOf(field);
-    return { name: field.name, jsonName, convert: compileTo(field.type, childPath(path, jsonName), names) };
-  }));
+  const fields = lazily(() =>
+    record.fields.map((field) => {
+      const jsonName = jsonNameOf(field);
+      return { name: field.name, jsonName, convert: compileTo(field.type, childPath(path, jsonName), names) };
+    }),
+  );
   return (value, unknown) => {
     const object = expectObject(value, path);
     for (const key of Object.keys(object)) if (!known.has(key)) unknown.add(childPath(path, key));

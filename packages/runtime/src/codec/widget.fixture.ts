@@ -9,7 +9,10 @@ const ref = (name: string): OpenApiSchema => ({ allOf: [{ $ref: `#/components/sc
 export const widgetDocument: OpenApiDocument = {
   components: {
     schemas: {
-      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+        format: 'int-or-string',
+        oneOf: [{ type: 'integer' }, { type: 'string' }],
+      },
       'io.k8s.apimachinery.pkg.runtime.RawExtension': { type: 'object' },
       'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { type: 'string', format: 'date-time' },
       'io.kcmbus.test.v1.Widget': {

@@ -14,15 +14,21 @@ describe('Confluent wire format', () => {
   });
 
   test('given a message that is not Confluent-framed, unframe names the wrong magic byte', () => {
-    assert.throws(() => unframe(Buffer.from('{"kind":"Pod"}')), (err: unknown) => {
-      assert.ok(err instanceof WireFormatError);
-      assert.match(err.message, /unknown magic byte 0x7b/);
-      return true;
-    });
+    assert.throws(
+      () => unframe(Buffer.from('{"kind":"Pod"}')),
+      (err: unknown) => {
+        assert.ok(err instanceof WireFormatError);
+        assert.match(err.message, /unknown magic byte 0x7b/);
+        return true;
+      },
+    );
   });
 
   test('given fewer than 5 bytes, unframe says the message is too short', () => {
-    assert.throws(() => unframe(Buffer.from([0, 0, 0, 1])), /message of 4 bytes is shorter than the 5-byte Confluent header/);
+    assert.throws(
+      () => unframe(Buffer.from([0, 0, 0, 1])),
+      /message of 4 bytes is shorter than the 5-byte Confluent header/,
+    );
   });
 
   test('given an id Java could not hold, frame refuses it', () => {

@@ -40,11 +40,15 @@ export function frame(schemaId: number, payload: Uint8Array): Buffer {
  */
 export function unframe(message: Buffer): Unframed {
   if (message.length < HEADER_SIZE) {
-    throw new WireFormatError(`message of ${message.length} bytes is shorter than the ${HEADER_SIZE}-byte Confluent header`);
+    throw new WireFormatError(
+      `message of ${message.length} bytes is shorter than the ${HEADER_SIZE}-byte Confluent header`,
+    );
   }
   const magic = message.readUInt8(0);
   if (magic !== MAGIC_BYTE) {
-    throw new WireFormatError(`unknown magic byte 0x${magic.toString(16).padStart(2, '0')} (Confluent wire format starts with 0x00)`);
+    throw new WireFormatError(
+      `unknown magic byte 0x${magic.toString(16).padStart(2, '0')} (Confluent wire format starts with 0x00)`,
+    );
   }
   return { schemaId: message.readInt32BE(1), payload: message.subarray(HEADER_SIZE) };
 }

@@ -26,7 +26,7 @@ describe('CacheSync', () => {
     assert.equal(sync.synced(pods(1)), true);
   });
 
-  it('given a transactional partition ending in a commit marker, when kafkajs reports the high-water mark as the batch\'s last offset, then it is synced', () => {
+  it("given a transactional partition ending in a commit marker, when kafkajs reports the high-water mark as the batch's last offset, then it is synced", () => {
     const sync = new CacheSync();
     sync.assigned(pods(0), '12');
     sync.consumed(pods(0), '10');

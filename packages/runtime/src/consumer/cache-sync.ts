@@ -48,7 +48,9 @@ export class CacheSync {
 
   /** assignedPartitions lists every partition being tracked. */
   assignedPartitions(): readonly TopicPartition[] {
-    return [...this.#targets].flatMap(([topic, partitions]) => [...partitions.keys()].map((partition) => ({ topic, partition })));
+    return [...this.#targets].flatMap(([topic, partitions]) =>
+      [...partitions.keys()].map((partition) => ({ topic, partition })),
+    );
   }
 
   /** synced tells whether an assigned partition has caught up; a partition not assigned is not synced. */
@@ -73,6 +75,7 @@ export class CacheSync {
   /** unsynced lists the assigned partitions still catching up (for /readyz and logs). */
   unsynced(): readonly TopicPartition[] {
     return [...this.#targets].flatMap(([topic, partitions]) =>
-      [...partitions].filter(([, t]) => !t.synced).map(([partition]) => ({ topic, partition })));
+      [...partitions].filter(([, t]) => !t.synced).map(([partition]) => ({ topic, partition })),
+    );
   }
 }

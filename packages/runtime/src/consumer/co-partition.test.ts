@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coPartitionAssign, CoPartitionError, type GroupMember, rangeFor, type TopicAssignment } from './co-partition.ts';
+import {
+  coPartitionAssign,
+  CoPartitionError,
+  type GroupMember,
+  rangeFor,
+  type TopicAssignment,
+} from './co-partition.ts';
 
 const PODS = 'kcm.watch.pods';
 const RCS = 'kcm.watch.replicationcontrollers';
@@ -12,7 +18,11 @@ function members(...ids: string[]): GroupMember[] {
 }
 
 function assign(group: readonly GroupMember[], partitions = 6): ReadonlyMap<string, TopicAssignment> {
-  const partitionCounts = new Map([[PODS, partitions], [RCS, partitions], [NODES, 1]]);
+  const partitionCounts = new Map([
+    [PODS, partitions],
+    [RCS, partitions],
+    [NODES, 1],
+  ]);
   return coPartitionAssign({ members: group, partitionCounts, globalTopics: new Set([NODES]) });
 }
 
@@ -31,11 +41,14 @@ function ownerOf(assignment: ReadonlyMap<string, TopicAssignment>): Map<number, 
 
 describe('coPartitionAssign', () => {
   it('given 3 members and 6 partitions, then each gets 2 whole partition numbers of both topics, in id order', () => {
-    assert.deepEqual([...assign(members('m-b', 'm-c', 'm-a'))], [
-      ['m-a', { [PODS]: [0, 1], [RCS]: [0, 1] }],
-      ['m-b', { [PODS]: [2, 3], [RCS]: [2, 3] }],
-      ['m-c', { [PODS]: [4, 5], [RCS]: [4, 5] }],
-    ]);
+    assert.deepEqual(
+      [...assign(members('m-b', 'm-c', 'm-a'))],
+      [
+        ['m-a', { [PODS]: [0, 1], [RCS]: [0, 1] }],
+        ['m-b', { [PODS]: [2, 3], [RCS]: [2, 3] }],
+        ['m-c', { [PODS]: [4, 5], [RCS]: [4, 5] }],
+      ],
+    );
   });
 
   it('given the same members in another order, then the assignment is the same', () => {
@@ -46,7 +59,10 @@ describe('coPartitionAssign', () => {
     const assignment = assign(members('a', 'b', 'c', 'd'), 10);
     const sizes = [...assignment.values()].map((t) => t[PODS]?.length ?? 0);
     assert.deepEqual(sizes, [3, 3, 2, 2]);
-    assert.deepEqual([...ownerOf(assignment).keys()].sort((x, y) => x - y), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      [...ownerOf(assignment).keys()].sort((x, y) => x - y),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
   });
 
   it('given a global topic, then no member is assigned it through the group', () => {
@@ -69,14 +85,29 @@ describe('coPartitionAssign', () => {
   });
 
   it('given co-partitioned topics with different partition counts, then it fails naming each count', () => {
-    const partitionCounts = new Map([[PODS, 6], [RCS, 3]]);
-    assert.throws(() => coPartitionAssign({ members: [{ id: 'a', topics: [PODS, RCS] }], partitionCounts, globalTopics: new Set() }),
-      (err: unknown) => err instanceof CoPartitionError && /same number of partitions: kcm.watch.pods has 6, kcm.watch.replicationcontrollers has 3/.test(err.message));
+    const partitionCounts = new Map([
+      [PODS, 6],
+      [RCS, 3],
+    ]);
+    assert.throws(
+      () =>
+        coPartitionAssign({ members: [{ id: 'a', topics: [PODS, RCS] }], partitionCounts, globalTopics: new Set() }),
+      (err: unknown) =>
+        err instanceof CoPartitionError &&
+        /same number of partitions: kcm.watch.pods has 6, kcm.watch.replicationcontrollers has 3/.test(err.message),
+    );
   });
 
   it('given a subscribed topic without metadata, then it fails naming the topic', () => {
-    assert.throws(() => coPartitionAssign({ members: members('a'), partitionCounts: new Map([[PODS, 6]]), globalTopics: new Set([NODES]) }),
-      /no partition metadata for topic\(s\) kcm.watch.replicationcontrollers/);
+    assert.throws(
+      () =>
+        coPartitionAssign({
+          members: members('a'),
+          partitionCounts: new Map([[PODS, 6]]),
+          globalTopics: new Set([NODES]),
+        }),
+      /no partition metadata for topic\(s\) kcm.watch.replicationcontrollers/,
+    );
   });
 
   it('given a member on an older subscription, then only members subscribed to every topic get partitions', () => {
@@ -87,8 +118,14 @@ describe('coPartitionAssign', () => {
   });
 
   it('given no member subscribed to every topic, then it fails naming the subscriptions', () => {
-    const group = [{ id: 'x', topics: [PODS] }, { id: 'y', topics: [RCS] }];
-    assert.throws(() => assign(group), /no member subscribes to every co-partitioned topic.*x \[kcm.watch.pods\]; y \[kcm.watch.replicationcontrollers\]/);
+    const group = [
+      { id: 'x', topics: [PODS] },
+      { id: 'y', topics: [RCS] },
+    ];
+    assert.throws(
+      () => assign(group),
+      /no member subscribes to every co-partitioned topic.*x \[kcm.watch.pods\]; y \[kcm.watch.replicationcontrollers\]/,
+    );
   });
 
   it('given only global topics, then every member gets nothing', () => {
@@ -98,7 +135,14 @@ describe('coPartitionAssign', () => {
 });
 
 describe('rangeFor', () => {
-  it('given 7 partitions over 3 members, then the first member takes the extra one, as Kafka\'s RangeAssignor', () => {
-    assert.deepEqual([0, 1, 2].map((i) => rangeFor(i, 3, 7)), [[0, 1, 2], [3, 4], [5, 6]]);
+  it("given 7 partitions over 3 members, then the first member takes the extra one, as Kafka's RangeAssignor", () => {
+    assert.deepEqual(
+      [0, 1, 2].map((i) => rangeFor(i, 3, 7)),
+      [
+        [0, 1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+    );
   });
 });

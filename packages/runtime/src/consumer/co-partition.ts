@@ -33,8 +33,10 @@ export function coPartitionAssign(input: CoPartitionInput): ReadonlyMap<string, 
   const partitions = commonPartitionCount(topics, input.partitionCounts);
   const eligible = members.filter((m) => topics.every((t) => m.topics.includes(t)));
   if (eligible.length === 0) {
-    throw new CoPartitionError(`no member subscribes to every co-partitioned topic (${topics.join(', ')}); members: `
-      + members.map((m) => `${m.id} [${m.topics.join(', ')}]`).join('; '));
+    throw new CoPartitionError(
+      `no member subscribes to every co-partitioned topic (${topics.join(', ')}); members: ` +
+        members.map((m) => `${m.id} [${m.topics.join(', ')}]`).join('; '),
+    );
   }
   eligible.forEach((member, index) => {
     const numbers = rangeFor(index, eligible.length, partitions);
@@ -52,8 +54,10 @@ export function commonPartitionCount(topics: readonly string[], partitionCounts:
   const missing = counts.filter(([, n]) => !(n > 0)).map(([t]) => t);
   if (missing.length > 0) throw new CoPartitionError(`no partition metadata for topic(s) ${missing.join(', ')}`);
   if (new Set(counts.map(([, n]) => n)).size > 1) {
-    throw new CoPartitionError('co-partitioned topics must have the same number of partitions: '
-      + counts.map(([t, n]) => `${t} has ${n}`).join(', '));
+    throw new CoPartitionError(
+      'co-partitioned topics must have the same number of partitions: ' +
+        counts.map(([t, n]) => `${t} has ${n}`).join(', '),
+    );
   }
   return counts[0]![1];
 }

@@ -55,7 +55,8 @@ export class StateHandoff {
   /** noteState takes a state record's headers: a checkpoint marker names the history offset and epoch it restores to. */
   noteState(tp: TopicPartition, headers: Readonly<Record<string, string>>): void {
     const next = headers[HISTORY_NEXT_HEADER];
-    if (next !== undefined && /^[0-9]+$/.test(next)) this.#markers.set(key(tp), { next: BigInt(next), epoch: epochOf(headers) });
+    if (next !== undefined && /^[0-9]+$/.test(next))
+      this.#markers.set(key(tp), { next: BigInt(next), epoch: epochOf(headers) });
   }
 
   /**
@@ -76,7 +77,8 @@ export class StateHandoff {
   admit(tp: TopicPartition, headers: Readonly<Record<string, string>>): string | undefined {
     const epoch = epochOf(headers);
     const floor = this.#floors.get(key(tp)) ?? 0n;
-    if (epoch < floor) return `watcher epoch ${epoch} is older than the partition's ${floor}: a record of a watcher a newer one replaced (a zombie)`;
+    if (epoch < floor)
+      return `watcher epoch ${epoch} is older than the partition's ${floor}: a record of a watcher a newer one replaced (a zombie)`;
     this.#floors.set(key(tp), epoch);
     return undefined;
   }

@@ -13,7 +13,7 @@ describe('Watermarks', () => {
     assert.deepEqual(w.watermark('t', [0]), at(10));
   });
 
-  it('given a partition without a watermark, when asked, then the input\'s time is unknown', () => {
+  it("given a partition without a watermark, when asked, then the input's time is unknown", () => {
     const w = new Watermarks();
     w.observe({ topic: 't', partition: 0 }, at(10));
     assert.equal(w.watermark('t', [0, 1]), undefined);
@@ -28,7 +28,7 @@ describe('Watermarks', () => {
     assert.deepEqual(w.watermark('t', [0]), at(10));
   });
 
-  it('given co-partitioned topics, when partition n is asked, then it is complete up to the oldest of the topics\' times on n, unknown while one has none', () => {
+  it("given co-partitioned topics, when partition n is asked, then it is complete up to the oldest of the topics' times on n, unknown while one has none", () => {
     const w = new Watermarks();
     w.observe({ topic: 'a', partition: 1 }, at(10));
     assert.equal(w.partitionWatermark(['a', 'b'], 1), undefined);

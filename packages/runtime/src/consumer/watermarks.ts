@@ -30,6 +30,6 @@ export class Watermarks {
   partitionWatermark(topics: readonly string[], n: number): Date | undefined {
     const times = topics.map((topic) => this.watermark(topic, [n])?.getTime());
     if (times.length === 0 || times.some((at) => at === undefined)) return undefined;
-    return new Date(Math.min(...times as number[]));
+    return new Date(Math.min(...(times as number[])));
   }
 }

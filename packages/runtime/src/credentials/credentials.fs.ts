@@ -4,7 +4,10 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { CredentialCache, type RequestCredentials } from './credentials.ts';
 
 /** KubeUser is the part of client-node's User read here. */
-type KubeUser = { readonly name: string; readonly authProvider?: { readonly config?: Readonly<Record<string, string>> } };
+type KubeUser = {
+  readonly name: string;
+  readonly authProvider?: { readonly config?: Readonly<Record<string, string>> };
+};
 
 /**
  * KubeConfigLike is the part of client-node's KubeConfig this module drives, named structurally so that this package
@@ -25,14 +28,19 @@ export interface KubeConfigLike {
  * in-cluster config. Other users' credentials (exec plugins, OIDC, static tokens) are applied again after a 401.
  * parseYaml is client-node's loadYaml.
  */
-export function loadKubeConfig(kc: KubeConfigLike, path: string | null, parseYaml: (text: string) => unknown,
-  env: NodeJS.ProcessEnv = process.env): CredentialCache {
+export function loadKubeConfig(
+  kc: KubeConfigLike,
+  path: string | null,
+  parseYaml: (text: string) => unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): CredentialCache {
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
   const user = kc.getCurrentUser();
   const files = path ? [path] : (env['KUBECONFIG'] ?? '').split(delimiter).filter(Boolean);
-  const tokenFile = user?.authProvider?.config?.['tokenFile']
-    ?? files.map((f) => kubeconfigTokenFile(f, user?.name ?? '', parseYaml)).find((f) => f !== undefined);
+  const tokenFile =
+    user?.authProvider?.config?.['tokenFile'] ??
+    files.map((f) => kubeconfigTokenFile(f, user?.name ?? '', parseYaml)).find((f) => f !== undefined);
   const load = async (): Promise<RequestCredentials> => {
     const opts: { headers?: Record<string, string | number | string[] | undefined> } = {};
     await kc.applyToHTTPSOptions(opts);
@@ -43,7 +51,12 @@ export function loadKubeConfig(kc: KubeConfigLike, path: string | null, parseYam
   return new CredentialCache(load, tokenFile === undefined ? () => '' : () => fileVersion(tokenFile));
 }
 
-type RawKubeconfig = { readonly users?: readonly { readonly name?: string; readonly user?: { readonly token?: string; readonly tokenFile?: string } }[] };
+type RawKubeconfig = {
+  readonly users?: readonly {
+    readonly name?: string;
+    readonly user?: { readonly token?: string; readonly tokenFile?: string };
+  }[];
+};
 
 /** kubeconfigTokenFile is the `tokenFile` of the named user in a kubeconfig file, absolute; undefined when it has none or a `token`. */
 function kubeconfigTokenFile(file: string, userName: string, parseYaml: (text: string) => unknown): string | undefined {

@@ -47,10 +47,16 @@ export class CredentialCache {
  * (or the error it failed with) is a 401, it invalidates those credentials and sends once more with fresh ones,
  * returning that second answer whatever it is.
  */
-export async function sendWithCredentials<T>(cache: CredentialCache, send: (credentials: RequestCredentials) => Promise<T>,
-  unauthorized: (answerOrError: unknown) => boolean): Promise<T> {
+export async function sendWithCredentials<T>(
+  cache: CredentialCache,
+  send: (credentials: RequestCredentials) => Promise<T>,
+  unauthorized: (answerOrError: unknown) => boolean,
+): Promise<T> {
   const used = cache.current();
-  const first = await send(await used).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+  const first = await send(await used).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
   if (!unauthorized(first.ok ? first.value : first.error)) {
     if (first.ok) return first.value;
     throw first.error;

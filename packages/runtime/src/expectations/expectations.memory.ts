@@ -1,6 +1,12 @@
 import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
 import type { Clock } from '../workqueue/clock.ts';
-import { type ControlleeExpectations, type ExpectationsStore, expectationsView, lowerExpectations, recordFor } from './expectations.ts';
+import {
+  type ControlleeExpectations,
+  type ExpectationsStore,
+  expectationsView,
+  lowerExpectations,
+  recordFor,
+} from './expectations.ts';
 
 /**
  * MemoryExpectations is an ExpectationsStore in this process's memory, for unit tests only: it does not outlive a

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
-import { type ControlleeExpectations, type ExpectationsStore, expectationsView, FencedError, recordFor } from './expectations.ts';
+import {
+  type ControlleeExpectations,
+  type ExpectationsStore,
+  expectationsView,
+  FencedError,
+  recordFor,
+} from './expectations.ts';
 import { TransientError } from '../faults/record-fault.ts';
 
 /** NOW_MS is the Redis server's clock in ms as an exact string: every replica stamps and expires by one clock. */
@@ -57,7 +63,9 @@ return { now, timestamp, redis.call('SMEMBERS', KEYS[2]), redis.call('SMEMBERS',
 type Script = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 /** Scripts are the commands defineCommand adds to the client (ioredis cannot type them), run by EVALSHA. */
-type Scripts = { readonly [name in 'kcmExpSet' | 'kcmExpDelete' | 'kcmExpLower' | 'kcmExpView' | 'kcmExpTakeToken']: Script };
+type Scripts = {
+  readonly [name in 'kcmExpSet' | 'kcmExpDelete' | 'kcmExpLower' | 'kcmExpView' | 'kcmExpTakeToken']: Script;
+};
 
 /** RedisExpectationsOptions: whose expectations (a key namespace per controller), their TTL, and the key prefix. */
 export type RedisExpectationsOptions = {
@@ -70,7 +78,6 @@ export type RedisExpectationsOptions = {
   /** prefix of every Redis key; default "kcm-bus:exp". */
   readonly prefix?: string;
 };
-
 
 /**
  * RedisExpectations is the ExpectationsStore of the services: per controller key a hash {timestamp} and the sets of
@@ -109,7 +116,8 @@ export class RedisExpectations implements ExpectationsStore {
 
   /** takeFencingTokens takes the partitions' fencing tokens for this member: from now on only its record changes are admitted there. */
   async takeFencingTokens(partitions: readonly number[]): Promise<void> {
-    for (const partition of partitions) this.#tokens.set(partition, String(await reachRedis(this.#scripts.kcmExpTakeToken(this.#fence(partition)))));
+    for (const partition of partitions)
+      this.#tokens.set(partition, String(await reachRedis(this.#scripts.kcmExpTakeToken(this.#fence(partition)))));
   }
 
   /** set replaces (or deletes) the key's record in one script, stamped with the server's now (not the local 0). */
@@ -118,12 +126,15 @@ export class RedisExpectations implements ExpectationsStore {
     if (!record) return this.delete(key);
     const { createKeys, deleteKeys } = record;
     const ttl = Math.ceil(this.#options.ttlMs);
-    await reachRedis(this.#scripts.kcmExpSet(...this.#fencedKeys(key), ttl, createKeys.length, ...createKeys, ...deleteKeys));
+    await reachRedis(
+      this.#scripts.kcmExpSet(...this.#fencedKeys(key), ttl, createKeys.length, ...createKeys, ...deleteKeys),
+    );
   }
 
   /** lower untracks the given creations and deletions atomically, if the key has a record. */
   async lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void> {
-    if (creates.length + deletes.length > 0) await reachRedis(this.#scripts.kcmExpLower(...this.#keys(key), creates.length, ...creates, ...deletes));
+    if (creates.length + deletes.length > 0)
+      await reachRedis(this.#scripts.kcmExpLower(...this.#keys(key), creates.length, ...creates, ...deletes));
   }
 
   /** delete removes the record and its delete keys. */
@@ -135,7 +146,8 @@ export class RedisExpectations implements ExpectationsStore {
   #fencedKeys(key: string): [hash: string, creates: string, deletes: string, fence: string, token: string] {
     const partition = this.#options.partitionOf(key);
     const token = this.#tokens.get(partition);
-    if (token === undefined) throw new FencedError(`expectations of ${key}: partition ${partition} has no fencing token of this member`);
+    if (token === undefined)
+      throw new FencedError(`expectations of ${key}: partition ${partition} has no fencing token of this member`);
     return [...this.#keys(key, partition), this.#fence(partition), token];
   }
 
@@ -162,14 +174,18 @@ async function reachRedis<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
-    if (err instanceof Error && err.message.startsWith('FENCED')) throw new FencedError(`expectations: ${err.message}`, { cause: err });
-    throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    if (err instanceof Error && err.message.startsWith('FENCED'))
+      throw new FencedError(`expectations: ${err.message}`, { cause: err });
+    throw new TransientError(`expectations store (Redis): ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
 }
 
 /** parseView turns the VIEW script's reply into the server's now and the record, if there is one. */
 function parseView(reply: unknown): { readonly now: number; readonly record: ControlleeExpectations | undefined } {
-  if (!Array.isArray(reply) || typeof reply[0] !== 'string') throw new Error(`expectations: unexpected reply ${JSON.stringify(reply)}`);
+  if (!Array.isArray(reply) || typeof reply[0] !== 'string')
+    throw new Error(`expectations: unexpected reply ${JSON.stringify(reply)}`);
   const now = Number(reply[0]);
   if (reply.length === 1) return { now, record: undefined };
   const [, timestamp, createKeys, deleteKeys] = reply as [string, string, string[], string[]];

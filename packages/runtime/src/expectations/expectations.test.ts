@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  EXPECTATIONS_FLAGS, expectationsView, expectCreations, expectDeletions, fulfilled, isExpired, lowerExpectations, recordFor,
+  EXPECTATIONS_FLAGS,
+  expectationsView,
+  expectCreations,
+  expectDeletions,
+  fulfilled,
+  isExpired,
+  lowerExpectations,
+  recordFor,
   satisfiedExpectations,
 } from './expectations.ts';
 
@@ -9,12 +16,23 @@ const TTL = 600_000;
 
 describe('expectations (pure rules)', () => {
   it('given ExpectCreations of 2 names at t=5, then the record expects those creations, no deletes, stamped 5', () => {
-    assert.deepEqual(expectCreations(['ns/a', 'ns/b'], 5), { createKeys: ['ns/a', 'ns/b'], deleteKeys: [], timestamp: 5 });
-    assert.deepEqual(recordFor({ type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] }, 5), expectCreations(['ns/a', 'ns/b'], 5));
+    assert.deepEqual(expectCreations(['ns/a', 'ns/b'], 5), {
+      createKeys: ['ns/a', 'ns/b'],
+      deleteKeys: [],
+      timestamp: 5,
+    });
+    assert.deepEqual(
+      recordFor({ type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] }, 5),
+      expectCreations(['ns/a', 'ns/b'], 5),
+    );
   });
 
   it('given ExpectDeletions with a repeated key, then the key is tracked once', () => {
-    assert.deepEqual(expectDeletions(['ns/a', 'ns/b', 'ns/a'], 0), { createKeys: [], deleteKeys: ['ns/a', 'ns/b'], timestamp: 0 });
+    assert.deepEqual(expectDeletions(['ns/a', 'ns/b', 'ns/a'], 0), {
+      createKeys: [],
+      deleteKeys: ['ns/a', 'ns/b'],
+      timestamp: 0,
+    });
   });
 
   it('given a DeleteExpectations change, then there is no record', () => {
@@ -26,7 +44,11 @@ describe('expectations (pure rules)', () => {
     const once = lowerExpectations(record, ['ns/x'], ['ns/a', 'ns/y']);
     assert.deepEqual(once, { createKeys: ['ns/c'], deleteKeys: ['ns/b'], timestamp: 7 });
     assert.deepEqual(lowerExpectations(once, [], ['ns/a']), once);
-    assert.deepEqual(lowerExpectations(once, ['ns/c', 'ns/c'], ['ns/b']), { createKeys: [], deleteKeys: [], timestamp: 7 });
+    assert.deepEqual(lowerExpectations(once, ['ns/c', 'ns/c'], ['ns/b']), {
+      createKeys: [],
+      deleteKeys: [],
+      timestamp: 7,
+    });
   });
 
   it('fulfilled holds when no creation and no deletion is pending', () => {
@@ -50,11 +72,22 @@ describe('expectations (pure rules)', () => {
 
   it('given an expired record with pending keys, then the view reads as no record', () => {
     const record = { ...expectDeletions(['ns/b', 'ns/a'], 0), createKeys: ['ns/d', 'ns/c'] };
-    assert.deepEqual(expectationsView(record, TTL, TTL), { satisfied: false, pendingCreates: ['ns/c', 'ns/d'], pendingDeletes: ['ns/a', 'ns/b'] });
-    assert.deepEqual(expectationsView(record, TTL + 1, TTL), { satisfied: true, pendingCreates: [], pendingDeletes: [] });
+    assert.deepEqual(expectationsView(record, TTL, TTL), {
+      satisfied: false,
+      pendingCreates: ['ns/c', 'ns/d'],
+      pendingDeletes: ['ns/a', 'ns/b'],
+    });
+    assert.deepEqual(expectationsView(record, TTL + 1, TTL), {
+      satisfied: true,
+      pendingCreates: [],
+      pendingDeletes: [],
+    });
   });
 
-  it('given the flags, then --expectations-ttl-seconds defaults to upstream\'s 300 (ExpectationsTimeout)', () => {
-    assert.deepEqual(EXPECTATIONS_FLAGS.map((f) => [f.name, f.default]), [['expectations-ttl-seconds', 300]]);
+  it("given the flags, then --expectations-ttl-seconds defaults to upstream's 300 (ExpectationsTimeout)", () => {
+    assert.deepEqual(
+      EXPECTATIONS_FLAGS.map((f) => [f.name, f.default]),
+      [['expectations-ttl-seconds', 300]],
+    );
   });
 });

@@ -27,10 +27,13 @@ export const DEFAULT_EXPECTATIONS_TTL_SECONDS = 300;
 /** EXPECTATIONS_FLAGS are the flags of a reconciler that keeps expectations. */
 export const EXPECTATIONS_FLAGS: readonly FlagSpec[] = [
   {
-    name: 'expectations-ttl-seconds', type: 'number', default: DEFAULT_EXPECTATIONS_TTL_SECONDS,
-    help: 'Seconds after which unfulfilled expectations no longer hold a sync back (upstream\'s 300). It must exceed the '
-      + 'pipeline lag from a published mutation to its observation (writer QPS, Kafka; a writer outage: raise it if '
-      + 'writers may be down longer, or a sync creates again while the first creates are still queued).',
+    name: 'expectations-ttl-seconds',
+    type: 'number',
+    default: DEFAULT_EXPECTATIONS_TTL_SECONDS,
+    help:
+      "Seconds after which unfulfilled expectations no longer hold a sync back (upstream's 300). It must exceed the " +
+      'pipeline lag from a published mutation to its observation (writer QPS, Kafka; a writer outage: raise it if ' +
+      'writers may be down longer, or a sync creates again while the first creates are still queued).',
   },
 ];
 
@@ -50,9 +53,12 @@ export function expectDeletions(objectKeys: readonly string[], now: number): Con
  */
 export function recordFor(change: ExpectationChange, now: number): ControlleeExpectations | undefined {
   switch (change.type) {
-    case 'ExpectCreations': return expectCreations(change.objectKeys, now);
-    case 'ExpectDeletions': return expectDeletions(change.objectKeys, now);
-    case 'DeleteExpectations': return undefined;
+    case 'ExpectCreations':
+      return expectCreations(change.objectKeys, now);
+    case 'ExpectDeletions':
+      return expectDeletions(change.objectKeys, now);
+    case 'DeleteExpectations':
+      return undefined;
   }
 }
 
@@ -60,8 +66,16 @@ export function recordFor(change: ExpectationChange, now: number): ControlleeExp
  * lowerExpectations stops expecting the given creations and deletions; keys not tracked lower nothing, and the
  * timestamp is kept. Mirrors LowerExpectations, CreationObserved and UIDTracking's DeletionObserved.
  */
-export function lowerExpectations(record: ControlleeExpectations, creates: readonly string[], deletes: readonly string[]): ControlleeExpectations {
-  return { ...record, createKeys: record.createKeys.filter((k) => !creates.includes(k)), deleteKeys: record.deleteKeys.filter((k) => !deletes.includes(k)) };
+export function lowerExpectations(
+  record: ControlleeExpectations,
+  creates: readonly string[],
+  deletes: readonly string[],
+): ControlleeExpectations {
+  return {
+    ...record,
+    createKeys: record.createKeys.filter((k) => !creates.includes(k)),
+    deleteKeys: record.deleteKeys.filter((k) => !deletes.includes(k)),
+  };
 }
 
 /** fulfilled: nothing more is expected. Mirrors ControlleeExpectations.Fulfilled (add ≤ 0 and del ≤ 0). */
@@ -86,10 +100,18 @@ export function satisfiedExpectations(record: ControlleeExpectations | undefined
  * expectationsView is what a reconcile reads. An expired record reads as no record (no pending deletes): upstream's
  * comments treat "never recorded" and "TTL expired" alike, and the Redis store drops records at their TTL.
  */
-export function expectationsView(record: ControlleeExpectations | undefined, now: number, ttlMs: number): ExpectationsView {
+export function expectationsView(
+  record: ControlleeExpectations | undefined,
+  now: number,
+  ttlMs: number,
+): ExpectationsView {
   const live = record !== undefined && !isExpired(record, now, ttlMs) ? record : undefined;
-  const sorted = (keys: readonly string[] | undefined): string[] => [...keys ?? []].sort();
-  return { satisfied: satisfiedExpectations(live, now, ttlMs), pendingCreates: sorted(live?.createKeys), pendingDeletes: sorted(live?.deleteKeys) };
+  const sorted = (keys: readonly string[] | undefined): string[] => [...(keys ?? [])].sort();
+  return {
+    satisfied: satisfiedExpectations(live, now, ttlMs),
+    pendingCreates: sorted(live?.createKeys),
+    pendingDeletes: sorted(live?.deleteKeys),
+  };
 }
 
 /**

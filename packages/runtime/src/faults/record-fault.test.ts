@@ -9,15 +9,26 @@ const withCode = (code: string): Error => Object.assign(new Error(code), { code 
 
 describe('classifyFault: retry what passes, dead-letter what never can succeed', () => {
   it('given a registry that is down, answers 5xx or 429, or a socket error anywhere in the cause chain, then the fault is transient', () => {
-    for (const err of [new TypeError('fetch failed'), new RegistryError('x', 503), new RegistryError('x', 429), withCode('ECONNREFUSED'),
-      new Error('wrapped', { cause: withCode('ECONNRESET') }), new TransientError('redis command timed out')]) {
+    for (const err of [
+      new TypeError('fetch failed'),
+      new RegistryError('x', 503),
+      new RegistryError('x', 429),
+      withCode('ECONNREFUSED'),
+      new Error('wrapped', { cause: withCode('ECONNRESET') }),
+      new TransientError('redis command timed out'),
+    ]) {
       assert.equal(classifyFault(err), 'transient', String(err));
     }
   });
 
   it('given bytes not in our wire format, an unknown schema id, an Avro misfit or any other error, then the record is poison', () => {
-    for (const err of [new WireFormatError('magic'), new RegistryError('schema 999 not found', 404), new AvroEncodeError('T', ['a'], undefined),
-      new RangeError('truncated buffer'), 'a string was thrown']) {
+    for (const err of [
+      new WireFormatError('magic'),
+      new RegistryError('schema 999 not found', 404),
+      new AvroEncodeError('T', ['a'], undefined),
+      new RangeError('truncated buffer'),
+      'a string was thrown',
+    ]) {
       assert.equal(classifyFault(err), 'poison', String(err));
     }
   });
@@ -26,8 +37,17 @@ describe('classifyFault: retry what passes, dead-letter what never can succeed',
 describe('dead letters', () => {
   it('given a topic, then its dead-letter topic is <topic>.dlq and the headers say why, where from and who gave up', () => {
     assert.equal(deadLetterTopic('kcm.watch.pods'), 'kcm.watch.pods.dlq');
-    assert.deepEqual(deadLetterHeaders({ topic: 'kcm.watch.pods', partition: 2, offset: '17' }, 'undecodable', 'kcm-bus-reconciler-rc'), {
-      'kcm-bus.reason': 'undecodable', 'kcm-bus.source': 'kcm.watch.pods/2/17', 'kcm-bus.consumer': 'kcm-bus-reconciler-rc',
-    });
+    assert.deepEqual(
+      deadLetterHeaders(
+        { topic: 'kcm.watch.pods', partition: 2, offset: '17' },
+        'undecodable',
+        'kcm-bus-reconciler-rc',
+      ),
+      {
+        'kcm-bus.reason': 'undecodable',
+        'kcm-bus.source': 'kcm.watch.pods/2/17',
+        'kcm-bus.consumer': 'kcm-bus-reconciler-rc',
+      },
+    );
   });
 });

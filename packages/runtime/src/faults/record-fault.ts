@@ -9,7 +9,17 @@ import { RegistryError } from '../registry/registry.ts';
 export type RecordFault = 'transient' | 'poison';
 
 /** TRANSIENT_CODES are the Node error codes of a peer that is down or unreachable (registry, Redis, broker). */
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** TransientError marks a failure the caller knows to be passing (e.g. a command timeout of the expectations store). */
 export class TransientError extends Error {}
@@ -43,13 +53,25 @@ export function deadLetterTopic(topic: string): string {
 }
 
 /** DEAD_LETTER_CONFIGS are a dead-letter topic's configs: kept a week for an operator to look at, then deleted. */
-export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = { 'cleanup.policy': 'delete', 'retention.ms': String(7 * 86_400_000) };
+export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = {
+  'cleanup.policy': 'delete',
+  'retention.ms': String(7 * 86_400_000),
+};
 
 /** DEAD_LETTER_HEADERS name the headers a dead letter carries: why, where it came from, and who gave up on it. */
-export const DEAD_LETTER_HEADERS = { reason: 'kcm-bus.reason', source: 'kcm-bus.source', consumer: 'kcm-bus.consumer', truncated: 'kcm-bus.truncated' } as const;
+export const DEAD_LETTER_HEADERS = {
+  reason: 'kcm-bus.reason',
+  source: 'kcm-bus.source',
+  consumer: 'kcm-bus.consumer',
+  truncated: 'kcm-bus.truncated',
+} as const;
 
 /** deadLetterHeaders are a dead letter's headers for a record of topic/partition/offset that `consumer` could not handle. */
-export function deadLetterHeaders(source: { readonly topic: string; readonly partition: number; readonly offset: string | number }, reason: string, consumer: string): Record<string, string> {
+export function deadLetterHeaders(
+  source: { readonly topic: string; readonly partition: number; readonly offset: string | number },
+  reason: string,
+  consumer: string,
+): Record<string, string> {
   return {
     [DEAD_LETTER_HEADERS.reason]: reason.slice(0, 2000),
     [DEAD_LETTER_HEADERS.source]: `${source.topic}/${source.partition}/${source.offset}`,

@@ -7,7 +7,13 @@ import { TransientError } from './record-fault.ts';
 import { GuardStoppedError, RecordGuard, RETRY_BACKOFF } from './record-guard.ts';
 
 const SOURCE = { topic: 'kcm.watch.pods', partition: 1, offset: '7' };
-const RECORD: BusRecord = { key: Buffer.from('ns/p'), value: Buffer.from('garbage'), offset: '7', timestamp: '0', headers: {} };
+const RECORD: BusRecord = {
+  key: Buffer.from('ns/p'),
+  value: Buffer.from('garbage'),
+  offset: '7',
+  timestamp: '0',
+  headers: {},
+};
 const beat = async (): Promise<void> => undefined;
 
 function guard() {
@@ -37,10 +43,15 @@ describe('RecordGuard: no record can stop a consumer', () => {
     const h = guard();
     let calls = 0;
     const faults: (string | undefined)[] = [];
-    await h.g.handle(SOURCE, RECORD, async () => {
-      faults.push(h.g.fault());
-      if (++calls < 4) throw new TransientError('redis down');
-    }, beat);
+    await h.g.handle(
+      SOURCE,
+      RECORD,
+      async () => {
+        faults.push(h.g.fault());
+        if (++calls < 4) throw new TransientError('redis down');
+      },
+      beat,
+    );
     assert.deepEqual(h.waits, [RETRY_BACKOFF.durationMs, RETRY_BACKOFF.durationMs * 2, RETRY_BACKOFF.durationMs * 4]);
     assert.deepEqual(h.deadLetters, []);
     assert.match(faults[3] ?? '', /redis down/);
@@ -49,7 +60,8 @@ describe('RecordGuard: no record can stop a consumer', () => {
 
   it('given many records failing the same way, then the fault is logged once', async () => {
     const h = guard();
-    for (let i = 0; i < 5; i++) await h.g.handle(SOURCE, RECORD, async () => Promise.reject(new WireFormatError('bad')), beat);
+    for (let i = 0; i < 5; i++)
+      await h.g.handle(SOURCE, RECORD, async () => Promise.reject(new WireFormatError('bad')), beat);
     assert.equal(h.deadLetters.length, 5);
     assert.equal(h.logs.length, 1);
   });
@@ -57,6 +69,9 @@ describe('RecordGuard: no record can stop a consumer', () => {
   it('given a guard stopped while a record is being retried, then the retry loop ends (the record stays uncommitted)', async () => {
     const h = guard();
     h.g.stop();
-    await assert.rejects(h.g.handle(SOURCE, RECORD, async () => Promise.reject(new TransientError('registry down')), beat), GuardStoppedError);
+    await assert.rejects(
+      h.g.handle(SOURCE, RECORD, async () => Promise.reject(new TransientError('registry down')), beat),
+      GuardStoppedError,
+    );
   });
 });

@@ -43,7 +43,9 @@ export class RecordGuard {
   fault(): string | undefined {
     const first = this.#retrying.values().next();
     if (first.done) return undefined;
-    return this.#retrying.size === 1 ? first.value : `${first.value} (and ${this.#retrying.size - 1} more records retrying)`;
+    return this.#retrying.size === 1
+      ? first.value
+      : `${first.value} (and ${this.#retrying.size - 1} more records retrying)`;
   }
 
   /** stop ends every retry loop at its next wait. */
@@ -52,7 +54,12 @@ export class RecordGuard {
   }
 
   /** handle runs `work` for one record until it succeeds, is dead-lettered, or the guard stops. */
-  async handle(source: RecordSource, record: BusRecord, work: () => Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
+  async handle(
+    source: RecordSource,
+    record: BusRecord,
+    work: () => Promise<void>,
+    heartbeat: () => Promise<void>,
+  ): Promise<void> {
     const id = `${source.topic}/${source.partition}/${source.offset}`;
     try {
       for (let step = 0; ; step++) {
@@ -61,7 +68,13 @@ export class RecordGuard {
         } catch (err) {
           if (classifyFault(err) === 'poison') return await this.#poison(source, record, err);
           this.#retrying.set(id, `${source.topic}: ${describe(err)}`);
-          this.#logOnce(`transient:${source.topic}:${kindOf(err)}`, 'warn', 'transient fault; retrying the record', source, err);
+          this.#logOnce(
+            `transient:${source.topic}:${kindOf(err)}`,
+            'warn',
+            'transient fault; retrying the record',
+            source,
+            err,
+          );
         }
         if (this.#stopped) throw new GuardStoppedError('stopped while retrying a record');
         await this.#ports.sleep(backoffDelay(RETRY_BACKOFF, step));
@@ -74,7 +87,13 @@ export class RecordGuard {
 
   async #poison(source: RecordSource, record: BusRecord, err: unknown): Promise<void> {
     const reason = describe(err);
-    this.#logOnce(`poison:${source.topic}:${kindOf(err)}`, 'error', 'record sent to the dead-letter topic', source, err);
+    this.#logOnce(
+      `poison:${source.topic}:${kindOf(err)}`,
+      'error',
+      'record sent to the dead-letter topic',
+      source,
+      err,
+    );
     await this.#ports.deadLetter(source, record, reason);
     this.#ports.counted(source);
   }

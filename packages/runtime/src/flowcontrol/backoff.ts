@@ -19,7 +19,12 @@ export type Backoff = {
  * called only when jitter > 0). A delay the server asked for (Retry-After, as client-go's rest client reads it)
  * replaces the computed one, capped at capMs as well. Factor ≥ 1: the closed form of Step's repeated multiply-and-cap.
  */
-export function backoffDelay(backoff: Backoff, step: number, random: () => number = Math.random, retryAfterMs: number | null = null): number {
+export function backoffDelay(
+  backoff: Backoff,
+  step: number,
+  random: () => number = Math.random,
+  retryAfterMs: number | null = null,
+): number {
   if (retryAfterMs !== null) return Math.min(retryAfterMs, backoff.capMs);
   const delay = Math.min(backoff.durationMs * backoff.factor ** step, backoff.capMs);
   if (backoff.jitter <= 0) return delay;

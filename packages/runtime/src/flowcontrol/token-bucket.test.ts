@@ -49,7 +49,10 @@ describe('TokenBucket.tryAccept (flowcontrol TryAccept, rate.Limiter.AllowN)', (
   it('given a burst of 2 at 1 per second, then two takes pass, the third is refused without debt, and a second later one passes again', () => {
     const clock = new FakeClock();
     const bucket = new TokenBucket(1, 2, clock);
-    assert.deepEqual([bucket.tryAccept(), bucket.tryAccept(), bucket.tryAccept(), bucket.tryAccept()], [true, true, false, false]);
+    assert.deepEqual(
+      [bucket.tryAccept(), bucket.tryAccept(), bucket.tryAccept(), bucket.tryAccept()],
+      [true, true, false, false],
+    );
     clock.advance(1000);
     assert.equal(bucket.tryAccept(), true, 'refusals took nothing: one token refilled');
     assert.equal(bucket.tryAccept(), false);
@@ -65,7 +68,11 @@ describe('TokenBucket.tryAccept (flowcontrol TryAccept, rate.Limiter.AllowN)', (
     const bucket = new TokenBucket(0.1, 1, { now: () => 0 });
     assert.deepEqual([bucket.tryAccept(1, 10), bucket.tryAccept(1, 10)], [true, false]);
     assert.equal(bucket.tryAccept(1, 5), false, 'back in time: nothing refilled');
-    assert.deepEqual([bucket.tryAccept(1, 10_009), bucket.tryAccept(1, 10_010)], [false, true], 'refilled from 10 ms, not from 5 ms');
+    assert.deepEqual(
+      [bucket.tryAccept(1, 10_009), bucket.tryAccept(1, 10_010)],
+      [false, true],
+      'refilled from 10 ms, not from 5 ms',
+    );
   });
 });
 

@@ -22,7 +22,7 @@ export type MutationIdInput = {
 export function mutationId(input: MutationIdInput): string {
   const cause = input.cause.map((c) => `${c.topic}:${c.partition}:${c.offset}`).join(',');
   // A first attempt hashes without the attempt: the ids of records written before attempts counted stay the same.
-  const parts = [input.controller, input.key, cause, input.seq, ...input.attempt === 0 ? [] : [input.attempt]];
+  const parts = [input.controller, input.key, cause, input.seq, ...(input.attempt === 0 ? [] : [input.attempt])];
   const text = JSON.stringify(parts);
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
@@ -60,7 +60,9 @@ export function generatedName(generateName: string, id: string): string {
  * (a Create with metadata.generateName only) the generatedName the writer gives it.
  */
 export function objectNameOf(m: Pick<Mutation, 'id' | 'body' | 'target'>): string {
-  const meta = m.body ? ((JSON.parse(m.body) as { metadata?: { name?: unknown; generateName?: unknown } }).metadata ?? {}) : {};
+  const meta = m.body
+    ? ((JSON.parse(m.body) as { metadata?: { name?: unknown; generateName?: unknown } }).metadata ?? {})
+    : {};
   if (typeof meta.name === 'string' && meta.name !== '') return meta.name;
   if (m.target.name !== '') return m.target.name;
   return generatedName(typeof meta.generateName === 'string' ? meta.generateName : '', m.id);

@@ -42,7 +42,9 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
     patch: null,
     patchType: null,
     fieldManager: null,
-    cause: [{ topic: 'kcm.state.replicationcontrollers', partition: 0, offset: 7, key: 'default/web', resourceVersion: '41' }],
+    cause: [
+      { topic: 'kcm.state.replicationcontrollers', partition: 0, offset: 7, key: 'default/web', resourceVersion: '41' },
+    ],
     createdAt: '2026-11-22T14:00:00.123456789Z',
     event: null,
     reconcileKey: null,
@@ -53,13 +55,44 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
 
 /** aCreate is a Create of a pod named by generateName and controlled by RC web, as the RC controller publishes them. */
 export function aCreate(overrides: Partial<Mutation> = {}): Mutation {
-  const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true, blockOwnerDeletion: true };
-  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default', ownerReferences: [owner] }, spec: { containers: [] } };
-  return aMutation({ verb: 'Create', target: { ...podTarget, name: '' }, preconditions: { uid: null, resourceVersion: null }, body: JSON.stringify(body), ...overrides });
+  const owner = {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    name: 'web',
+    uid: 'rc-uid',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+  const body = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { generateName: 'web-', namespace: 'default', ownerReferences: [owner] },
+    spec: { containers: [] },
+  };
+  return aMutation({
+    verb: 'Create',
+    target: { ...podTarget, name: '' },
+    preconditions: { uid: null, resourceVersion: null },
+    body: JSON.stringify(body),
+    ...overrides,
+  });
 }
 
 /** aRecordEvent is a RecordEvent of anEvent, keyed like the Events it becomes. */
 export function aRecordEvent(event: MutationEvent = anEvent, overrides: Partial<Mutation> = {}): Mutation {
-  const target: MutationTarget = { apiVersion: 'v1', kind: 'Event', namespace: 'default', name: event.involvedObject.name, resource: 'events', subresource: null };
-  return aMutation({ verb: 'RecordEvent', target, preconditions: { uid: null, resourceVersion: null }, event, ...overrides });
+  const target: MutationTarget = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    namespace: 'default',
+    name: event.involvedObject.name,
+    resource: 'events',
+    subresource: null,
+  };
+  return aMutation({
+    verb: 'RecordEvent',
+    target,
+    preconditions: { uid: null, resourceVersion: null },
+    event,
+    ...overrides,
+  });
 }

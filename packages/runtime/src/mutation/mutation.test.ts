@@ -15,7 +15,14 @@ describe('targetKey', () => {
   });
 
   it('given a cluster-scoped object in a named group, then the key is resource.group/name', () => {
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: null, name: 'n1', resource: 'leases', subresource: null };
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: null,
+      name: 'n1',
+      resource: 'leases',
+      subresource: null,
+    };
     assert.equal(targetKey(aMutation({ target: lease })), 'leases.coordination.k8s.io/n1');
   });
 
@@ -27,7 +34,10 @@ describe('targetKey', () => {
 
 describe('qualifiedResource and subresourceOf', () => {
   it('given an apps/v1 target, then the resource is qualified with its group', () => {
-    assert.equal(qualifiedResource({ ...podTarget, apiVersion: 'apps/v1', resource: 'replicasets' }), 'replicasets.apps');
+    assert.equal(
+      qualifiedResource({ ...podTarget, apiVersion: 'apps/v1', resource: 'replicasets' }),
+      'replicasets.apps',
+    );
   });
 
   it('given an UpdateStatus without a subresource, then it writes status', () => {
@@ -37,7 +47,13 @@ describe('qualifiedResource and subresourceOf', () => {
 });
 
 describe('mutationId', () => {
-  const input = { controller: 'replicationcontroller-controller', key: 'default/web', cause: [{ topic: 't', partition: 1, offset: 5 }], attempt: 0, seq: 0 };
+  const input = {
+    controller: 'replicationcontroller-controller',
+    key: 'default/web',
+    cause: [{ topic: 't', partition: 1, offset: 5 }],
+    attempt: 0,
+    seq: 0,
+  };
 
   it('given the same origin twice (a replayed reconcile), then the id is the same', () => {
     assert.equal(mutationId(input), mutationId({ ...input, cause: [{ topic: 't', partition: 1, offset: 5 }] }));

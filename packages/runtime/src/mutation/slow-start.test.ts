@@ -5,25 +5,37 @@ import { SlowStartGate, slowStartBatchOf } from './slow-start.ts';
 const member = (index: number, size = 10) => ({ run: 'r', index, size });
 
 /** runAll plays a run through a gate: members admitted in index order, each finishing as `succeeds` says; returns what was attempted. */
-async function runAll(gate: SlowStartGate, size: number, succeeds: (i: number) => boolean): Promise<{ attempted: number[]; skipped: number[] }> {
+async function runAll(
+  gate: SlowStartGate,
+  size: number,
+  succeeds: (i: number) => boolean,
+): Promise<{ attempted: number[]; skipped: number[] }> {
   const attempted: number[] = [];
   const skipped: number[] = [];
-  await Promise.all(Array.from({ length: size }, async (_, i) => {
-    const go = await gate.admit(member(i, size));
-    (go ? attempted : skipped).push(i);
-    await Promise.resolve();
-    gate.finished(member(i, size), go && succeeds(i));
-  }));
+  await Promise.all(
+    Array.from({ length: size }, async (_, i) => {
+      const go = await gate.admit(member(i, size));
+      (go ? attempted : skipped).push(i);
+      await Promise.resolve();
+      gate.finished(member(i, size), go && succeeds(i));
+    }),
+  );
   return { attempted: attempted.sort((a, b) => a - b), skipped: skipped.sort((a, b) => a - b) };
 }
 
 describe('slow start (controller_utils.go slowStartBatch) across records', () => {
   it('given indexes, then the batches are 1, 2, 4, 8 … members long', () => {
-    assert.deepEqual(Array.from({ length: 16 }, (_, i) => slowStartBatchOf(i)), [0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4]);
+    assert.deepEqual(
+      Array.from({ length: 16 }, (_, i) => slowStartBatchOf(i)),
+      [0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4],
+    );
   });
 
   it('given every create succeeds (TestSlowStartBatch callLimit = count), then all 10 are attempted', async () => {
-    assert.deepEqual(await runAll(new SlowStartGate(), 10, () => true), { attempted: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], skipped: [] });
+    assert.deepEqual(await runAll(new SlowStartGate(), 10, () => true), {
+      attempted: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      skipped: [],
+    });
   });
 
   it('given the first create fails (callLimit = 0), then only it is attempted', async () => {

@@ -24,7 +24,11 @@ export function tookEffect(r: Pick<MutationResult, 'outcome' | 'reason'>): boole
   return r.outcome === 'Applied' || r.outcome === 'AlreadyDone' || r.reason === NAMESPACE_TERMINATING;
 }
 
-type Member = { readonly batch: number; readonly done: Promise<boolean>; readonly finish: (succeeded: boolean) => void };
+type Member = {
+  readonly batch: number;
+  readonly done: Promise<boolean>;
+  readonly finish: (succeeded: boolean) => void;
+};
 
 /** MAX_OPEN_RUNS bounds the runs a gate remembers: a run whose last member never comes is forgotten, oldest first. */
 const MAX_OPEN_RUNS = 1024;

@@ -24,7 +24,13 @@ export function record(value: unknown, path: string): Fields {
 export const MAX_FIELD_LENGTH = 1024;
 
 /** requiredString reads a string that must be present; nonEmpty also refuses ''; longer than maxLength is refused. */
-export function requiredString(fields: Fields, key: string, path: string, nonEmpty = true, maxLength = MAX_FIELD_LENGTH): string {
+export function requiredString(
+  fields: Fields,
+  key: string,
+  path: string,
+  nonEmpty = true,
+  maxLength = MAX_FIELD_LENGTH,
+): string {
   const value = fields[key];
   if (value === undefined || value === null) invalid(`${path}${key}`, 'missing');
   if (typeof value !== 'string') invalid(`${path}${key}`, `not a string (${typeof value})`);
@@ -58,7 +64,8 @@ export function requiredInt(fields: Fields, key: string, path: string): number {
 /** oneOf reads a string that must be one of the allowed values, naming them when it is not. */
 export function oneOf<T extends string>(fields: Fields, key: string, path: string, allowed: readonly T[]): T {
   const value = requiredString(fields, key, path);
-  if (!(allowed as readonly string[]).includes(value)) invalid(`${path}${key}`, `${JSON.stringify(value)} is not one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    invalid(`${path}${key}`, `${JSON.stringify(value)} is not one of ${allowed.join(', ')}`);
   return value as T;
 }
 

@@ -34,7 +34,10 @@ describe('validateMutation: shape', () => {
   });
 
   it('given a cause with a negative offset, then that cause is named', () => {
-    assert.equal(errorOf({ ...aMutation(), cause: [{ topic: 't', partition: 0, offset: -1 }] }), 'cause[0].offset: not a non-negative integer (-1)');
+    assert.equal(
+      errorOf({ ...aMutation(), cause: [{ topic: 't', partition: 0, offset: -1 }] }),
+      'cause[0].offset: not a non-negative integer (-1)',
+    );
   });
 
   it('given a createdAt that is not RFC 3339, then it is refused', () => {
@@ -44,7 +47,10 @@ describe('validateMutation: shape', () => {
 
 describe('validateMutation: per verb', () => {
   it('given a Delete without a UID precondition, then preconditions.uid is named', () => {
-    assert.match(errorOf(aMutation({ preconditions: { uid: null, resourceVersion: null } })), /^preconditions\.uid: missing/);
+    assert.match(
+      errorOf(aMutation({ preconditions: { uid: null, resourceVersion: null } })),
+      /^preconditions\.uid: missing/,
+    );
   });
 
   it('given a Create with generateName only and no target name, then it is valid', () => {
@@ -63,7 +69,10 @@ describe('validateMutation: per verb', () => {
   it('given a Create whose target name differs from the body name, then the mismatch is named', () => {
     const body = JSON.stringify({ metadata: { name: 'web-2' } });
     assert.match(errorOf(aCreate({ body })), /^target\.name: "" differs/);
-    assert.match(errorOf(aCreate({ body, target: podTarget })), /^target\.name: "web-1" differs from body\.metadata\.name "web-2"/);
+    assert.match(
+      errorOf(aCreate({ body, target: podTarget })),
+      /^target\.name: "web-1" differs from body\.metadata\.name "web-2"/,
+    );
   });
 
   it('given an Update without any resourceVersion, then preconditions.resourceVersion is named', () => {
@@ -75,7 +84,10 @@ describe('validateMutation: per verb', () => {
 
   it('given a Patch without patchType, or a json patch that is not an array, then the part is named', () => {
     assert.match(errorOf(aMutation({ verb: 'Patch', patch: '{}' })), /^patchType: missing/);
-    assert.equal(errorOf(aMutation({ verb: 'Patch', patch: '{}', patchType: 'json' })), 'patch: a json patch is an array of operations');
+    assert.equal(
+      errorOf(aMutation({ verb: 'Patch', patch: '{}', patchType: 'json' })),
+      'patch: a json patch is an array of operations',
+    );
   });
 
   it('given a RecordEvent without its event, then event is named', () => {
@@ -97,12 +109,21 @@ describe('validateMutation: nothing that passes can make a later step throw', ()
   });
 
   it('given a Delete with DeleteOptions as its body, then it is valid', () => {
-    assert.equal(isMutationError(validateMutation(aMutation({ body: JSON.stringify({ gracePeriodSeconds: 0 }) }))), false);
+    assert.equal(
+      isMutationError(validateMutation(aMutation({ body: JSON.stringify({ gracePeriodSeconds: 0 }) }))),
+      false,
+    );
   });
 
   it('given a name-like string longer than 1024 characters, then it is refused naming its length', () => {
-    assert.equal(errorOf(aMutation({ controller: 'c'.repeat(5000) })), 'controller: too long (5000 characters, at most 1024)');
-    assert.match(errorOf(aMutation({ target: { ...podTarget, namespace: 'n'.repeat(2000) } })), /^target\.namespace: too long/);
+    assert.equal(
+      errorOf(aMutation({ controller: 'c'.repeat(5000) })),
+      'controller: too long (5000 characters, at most 1024)',
+    );
+    assert.match(
+      errorOf(aMutation({ target: { ...podTarget, namespace: 'n'.repeat(2000) } })),
+      /^target\.namespace: too long/,
+    );
   });
 
   it('given a long body or event message, then only the record size bounds them', () => {
@@ -113,8 +134,14 @@ describe('validateMutation: nothing that passes can make a later step throw', ()
   });
 
   it('given a target name or namespace that is not a REST path segment, then it is refused', () => {
-    assert.match(errorOf(aMutation({ target: { ...podTarget, name: '..' } })), /^target\.name: "\.\." may not be a name/);
-    assert.match(errorOf(aMutation({ target: { ...podTarget, namespace: 'a/b' } })), /^target\.namespace: "a\/b" may not contain/);
+    assert.match(
+      errorOf(aMutation({ target: { ...podTarget, name: '..' } })),
+      /^target\.name: "\.\." may not be a name/,
+    );
+    assert.match(
+      errorOf(aMutation({ target: { ...podTarget, namespace: 'a/b' } })),
+      /^target\.namespace: "a\/b" may not contain/,
+    );
   });
 
   it('given an empty target, then its first part is named', () => {

@@ -54,8 +54,10 @@ export function isMutationError(value: Mutation | MutationError): value is Mutat
 
 function readMutation(f: Fields): Mutation {
   const createdAt = requiredString(f, 'createdAt', '');
-  if (!RFC3339.test(createdAt) || Number.isNaN(Date.parse(createdAt))) invalid('createdAt', `not RFC 3339 (${createdAt})`);
-  const patchType = f['patchType'] === undefined || f['patchType'] === null ? null : oneOf(f, 'patchType', '', PATCH_TYPES);
+  if (!RFC3339.test(createdAt) || Number.isNaN(Date.parse(createdAt)))
+    invalid('createdAt', `not RFC 3339 (${createdAt})`);
+  const patchType =
+    f['patchType'] === undefined || f['patchType'] === null ? null : oneOf(f, 'patchType', '', PATCH_TYPES);
   return {
     id: requiredString(f, 'id', ''),
     controller: requiredString(f, 'controller', ''),
@@ -70,7 +72,10 @@ function readMutation(f: Fields): Mutation {
     createdAt,
     event: f['event'] === undefined || f['event'] === null ? null : readEvent(record(f['event'], 'event')),
     reconcileKey: nullableString(f, 'reconcileKey', ''),
-    slowStart: f['slowStart'] === undefined || f['slowStart'] === null ? null : readSlowStart(record(f['slowStart'], 'slowStart')),
+    slowStart:
+      f['slowStart'] === undefined || f['slowStart'] === null
+        ? null
+        : readSlowStart(record(f['slowStart'], 'slowStart')),
   };
 }
 
@@ -80,7 +85,8 @@ const MAX_SLOW_START_SIZE = 10_000;
 function readSlowStart(f: Fields): SlowStart {
   const size = requiredInt(f, 'size', 'slowStart.');
   const index = requiredInt(f, 'index', 'slowStart.');
-  if (size === 0 || size > MAX_SLOW_START_SIZE) invalid('slowStart.size', `not between 1 and ${MAX_SLOW_START_SIZE} (${size})`);
+  if (size === 0 || size > MAX_SLOW_START_SIZE)
+    invalid('slowStart.size', `not between 1 and ${MAX_SLOW_START_SIZE} (${size})`);
   if (index >= size) invalid('slowStart.index', `${index} is not below the size ${size}`);
   return { run: requiredString(f, 'run', 'slowStart.'), index, size };
 }
@@ -107,18 +113,25 @@ function pathSegmentName(name: string, path: string): void {
 }
 
 function readPreconditions(f: Fields): MutationPreconditions {
-  return { uid: nullableString(f, 'uid', 'preconditions.'), resourceVersion: nullableString(f, 'resourceVersion', 'preconditions.') };
+  return {
+    uid: nullableString(f, 'uid', 'preconditions.'),
+    resourceVersion: nullableString(f, 'resourceVersion', 'preconditions.'),
+  };
 }
 
 function readCause(value: unknown): readonly MutationCause[] {
-  if (!Array.isArray(value)) return invalid('cause', value === undefined || value === null ? 'missing' : 'not an array');
+  if (!Array.isArray(value))
+    return invalid('cause', value === undefined || value === null ? 'missing' : 'not an array');
   return value.map((item: unknown, i) => {
     const f = record(item, `cause[${i}]`);
     const path = `cause[${i}].`;
     const [key, resourceVersion] = [nullableString(f, 'key', path), nullableString(f, 'resourceVersion', path)];
     return {
-      topic: requiredString(f, 'topic', path), partition: requiredInt(f, 'partition', path), offset: requiredInt(f, 'offset', path),
-      ...(key === null ? {} : { key }), ...(resourceVersion === null ? {} : { resourceVersion }),
+      topic: requiredString(f, 'topic', path),
+      partition: requiredInt(f, 'partition', path),
+      offset: requiredInt(f, 'offset', path),
+      ...(key === null ? {} : { key }),
+      ...(resourceVersion === null ? {} : { resourceVersion }),
     };
   });
 }
@@ -130,7 +143,10 @@ function readEvent(f: Fields): MutationEvent {
     type: oneOf<EventType>(f, 'type', 'event.', ['Normal', 'Warning']),
     reason: requiredString(f, 'reason', 'event.'),
     message: requiredString(f, 'message', 'event.', false, Infinity),
-    source: { component: requiredString(source, 'component', 'event.source.'), host: nullableString(source, 'host', 'event.source.') },
+    source: {
+      component: requiredString(source, 'component', 'event.source.'),
+      host: nullableString(source, 'host', 'event.source.'),
+    },
   };
 }
 
@@ -153,25 +169,35 @@ function readReference(f: Fields): ObjectReference {
  */
 function checkVerb(m: Mutation): void {
   if (m.body !== null) record(jsonText(m.body, 'body'), 'body');
-  if (m.verb !== 'Create' && m.verb !== 'RecordEvent' && m.target.name === '') invalid('target.name', `missing (a ${m.verb} names its object)`);
+  if (m.verb !== 'Create' && m.verb !== 'RecordEvent' && m.target.name === '')
+    invalid('target.name', `missing (a ${m.verb} names its object)`);
   switch (m.verb) {
-    case 'Create': return checkCreate(m);
+    case 'Create':
+      return checkCreate(m);
     case 'Update':
-    case 'UpdateStatus': return checkUpdate(m);
-    case 'Patch': return checkPatch(m);
+    case 'UpdateStatus':
+      return checkUpdate(m);
+    case 'Patch':
+      return checkPatch(m);
     case 'Delete':
-      if (m.preconditions.uid === null) invalid('preconditions.uid', 'missing (a Delete carries the UID precondition, so a replay cannot delete a recreated object)');
+      if (m.preconditions.uid === null)
+        invalid(
+          'preconditions.uid',
+          'missing (a Delete carries the UID precondition, so a replay cannot delete a recreated object)',
+        );
       return;
     case 'RecordEvent':
       if (m.event === null) invalid('event', 'missing (a RecordEvent carries its event)');
-      if (m.target.resource !== 'events') invalid('target.resource', `${JSON.stringify(m.target.resource)} is not "events"`);
+      if (m.target.resource !== 'events')
+        invalid('target.resource', `${JSON.stringify(m.target.resource)} is not "events"`);
   }
 }
 
 function checkCreate(m: Mutation): void {
   const meta = bodyMetadata(m, 'a Create carries the object');
   const name = meta['name'];
-  if (name === undefined && typeof meta['generateName'] !== 'string') invalid('body.metadata.name', 'missing (and no metadata.generateName either)');
+  if (name === undefined && typeof meta['generateName'] !== 'string')
+    invalid('body.metadata.name', 'missing (and no metadata.generateName either)');
   if (name !== undefined && typeof name !== 'string') invalid('body.metadata.name', 'not a string');
   if (name !== undefined && name !== m.target.name) {
     invalid('target.name', `${JSON.stringify(m.target.name)} differs from body.metadata.name ${JSON.stringify(name)}`);
@@ -182,10 +208,16 @@ function checkCreate(m: Mutation): void {
 function checkUpdate(m: Mutation): void {
   const meta = bodyMetadata(m, `an ${m.verb} carries the whole object`);
   if (m.preconditions.resourceVersion === null && typeof meta['resourceVersion'] !== 'string') {
-    invalid('preconditions.resourceVersion', `missing (an ${m.verb} carries the resourceVersion it read, in preconditions or body.metadata)`);
+    invalid(
+      'preconditions.resourceVersion',
+      `missing (an ${m.verb} carries the resourceVersion it read, in preconditions or body.metadata)`,
+    );
   }
   if (m.verb === 'UpdateStatus' && m.target.subresource !== null && m.target.subresource !== 'status') {
-    invalid('target.subresource', `${JSON.stringify(m.target.subresource)}: an UpdateStatus writes the status subresource`);
+    invalid(
+      'target.subresource',
+      `${JSON.stringify(m.target.subresource)}: an UpdateStatus writes the status subresource`,
+    );
   }
 }
 
@@ -194,7 +226,8 @@ function checkPatch(m: Mutation): void {
   if (m.patchType === null) invalid('patchType', `missing (one of ${PATCH_TYPES.join(', ')})`);
   const patch = jsonText(m.patch, 'patch');
   if (m.patchType === 'json' && !Array.isArray(patch)) invalid('patch', 'a json patch is an array of operations');
-  if (m.patchType !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) invalid('patch', `a ${m.patchType} patch is an object`);
+  if (m.patchType !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch)))
+    invalid('patch', `a ${m.patchType} patch is an object`);
 }
 
 function bodyMetadata(m: Mutation, why: string): Fields {

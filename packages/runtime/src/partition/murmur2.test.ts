@@ -45,7 +45,10 @@ describe('partitionFor', () => {
   });
 
   it('given one partition, then every key lands on 0', () => {
-    assert.deepEqual(['a', 'kube-system', ''].map((k) => partitionFor(k, 1)), [0, 0, 0]);
+    assert.deepEqual(
+      ['a', 'kube-system', ''].map((k) => partitionFor(k, 1)),
+      [0, 0, 0],
+    );
   });
 
   it('given a non-positive or fractional partition count, then it throws', () => {

@@ -13,7 +13,7 @@ export function murmur2(data: Uint8Array): number {
   let h = SEED ^ length;
   const tail = length & ~3;
   for (let i = 0; i < tail; i += 4) {
-    let k = (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24));
+    let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
     k = Math.imul(k, M);
     k ^= k >>> R;
     k = Math.imul(k, M);

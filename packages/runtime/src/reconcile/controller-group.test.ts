@@ -16,22 +16,35 @@ const NODES_HISTORY = 'kcm.watch.nodes';
 const RESULTS = 'kcm.mutation-results';
 
 /** scriptedBus is a Bus whose groups the test drives: it keeps each joinGroup's options and the topics ensured. */
-function scriptedBus(partitions = 2): { bus: Bus; groups: GroupOptions[]; ensured: string[]; sent: { topic: string; headers: unknown }[]; moves: string[] } {
+function scriptedBus(partitions = 2): {
+  bus: Bus;
+  groups: GroupOptions[];
+  ensured: string[];
+  sent: { topic: string; headers: unknown }[];
+  moves: string[];
+} {
   const groups: GroupOptions[] = [];
   const ensured: string[] = [];
   const sent: { topic: string; headers: unknown }[] = [];
   const moves: string[] = [];
   const member = {
-    joined: () => true, commit: async () => undefined, stop: async () => undefined,
-    pause: (tps: readonly { topic: string; partition: number }[]) => void moves.push(...tps.map((tp) => `pause ${tp.topic}/${tp.partition}`)),
-    resume: (tps: readonly { topic: string; partition: number; offset?: string }[]) => void moves.push(...tps.map((tp) => `resume ${tp.topic}/${tp.partition}@${tp.offset}`)),
+    joined: () => true,
+    commit: async () => undefined,
+    stop: async () => undefined,
+    pause: (tps: readonly { topic: string; partition: number }[]) =>
+      void moves.push(...tps.map((tp) => `pause ${tp.topic}/${tp.partition}`)),
+    resume: (tps: readonly { topic: string; partition: number; offset?: string }[]) =>
+      void moves.push(...tps.map((tp) => `resume ${tp.topic}/${tp.partition}@${tp.offset}`)),
   };
   const bus = {
-    ensureTopics: async (specs: readonly { topic: string }[]) => new Map(specs.map((s) => (ensured.push(s.topic), [s.topic, 1]))),
+    ensureTopics: async (specs: readonly { topic: string }[]) =>
+      new Map(specs.map((s) => (ensured.push(s.topic), [s.topic, 1]))),
     partitionCount: async () => partitions,
     publisher: async () => ({
-      send: async (topic: string, records: readonly { headers?: unknown }[]) => void sent.push(...records.map((r) => ({ topic, headers: r.headers }))),
-      sendTopics: async () => undefined, close: async () => undefined,
+      send: async (topic: string, records: readonly { headers?: unknown }[]) =>
+        void sent.push(...records.map((r) => ({ topic, headers: r.headers }))),
+      sendTopics: async () => undefined,
+      close: async () => undefined,
     }),
     joinGroup: async (o: GroupOptions) => (groups.push(o), member),
   } as unknown as Bus;
@@ -42,34 +55,68 @@ const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) a
 
 /** recordingPart is a part (a controller and its inputs) that records what it is fed. */
 function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'global'>) {
-  const fed = { events: [] as InputEvent[], results: [] as boolean[], dropped: [] as string[], activations: [] as Date[] };
+  const fed = {
+    events: [] as InputEvent[],
+    results: [] as boolean[],
+    dropped: [] as string[],
+    activations: [] as Date[],
+  };
   const part: GroupPart = {
-    name, ...inputs, serdes: new Map([...inputs.partitioned, ...inputs.global].map((t) => [t, json])), signing: UNSIGNED, dropWhere: () => undefined,
+    name,
+    ...inputs,
+    serdes: new Map([...inputs.partitioned, ...inputs.global].map((t) => [t, json])),
+    signing: UNSIGNED,
+    dropWhere: () => undefined,
     controller: {
-      onEvent: async (_topic, e) => void fed.events.push(e), onResult: async (_r, _c, live) => void fed.results.push(live), onWatermark: () => undefined,
-      dropWhere: (pred) => void fed.dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)), onActivated: (at) => void fed.activations.push(at),
+      onEvent: async (_topic, e) => void fed.events.push(e),
+      onResult: async (_r, _c, live) => void fed.results.push(live),
+      onWatermark: () => undefined,
+      dropWhere: (pred) => void fed.dropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
+      onActivated: (at) => void fed.activations.push(at),
     },
   };
   return { part, ...fed };
 }
 
 /** harness starts a group over the scripted bus with one part (inputs: pods, unless told) that records what it is fed. */
-async function harness(o: Partial<ControllerGroupOptions> & { partitions?: number; partitioned?: string[]; global?: string[] } = {}) {
+async function harness(
+  o: Partial<ControllerGroupOptions> & { partitions?: number; partitioned?: string[]; global?: string[] } = {},
+) {
   const { bus, groups, ensured, sent, moves } = scriptedBus(o.partitions);
   const { part, ...fed } = recordingPart('c', { partitioned: o.partitioned ?? [PODS], global: o.global ?? [] });
   const group = new ControllerGroup({
-    bus, groupId: 'g', singleton: false, resultsTopic: RESULTS, results: { serde: json, signing: UNSIGNED },
+    bus,
+    groupId: 'g',
+    singleton: false,
+    resultsTopic: RESULTS,
+    results: { serde: json, signing: UNSIGNED },
     mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-    onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined, ...o,
+    onDeadLetter: () => undefined,
+    log: jsonLogger('test', { sink: () => undefined }),
+    fatal: () => undefined,
+    ...o,
   });
   group.attach(part);
   await group.start();
   return { group, groups, ensured, sent, moves, ...fed };
 }
 
-const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({ topic, partition, low: '0', high: String(high) });
-const record = (key: string, offset: number): { key: Buffer; value: Buffer; offset: string; timestamp: string; headers: {} } =>
-  ({ key: Buffer.from(key), value: Buffer.from(JSON.stringify({ type: 'Applied', object: { metadata: { name: key } }, resourceVersion: '5' })), offset: String(offset), timestamp: '0', headers: {} });
+const offsets = (topic: string, partition: number, high: number): PartitionOffsets => ({
+  topic,
+  partition,
+  low: '0',
+  high: String(high),
+});
+const record = (
+  key: string,
+  offset: number,
+): { key: Buffer; value: Buffer; offset: string; timestamp: string; headers: {} } => ({
+  key: Buffer.from(key),
+  value: Buffer.from(JSON.stringify({ type: 'Applied', object: { metadata: { name: key } }, resourceVersion: '5' })),
+  offset: String(offset),
+  timestamp: '0',
+  headers: {},
+});
 const heartbeat = async (): Promise<void> => undefined;
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
@@ -80,30 +127,93 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 2), offsets(PODS_HISTORY, p, 9), offsets(RESULTS, p, 0)]);
     assert.deepEqual([h.group.partitionOwned(p), h.group.partitionSynced(p), h.group.ready()], [true, false, false]);
-    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), record('ns-a/y', 1), record('ns-a/past', 2)], lastOffset: '2' }, heartbeat);
+    await h.groups[0]!.onBatch(
+      {
+        topic: PODS,
+        partition: p,
+        records: [record('ns-a/x', 0), record('ns-a/y', 1), record('ns-a/past', 2)],
+        lastOffset: '2',
+      },
+      heartbeat,
+    );
     await settled();
-    assert.deepEqual(h.events.map((e) => `${e.key} ${e.live}`), ['ns-a/x false', 'ns-a/y false'], 'what the state holds past the mark is the history\'s to bring');
-    assert.deepEqual(h.moves, [`pause ${PODS}/${p}`, `resume ${PODS_HISTORY}/${p}@9`], 'no checkpoint marker: the history from its high-water mark at assignment');
+    assert.deepEqual(
+      h.events.map((e) => `${e.key} ${e.live}`),
+      ['ns-a/x false', 'ns-a/y false'],
+      "what the state holds past the mark is the history's to bring",
+    );
+    assert.deepEqual(
+      h.moves,
+      [`pause ${PODS}/${p}`, `resume ${PODS_HISTORY}/${p}@9`],
+      'no checkpoint marker: the history from its high-water mark at assignment',
+    );
     assert.deepEqual([h.group.partitionSynced(p), h.group.ready()], [true, true]);
-    await h.groups[0]!.onBatch({ topic: PODS_HISTORY, partition: p, records: [record('ns-a/z', 9)], lastOffset: '9' }, heartbeat);
-    assert.deepEqual([h.events.at(-1)?.live, h.events.at(-1)?.cause.topic], [true, PODS_HISTORY], 'the cause names the record in the history');
+    await h.groups[0]!.onBatch(
+      { topic: PODS_HISTORY, partition: p, records: [record('ns-a/z', 9)], lastOffset: '9' },
+      heartbeat,
+    );
+    assert.deepEqual(
+      [h.events.at(-1)?.live, h.events.at(-1)?.cause.topic],
+      [true, PODS_HISTORY],
+      'the cause names the record in the history',
+    );
   });
 
-  it('given a state partition with checkpoint markers, then its history is read from the last marker\'s offset, and a record of an older watcher epoch is refused', async () => {
+  it("given a state partition with checkpoint markers, then its history is read from the last marker's offset, and a record of an older watcher epoch is refused", async () => {
     const h = await harness();
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 3), offsets(PODS_HISTORY, p, 40)]);
-    const marker = (offset: number, next: number, epoch: number) => ({ ...record('~watermark', offset),
-      value: Buffer.from(JSON.stringify({ type: 'Watermark', key: '~watermark', resourceVersion: '5', observedAt: '2026-01-01T00:00:00Z', object: null })),
-      headers: { 'kcm-bus-history-next': String(next), 'kcm-bus-epoch': String(epoch) } });
-    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [marker(0, 10, 4), record('ns-a/x', 1), marker(2, 30, 7)], lastOffset: '2' }, heartbeat);
+    const marker = (offset: number, next: number, epoch: number) => ({
+      ...record('~watermark', offset),
+      value: Buffer.from(
+        JSON.stringify({
+          type: 'Watermark',
+          key: '~watermark',
+          resourceVersion: '5',
+          observedAt: '2026-01-01T00:00:00Z',
+          object: null,
+        }),
+      ),
+      headers: { 'kcm-bus-history-next': String(next), 'kcm-bus-epoch': String(epoch) },
+    });
+    await h.groups[0]!.onBatch(
+      {
+        topic: PODS,
+        partition: p,
+        records: [marker(0, 10, 4), record('ns-a/x', 1), marker(2, 30, 7)],
+        lastOffset: '2',
+      },
+      heartbeat,
+    );
     await settled();
     assert.deepEqual(h.moves, [`pause ${PODS}/${p}`, `resume ${PODS_HISTORY}/${p}@30`]);
-    assert.equal(h.group.partitionSynced(p), false, 'the history is read up to its high-water mark at assignment first');
-    const at = (key: string, offset: number, epoch: number) => ({ ...record(key, offset), headers: { 'kcm-bus-epoch': String(epoch) } });
-    await h.groups[0]!.onBatch({ topic: PODS_HISTORY, partition: p, records: [at('ns-a/zombie', 30, 6), at('ns-a/y', 31, 7), at('ns-a/zombie', 39, 6)], lastOffset: '39' }, heartbeat);
-    assert.deepEqual(h.events.map((e) => e.key), ['ns-a/x', 'ns-a/y']);
-    assert.deepEqual(h.sent.map((s) => s.topic), [`${PODS_HISTORY}.dlq`, `${PODS_HISTORY}.dlq`], 'each refused record is dead-lettered');
+    assert.equal(
+      h.group.partitionSynced(p),
+      false,
+      'the history is read up to its high-water mark at assignment first',
+    );
+    const at = (key: string, offset: number, epoch: number) => ({
+      ...record(key, offset),
+      headers: { 'kcm-bus-epoch': String(epoch) },
+    });
+    await h.groups[0]!.onBatch(
+      {
+        topic: PODS_HISTORY,
+        partition: p,
+        records: [at('ns-a/zombie', 30, 6), at('ns-a/y', 31, 7), at('ns-a/zombie', 39, 6)],
+        lastOffset: '39',
+      },
+      heartbeat,
+    );
+    assert.deepEqual(
+      h.events.map((e) => e.key),
+      ['ns-a/x', 'ns-a/y'],
+    );
+    assert.deepEqual(
+      h.sent.map((s) => s.topic),
+      [`${PODS_HISTORY}.dlq`, `${PODS_HISTORY}.dlq`],
+      'each refused record is dead-lettered',
+    );
     assert.match(JSON.stringify(h.sent[0]?.headers), /watcher epoch 6 is older than the partition's 7/);
     assert.equal(h.group.partitionSynced(p), true, 'a refused record counts as read');
   });
@@ -111,10 +221,21 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
   it('given the results topic, then a member reads it on from where its group left it, inputs from their beginning', async () => {
     const h = await harness();
     const o = h.groups[0]!;
-    assert.deepEqual([o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 })], ['0', undefined]);
+    assert.deepEqual(
+      [o.startAt?.({ topic: PODS, partition: 0 }), o.startAt?.({ topic: RESULTS, partition: 0 })],
+      ['0', undefined],
+    );
     const commits = o.commitProgress as (tp: { topic: string; partition: number }) => boolean;
-    assert.deepEqual([PODS, PODS_HISTORY, RESULTS].map((topic) => commits({ topic, partition: 0 })), [false, true, true], 'no commits on a state topic, read only to restore');
-    assert.deepEqual([PODS, PODS_HISTORY, RESULTS].map((topic) => o.heldAtJoin?.({ topic, partition: 0 })), [false, true, false], 'the history waits for the state');
+    assert.deepEqual(
+      [PODS, PODS_HISTORY, RESULTS].map((topic) => commits({ topic, partition: 0 })),
+      [false, true, true],
+      'no commits on a state topic, read only to restore',
+    );
+    assert.deepEqual(
+      [PODS, PODS_HISTORY, RESULTS].map((topic) => o.heldAtJoin?.({ topic, partition: 0 })),
+      [false, true, false],
+      'the history waits for the state',
+    );
   });
 
   it('given a results partition with a backlog, then it gates no sync, and a result is live from the high-water mark seen on assignment', async () => {
@@ -122,8 +243,14 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 0), offsets(RESULTS, p, 50_000)]);
     assert.equal(h.group.partitionSynced(p), true);
-    const result = (offset: number) => ({ ...record('ns-a/x', offset), value: Buffer.from(JSON.stringify({ mutationId: `m${offset}`, outcome: 'Applied' })) });
-    await h.groups[0]!.onBatch({ topic: RESULTS, partition: p, records: [result(49_999), result(50_000)], lastOffset: '50000' }, heartbeat);
+    const result = (offset: number) => ({
+      ...record('ns-a/x', offset),
+      value: Buffer.from(JSON.stringify({ mutationId: `m${offset}`, outcome: 'Applied' })),
+    });
+    await h.groups[0]!.onBatch(
+      { topic: RESULTS, partition: p, records: [result(49_999), result(50_000)], lastOffset: '50000' },
+      heartbeat,
+    );
     assert.deepEqual(h.results, [false, true]);
   });
 
@@ -181,28 +308,42 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.equal(h.activations.length, 0);
   });
 
-  it('given records read at given times, then each advances its partition\'s input clock as a watermark does, never back', async () => {
+  it("given records read at given times, then each advances its partition's input clock as a watermark does, never back", async () => {
     const h = await harness({ global: [NODES] });
     await h.groups[0]!.onAssigned!([offsets(NODES, 0, 0), offsets(NODES, 1, 0)]);
     const at = (key: string, offset: number, observedAt: string) => {
       const r = record(key, offset);
-      return { ...r, value: Buffer.from(JSON.stringify({ ...JSON.parse(r.value.toString()) as object, observedAt })) };
+      return {
+        ...r,
+        value: Buffer.from(JSON.stringify({ ...(JSON.parse(r.value.toString()) as object), observedAt })),
+      };
     };
-    const batch = (partition: number, records: ReturnType<typeof at>[]) => h.groups[0]!.onBatch({ topic: NODES_HISTORY, partition, records, lastOffset: String(records.length - 1) }, heartbeat);
+    const batch = (partition: number, records: ReturnType<typeof at>[]) =>
+      h.groups[0]!.onBatch(
+        { topic: NODES_HISTORY, partition, records, lastOffset: String(records.length - 1) },
+        heartbeat,
+      );
     await batch(0, [at('n1', 0, '2026-01-01T00:00:05Z')]);
     assert.equal(h.group.watermark(NODES), undefined, 'partition 1 has brought no time yet');
     await batch(1, [at('n2', 0, '2026-01-01T00:00:03Z'), at('n3', 1, '2026-01-01T00:00:09Z')]);
     assert.equal(h.group.watermark(NODES)?.toISOString(), '2026-01-01T00:00:05.000Z');
     await batch(0, [at('n1', 1, '2026-01-01T00:00:01Z'), at('n4', 2, '2026-01-01T00:00:12Z')]);
     assert.equal(h.group.watermark(NODES)?.toISOString(), '2026-01-01T00:00:09.000Z');
-    const keyOn = (p: number): string => ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].find((k) => h.group.watchPartitionOf(k) === p)!;
-    assert.deepEqual([0, 1].map((p) => h.group.watermark(NODES, keyOn(p))?.toISOString()), ['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:09.000Z'],
-      'with a key, the time of the partition its records are on');
+    const keyOn = (p: number): string =>
+      ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].find((k) => h.group.watchPartitionOf(k) === p)!;
+    assert.deepEqual(
+      [0, 1].map((p) => h.group.watermark(NODES, keyOn(p))?.toISOString()),
+      ['2026-01-01T00:00:12.000Z', '2026-01-01T00:00:09.000Z'],
+      'with a key, the time of the partition its records are on',
+    );
   });
 
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {
     const singleton = new ControllerGroup({ singleton: true } as unknown as ControllerGroupOptions);
-    assert.throws(() => singleton.attach(recordingPart('s', { partitioned: [PODS], global: [] }).part), /global inputs only/);
+    assert.throws(
+      () => singleton.attach(recordingPart('s', { partitioned: [PODS], global: [] }).part),
+      /global inputs only/,
+    );
   });
 
   it('given two controllers reading pods, then the group reads pods once, joins once, and each controller gets every record; a view they share is decoded once', async () => {
@@ -210,12 +351,22 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     let decodes = 0;
     const counting = { decode: async (b: Buffer) => (decodes++, json.decode(b)) };
     const group = new ControllerGroup({
-      bus, groupId: 'g', singleton: false, resultsTopic: RESULTS, results: { serde: json, signing: UNSIGNED },
+      bus,
+      groupId: 'g',
+      singleton: false,
+      resultsTopic: RESULTS,
+      results: { serde: json, signing: UNSIGNED },
       mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-      onDeadLetter: () => undefined, log: jsonLogger('test', { sink: () => undefined }), fatal: () => undefined,
+      onDeadLetter: () => undefined,
+      log: jsonLogger('test', { sink: () => undefined }),
+      fatal: () => undefined,
     });
-    const [rc, rs] = [recordingPart('rc', { partitioned: [PODS], global: [] }), recordingPart('rs', { partitioned: [PODS, NODES], global: [] })];
-    for (const p of [rc, rs]) group.attach({ ...p.part, serdes: new Map([...p.part.serdes.keys()].map((t) => [t, counting])) });
+    const [rc, rs] = [
+      recordingPart('rc', { partitioned: [PODS], global: [] }),
+      recordingPart('rs', { partitioned: [PODS, NODES], global: [] }),
+    ];
+    for (const p of [rc, rs])
+      group.attach({ ...p.part, serdes: new Map([...p.part.serdes.keys()].map((t) => [t, counting])) });
     await group.start();
     assert.equal(groups.length, 1, 'one consumer group for both');
     assert.deepEqual(groups[0]!.topics, [PODS, NODES, PODS_HISTORY, NODES_HISTORY, RESULTS]);
@@ -225,23 +376,43 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([rc.events.map((e) => e.key), rs.events.map((e) => e.key), decodes], [['ns-a/x'], ['ns-a/x'], 1]);
   });
 
-  it('given a record that cannot be decoded, then it goes to its topic\'s dead-letter topic and the next record is handled', async () => {
+  it("given a record that cannot be decoded, then it goes to its topic's dead-letter topic and the next record is handled", async () => {
     const h = await harness();
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 3)]);
     const garbage = { ...record('ns-a/bad', 1), value: Buffer.from('not json') };
-    await h.groups[0]!.onBatch({ topic: PODS, partition: p, records: [record('ns-a/x', 0), garbage, record('ns-a/y', 2)], lastOffset: '2' }, heartbeat);
-    assert.deepEqual(h.events.map((e) => e.key), ['ns-a/x', 'ns-a/y']);
-    assert.deepEqual(h.sent.map((s) => s.topic), ['kcm.state.pods.dlq']);
+    await h.groups[0]!.onBatch(
+      { topic: PODS, partition: p, records: [record('ns-a/x', 0), garbage, record('ns-a/y', 2)], lastOffset: '2' },
+      heartbeat,
+    );
+    assert.deepEqual(
+      h.events.map((e) => e.key),
+      ['ns-a/x', 'ns-a/y'],
+    );
+    assert.deepEqual(
+      h.sent.map((s) => s.topic),
+      ['kcm.state.pods.dlq'],
+    );
     assert.match(JSON.stringify(h.sent[0]?.headers), /kcm\.state\.pods\/\d\/1/);
     assert.equal(h.group.partitionSynced(p), true);
     assert.ok(h.ensured.includes('kcm.watch.pods.dlq'), 'dead-letter topics are created at start');
   });
 
   it('given mutations to publish, then each goes to the mutations topic signed by the controller', async () => {
-    const signing = { enabled: true, headers: (key: string) => ({ 'kcm-bus-signer': 'c', 'kcm-bus-signature': `sig(${key})` }), verify: () => undefined };
+    const signing = {
+      enabled: true,
+      headers: (key: string) => ({ 'kcm-bus-signer': 'c', 'kcm-bus-signature': `sig(${key})` }),
+      verify: () => undefined,
+    };
     const h = await harness();
-    await h.group.publish([aCreate({ target: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns-a', name: 'p', resource: 'pods', subresource: null } })], signing);
+    await h.group.publish(
+      [
+        aCreate({
+          target: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns-a', name: 'p', resource: 'pods', subresource: null },
+        }),
+      ],
+      signing,
+    );
     assert.deepEqual(h.sent, [{ topic: 'm', headers: { 'kcm-bus-signer': 'c', 'kcm-bus-signature': 'sig(ns-a/p)' } }]);
   });
 });

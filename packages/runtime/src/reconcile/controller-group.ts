@@ -1,4 +1,12 @@
-import type { BusBatch, BusRecord, GroupMember, GroupOptions, PartitionOffsets, Publisher, TopicPartition } from '../bus/bus.ts';
+import type {
+  BusBatch,
+  BusRecord,
+  GroupMember,
+  GroupOptions,
+  PartitionOffsets,
+  Publisher,
+  TopicPartition,
+} from '../bus/bus.ts';
 import { Watermarks } from '../consumer/watermarks.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
@@ -28,8 +36,15 @@ export class StaleEpochError extends Error {}
  * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
  * offsets.retention.minutes (a week) where an empty one goes at once.
  */
-function restoreFrom(resultsTopic: string, reader: InputReader): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'heldAtJoin'> {
-  return { startAt: (tp) => (tp.topic === resultsTopic || reader.held(tp) ? undefined : '0'), commitProgress: (tp) => !reader.restoresFrom(tp.topic), heldAtJoin: reader.held };
+function restoreFrom(
+  resultsTopic: string,
+  reader: InputReader,
+): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'heldAtJoin'> {
+  return {
+    startAt: (tp) => (tp.topic === resultsTopic || reader.held(tp) ? undefined : '0'),
+    commitProgress: (tp) => !reader.restoresFrom(tp.topic),
+    heldAtJoin: reader.held,
+  };
 }
 
 /**
@@ -63,13 +78,16 @@ export class ControllerGroup {
     this.#o = o;
     this.#guard = new RecordGuard({
       deadLetter: (source, record, reason) => this.#deadLetter(source, record, reason),
-      counted: (source) => o.onDeadLetter(source.topic), log: o.log, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      counted: (source) => o.onDeadLetter(source.topic),
+      log: o.log,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
   }
 
   /** attach adds a controller to feed, before start. */
   attach(part: GroupPart): void {
-    if (this.#o.singleton && part.partitioned.length > 0) throw new Error(`a singleton controller reads global inputs only, not ${part.partitioned.join(', ')}`);
+    if (this.#o.singleton && part.partitioned.length > 0)
+      throw new Error(`a singleton controller reads global inputs only, not ${part.partitioned.join(', ')}`);
     this.#parts.push(part);
   }
 
@@ -80,13 +98,20 @@ export class ControllerGroup {
     this.#partitioned = new InputReader(union('partitioned'));
     this.#global = new InputReader(union('global'));
     const inputs = [...this.#partitioned.topics(), ...this.#global.topics(), o.resultsTopic];
-    await o.bus.ensureTopics(inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })));
+    await o.bus.ensureTopics(
+      inputs.map((t) => ({ topic: deadLetterTopic(t), partitions: 1, configs: DEAD_LETTER_CONFIGS })),
+    );
     if (o.singleton) await o.bus.ensureTopics([{ topic: lockTopic(o.groupId), partitions: 1, configs: {} }]);
     await this.#coPartition(o);
     this.#publisher = await o.bus.publisher();
     const globalTopics = o.singleton ? [...this.#global.topics(), o.resultsTopic] : this.#global.topics();
     if (globalTopics.length > 0) this.#members.push(await this.#joined(this.#global, this.#joinGlobal(globalTopics)));
-    this.#members.push(await this.#joined(this.#partitioned, this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...this.#partitioned.topics(), o.resultsTopic])));
+    this.#members.push(
+      await this.#joined(
+        this.#partitioned,
+        this.#joinPartitioned(o.singleton ? [lockTopic(o.groupId)] : [...this.#partitioned.topics(), o.resultsTopic]),
+      ),
+    );
   }
 
   /** #joined gives the reader its member (it pauses and resumes the member's partitions) once joining resolves. */
@@ -132,7 +157,10 @@ export class ControllerGroup {
    * owned ones of a partitioned input's); with an object key, of the one partition its records are on, if read here.
    */
   watermark(topic: string, key?: string): Date | undefined {
-    const global = this.#global.sync.assignedPartitions().filter((tp) => tp.topic === topic).map((tp) => tp.partition);
+    const global = this.#global.sync
+      .assignedPartitions()
+      .filter((tp) => tp.topic === topic)
+      .map((tp) => tp.partition);
     const read = this.#parts.some((p) => p.global.includes(topic)) ? global : [...this.#owned];
     const partitions = key === undefined ? read : read.filter((p) => p === this.watchPartitionOf(key));
     return this.#watermarks.watermark(topic, partitions);
@@ -152,22 +180,30 @@ export class ControllerGroup {
   notReady(): string | undefined {
     const fault = this.#guard.fault();
     if (fault !== undefined) return `retrying a record: ${fault}`;
-    return this.ready() ? undefined : 'joining the group or catching up with the inputs\' backlog';
+    return this.ready() ? undefined : "joining the group or catching up with the inputs' backlog";
   }
 
   /** ready: assigned (an empty share counts), and every assigned partition and every global input caught up. */
   ready(): boolean {
-    return this.#partitionedAssigned && this.#members.length > 0 && this.#members.every((m) => m.joined()) && this.#partitioned.sync.allSynced() && this.#globalSynced();
+    return (
+      this.#partitionedAssigned &&
+      this.#members.length > 0 &&
+      this.#members.every((m) => m.joined()) &&
+      this.#partitioned.sync.allSynced() &&
+      this.#globalSynced()
+    );
   }
 
   /** publish sends mutations keyed by their target object (acks=all), signed as the controller that made them. */
   async publish(mutations: readonly Mutation[], signing: Signing): Promise<void> {
     if (mutations.length === 0 || !this.#publisher) return;
     const { topic, serde } = this.#o.mutations;
-    const records = await Promise.all(mutations.map(async (m) => {
-      const [key, value] = [recordKey(m), (await serde.encode(m)).bytes];
-      return { key, value, headers: signing.headers(key, value) };
-    }));
+    const records = await Promise.all(
+      mutations.map(async (m) => {
+        const [key, value] = [recordKey(m), (await serde.encode(m)).bytes];
+        return { key, value, headers: signing.headers(key, value) };
+      }),
+    );
     await this.#publisher.send(topic, records);
   }
 
@@ -183,17 +219,25 @@ export class ControllerGroup {
    * the high-water mark seen on assignment, where its live results begin (results build no store: they gate nothing).
    */
   #track(reader: InputReader, assignment: readonly PartitionOffsets[]): void {
-    for (const p of assignment) if (p.topic === this.#o.resultsTopic) this.#resultsLiveFrom.set(p.partition, BigInt(p.high));
+    for (const p of assignment)
+      if (p.topic === this.#o.resultsTopic) this.#resultsLiveFrom.set(p.partition, BigInt(p.high));
     reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
   }
 
   #globalSynced(): boolean {
-    return this.#global.topics().length === 0 && !this.#o.singleton ? true : this.#globalAssigned && this.#global.sync.allSynced();
+    return this.#global.topics().length === 0 && !this.#o.singleton
+      ? true
+      : this.#globalAssigned && this.#global.sync.allSynced();
   }
 
   #joinPartitioned(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: this.#o.groupId, topics, fromBeginning: true, coPartitioned: true, concurrency: PARTITIONS_AT_ONCE, ...restoreFrom(this.#o.resultsTopic, this.#partitioned),
+      groupId: this.#o.groupId,
+      topics,
+      fromBeginning: true,
+      coPartitioned: true,
+      concurrency: PARTITIONS_AT_ONCE,
+      ...restoreFrom(this.#o.resultsTopic, this.#partitioned),
       onAssigned: async (assignment) => {
         for (const p of this.#parts) await p.takeFencingTokens?.([...new Set(assignment.map((a) => a.partition))]);
         this.#assigned(assignment);
@@ -206,8 +250,13 @@ export class ControllerGroup {
 
   #joinGlobal(topics: readonly string[]): Promise<GroupMember> {
     return this.#o.bus.joinGroup({
-      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`, ephemeral: true, topics, fromBeginning: true, concurrency: PARTITIONS_AT_ONCE,
-      startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.held(tp) ? '0' : undefined), heldAtJoin: this.#global.held,
+      groupId: `${this.#o.groupId}.global.${crypto.randomUUID()}`,
+      ephemeral: true,
+      topics,
+      fromBeginning: true,
+      concurrency: PARTITIONS_AT_ONCE,
+      startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.held(tp) ? '0' : undefined),
+      heldAtJoin: this.#global.held,
       onAssigned: (assignment) => {
         this.#track(this.#global, assignment);
         this.#globalAssigned = true;
@@ -238,7 +287,8 @@ export class ControllerGroup {
   }
 
   async #consume(reader: InputReader, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
-    const resultsLiveFrom = batch.topic === this.#o.resultsTopic ? this.#resultsLiveFrom.get(batch.partition) ?? 0n : undefined;
+    const resultsLiveFrom =
+      batch.topic === this.#o.resultsTopic ? (this.#resultsLiveFrom.get(batch.partition) ?? 0n) : undefined;
     const tp = { topic: batch.topic, partition: batch.partition };
     for (const record of batch.records) {
       const accepted = resultsLiveFrom === undefined ? reader.accept(tp, record) : 'apply';
@@ -246,8 +296,13 @@ export class ControllerGroup {
       const source = { ...tp, offset: record.offset };
       // A refused record is dead-lettered with its reason, as a poison record is: visible, counted, and lost to no one.
       const dispatch = { tp, topic: reader.canonical(tp.topic), record, live };
-      const handle = typeof accepted === 'object' ? () => Promise.reject(new StaleEpochError(accepted.refused))
-        : () => (resultsLiveFrom === undefined ? dispatchInput(this.#parts, this.#watermarks, dispatch) : dispatchResult(this.#parts, this.#o.results, dispatch));
+      const handle =
+        typeof accepted === 'object'
+          ? () => Promise.reject(new StaleEpochError(accepted.refused))
+          : () =>
+              resultsLiveFrom === undefined
+                ? dispatchInput(this.#parts, this.#watermarks, dispatch)
+                : dispatchResult(this.#parts, this.#o.results, dispatch);
       if (accepted !== 'skip') await this.#guard.handle(source, record, handle, heartbeat);
       this.#progress(reader, tp, record.offset);
       await heartbeat();
@@ -260,7 +315,9 @@ export class ControllerGroup {
 
   async #deadLetter(source: RecordSource, record: BusRecord, reason: string): Promise<void> {
     const headers = deadLetterHeaders(source, reason, this.#o.groupId);
-    await this.#publisher?.send(deadLetterTopic(source.topic), [{ key: record.key?.toString() ?? '', value: record.value, headers }]);
+    await this.#publisher?.send(deadLetterTopic(source.topic), [
+      { key: record.key?.toString() ?? '', value: record.value, headers },
+    ]);
   }
 
   #crashed(err: unknown, restart: boolean): void {

@@ -9,7 +9,14 @@ import { aMutation } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { Controller, ACTIVATED_TOPIC, TICK_TOPIC, type ControllerHooks, type ObservedKeys, type ReconcileInput } from './controller.ts';
+import {
+  Controller,
+  ACTIVATED_TOPIC,
+  TICK_TOPIC,
+  type ControllerHooks,
+  type ObservedKeys,
+  type ReconcileInput,
+} from './controller.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
 const KEY = 'ns/rc';
@@ -25,8 +32,20 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * harness runs a Controller with one worker over a scripted spec on a fake clock: `answer` decides each reconcile,
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
-function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: ObservedKeys = { creates: [], deletes: [] },
-  o: { readonly maxRetries?: number; readonly owned?: (key: string) => boolean; readonly withoutExpectations?: boolean; readonly publishFails?: boolean; readonly ownsKey?: (key: string) => boolean; readonly inputsAt?: () => Date | undefined; readonly atCut?: boolean; readonly logs?: string[] } = {}) {
+function harness(
+  answer: (input: ReconcileInput) => ReconcileResult,
+  inStores: ObservedKeys = { creates: [], deletes: [] },
+  o: {
+    readonly maxRetries?: number;
+    readonly owned?: (key: string) => boolean;
+    readonly withoutExpectations?: boolean;
+    readonly publishFails?: boolean;
+    readonly ownsKey?: (key: string) => boolean;
+    readonly inputsAt?: () => Date | undefined;
+    readonly atCut?: boolean;
+    readonly logs?: string[];
+  } = {},
+) {
   const clock = new FakeClock();
   const expectations = new MemoryExpectations({ clock, ttlMs: 600_000 });
   const owned = o.owned ?? (() => true);
@@ -49,11 +68,19 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
-    expectations: o.withoutExpectations ? undefined : expectations, queue,
+    expectations: o.withoutExpectations ? undefined : expectations,
+    queue,
     partitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
     watchPartitionOf: (key) => (keys.includes(key) ? keys.indexOf(key) : keys.push(key) - 1),
-    partitionOwned: (n) => owned(keys[n] ?? ''), partitionSynced: () => true, partitionWatermark: () => o.inputsAt?.(), now: () => new Date(clock.now()), log: jsonLogger('test', { sink: (line) => void o.logs?.push(line) }),
-    publish: (mutations) => (o.publishFails ? Promise.reject(new Error('MESSAGE_TOO_LARGE')) : Promise.resolve(void published.push(...mutations))),
+    partitionOwned: (n) => owned(keys[n] ?? ''),
+    partitionSynced: () => true,
+    partitionWatermark: () => o.inputsAt?.(),
+    now: () => new Date(clock.now()),
+    log: jsonLogger('test', { sink: (line) => void o.logs?.push(line) }),
+    publish: (mutations) =>
+      o.publishFails
+        ? Promise.reject(new Error('MESSAGE_TOO_LARGE'))
+        : Promise.resolve(void published.push(...mutations)),
   });
   const worker = controller.run(1);
   const syncs = (n: number): Promise<void> => until(`${n} reconciles`, () => inputs.length >= n);
@@ -65,27 +92,59 @@ function harness(answer: (input: ReconcileInput) => ReconcileResult, inStores: O
 }
 
 const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed'): MutationResult => ({
-  mutationId: 'm-1', controller: 'replicationcontroller-controller', verb: 'Create', outcome, status: 403, reason: 'Forbidden', message: 'no',
-  target: { ...aMutation().target, namespace: 'ns', name: '' }, name, resourceVersion: null, uid: null, attempts: 1, appliedAt: '2026-11-22T14:00:00Z', reconcileKey: KEY,
+  mutationId: 'm-1',
+  controller: 'replicationcontroller-controller',
+  verb: 'Create',
+  outcome,
+  status: 403,
+  reason: 'Forbidden',
+  message: 'no',
+  target: { ...aMutation().target, namespace: 'ns', name: '' },
+  name,
+  resourceVersion: null,
+  uid: null,
+  attempts: 1,
+  appliedAt: '2026-11-22T14:00:00Z',
+  reconcileKey: KEY,
 });
 
 describe('Controller: expectations a restore or a rebalance left behind', () => {
   it('given pending creations the stores already hold (restored records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: false });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: false,
+    });
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: true, pendingCreates: [], pendingDeletes: [] }]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.expectations),
+      [{ satisfied: true, pendingCreates: [], pendingDeletes: [] }],
+    );
   });
 
   it('given pending creations the stores do not hold yet, when the key syncs, then it waits for them', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.expectations), [{ satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] }]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.expectations),
+      [{ satisfied: false, pendingCreates: ['ns/b'], pendingDeletes: [] }],
+    );
   });
 
   it('given a restored failed create, then its expectation is lowered but the failure is not reported again', async () => {
@@ -104,7 +163,10 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length, i.cause]), [[true, 1, [cause(9)]]]);
+    assert.deepEqual(
+      h.inputs.map((i) => [i.expectations.satisfied, i.failures.length, i.cause]),
+      [[true, 1, [cause(9)]]],
+    );
   });
 
   it('given a Create the writer refused as expired, then its expectation is lowered and nothing is reported (no event, no backoff step)', async () => {
@@ -112,15 +174,27 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult({ ...failedCreate('a', 'Refused'), reason: CREATE_EXPIRED, status: 0 }, cause(9), true);
     assert.equal((await h.expectations.view(KEY)).satisfied, true);
-    await h.controller.onEvent('kcm.state.pods', { cause: cause(10), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.controller.onEvent('kcm.state.pods', {
+      cause: cause(10),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.failures.length), [0]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.failures.length),
+      [0],
+    );
   });
 
   it('given live failed attempts, then each steps the backoff once: the report runs at once, its error waits the next attempt (one AddRateLimited per failed sync)', async () => {
     const retry = aMutation({ id: 'm-1', verb: 'Create', reconcileKey: KEY });
-    const h = harness((i) => (i.failures.length > 0 ? { mutations: [], error: 'FailedCreate' } : { mutations: [retry] }));
+    const h = harness((i) =>
+      i.failures.length > 0 ? { mutations: [], error: 'FailedCreate' } : { mutations: [retry] },
+    );
     for (const n of [1, 2]) {
       await h.controller.onResult(failedCreate('a'), cause(9), true);
       await h.syncs(2 * n - 1);
@@ -130,18 +204,32 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
       await until('the next sync ran', () => h.queue.len() === 0);
     }
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.failures.length), [1, 0, 1, 0]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.failures.length),
+      [1, 0, 1, 0],
+    );
   });
 
   it('given a failed create whose run has another write in flight, then the key waits for that one and then its whole backoff (no held retry cuts it short)', async () => {
-    const run = [aMutation({ id: 'm-1', verb: 'Create', reconcileKey: KEY }), aMutation({ id: 'm-2', verb: 'Create', reconcileKey: KEY })];
-    const h = harness((i) => (i.failures.length > 0 ? { mutations: [], error: 'FailedCreate' } : { mutations: h.inputs.length === 1 ? run : [] }));
+    const run = [
+      aMutation({ id: 'm-1', verb: 'Create', reconcileKey: KEY }),
+      aMutation({ id: 'm-2', verb: 'Create', reconcileKey: KEY }),
+    ];
+    const h = harness((i) =>
+      i.failures.length > 0
+        ? { mutations: [], error: 'FailedCreate' }
+        : { mutations: h.inputs.length === 1 ? run : [] },
+    );
     for (let n = 0; n < 8; n++) h.queue.addRateLimited(KEY);
     h.clock.advance(5);
     await until('the run published', () => h.published.length === 2);
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    await h.controller.onResult({ ...failedCreate('b', 'Refused'), mutationId: 'm-2', reason: 'SlowStartSkipped' }, cause(10), true);
+    await h.controller.onResult(
+      { ...failedCreate('b', 'Refused'), mutationId: 'm-2', reason: 'SlowStartSkipped' },
+      cause(10),
+      true,
+    );
     await h.syncs(2);
     await until('the backoff stepped', () => h.queue.numRequeues(KEY) === 9);
     h.clock.advance(1000);
@@ -154,11 +242,17 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
 
   it('given a failed write reported by a sync that fails, then the log line names its mutation id (a lead for kcm-bus trace)', async () => {
     const logs: string[] = [];
-    const h = harness((input) => ({ mutations: [], ...(input.failures.length > 0 ? { error: 'FailedCreate' } : {}) }), undefined, { logs });
+    const h = harness(
+      (input) => ({ mutations: [], ...(input.failures.length > 0 ? { error: 'FailedCreate' } : {}) }),
+      undefined,
+      { logs },
+    );
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     await h.syncs(1);
     await h.stop();
-    const line = logs.map((l) => JSON.parse(l) as { msg: string; key?: string; mutationIds?: string[] }).find((l) => l.msg === 'sync error; requeued with backoff');
+    const line = logs
+      .map((l) => JSON.parse(l) as { msg: string; key?: string; mutationIds?: string[] })
+      .find((l) => l.msg === 'sync error; requeued with backoff');
     assert.deepEqual([line?.key, line?.mutationIds], [KEY, ['m-1']]);
   });
 
@@ -167,28 +261,63 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a'] });
     await h.controller.onResult(failedCreate('a', 'AlreadyDone'), cause(9), true);
     await h.stop();
-    assert.deepEqual(await h.expectations.view(KEY), { satisfied: false, pendingCreates: ['ns/a'], pendingDeletes: [] });
+    assert.deepEqual(await h.expectations.view(KEY), {
+      satisfied: false,
+      pendingCreates: ['ns/a'],
+      pendingDeletes: [],
+    });
   });
 });
 
 describe('Controller: attempts', () => {
   it('given a key synced again with no new input (a retry after an error), then the attempt counts up; a new input starts again at 0', async () => {
     const h = harness(() => ({ mutations: [], error: 'try again' }));
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(1);
     h.clock.advance(1000);
     await h.syncs(2);
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(2),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(3);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => [i.cause[0]?.offset, i.attempt]), [[1, 0], [1, 1], [2, 0]]);
+    assert.deepEqual(
+      h.inputs.map((i) => [i.cause[0]?.offset, i.attempt]),
+      [
+        [1, 0],
+        [1, 1],
+        [2, 0],
+      ],
+    );
   });
 });
 
 describe('Controller: maxRetries (handleErr)', () => {
   it('given a key that keeps failing and maxRetries 2, then it is retried twice and then dropped out of the queue until its next event', async () => {
-    const h = harness(() => ({ mutations: [], error: 'boom' }), undefined, { maxRetries: 2, withoutExpectations: true });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    const h = harness(() => ({ mutations: [], error: 'boom' }), undefined, {
+      maxRetries: 2,
+      withoutExpectations: true,
+    });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     for (const n of [1, 2, 3]) {
       await h.syncs(n);
       await until(`sync ${n} done`, () => h.queue.numRequeues(KEY) === (n < 3 ? n : 0));
@@ -196,7 +325,14 @@ describe('Controller: maxRetries (handleErr)', () => {
     }
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     assert.equal(h.inputs.length, 3, 'dropped after the second retry failed');
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(2), type: 'Applied', key: KEY, object: {}, resourceVersion: '2', live: true });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(2),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '2',
+      live: true,
+    });
     await h.syncs(4);
     await h.stop();
   });
@@ -205,8 +341,18 @@ describe('Controller: maxRetries (handleErr)', () => {
 describe('Controller: a warning (HandleError and return nil)', () => {
   it('given a sync that warns (an invalid selector), then the warning is logged and the key is not requeued', async () => {
     const logs: string[] = [];
-    const h = harness(() => ({ mutations: [], warning: 'error converting pod selector' }), undefined, { withoutExpectations: true, logs });
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    const h = harness(() => ({ mutations: [], warning: 'error converting pod selector' }), undefined, {
+      withoutExpectations: true,
+      logs,
+    });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(1);
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     h.clock.advance(60_000);
@@ -214,13 +360,23 @@ describe('Controller: a warning (HandleError and return nil)', () => {
     await h.stop();
     assert.equal(h.inputs.length, 1, 'no requeue');
     assert.equal(h.queue.numRequeues(KEY), 0);
-    assert.ok(logs.some((l) => l.includes('"level":"warn"') && l.includes('error converting pod selector') && l.includes(KEY)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes('"level":"warn"') && l.includes('error converting pod selector') && l.includes(KEY)),
+      logs.join('\n'),
+    );
   });
 });
 
 describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
   const RCS = 'kcm.watch.replicationcontrollers';
-  const rcEvent = (offset: number, resourceVersion: string) => ({ cause: { topic: RCS, partition: 0, offset }, type: 'Applied' as const, key: KEY, object: {}, resourceVersion, live: true });
+  const rcEvent = (offset: number, resourceVersion: string) => ({
+    cause: { topic: RCS, partition: 0, offset },
+    type: 'Applied' as const,
+    key: KEY,
+    object: {},
+    resourceVersion,
+    live: true,
+  });
   const turns = async (): Promise<void> => {
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
   };
@@ -233,7 +389,14 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(2, '11'));
     await turns();
     assert.equal(h.inputs.length, 1, 'held while the write is in flight');
-    const applied = { ...failedCreate('rc'), mutationId: 'w-1', verb: 'UpdateStatus' as const, outcome: 'Applied' as const, resourceVersion: '12', target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' } };
+    const applied = {
+      ...failedCreate('rc'),
+      mutationId: 'w-1',
+      verb: 'UpdateStatus' as const,
+      outcome: 'Applied' as const,
+      resourceVersion: '12',
+      target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' },
+    };
     await h.controller.onResult(applied, cause(3), true);
     await turns();
     assert.equal(h.inputs.length, 1, 'held until the watch shows version 12');
@@ -243,12 +406,23 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
   });
 
   it('given the first write of a partition no object record came on yet, then its watermark holds the key until the written record (no second create on an empty view)', async () => {
-    const write = aMutation({ id: 'w-1', verb: 'Create', reconcileKey: KEY, target: { ...aMutation().target, namespace: 'ns', name: 'rc', resource: 'endpoints' } });
+    const write = aMutation({
+      id: 'w-1',
+      verb: 'Create',
+      reconcileKey: KEY,
+      target: { ...aMutation().target, namespace: 'ns', name: 'rc', resource: 'endpoints' },
+    });
     const h = harness((input) => ({ mutations: input.cause[0]?.offset === 1 ? [write] : [] }));
     h.controller.onWatermark('kcm.state.endpoints', 0, '10');
     await h.controller.onEvent(RCS, rcEvent(1, '9'));
     await h.syncs(1);
-    const applied = { ...failedCreate('rc'), mutationId: 'w-1', outcome: 'Applied' as const, resourceVersion: '12', target: write.target };
+    const applied = {
+      ...failedCreate('rc'),
+      mutationId: 'w-1',
+      outcome: 'Applied' as const,
+      resourceVersion: '12',
+      target: write.target,
+    };
     await h.controller.onResult(applied, cause(3), true);
     await turns();
     assert.equal(h.inputs.length, 1, 'held: the partition was read at 10, the write is at 12');
@@ -259,9 +433,16 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
 });
 
 describe('Controller: ownership, ticks and controllers without expectations', () => {
-  const event = (key: string, offset = 1) => ({ cause: cause(offset), type: 'Applied' as const, key, object: {}, resourceVersion: '1', live: true });
+  const event = (key: string, offset = 1) => ({
+    cause: cause(offset),
+    type: 'Applied' as const,
+    key,
+    object: {},
+    resourceVersion: '1',
+    live: true,
+  });
 
-  it('given an event naming a key of a partition another member owns (a global input\'s event), then that key is never synced here', async () => {
+  it("given an event naming a key of a partition another member owns (a global input's event), then that key is never synced here", async () => {
     const h = harness(() => ({ mutations: [] }), undefined, { owned: (key) => key !== 'other/rc' });
     await h.controller.onEvent('kcm.watch.nodes', event('other/rc'));
     await h.controller.onEvent('kcm.watch.nodes', event(KEY, 2));
@@ -270,12 +451,15 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     assert.deepEqual(h.synced, [KEY]);
   });
 
-  it('given a tick, then its keys sync with the tick as their cause, so each tick\'s mutations get ids of their own', async () => {
+  it("given a tick, then its keys sync with the tick as their cause, so each tick's mutations get ids of their own", async () => {
     const h = harness(() => ({ mutations: [] }));
     void h.controller.tick([KEY], new Date(5000));
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.cause),
+      [[{ topic: TICK_TOPIC, partition: 0, offset: 5000 }]],
+    );
   });
 
   it('given onActivated, then the keys its handlers name sync with the activation as their cause, those of partitions owned elsewhere not at all', async () => {
@@ -284,7 +468,10 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(h.synced, ['ns/n1']);
-    assert.deepEqual(h.inputs.map((i) => i.cause), [[{ topic: ACTIVATED_TOPIC, partition: 0, offset: 7000 }]]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.cause),
+      [[{ topic: ACTIVATED_TOPIC, partition: 0, offset: 7000 }]],
+    );
   });
 
   it('given a tick, then it resolves only once its keys were synced, so the next period starts after the pass (wait.Until)', async () => {
@@ -310,11 +497,17 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     h.clock.advance(1000);
     await h.syncs(1);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => [i.expectations.satisfied, i.failures.length]), [[true, 1]]);
+    assert.deepEqual(
+      h.inputs.map((i) => [i.expectations.satisfied, i.failures.length]),
+      [[true, 1]],
+    );
   });
 
-  it('given a result of a key another part of the same controller owns (node lifecycle\'s two parts), then this part ignores it', async () => {
-    const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true, ownsKey: (key) => !key.includes('/') });
+  it("given a result of a key another part of the same controller owns (node lifecycle's two parts), then this part ignores it", async () => {
+    const h = harness(() => ({ mutations: [] }), undefined, {
+      withoutExpectations: true,
+      ownsKey: (key) => !key.includes('/'),
+    });
     await h.controller.onResult(failedCreate('a'), cause(9), true);
     h.clock.advance(60_000);
     await h.controller.onResult({ ...failedCreate('a'), reconcileKey: 'node-1' }, cause(10), true);
@@ -326,7 +519,11 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 
   it('given a live record whose key syncs at its cut, then the sync waits until the inputs are complete up to when the watcher saw it', async () => {
     let inputsAt: Date | undefined;
-    const h = harness(() => ({ mutations: [] }), undefined, { withoutExpectations: true, atCut: true, inputsAt: () => inputsAt });
+    const h = harness(() => ({ mutations: [] }), undefined, {
+      withoutExpectations: true,
+      atCut: true,
+      inputsAt: () => inputsAt,
+    });
     await h.controller.onEvent('kcm.watch.replicationcontrollers', { ...event(KEY), observedAt: new Date(9000) });
     h.clock.advance(1000);
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -339,7 +536,10 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 
   it('given a sync that asks for a fresh read, then the next one waits until the inputs are complete up to that moment and reads fresh', async () => {
     let inputsAt: Date | undefined;
-    const h = harness((i) => (i.fresh ? { mutations: [] } : { mutations: [], freshRead: true }), undefined, { withoutExpectations: true, inputsAt: () => inputsAt });
+    const h = harness((i) => (i.fresh ? { mutations: [] } : { mutations: [], freshRead: true }), undefined, {
+      withoutExpectations: true,
+      inputsAt: () => inputsAt,
+    });
     h.clock.advance(9000);
     const asked = h.clock.now();
     await h.controller.onEvent('kcm.watch.pods', event(KEY));
@@ -351,11 +551,18 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
     h.clock.advance(1000);
     await h.syncs(2);
     await h.stop();
-    assert.deepEqual(h.inputs.map((i) => i.fresh), [false, true]);
+    assert.deepEqual(
+      h.inputs.map((i) => i.fresh),
+      [false, true],
+    );
   });
 
   it('given a controller without expectations whose reconcile sets some, then the sync fails loudly instead of pretending', async () => {
-    const h = harness(() => ({ mutations: [], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { withoutExpectations: true });
+    const h = harness(
+      () => ({ mutations: [], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }),
+      undefined,
+      { withoutExpectations: true },
+    );
     await h.controller.onEvent('kcm.watch.pods', event(KEY));
     await h.syncs(1);
     h.clock.advance(10);
@@ -366,7 +573,11 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 
   it('given a sync whose publish is refused after it set expectations, then they are voided (the key does not wait out the TTL)', async () => {
     const create = aMutation({ id: 'c-1', verb: 'Create', reconcileKey: KEY });
-    const h = harness(() => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { publishFails: true });
+    const h = harness(
+      () => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }),
+      undefined,
+      { publishFails: true },
+    );
     await h.controller.onEvent('kcm.watch.pods', event(KEY));
     await h.syncs(1);
     await h.stop();
@@ -375,23 +586,38 @@ describe('Controller: ownership, ticks and controllers without expectations', ()
 });
 
 describe('Controller: a member fenced off its partition (a zombie that lost it without knowing yet)', () => {
-  const fenced = (): Promise<never> => Promise.reject(new FencedError('FENCED a newer member took the partition\'s fencing token'));
+  const fenced = (): Promise<never> =>
+    Promise.reject(new FencedError("FENCED a newer member took the partition's fencing token"));
 
   it('given a sync whose expectations the store refuses as fenced, then nothing is published and the key is dropped, not retried', async () => {
     const logs: string[] = [];
     const create = aMutation({ id: 'c-1', verb: 'Create', reconcileKey: KEY });
-    const h = harness(() => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }), undefined, { logs });
+    const h = harness(
+      () => ({ mutations: [create], expectations: { type: 'ExpectCreations', objectKeys: ['ns/a'] } }),
+      undefined,
+      { logs },
+    );
     h.expectations.set = fenced;
-    await h.controller.onEvent('kcm.watch.pods', { cause: cause(1), type: 'Applied', key: KEY, object: {}, resourceVersion: '1', live: true });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
     await h.syncs(1);
     h.clock.advance(60_000);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
     await h.stop();
     assert.deepEqual([h.inputs.length, h.published.length], [1, 0]);
-    assert.ok(logs.some((line) => line.includes('another member took over')), logs.join('\n'));
+    assert.ok(
+      logs.some((line) => line.includes('another member took over')),
+      logs.join('\n'),
+    );
   });
 
-  it('given a live event that voids a key\'s expectations after a newer member took its partition\'s fencing token, then the event is still handled', async () => {
+  it("given a live event that voids a key's expectations after a newer member took its partition's fencing token, then the event is still handled", async () => {
     const store = new MemoryExpectations({ clock: new FakeClock(), ttlMs: 600_000 });
     store.delete = fenced;
     const keyExpectations = new KeyExpectations('replicationcontroller-controller', store, undefined);

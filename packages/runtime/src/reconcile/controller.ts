@@ -9,10 +9,17 @@ import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
-export type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent, Observation, ObservedKeys, ReconcileInput } from './controller-types.ts';
+export type {
+  ControllerPorts,
+  ControllerHooks,
+  HandlerOutput,
+  InputEvent,
+  Observation,
+  ObservedKeys,
+  ReconcileInput,
+} from './controller-types.ts';
 
 const NOT_SYNCED_RETRY_MS = 250;
-
 
 /**
  * NOT_FAILURES are the reasons of results that lower expectations but report nothing (no event, no backoff step): a
@@ -67,14 +74,16 @@ export class Controller {
    * not in the store yet when they were restored, without a Redis call per restored record.
    */
   async onEvent(topic: string, event: InputEvent): Promise<void> {
-    for (const key of this.#writes.readAt(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion)) this.#ports.queue.add(key);
+    for (const key of this.#writes.readAt(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion))
+      this.#ports.queue.add(key);
     const out = this.#spec.onEvent(topic, event);
     if (event.live) {
       for (const o of out.observed ?? []) await this.#expectations.observe(o);
       for (const key of out.deleteExpectations ?? []) await this.#expectations.deleteUnlessFenced(key);
     }
     for (const key of out.enqueue) this.#enqueue(key, event.cause);
-    if (event.live && event.observedAt !== undefined) for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
+    if (event.live && event.observedAt !== undefined)
+      for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
     for (const key of out.enqueueAtCut ?? []) this.#enqueue(key, event.cause);
     for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
   }
@@ -87,7 +96,8 @@ export class Controller {
    */
   onActivated(at: Date): void {
     const out = this.#spec.activated?.();
-    for (const key of [...out?.enqueue ?? [], ...out?.enqueueAtCut ?? []]) this.#enqueue(key, { topic: ACTIVATED_TOPIC, partition: 0, offset: at.getTime() });
+    for (const key of [...(out?.enqueue ?? []), ...(out?.enqueueAtCut ?? [])])
+      this.#enqueue(key, { topic: ACTIVATED_TOPIC, partition: 0, offset: at.getTime() });
   }
 
   /**
@@ -96,9 +106,14 @@ export class Controller {
    * owned here), so the next period can start from there, as wait.Until's sliding period starts after f returned.
    */
   tick(keys: readonly string[], at: Date): Promise<void> {
-    const taken = keys.filter((key) => this.#owned(key)).map((key) => new Promise<void>((resolve) => {
-      this.#tickWaiters.set(key, [...this.#tickWaiters.get(key) ?? [], resolve]);
-    }));
+    const taken = keys
+      .filter((key) => this.#owned(key))
+      .map(
+        (key) =>
+          new Promise<void>((resolve) => {
+            this.#tickWaiters.set(key, [...(this.#tickWaiters.get(key) ?? []), resolve]);
+          }),
+      );
     for (const key of keys) this.#enqueue(key, { topic: TICK_TOPIC, partition: 0, offset: at.getTime() });
     return Promise.all(taken).then(() => undefined);
   }
@@ -126,7 +141,7 @@ export class Controller {
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);
     if (result.outcome === 'AlreadyDone' || NOT_FAILURES.has(result.reason ?? '') || !live) return;
-    this.#failures.set(key, [...this.#failures.get(key) ?? [], result]);
+    this.#failures.set(key, [...(this.#failures.get(key) ?? []), result]);
     this.#setCause(key, cause);
     // Once the key's other writes are answered (their last result enqueues it), so the report is not held.
     if (!this.#writes.inFlight(key)) this.#ports.queue.add(key);
@@ -159,7 +174,7 @@ export class Controller {
    */
   #failed(key: string, err: unknown): void {
     if (err instanceof FencedError) {
-      this.#ports.log.warn('another member took over the key\'s partition: its sync is dropped', { key, err });
+      this.#ports.log.warn("another member took over the key's partition: its sync is dropped", { key, err });
       this.#ports.queue.forget(key);
       return;
     }
@@ -191,7 +206,8 @@ export class Controller {
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt, fresh });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
-    if (result.warning !== undefined) this.#ports.log.warn('sync skipped until the object changes', { key, warning: result.warning });
+    if (result.warning !== undefined)
+      this.#ports.log.warn('sync skipped until the object changes', { key, warning: result.warning });
     await this.#publish(key, result.mutations, result.expectations !== undefined);
     this.#requeue(key, result, failures);
   }
@@ -203,7 +219,11 @@ export class Controller {
   #requeue(key: string, result: ReconcileResult, failures: readonly MutationResult[]): void {
     if (result.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
     if (result.error) {
-      this.#retryOrDrop(key, result.error, failures.map((f) => f.mutationId));
+      this.#retryOrDrop(
+        key,
+        result.error,
+        failures.map((f) => f.mutationId),
+      );
     } else if (result.freshRead) {
       this.#ports.queue.add(key);
     } else if (result.mutations.length === 0 && failures.length === 0) {
@@ -260,7 +280,9 @@ export class Controller {
   #written(result: MutationResult): Written | undefined {
     const rv = result.resourceVersion;
     if (rv == null || result.outcome !== 'Applied') return undefined;
-    const partition = this.#ports.watchPartitionOf(objectKey({ namespace: result.target.namespace, name: result.target.name }));
+    const partition = this.#ports.watchPartitionOf(
+      objectKey({ namespace: result.target.namespace, name: result.target.name }),
+    );
     return { topic: result.target.resource, partition, resourceVersion: rv };
   }
 
@@ -287,4 +309,3 @@ export class Controller {
     this.#ports.queue.forgetWhere(pred);
   }
 }
-

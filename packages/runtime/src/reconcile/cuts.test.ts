@@ -30,7 +30,7 @@ describe('Cuts: a sync that must see what other topics held before its cause', (
   });
 });
 
-describe('Cuts: a fresh read (upstream\'s uncached GET)', () => {
+describe("Cuts: a fresh read (upstream's uncached GET)", () => {
   it('given a sync that asked for a fresh read, then the key waits for inputs complete up to that moment and its next sync is fresh', () => {
     const cuts = new Cuts();
     cuts.fresh('ns/rc', t(700).getTime());
@@ -45,7 +45,7 @@ describe('Cuts: a fresh read (upstream\'s uncached GET)', () => {
     assert.equal(cuts.state('ns/rc', t(-1), t(CUT_LIMIT_MS).getTime()), 'go');
   });
 
-  it('given a lost partition, then its keys\' cuts are dropped', () => {
+  it("given a lost partition, then its keys' cuts are dropped", () => {
     const cuts = new Cuts();
     cuts.fresh('ns/rc', t(0).getTime());
     cuts.dropWhere((key) => key.startsWith('ns/'));

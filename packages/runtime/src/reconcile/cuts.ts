@@ -56,6 +56,10 @@ export class Cuts {
 
   #set(key: string, at: number, now: number, fresh: boolean): void {
     const cut = this.#cuts.get(key);
-    this.#cuts.set(key, { at: Math.max(cut?.at ?? 0, at), since: cut?.since ?? now, fresh: fresh || (cut?.fresh ?? false) });
+    this.#cuts.set(key, {
+      at: Math.max(cut?.at ?? 0, at),
+      since: cut?.since ?? now,
+      fresh: fresh || (cut?.fresh ?? false),
+    });
   }
 }

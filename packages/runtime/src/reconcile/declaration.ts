@@ -116,7 +116,12 @@ export type { WorkersFlag } from '../catalog/controllers.ts';
  * Tick asks for `keys` to be enqueued every period (upstream's wait.Until loops, e.g. node lifecycle's
  * monitorNodeHealth every --node-monitor-period); the flag gives the period as a Go duration (`5s`).
  */
-export type Tick = { readonly flag: string; readonly default: string; readonly help: string; readonly keys: readonly string[] };
+export type Tick = {
+  readonly flag: string;
+  readonly default: string;
+  readonly help: string;
+  readonly keys: readonly string[];
+};
 
 /**
  * ControllerDeclaration is all a controller says about itself; the runtime builds the stores, applies records,

@@ -4,12 +4,21 @@ import type { HandlerOutput, InputEvent } from './controller-types.ts';
 import { global, partitioned, type ObjectEvent } from './declaration.ts';
 import { Informers } from './informers.ts';
 
-type Thing = { readonly metadata: { readonly name: string; readonly namespace?: string }; readonly spec?: { readonly size?: number } };
+type Thing = {
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+  readonly spec?: { readonly size?: number };
+};
 type Inputs = { readonly things: Thing; readonly nodes: Thing };
 
 const thing = (namespace: string, name: string, size = 1): Thing => ({ metadata: { name, namespace }, spec: { size } });
-const record = (type: 'Applied' | 'Deleted', key: string, object: unknown, live = true): InputEvent =>
-  ({ cause: { topic: 't', partition: 0, offset: 0 }, type, key, object, resourceVersion: '1', live });
+const record = (type: 'Applied' | 'Deleted', key: string, object: unknown, live = true): InputEvent => ({
+  cause: { topic: 't', partition: 0, offset: 0 },
+  type,
+  key,
+  object,
+  resourceVersion: '1',
+  live,
+});
 
 function informers(): { informers: Informers<Inputs>; seen: ObjectEvent<Thing>[] } {
   const seen: ObjectEvent<Thing>[] = [];
@@ -20,7 +29,9 @@ function informers(): { informers: Informers<Inputs>; seen: ObjectEvent<Thing>[]
   return { informers, seen };
 }
 
-const handlers = (seen: ObjectEvent<Thing>[]): { things: (e: ObjectEvent<Thing>) => HandlerOutput; nodes: (e: ObjectEvent<Thing>) => HandlerOutput } => ({
+const handlers = (
+  seen: ObjectEvent<Thing>[],
+): { things: (e: ObjectEvent<Thing>) => HandlerOutput; nodes: (e: ObjectEvent<Thing>) => HandlerOutput } => ({
   things: (e) => (seen.push(e), { enqueue: [e.key] }),
   nodes: (e) => (seen.push(e), { enqueue: [] }),
 });
@@ -28,7 +39,10 @@ const handlers = (seen: ObjectEvent<Thing>[]): { things: (e: ObjectEvent<Thing>)
 describe('Informers: the runtime applies records to the declared stores and hands each change to its handler', () => {
   it('given objects in a global and a partitioned input, then globalAsAdds hands the global ones to their handler as adds, and only those', () => {
     const { informers: i, seen } = informers();
-    const nodeKeys = { things: () => ({ enqueue: ['no'] }), nodes: (e: ObjectEvent<Thing>) => (seen.push(e), { enqueue: [e.key] }) };
+    const nodeKeys = {
+      things: () => ({ enqueue: ['no'] }),
+      nodes: (e: ObjectEvent<Thing>) => (seen.push(e), { enqueue: [e.key] }),
+    };
     i.apply(nodeKeys, 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
     i.apply(nodeKeys, 'kcm.watch.nodes', record('Applied', 'n1', thing('', 'n1')));
     i.apply(nodeKeys, 'kcm.watch.nodes', record('Applied', 'n2', thing('', 'n2')));
@@ -36,12 +50,21 @@ describe('Informers: the runtime applies records to the declared stores and hand
     seen.length = 0;
     const out = i.globalAsAdds(nodeKeys);
     assert.deepEqual(out.enqueue, ['n1', 'n2']);
-    assert.deepEqual(seen.map((e) => [e.type, e.key, e.old, e.live]), [['Applied', 'n1', undefined, false], ['Applied', 'n2', undefined, false]]);
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.key, e.old, e.live]),
+      [
+        ['Applied', 'n1', undefined, false],
+        ['Applied', 'n2', undefined, false],
+      ],
+    );
   });
 
   it('given a record read by the watcher at a time, then the handler gets that time with the object', () => {
     const { informers: i, seen } = informers();
-    i.apply(handlers(seen), 'kcm.watch.things', { ...record('Applied', 'ns/a', thing('ns', 'a')), observedAt: new Date('2026-01-01T00:00:07Z') });
+    i.apply(handlers(seen), 'kcm.watch.things', {
+      ...record('Applied', 'ns/a', thing('ns', 'a')),
+      observedAt: new Date('2026-01-01T00:00:07Z'),
+    });
     assert.equal(seen[0]?.observedAt?.toISOString(), '2026-01-01T00:00:07.000Z');
   });
 
@@ -50,8 +73,20 @@ describe('Informers: the runtime applies records to the declared stores and hand
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 1)));
     const out = i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 2)));
     assert.deepEqual(out.enqueue, ['ns/a']);
-    assert.deepEqual(seen.map((e) => [e.type, e.old?.spec?.size, e.object.spec?.size]), [['Applied', undefined, 1], ['Applied', 1, 2]]);
-    assert.deepEqual(i.listers().things.byIndex('namespace', 'ns').map((t) => t.metadata.name), ['a']);
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.old?.spec?.size, e.object.spec?.size]),
+      [
+        ['Applied', undefined, 1],
+        ['Applied', 1, 2],
+      ],
+    );
+    assert.deepEqual(
+      i
+        .listers()
+        .things.byIndex('namespace', 'ns')
+        .map((t) => t.metadata.name),
+      ['a'],
+    );
   });
 
   it('given a delete of a known key, then the handler gets the last known state; of an unknown key, then no handler runs', () => {
@@ -59,15 +94,25 @@ describe('Informers: the runtime applies records to the declared stores and hand
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
     i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/a', null));
     const out = i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/b', null));
-    assert.deepEqual(seen.map((e) => [e.type, e.object.metadata.name]), [['Applied', 'a'], ['Deleted', 'a']]);
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.object.metadata.name]),
+      [
+        ['Applied', 'a'],
+        ['Deleted', 'a'],
+      ],
+    );
     assert.deepEqual(out.enqueue, []);
     assert.equal(i.listers().things.get('ns/a'), undefined);
   });
 
-  it('given a synthetic delete carrying only metadata, then the handler gets the store\'s last full state', () => {
+  it("given a synthetic delete carrying only metadata, then the handler gets the store's last full state", () => {
     const { informers: i, seen } = informers();
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 3)));
-    i.apply(handlers(seen), 'kcm.watch.things', record('Deleted', 'ns/a', { metadata: { name: 'a', namespace: 'ns' } }));
+    i.apply(
+      handlers(seen),
+      'kcm.watch.things',
+      record('Deleted', 'ns/a', { metadata: { name: 'a', namespace: 'ns' } }),
+    );
     assert.equal(seen.at(-1)?.object.spec?.size, 3);
   });
 
@@ -88,7 +133,9 @@ describe('Informers: the runtime applies records to the declared stores and hand
 
   it('given a record of a topic no input declares, then nothing is stored or handled', () => {
     const { informers: i, seen } = informers();
-    assert.deepEqual(i.apply(handlers(seen), 'kcm.watch.other', record('Applied', 'ns/x', thing('ns', 'x'))), { enqueue: [] });
+    assert.deepEqual(i.apply(handlers(seen), 'kcm.watch.other', record('Applied', 'ns/x', thing('ns', 'x'))), {
+      enqueue: [],
+    });
     assert.equal(seen.length, 0);
   });
 });

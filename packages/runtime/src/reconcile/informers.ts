@@ -50,12 +50,14 @@ export class Informers<L extends Inputs> {
     const informer = this.#byTopic.get(topic);
     if (informer === undefined) return NOTHING;
     const project = informer.input.project;
-    const given = event.object === null || event.object === undefined ? undefined : project ? project(event.object) : event.object;
+    const given =
+      event.object === null || event.object === undefined ? undefined : project ? project(event.object) : event.object;
     if (event.type === 'Applied' && given === undefined) return NOTHING;
-    const old = event.type === 'Applied'
-      ? informer.store.apply({ type: 'Applied', key: event.key, object: given })
-      : informer.store.apply({ type: 'Deleted', key: event.key });
-    const object = event.type === 'Deleted' ? old ?? given : given;
+    const old =
+      event.type === 'Applied'
+        ? informer.store.apply({ type: 'Applied', key: event.key, object: given })
+        : informer.store.apply({ type: 'Deleted', key: event.key });
+    const object = event.type === 'Deleted' ? (old ?? given) : given;
     if (object === undefined) return NOTHING;
     const handler = handlers[informer.name] as (e: unknown) => HandlerOutput;
     return handler({ type: event.type, key: event.key, object, old, live: event.live, observedAt: event.observedAt });
@@ -67,10 +69,14 @@ export class Informers<L extends Inputs> {
    * records arrived before it was. The handlers' outputs are merged.
    */
   globalAsAdds(handlers: ControllerSpec<L>['handlers']): HandlerOutput {
-    const outs = [...this.#byTopic.values()].filter((i) => i.input.scope === 'global').flatMap(({ name, store }) => {
-      const handler = handlers[name] as (e: unknown) => HandlerOutput;
-      return [...store.entries()].map(([key, object]) => handler({ type: 'Applied', key, object, old: undefined, live: false }));
-    });
+    const outs = [...this.#byTopic.values()]
+      .filter((i) => i.input.scope === 'global')
+      .flatMap(({ name, store }) => {
+        const handler = handlers[name] as (e: unknown) => HandlerOutput;
+        return [...store.entries()].map(([key, object]) =>
+          handler({ type: 'Applied', key, object, old: undefined, live: false }),
+        );
+      });
     return { enqueue: outs.flatMap((o) => o.enqueue), enqueueAtCut: outs.flatMap((o) => o.enqueueAtCut ?? []) };
   }
 
@@ -81,12 +87,18 @@ export class Informers<L extends Inputs> {
 
   /** sizes are the objects held per input topic (kcm_bus_cached_objects). */
   sizes(): Readonly<Record<string, number>> {
-    return Object.fromEntries([...this.#byTopic.values()].map((i) => [i.input.topic.replace(/^kcm\.(watch|state)\./, ''), i.store.size]));
+    return Object.fromEntries(
+      [...this.#byTopic.values()].map((i) => [i.input.topic.replace(/^kcm\.(watch|state)\./, ''), i.store.size]),
+    );
   }
 }
 
 /** controllerHooks joins a controller's spec to its informers: the hooks the Controller runs. */
-export function controllerHooks<L extends Inputs>(name: string, informers: Informers<L>, spec: ControllerSpec<L>): ControllerHooks {
+export function controllerHooks<L extends Inputs>(
+  name: string,
+  informers: Informers<L>,
+  spec: ControllerSpec<L>,
+): ControllerHooks {
   return {
     name,
     onEvent: (topic, event) => informers.apply(spec.handlers, topic, event),

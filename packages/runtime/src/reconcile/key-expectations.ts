@@ -16,7 +16,11 @@ export class KeyExpectations {
   readonly #controller: string;
   readonly #observedInStores: ((key: string, pending: ExpectationsView) => ObservedKeys) | undefined;
 
-  constructor(controller: string, store: ExpectationsStore | undefined, observedInStores: ((key: string, pending: ExpectationsView) => ObservedKeys) | undefined) {
+  constructor(
+    controller: string,
+    store: ExpectationsStore | undefined,
+    observedInStores: ((key: string, pending: ExpectationsView) => ObservedKeys) | undefined,
+  ) {
     this.#controller = controller;
     this.#store = store;
     this.#observedInStores = observedInStores;
@@ -35,7 +39,8 @@ export class KeyExpectations {
 
   /** record sets or deletes the key's expectations before its mutations are published. */
   async record(key: string, change: ExpectationChange): Promise<void> {
-    if (!this.#store) throw new Error(`${this.#controller} keeps no expectations, yet its reconcile of ${key} set some`);
+    if (!this.#store)
+      throw new Error(`${this.#controller} keeps no expectations, yet its reconcile of ${key} set some`);
     if (change.type === 'DeleteExpectations') await this.#store.delete(key);
     else await this.#store.set(key, change);
   }

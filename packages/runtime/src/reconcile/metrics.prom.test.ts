@@ -10,15 +10,26 @@ const hooks = (error?: string): ControllerHooks => ({
   reconcile: () => ({ mutations: [], ...(error === undefined ? {} : { error }) }),
 });
 
-const input = { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now: new Date(), cause: [], attempt: 0, fresh: true };
+const input = {
+  expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
+  failures: [],
+  now: new Date(),
+  cause: [],
+  attempt: 0,
+  fresh: true,
+};
 
-async function value(registry: Registry, name: string, labels: Readonly<Record<string, string>> = {}): Promise<number | undefined> {
+async function value(
+  registry: Registry,
+  name: string,
+  labels: Readonly<Record<string, string>> = {},
+): Promise<number | undefined> {
   const metric = await registry.getSingleMetric(name)?.get();
   return metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value;
 }
 
 describe('ControllerMetrics', () => {
-  it('counts reconciles, their errors and their time under controller-runtime\'s names', async () => {
+  it("counts reconciles, their errors and their time under controller-runtime's names", async () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics(registry);
     const probes = { cached: () => ({}), partitionsSynced: () => [], inputWatermarks: () => ({}) };
@@ -26,21 +37,42 @@ describe('ControllerMetrics', () => {
     failing.reconcile('ns/a', input);
     failing.reconcile('ns/a', input);
     metrics.counted('endpoints-controller', hooks(), probes).reconcile('ns/b', input);
-    assert.equal(await value(registry, 'controller_runtime_reconcile_total', { controller: 'replicationcontroller-controller' }), 2);
-    assert.equal(await value(registry, 'controller_runtime_reconcile_errors_total', { controller: 'replicationcontroller-controller' }), 2);
-    assert.equal(await value(registry, 'controller_runtime_reconcile_errors_total', { controller: 'endpoints-controller' }), undefined);
-    const count = (await registry.getSingleMetric('controller_runtime_reconcile_time_seconds')?.get())?.values
-      .find((v) => (v as { metricName?: string }).metricName === 'controller_runtime_reconcile_time_seconds_count' && v.labels['controller'] === 'endpoints-controller')?.value;
+    assert.equal(
+      await value(registry, 'controller_runtime_reconcile_total', { controller: 'replicationcontroller-controller' }),
+      2,
+    );
+    assert.equal(
+      await value(registry, 'controller_runtime_reconcile_errors_total', {
+        controller: 'replicationcontroller-controller',
+      }),
+      2,
+    );
+    assert.equal(
+      await value(registry, 'controller_runtime_reconcile_errors_total', { controller: 'endpoints-controller' }),
+      undefined,
+    );
+    const count = (await registry.getSingleMetric('controller_runtime_reconcile_time_seconds')?.get())?.values.find(
+      (v) =>
+        (v as { metricName?: string }).metricName === 'controller_runtime_reconcile_time_seconds_count' &&
+        v.labels['controller'] === 'endpoints-controller',
+    )?.value;
     assert.equal(count, 1);
   });
 
-  it('gives each input topic\'s watermark age at scrape time, and none for an input without a watermark yet', async () => {
+  it("gives each input topic's watermark age at scrape time, and none for an input without a watermark yet", async () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics(registry);
     const observedAt = { 'kcm.state.pods': new Date(Date.now() - 3000), 'kcm.state.replicationcontrollers': undefined };
-    metrics.counted('replicationcontroller-controller', hooks(), { cached: () => ({}), partitionsSynced: () => [], inputWatermarks: () => observedAt });
+    metrics.counted('replicationcontroller-controller', hooks(), {
+      cached: () => ({}),
+      partitionsSynced: () => [],
+      inputWatermarks: () => observedAt,
+    });
     const age = await value(registry, 'kcm_bus_input_watermark_age_seconds', { topic: 'kcm.state.pods' });
     assert.ok(age !== undefined && age >= 3 && age < 10, `age ${age}`);
-    assert.equal(await value(registry, 'kcm_bus_input_watermark_age_seconds', { topic: 'kcm.state.replicationcontrollers' }), undefined);
+    assert.equal(
+      await value(registry, 'kcm_bus_input_watermark_age_seconds', { topic: 'kcm.state.replicationcontrollers' }),
+      undefined,
+    );
   });
 });

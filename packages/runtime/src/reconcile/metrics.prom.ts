@@ -13,8 +13,10 @@ export type ControllerProbes = {
 };
 
 /** RECONCILE_TIME_BUCKETS are controller-runtime's buckets for controller_runtime_reconcile_time_seconds. */
-const RECONCILE_TIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2,
-  2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60];
+const RECONCILE_TIME_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2,
+  2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
 
 /**
  * ControllerMetrics registers a service's controller series once and counts every controller it runs:
@@ -37,14 +39,21 @@ export class ControllerMetrics {
     const registers = [registry];
     const members = this.#members;
     new Gauge({
-      name: 'kcm_bus_cached_objects', help: 'Objects in the controller\'s stores (its informer caches), by kind.', labelNames: ['controller', 'kind'], registers,
+      name: 'kcm_bus_cached_objects',
+      help: "Objects in the controller's stores (its informer caches), by kind.",
+      labelNames: ['controller', 'kind'],
+      registers,
       collect() {
         this.reset();
-        for (const { controller, probes } of members) for (const [kind, n] of Object.entries(probes.cached())) this.inc({ controller, kind }, n);
+        for (const { controller, probes } of members)
+          for (const [kind, n] of Object.entries(probes.cached())) this.inc({ controller, kind }, n);
       },
     });
     new Gauge({
-      name: 'kcm_bus_partitions', help: 'Partition numbers this member owns: synced (caught up) or syncing.', labelNames: ['controller', 'state'], registers,
+      name: 'kcm_bus_partitions',
+      help: 'Partition numbers this member owns: synced (caught up) or syncing.',
+      labelNames: ['controller', 'state'],
+      registers,
       collect() {
         this.reset();
         for (const { controller, probes } of members) {
@@ -55,10 +64,24 @@ export class ControllerMetrics {
       },
     });
     watermarkAges(registers, members);
-    this.#reconciles = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller.', labelNames: ['controller'], registers });
-    this.#errors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller.', labelNames: ['controller'], registers });
+    this.#reconciles = new Counter({
+      name: 'controller_runtime_reconcile_total',
+      help: 'Total number of reconciliations per controller.',
+      labelNames: ['controller'],
+      registers,
+    });
+    this.#errors = new Counter({
+      name: 'controller_runtime_reconcile_errors_total',
+      help: 'Total number of reconciliation errors per controller.',
+      labelNames: ['controller'],
+      registers,
+    });
     this.#time = new Histogram({
-      name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller.', labelNames: ['controller'], buckets: RECONCILE_TIME_BUCKETS, registers,
+      name: 'controller_runtime_reconcile_time_seconds',
+      help: 'Length of time per reconciliation per controller.',
+      labelNames: ['controller'],
+      buckets: RECONCILE_TIME_BUCKETS,
+      registers,
     });
   }
 
@@ -66,27 +89,36 @@ export class ControllerMetrics {
   counted(controller: string, spec: ControllerHooks, probes: ControllerProbes): ControllerHooks {
     this.#members.push({ controller, probes });
     const [reconciles, errors, time] = [this.#reconciles, this.#errors, this.#time];
-    return { ...spec, reconcile: (key, input) => {
-      reconciles.inc({ controller });
-      const started = performance.now();
-      const result = spec.reconcile(key, input);
-      time.observe({ controller }, (performance.now() - started) / 1000);
-      if (result.error !== undefined) errors.inc({ controller });
-      return result;
-    } };
+    return {
+      ...spec,
+      reconcile: (key, input) => {
+        reconciles.inc({ controller });
+        const started = performance.now();
+        const result = spec.reconcile(key, input);
+        time.observe({ controller }, (performance.now() - started) / 1000);
+        if (result.error !== undefined) errors.inc({ controller });
+        return result;
+      },
+    };
   }
 }
 
 /** watermarkAges registers kcm_bus_input_watermark_age_seconds, read from every member's inputs at each scrape. */
-function watermarkAges(registers: Registry[], members: readonly { readonly controller: string; readonly probes: ControllerProbes }[]): void {
+function watermarkAges(
+  registers: Registry[],
+  members: readonly { readonly controller: string; readonly probes: ControllerProbes }[],
+): void {
   new Gauge({
-    name: 'kcm_bus_input_watermark_age_seconds', help: 'Seconds between now and the watcher\'s time up to which the input topic is complete here (its oldest newest watermark).',
-    labelNames: ['controller', 'topic'], registers,
+    name: 'kcm_bus_input_watermark_age_seconds',
+    help: "Seconds between now and the watcher's time up to which the input topic is complete here (its oldest newest watermark).",
+    labelNames: ['controller', 'topic'],
+    registers,
     collect() {
       this.reset();
       const now = Date.now();
       for (const { controller, probes } of members) {
-        for (const [topic, at] of Object.entries(probes.inputWatermarks())) if (at !== undefined) this.set({ controller, topic }, (now - at.getTime()) / 1000);
+        for (const [topic, at] of Object.entries(probes.inputWatermarks()))
+          if (at !== undefined) this.set({ controller, topic }, (now - at.getTime()) / 1000);
       }
     },
   });

@@ -6,13 +6,22 @@ import type { GroupPart } from './controller-group-options.ts';
 import { routeRecord } from './record-route.ts';
 
 /** Dispatch is one record on its way to the parts: where it is, the input it belongs to (canonical), whether live. */
-export type Dispatch = { readonly tp: TopicPartition; readonly topic: string; readonly record: BusRecord; readonly live: boolean };
+export type Dispatch = {
+  readonly tp: TopicPartition;
+  readonly topic: string;
+  readonly record: BusRecord;
+  readonly live: boolean;
+};
 
 /**
  * dispatchResult decodes a result once, refused unless the writer signed it, and tells every part (each controller
  * takes only its own mutations' results).
  */
-export async function dispatchResult(parts: readonly GroupPart[], results: { readonly serde: Pick<Serde, 'decode'>; readonly signing: Signing }, d: Dispatch): Promise<void> {
+export async function dispatchResult(
+  parts: readonly GroupPart[],
+  results: { readonly serde: Pick<Serde, 'decode'>; readonly signing: Signing },
+  d: Dispatch,
+): Promise<void> {
   const routed = await routeRecord(results.serde, results.signing, d.tp.topic, d.tp.partition, d.record, d.live);
   if (routed.kind === 'result') for (const p of parts) await p.controller.onResult(routed.result, routed.cause, d.live);
 }
@@ -31,7 +40,8 @@ export async function dispatchInput(parts: readonly GroupPart[], watermarks: Wat
   const decoded = new Map<Pick<Serde, 'decode'>, Awaited<ReturnType<typeof routeRecord>>>();
   for (const p of readers) {
     const serde = p.serdes.get(d.topic)!;
-    if (!decoded.has(serde)) decoded.set(serde, await routeRecord(serde, undefined, d.tp.topic, d.tp.partition, d.record, d.live));
+    if (!decoded.has(serde))
+      decoded.set(serde, await routeRecord(serde, undefined, d.tp.topic, d.tp.partition, d.record, d.live));
     const routed = decoded.get(serde)!;
     if (routed.kind === 'event') {
       if (routed.event.observedAt !== undefined) watermarks.observe(where, routed.event.observedAt);

@@ -42,7 +42,7 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     assert.equal(rw.ready(KEY, 1), true, 'a ready key is cleared, and reads only move forward');
   });
 
-  it('given a write to an object on another partition than the key\'s (a singleton writing nodes), then that partition reads it back', () => {
+  it("given a write to an object on another partition than the key's (a singleton writing nodes), then that partition reads it back", () => {
     const rw = new ReadYourWrites();
     rw.readAt('nodes', 2, '15');
     rw.published('~monitor', ['a'], 0);

@@ -29,26 +29,50 @@ const SKIP: Routed = { kind: 'skip' };
  * The cause names the record by topic, partition and offset, and by key (and a watch record's resourceVersion), so
  * `trace` finds it in the history topic once the state topic compacted it away.
  */
-export async function routeRecord(serde: Pick<Serde, 'decode'> | undefined, results: Signing | undefined, topic: string, partition: number,
-  record: BusRecord, live: boolean): Promise<Routed> {
+export async function routeRecord(
+  serde: Pick<Serde, 'decode'> | undefined,
+  results: Signing | undefined,
+  topic: string,
+  partition: number,
+  record: BusRecord,
+  live: boolean,
+): Promise<Routed> {
   const key = record.key?.toString() ?? '';
   const cause = { topic, partition, offset: Number(record.offset), key };
   if (record.value === null || serde === undefined) return SKIP;
   results?.verify(WRITER_SIGNER, { key, value: record.value, headers: record.headers });
   const value = (await serde.decode(record.value)).value;
   if (results) return { kind: 'result', result: value as MutationResult, cause };
-  const event = value as WatchRecord<{ readonly metadata?: { readonly namespace?: string | null; readonly name?: string } } | null>;
+  const event = value as WatchRecord<{
+    readonly metadata?: { readonly namespace?: string | null; readonly name?: string };
+  } | null>;
   if (isWatermarkKey(key) || event.type === 'Watermark') return watermarkOf(key, event);
   const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
-  if (event.type === 'Applied' && named !== key) throw new MalformedRecordError(`record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`);
+  if (event.type === 'Applied' && named !== key)
+    throw new MalformedRecordError(
+      `record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`,
+    );
   const observedAt = new Date(event.observedAt);
-  return { kind: 'event', event: { cause: { ...cause, resourceVersion: event.resourceVersion }, type: event.type, key, object: event.object, resourceVersion: event.resourceVersion, live, ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }) } };
+  return {
+    kind: 'event',
+    event: {
+      cause: { ...cause, resourceVersion: event.resourceVersion },
+      type: event.type,
+      key,
+      object: event.object,
+      resourceVersion: event.resourceVersion,
+      live,
+      ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }),
+    },
+  };
 }
 
 function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
-  if (!isWatermarkKey(key) || event.type !== 'Watermark') throw new MalformedRecordError(`a ${event.type} record under key ${JSON.stringify(key)}`);
+  if (!isWatermarkKey(key) || event.type !== 'Watermark')
+    throw new MalformedRecordError(`a ${event.type} record under key ${JSON.stringify(key)}`);
   const observedAt = new Date(event.observedAt);
-  if (Number.isNaN(observedAt.getTime())) throw new MalformedRecordError(`watermark time ${JSON.stringify(event.observedAt)} is not a time`);
+  if (Number.isNaN(observedAt.getTime()))
+    throw new MalformedRecordError(`watermark time ${JSON.stringify(event.observedAt)} is not a time`);
   return { kind: 'watermark', observedAt, resourceVersion: event.resourceVersion };
 }
 

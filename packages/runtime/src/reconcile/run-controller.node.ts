@@ -31,14 +31,44 @@ import { ControllerMetrics } from './metrics.prom.ts';
 export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): readonly FlagSpec[] {
   const service = ds[0]!.service;
   const flags: FlagSpec[] = [
-    { name: 'consumer-group', type: 'string', default: `kcm-bus-${service}`, help: 'Kafka consumer group of the replicas, which reads the inputs once for all '
-      + `their controllers${ds.some((d) => d.singleton) ? ` (a singleton's: <group>.<workqueue>, ${ds.filter((d) => d.singleton).map((d) => d.workqueue).join(', ')})` : ''}; another group reads the same inputs without taking partitions from this one.` },
-    { name: 'mutations-topic', type: 'string', default: MUTATION_TOPICS.mutations, help: 'Topic the mutations go to (the writer\'s input); another topic keeps them from the API (a shadow run).' },
-    ...(ds.some((d) => d.expectations) ? [
-      { name: 'redis-url', type: 'string', default: 'redis://127.0.0.1:17106', help: 'Redis holding the expectations (default: the local dev stack).' },
-      { name: 'expectations-prefix', type: 'string', default: 'kcm-bus:exp', help: 'Prefix of the expectations\' Redis keys; every replica of a consumer group must use the same one.' },
-      ...EXPECTATIONS_FLAGS,
-    ] as const : []),
+    {
+      name: 'consumer-group',
+      type: 'string',
+      default: `kcm-bus-${service}`,
+      help:
+        'Kafka consumer group of the replicas, which reads the inputs once for all ' +
+        `their controllers${
+          ds.some((d) => d.singleton)
+            ? ` (a singleton's: <group>.<workqueue>, ${ds
+                .filter((d) => d.singleton)
+                .map((d) => d.workqueue)
+                .join(', ')})`
+            : ''
+        }; another group reads the same inputs without taking partitions from this one.`,
+    },
+    {
+      name: 'mutations-topic',
+      type: 'string',
+      default: MUTATION_TOPICS.mutations,
+      help: "Topic the mutations go to (the writer's input); another topic keeps them from the API (a shadow run).",
+    },
+    ...(ds.some((d) => d.expectations)
+      ? ([
+          {
+            name: 'redis-url',
+            type: 'string',
+            default: 'redis://127.0.0.1:17106',
+            help: 'Redis holding the expectations (default: the local dev stack).',
+          },
+          {
+            name: 'expectations-prefix',
+            type: 'string',
+            default: 'kcm-bus:exp',
+            help: "Prefix of the expectations' Redis keys; every replica of a consumer group must use the same one.",
+          },
+          ...EXPECTATIONS_FLAGS,
+        ] as const)
+      : []),
     ...ds.flatMap((d) => [
       { name: d.workers.name, type: 'number', default: d.workers.default, help: d.workers.help } as const,
       ...(d.tick ? [{ name: d.tick.flag, type: 'duration', default: d.tick.default, help: d.tick.help } as const] : []),
@@ -67,7 +97,11 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
     return;
   }
   await serviceMain(ds[0]!.service, controllerFlags(ds), async (ctx) => {
-    const shared: Shared = { metrics: new ControllerMetrics(ctx.registry), queues: new PromWorkqueueMetricsProvider(ctx.registry), deadLetters: deadLetterCounter(ctx.registry) };
+    const shared: Shared = {
+      metrics: new ControllerMetrics(ctx.registry),
+      queues: new PromWorkqueueMetricsProvider(ctx.registry),
+      deadLetters: deadLetterCounter(ctx.registry),
+    };
     const groupOf = serviceGroups(ctx, ds, shared);
     const members = ds.map((d) => prepareMember(ctx, d, groupOf(d), shared));
     const groups = [...new Set(ds.map(groupOf))];
@@ -75,7 +109,11 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
     const running = members.map((m) => m.run());
     const notReady = (): string | undefined => groups.map((g) => g.notReady()).find((r) => r !== undefined);
     return {
-      probes: { healthy: () => running.every((m) => m.working()), ready: () => notReady() === undefined, notReadyReason: notReady },
+      probes: {
+        healthy: () => running.every((m) => m.working()),
+        ready: () => notReady() === undefined,
+        notReadyReason: notReady,
+      },
       stop: async () => {
         for (const m of running) await m.stop();
         for (const g of groups) await g.stop();
@@ -85,19 +123,43 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
   });
 }
 
-type Shared = { readonly metrics: ControllerMetrics; readonly queues: PromWorkqueueMetricsProvider; readonly deadLetters: (topic: string) => void };
+type Shared = {
+  readonly metrics: ControllerMetrics;
+  readonly queues: PromWorkqueueMetricsProvider;
+  readonly deadLetters: (topic: string) => void;
+};
 
 /**
  * serviceGroups gives each controller its consumer group: one (`--consumer-group`) for every controller of the
  * service that shares its partitions, and one of its own (`<group>.<workqueue>`) for each singleton.
  */
-function serviceGroups(ctx: ServiceContext, ds: readonly ControllerDeclaration<Inputs>[], shared: Shared): (d: ControllerDeclaration<Inputs>) => ControllerGroup {
+function serviceGroups(
+  ctx: ServiceContext,
+  ds: readonly ControllerDeclaration<Inputs>[],
+  shared: Shared,
+): (d: ControllerDeclaration<Inputs>) => ControllerGroup {
   const prefix = ctx.flags.string('consumer-group');
-  const results = { serde: new Serde(ctx.schemaRegistry, MUTATION_TOPICS.results, loadMutationSchemas().result, (s) => new AvroCodec(s)), signing: signing(ctx, ds[0]!.name) };
-  const group = (groupId: string, singleton: boolean): ControllerGroup => new ControllerGroup({
-    bus: ctx.bus, groupId, singleton, resultsTopic: MUTATION_TOPICS.results, results,
-    mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) }, onDeadLetter: shared.deadLetters, log: ctx.log.child({ group: groupId }), fatal: ctx.fatal,
-  });
+  const results = {
+    serde: new Serde(
+      ctx.schemaRegistry,
+      MUTATION_TOPICS.results,
+      loadMutationSchemas().result,
+      (s) => new AvroCodec(s),
+    ),
+    signing: signing(ctx, ds[0]!.name),
+  };
+  const group = (groupId: string, singleton: boolean): ControllerGroup =>
+    new ControllerGroup({
+      bus: ctx.bus,
+      groupId,
+      singleton,
+      resultsTopic: MUTATION_TOPICS.results,
+      results,
+      mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
+      onDeadLetter: shared.deadLetters,
+      log: ctx.log.child({ group: groupId }),
+      fatal: ctx.fatal,
+    });
   const sharing = group(prefix, false);
   const own = new Map(ds.filter((d) => d.singleton).map((d) => [d, group(`${prefix}.${d.workqueue}`, true)]));
   return (d) => own.get(d) ?? sharing;
@@ -108,46 +170,108 @@ type PreparedMember = { readonly run: () => RunningMember; readonly disconnect: 
 type RunningMember = { readonly working: () => boolean; readonly stop: () => Promise<void> };
 
 /** prepareMember builds a controller's stores, expectations, queue and Controller, and attaches it to its group. */
-function prepareMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, group: ControllerGroup, shared: Shared): PreparedMember {
+function prepareMember(
+  ctx: ServiceContext,
+  d: ControllerDeclaration<Inputs>,
+  group: ControllerGroup,
+  shared: Shared,
+): PreparedMember {
   const informers = new Informers<Inputs>(d.inputs);
-  const redis = d.expectations ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS }) : undefined;
-  const expectations: RedisExpectations | undefined = redis && new RedisExpectations(redis, {
-    controller: d.name, ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000, prefix: ctx.flags.string('expectations-prefix'),
-    partitionOf: (key): number => group.partitionOf(key),
+  const redis = d.expectations
+    ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+    : undefined;
+  const expectations: RedisExpectations | undefined =
+    redis &&
+    new RedisExpectations(redis, {
+      controller: d.name,
+      ttlMs: ctx.flags.number('expectations-ttl-seconds') * 1000,
+      prefix: ctx.flags.string('expectations-prefix'),
+      partitionOf: (key): number => group.partitionOf(key),
+    });
+  const queue = new Workqueue<string>({
+    name: d.workqueue,
+    rateLimiter: defaultControllerRateLimiter(undefined, d.retryBackoff),
+    metricsProvider: shared.queues,
   });
-  const queue = new Workqueue<string>({ name: d.workqueue, rateLimiter: defaultControllerRateLimiter(undefined, d.retryBackoff), metricsProvider: shared.queues });
   const partSigning = signing(ctx, d.name);
-  const controller = memberController(ctx, d, { informers, group, expectations, queue, signing: partSigning }, shared.metrics);
+  const controller = memberController(
+    ctx,
+    d,
+    { informers, group, expectations, queue, signing: partSigning },
+    shared.metrics,
+  );
   group.attach({
-    name: d.name, partitioned: informers.topics('partitioned'), global: informers.topics('global'), serdes: serdes(ctx, Object.values(d.inputs)),
-    controller, signing: partSigning, dropWhere: (pred) => informers.dropPartitioned(pred),
-    ...(expectations && { takeFencingTokens: (partitions: readonly number[]) => expectations.takeFencingTokens(partitions) }),
+    name: d.name,
+    partitioned: informers.topics('partitioned'),
+    global: informers.topics('global'),
+    serdes: serdes(ctx, Object.values(d.inputs)),
+    controller,
+    signing: partSigning,
+    dropWhere: (pred) => informers.dropPartitioned(pred),
+    ...(expectations && {
+      takeFencingTokens: (partitions: readonly number[]) => expectations.takeFencingTokens(partitions),
+    }),
   });
   return { run: () => runMember(ctx, d, queue, controller), disconnect: () => redis?.disconnect() };
 }
 
-type MemberParts = { readonly informers: Informers<Inputs>; readonly group: ControllerGroup; readonly queue: Workqueue<string>; readonly signing: Signing };
+type MemberParts = {
+  readonly informers: Informers<Inputs>;
+  readonly group: ControllerGroup;
+  readonly queue: Workqueue<string>;
+  readonly signing: Signing;
+};
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
-function memberController(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, { informers, group, expectations, queue, signing: s }: MemberParts & { readonly expectations: RedisExpectations | undefined },
-  metrics: ControllerMetrics): Controller {
+function memberController(
+  ctx: ServiceContext,
+  d: ControllerDeclaration<Inputs>,
+  {
+    informers,
+    group,
+    expectations,
+    queue,
+    signing: s,
+  }: MemberParts & { readonly expectations: RedisExpectations | undefined },
+  metrics: ControllerMetrics,
+): Controller {
   const watermarks = { watermark: (input: string, key?: string) => group.watermark(informers.topicOf(input), key) };
-  const spec = d.spec(informers.listers(), { flags: ctx.flags, watermarks, log: ctx.log.child({ controller: d.name }), registry: ctx.registry });
+  const spec = d.spec(informers.listers(), {
+    flags: ctx.flags,
+    watermarks,
+    log: ctx.log.child({ controller: d.name }),
+    registry: ctx.registry,
+  });
   const hooks = metrics.counted(d.name, controllerHooks(d.name, informers, spec), {
-    cached: () => informers.sizes(), partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
-    inputWatermarks: () => Object.fromEntries([...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.watermark(t)])),
+    cached: () => informers.sizes(),
+    partitionsSynced: () => group.ownedPartitions().map((p) => p.synced),
+    inputWatermarks: () =>
+      Object.fromEntries(
+        [...informers.topics('partitioned'), ...informers.topics('global')].map((t) => [t, group.watermark(t)]),
+      ),
   });
   const partitioned = informers.topics('partitioned');
   return new Controller(hooks, {
     expectations,
-    publish: (mutations) => group.publish(mutations, s), partitionOf: (key) => group.partitionOf(key), watchPartitionOf: (key) => group.watchPartitionOf(key),
-    partitionOwned: (n) => group.partitionOwned(n), partitionSynced: (n) => group.partitionSynced(n), partitionWatermark: (n) => group.partitionWatermark(n, partitioned),
-    queue, log: ctx.log.child({ controller: d.name }), now: () => new Date(),
+    publish: (mutations) => group.publish(mutations, s),
+    partitionOf: (key) => group.partitionOf(key),
+    watchPartitionOf: (key) => group.watchPartitionOf(key),
+    partitionOwned: (n) => group.partitionOwned(n),
+    partitionSynced: (n) => group.partitionSynced(n),
+    partitionWatermark: (n) => group.partitionWatermark(n, partitioned),
+    queue,
+    log: ctx.log.child({ controller: d.name }),
+    now: () => new Date(),
   });
 }
 
 /** runMember starts a controller's workers and its tick, and says how to stop them. */
-function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, queue: Workqueue<string>, controller: Controller): RunningMember {
+function runMember(
+  ctx: ServiceContext,
+  d: ControllerDeclaration<Inputs>,
+  queue: Workqueue<string>,
+  controller: Controller,
+): RunningMember {
   let working = true;
   const workers = controller.run(ctx.flags.number(d.workers.name)).finally(() => (working = false));
   const ticking = new AbortController();
@@ -168,7 +292,12 @@ function runMember(ctx: ServiceContext, d: ControllerDeclaration<Inputs>, queue:
  * ticks runs a controller's tick as wait.Until does: the keys are enqueued, and the next period starts once a
  * worker took them up (a sliding period), so a pass never comes sooner than a period after the previous one.
  */
-async function ticks(controller: Controller, keys: readonly string[], periodMs: number, stopped: AbortSignal): Promise<void> {
+async function ticks(
+  controller: Controller,
+  keys: readonly string[],
+  periodMs: number,
+  stopped: AbortSignal,
+): Promise<void> {
   while (!stopped.aborted) {
     await controller.tick(keys, new Date());
     await sleep(periodMs, undefined, { signal: stopped }).catch(() => undefined);
@@ -184,14 +313,16 @@ const SERDES = new Map<string, Serde>();
 /** serdes decodes each input topic, through a view of the fields its input reads when it names them. */
 function serdes(ctx: ServiceContext, declared: readonly Input<unknown>[]): Map<string, Serde> {
   const codec = (s: object): AvroCodec => new AvroCodec(s);
-  return new Map(declared.map(({ topic, fields }) => {
-    const id = `${topic} ${fields?.join(',') ?? '*'}`;
-    if (!SERDES.has(id)) {
-      const schema = loadWatchSchema(kindOfTopic(topic)) as AvroRecord;
-      SERDES.set(id, new Serde(ctx.schemaRegistry, topic, schema, codec, fields && watchEventView(schema, fields)));
-    }
-    return [topic, SERDES.get(id)!] as const;
-  }));
+  return new Map(
+    declared.map(({ topic, fields }) => {
+      const id = `${topic} ${fields?.join(',') ?? '*'}`;
+      if (!SERDES.has(id)) {
+        const schema = loadWatchSchema(kindOfTopic(topic)) as AvroRecord;
+        SERDES.set(id, new Serde(ctx.schemaRegistry, topic, schema, codec, fields && watchEventView(schema, fields)));
+      }
+      return [topic, SERDES.get(id)!] as const;
+    }),
+  );
 }
 
 /** signing loads the controller's keys from --signing-dir; without them it warns that the bus is open. */
@@ -202,5 +333,10 @@ function signing(ctx: ServiceContext, name: string): Signing {
 }
 
 function mutationSerde(ctx: ServiceContext): Serde {
-  return new Serde(ctx.schemaRegistry, ctx.flags.string('mutations-topic'), loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+  return new Serde(
+    ctx.schemaRegistry,
+    ctx.flags.string('mutations-topic'),
+    loadMutationSchemas().mutation,
+    (s) => new AvroCodec(s),
+  );
 }

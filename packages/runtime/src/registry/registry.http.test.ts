@@ -10,10 +10,13 @@ describe('httpSchemaRegistry: basic auth', () => {
   const server = createServer((req, res) => {
     seen.push(req.headers.authorization);
     const ok = req.headers.authorization === `Basic ${Buffer.from('key:s3cret').toString('base64')}`;
-    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/vnd.schemaregistry.v1+json' })
+    res
+      .writeHead(ok ? 200 : 401, { 'content-type': 'application/vnd.schemaregistry.v1+json' })
       .end(JSON.stringify(ok ? { id: 7 } : { error_code: 40101, message: 'Unauthorized' }));
   });
-  const url = new Promise<string>((done) => server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  const url = new Promise<string>((done) =>
+    server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
   after(() => server.close());
 
   it('sends the user and password as an RFC 7617 authorization header', async () => {
@@ -24,7 +27,10 @@ describe('httpSchemaRegistry: basic auth', () => {
 
   it('sends none without credentials, and a 401 is a RegistryError with its status', async () => {
     const registry = httpSchemaRegistry(await url);
-    await assert.rejects(registry.register('t-value', { type: 'string' }), (err: unknown) => err instanceof RegistryError && err.status === 401);
+    await assert.rejects(
+      registry.register('t-value', { type: 'string' }),
+      (err: unknown) => err instanceof RegistryError && err.status === 401,
+    );
     assert.equal(seen.at(-1), undefined);
   });
 

@@ -28,7 +28,8 @@ export function httpSchemaRegistry(baseUrl: string, opts: RegistryClientOptions 
   const headers = { 'content-type': CONTENT_TYPE, accept: CONTENT_TYPE, ...authorization(opts) };
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await send(method, `${base}${path}`, headers, body === undefined ? undefined : JSON.stringify(body));
-    if (res.status < 200 || res.status > 299) throw new RegistryError(`schema registry ${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`, res.status);
+    if (res.status < 200 || res.status > 299)
+      throw new RegistryError(`schema registry ${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`, res.status);
     return res.text ? JSON.parse(res.text) : undefined;
   };
   const once = <K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> => {
@@ -42,10 +43,23 @@ export function httpSchemaRegistry(baseUrl: string, opts: RegistryClientOptions 
     return loading;
   };
   return {
-    register: (subject, schema) => once(registered, `${subject}\n${JSON.stringify(schema)}`, async () =>
-      ((await call('POST', `/subjects/${encodeURIComponent(subject)}/versions`, { schema: JSON.stringify(schema) })) as { id: number }).id),
-    schemaById: (id) => once(byId, id, async () =>
-      JSON.parse(((await call('GET', `/schemas/ids/${id}`)) as { schema: string }).schema) as object),
+    register: (subject, schema) =>
+      once(
+        registered,
+        `${subject}\n${JSON.stringify(schema)}`,
+        async () =>
+          (
+            (await call('POST', `/subjects/${encodeURIComponent(subject)}/versions`, {
+              schema: JSON.stringify(schema),
+            })) as { id: number }
+          ).id,
+      ),
+    schemaById: (id) =>
+      once(
+        byId,
+        id,
+        async () => JSON.parse(((await call('GET', `/schemas/ids/${id}`)) as { schema: string }).schema) as object,
+      ),
     setCompatibility: async (subject: string, level: Compatibility) => {
       await call('PUT', `/config/${encodeURIComponent(subject)}`, { compatibility: level });
     },
@@ -68,16 +82,19 @@ const HTTPS_TIMEOUT_MS = 60_000;
 
 /** httpsSend makes registry calls trusting only the given CA (PEM), as a registry with a private CA needs. */
 function httpsSend(ca: string): Send {
-  return (method, url, headers, body) => new Promise((resolve, reject) => {
-    if (!url.startsWith('https:')) throw new Error(`a registry CA is given but ${url} is not https`);
-    const req = request(url, { method, headers, ca, timeout: HTTPS_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
+  return (method, url, headers, body) =>
+    new Promise((resolve, reject) => {
+      if (!url.startsWith('https:')) throw new Error(`a registry CA is given but ${url} is not https`);
+      const req = request(url, { method, headers, ca, timeout: HTTPS_TIMEOUT_MS }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('timeout', () =>
+        req.destroy(new Error(`schema registry ${method} ${url}: no answer in ${HTTPS_TIMEOUT_MS} ms`)),
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('timeout', () => req.destroy(new Error(`schema registry ${method} ${url}: no answer in ${HTTPS_TIMEOUT_MS} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
 }

@@ -41,7 +41,10 @@ export function scriptedSpec(): ControllerHooks {
       const set = e.key.slice(0, e.key.lastIndexOf('-'));
       if (e.type === 'Applied') podsOf(set).add(e.key);
       else podsOf(set).delete(e.key);
-      return { enqueue: [set], observed: [{ kind: e.type === 'Applied' ? 'creation' : 'deletion', key: set, objectKey: e.key }] };
+      return {
+        enqueue: [set],
+        observed: [{ kind: e.type === 'Applied' ? 'creation' : 'deletion', key: set, objectKey: e.key }],
+      };
     },
     observedInStores: (key, pending) => ({
       creates: pending.pendingCreates.filter((k) => podsOf(key).has(k)),
@@ -51,7 +54,12 @@ export function scriptedSpec(): ControllerHooks {
   };
 }
 
-function decide(key: string, input: ReconcileInput, want: number | undefined, have: readonly string[]): ReconcileResult {
+function decide(
+  key: string,
+  input: ReconcileInput,
+  want: number | undefined,
+  have: readonly string[],
+): ReconcileResult {
   const write = (verb: MutationVerb, seq: number, pod?: string): Mutation => {
     const id = mutationId({ controller: CONTROLLER, key, cause: input.cause, attempt: input.attempt, seq });
     const target = { ...podTarget, namespace: 'ns', name: (pod ?? `${key}-${id.slice(0, 5)}`).slice('ns/'.length) };
@@ -60,9 +68,10 @@ function decide(key: string, input: ReconcileInput, want: number | undefined, ha
   };
   if (input.failures.length > 0 || want === -1) return { mutations: [write('RecordEvent', 0)], error: 'FailedCreate' };
   if (want === undefined || !input.expectations.satisfied || have.length === want) return { mutations: [] };
-  const mutations = have.length < want
-    ? Array.from({ length: want - have.length }, (_, seq) => write('Create', seq))
-    : have.slice(want).map((pod, seq) => write('Delete', seq, pod));
+  const mutations =
+    have.length < want
+      ? Array.from({ length: want - have.length }, (_, seq) => write('Create', seq))
+      : have.slice(want).map((pod, seq) => write('Delete', seq, pod));
   const objectKeys = mutations.map((m) => `ns/${m.target.name}`);
   return { mutations, expectations: { type: have.length < want ? 'ExpectCreations' : 'ExpectDeletions', objectKeys } };
 }
@@ -70,7 +79,14 @@ function decide(key: string, input: ReconcileInput, want: number | undefined, ha
 /** setRecord is set `ns/<name>` with `replicas`, read at `at` from offset `offset` of the sets topic. */
 export function setRecord(at: number, name: string, replicas: number, offset: number): ReplayInput {
   const cause = { topic: SETS, partition: 0, offset };
-  const event = { cause, type: 'Applied', key: `ns/${name}`, object: { replicas }, resourceVersion: String(offset), live: true } as const;
+  const event = {
+    cause,
+    type: 'Applied',
+    key: `ns/${name}`,
+    object: { replicas },
+    resourceVersion: String(offset),
+    live: true,
+  } as const;
   return { at, topic: SETS, partition: 0, kind: 'event', event };
 }
 
@@ -94,10 +110,16 @@ export async function runLive(script: readonly ReplayInput[], end: number): Prom
     cluster.answer(mutations);
   };
   const controller = new Controller(scriptedSpec(), {
-    expectations: new MemoryExpectations({ clock, ttlMs: 300_000 }), queue, publish,
+    expectations: new MemoryExpectations({ clock, ttlMs: 300_000 }),
+    queue,
+    publish,
     log: jsonLogger('live', { sink: () => undefined }),
-    partitionOf: () => 0, watchPartitionOf: () => 0, partitionOwned: () => true, partitionSynced: () => true,
-    partitionWatermark: () => undefined, now: () => new Date(clock.now()),
+    partitionOf: () => 0,
+    watchPartitionOf: () => 0,
+    partitionOwned: () => true,
+    partitionSynced: () => true,
+    partitionWatermark: () => undefined,
+    now: () => new Date(clock.now()),
   });
   const workers = controller.run(1);
   const history = await deliver(controller, { queue, clock, coming: [...script], more: cluster.coming, end });
@@ -138,7 +160,10 @@ async function deliver(controller: Controller, d: Delivery): Promise<ReplayInput
 }
 
 /** scriptedCluster answers writes as the writer and the watcher would: a result, then the pod's record. */
-function scriptedCluster(clock: FakeClock): { readonly coming: ReplayInput[]; readonly answer: (mutations: readonly Mutation[]) => void } {
+function scriptedCluster(clock: FakeClock): {
+  readonly coming: ReplayInput[];
+  readonly answer: (mutations: readonly Mutation[]) => void;
+} {
   const coming: ReplayInput[] = [];
   let offset = 0;
   let failedB = false;
@@ -148,7 +173,14 @@ function scriptedCluster(clock: FakeClock): { readonly coming: ReplayInput[]; re
       failedB ||= fails;
       const rv = fails || m.verb === 'RecordEvent' ? null : String(1000 + offset);
       const cause = { topic: RESULTS, partition: 0, offset: offset++ };
-      coming.push({ at: clock.now() + 20, topic: RESULTS, partition: 0, kind: 'result', result: resultOf(m, fails, rv), cause });
+      coming.push({
+        at: clock.now() + 20,
+        topic: RESULTS,
+        partition: 0,
+        kind: 'result',
+        result: resultOf(m, fails, rv),
+        cause,
+      });
       if (rv === null) continue;
       const type: ObjectEventType = m.verb === 'Create' ? 'Applied' : 'Deleted';
       const seen = { topic: PODS, partition: 0, offset: offset++ };
@@ -161,8 +193,19 @@ function scriptedCluster(clock: FakeClock): { readonly coming: ReplayInput[]; re
 
 function resultOf(m: Mutation, fails: boolean, rv: string | null): MutationResult {
   return {
-    mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, outcome: fails ? 'Failed' : 'Applied',
-    status: fails ? 403 : 200, reason: fails ? 'Forbidden' : null, message: '', name: m.target.name, resourceVersion: rv, uid: null,
-    attempts: 1, appliedAt: '', reconcileKey: m.reconcileKey,
+    mutationId: m.id,
+    controller: m.controller,
+    verb: m.verb,
+    target: m.target,
+    outcome: fails ? 'Failed' : 'Applied',
+    status: fails ? 403 : 200,
+    reason: fails ? 'Forbidden' : null,
+    message: '',
+    name: m.target.name,
+    resourceVersion: rv,
+    uid: null,
+    attempts: 1,
+    appliedAt: '',
+    reconcileKey: m.reconcileKey,
   };
 }

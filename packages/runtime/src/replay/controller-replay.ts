@@ -82,8 +82,14 @@ export class ControllerReplay {
     const decisions: Decision[] = [];
     const answers: Promise<void>[] = [];
     const queue = new ReplayWorkqueue(this.#clock, this.#o.batchMs ?? BATCH_MS, this.#o.retryBackoff);
-    const recorded = history.flatMap((i) => (i.kind === 'result' && i.at >= this.#o.from && i.at <= this.#o.to ? [i.result.mutationId] : []));
-    const writer = new ReplayWriter(recorded, this.#clock, (result, cause, live) => void answers.push(controller.onResult(result, cause, live)));
+    const recorded = history.flatMap((i) =>
+      i.kind === 'result' && i.at >= this.#o.from && i.at <= this.#o.to ? [i.result.mutationId] : [],
+    );
+    const writer = new ReplayWriter(
+      recorded,
+      this.#clock,
+      (result, cause, live) => void answers.push(controller.onResult(result, cause, live)),
+    );
     let syncing = '';
     const reconcile: ControllerHooks['reconcile'] = (key, input) => {
       syncing = key;
@@ -102,10 +108,15 @@ export class ControllerReplay {
     const ttlMs = this.#o.expectationsTtlMs;
     return {
       expectations: ttlMs === undefined ? undefined : new ReplayExpectations({ clock: this.#clock, ttlMs }),
-      publish, queue, log: jsonLogger('replay', { sink: () => undefined }), now: () => new Date(this.#clock.now()),
+      publish,
+      queue,
+      log: jsonLogger('replay', { sink: () => undefined }),
+      now: () => new Date(this.#clock.now()),
       partitionOf: (key) => (this.#o.singleton ? 0 : this.#watermarks.watchPartitionOf(key)),
       watchPartitionOf: (key) => this.#watermarks.watchPartitionOf(key),
-      partitionOwned: () => true, partitionSynced: () => true, partitionWatermark: (n) => this.#watermarks.partitionWatermark(n),
+      partitionOwned: () => true,
+      partitionSynced: () => true,
+      partitionWatermark: (n) => this.#watermarks.partitionWatermark(n),
     };
   }
 

@@ -12,7 +12,11 @@ import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import type { Decision, ReplayInput } from './replay-input.ts';
 
 /** HistoryReader reads what a replay needs from the topics: the inputs' history and the deployed decisions. */
-export type HistoryReader = { readonly bus: Bus; readonly registry: SchemaRegistry; readonly progress: (line: string) => void };
+export type HistoryReader = {
+  readonly bus: Bus;
+  readonly registry: SchemaRegistry;
+  readonly progress: (line: string) => void;
+};
 
 /** History is records of a controller's up to the window's end, in time order, and those left out as undecodable. */
 export type History = { readonly inputs: readonly ReplayInput[]; readonly skipped: number };
@@ -41,7 +45,14 @@ export async function readHistory(r: HistoryReader, inputTopics: readonly string
       if (routed === undefined) skipped++;
       else if (routed.kind === 'event') inputs.push({ at, topic, partition, kind: 'event', event: routed.event });
       else if (routed.kind === 'watermark') {
-        inputs.push({ at, topic, partition, kind: 'watermark', observedAt: routed.observedAt, resourceVersion: routed.resourceVersion });
+        inputs.push({
+          at,
+          topic,
+          partition,
+          kind: 'watermark',
+          observedAt: routed.observedAt,
+          resourceVersion: routed.resourceVersion,
+        });
       }
     });
     r.progress(`read ${history}: ${inputs.length} records so far`);
@@ -53,7 +64,12 @@ export async function readHistory(r: HistoryReader, inputTopics: readonly string
  * readResults reads the controller's results on kcm.mutation-results up to `to`, in time order, verified as its
  * running members verify them; one that does not decode or verify is counted and left out.
  */
-export async function readResults(r: HistoryReader, controller: string, signing: Signing, to: number): Promise<History> {
+export async function readResults(
+  r: HistoryReader,
+  controller: string,
+  signing: Signing,
+  to: number,
+): Promise<History> {
   const topic = MUTATION_TOPICS.results;
   const serde = new Serde(r.registry, topic, loadMutationSchemas().result, (s) => new AvroCodec(s));
   const inputs: ReplayInput[] = [];
@@ -75,8 +91,18 @@ export async function readResults(r: HistoryReader, controller: string, signing:
  * readDeployed reads what the deployed controller decided in the window: its mutations on kcm.mutations whose
  * createdAt falls in [from, to], grouped into one decision per key and time (one sync).
  */
-export async function readDeployed(r: HistoryReader, controller: string, from: number, to: number): Promise<readonly Decision[]> {
-  const serde = new Serde(r.registry, MUTATION_TOPICS.mutations, loadMutationSchemas().mutation, (s) => new AvroCodec(s));
+export async function readDeployed(
+  r: HistoryReader,
+  controller: string,
+  from: number,
+  to: number,
+): Promise<readonly Decision[]> {
+  const serde = new Serde(
+    r.registry,
+    MUTATION_TOPICS.mutations,
+    loadMutationSchemas().mutation,
+    (s) => new AvroCodec(s),
+  );
   const syncs = new Map<string, { at: number; key: string; mutations: Mutation[] }>();
   await r.bus.readToEnd(MUTATION_TOPICS.mutations, async (record) => {
     if (record.value === null) return;

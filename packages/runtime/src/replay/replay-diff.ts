@@ -21,12 +21,18 @@ export type KeyVerdict = {
 export function signature(m: Mutation): string {
   const target = `${m.target.resource}${m.target.subresource ? `/${m.target.subresource}` : ''} ${m.target.namespace ? `${m.target.namespace}/` : ''}`;
   switch (m.verb) {
-    case 'Create': return `Create ${target}${createdName(m)}`;
-    case 'Delete': return `Delete ${target}${m.target.name}`;
-    case 'Patch': return `Patch ${target}${m.target.name} ${m.patch ?? ''}`;
-    case 'RecordEvent': return `Event ${m.event?.type ?? ''} ${m.event?.reason ?? ''} ${m.target.namespace ?? ''}/${m.event?.involvedObject.name ?? ''}: ${m.event?.message ?? ''}`;
-    case 'UpdateStatus': return `UpdateStatus ${target}${m.target.name} ${canonical((parse(m.body) as { status?: unknown } | undefined)?.status)}`;
-    default: return `${m.verb} ${target}${m.target.name} ${canonical(withoutVersion(m.body))}`;
+    case 'Create':
+      return `Create ${target}${createdName(m)}`;
+    case 'Delete':
+      return `Delete ${target}${m.target.name}`;
+    case 'Patch':
+      return `Patch ${target}${m.target.name} ${m.patch ?? ''}`;
+    case 'RecordEvent':
+      return `Event ${m.event?.type ?? ''} ${m.event?.reason ?? ''} ${m.target.namespace ?? ''}/${m.event?.involvedObject.name ?? ''}: ${m.event?.message ?? ''}`;
+    case 'UpdateStatus':
+      return `UpdateStatus ${target}${m.target.name} ${canonical((parse(m.body) as { status?: unknown } | undefined)?.status)}`;
+    default:
+      return `${m.verb} ${target}${m.target.name} ${canonical(withoutVersion(m.body))}`;
   }
 }
 
@@ -40,7 +46,13 @@ export function compareDecisions(deployed: readonly Decision[], replayed: readon
   return keys.map((key) => {
     const a = factsOf(deployed, key);
     const b = agreeing(factsOf(replayed, key), a, lastNoOp(replayed, key));
-    return { key, deployed: a.count, replayed: b.count, onlyDeployed: difference(listed(a), listed(b)), onlyReplayed: difference(listed(b), listed(a)) };
+    return {
+      key,
+      deployed: a.count,
+      replayed: b.count,
+      onlyDeployed: difference(listed(a), listed(b)),
+      onlyReplayed: difference(listed(b), listed(a)),
+    };
   });
 }
 
@@ -71,7 +83,11 @@ function factsOf(decisions: readonly Decision[], key: string): Facts {
     for (const m of mutations) {
       if (m.verb === 'Create' || m.verb === 'Delete') counted.push(signature(m));
       else if (m.verb === 'RecordEvent') events.add(signature(m));
-      else last.set(`${m.verb} ${m.target.resource}/${m.target.subresource ?? ''} ${m.target.namespace ?? ''}/${m.target.name}`, { at, text: signature(m) });
+      else
+        last.set(
+          `${m.verb} ${m.target.resource}/${m.target.subresource ?? ''} ${m.target.namespace ?? ''}/${m.target.name}`,
+          { at, text: signature(m) },
+        );
     }
   }
   return { count: mine.reduce((n, d) => n + d.mutations.length, 0), counted, events, last };
@@ -134,5 +150,8 @@ function parse(text: string | null): unknown {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+    .join(',')}}`;
 }

@@ -32,7 +32,9 @@ export class ReplayExpectations implements ExpectationsStore {
   async lower(key: string, creates: readonly string[], deletes: readonly string[]): Promise<void> {
     const { pendingCreates } = await this.#store.view(key);
     const unnamed = pendingCreates.filter((p) => !creates.includes(p));
-    const lowered = creates.map((c) => (pendingCreates.includes(c) ? c : unnamed.shift())).filter((c) => c !== undefined);
+    const lowered = creates
+      .map((c) => (pendingCreates.includes(c) ? c : unnamed.shift()))
+      .filter((c) => c !== undefined);
     await this.#store.lower(key, lowered, deletes);
   }
 

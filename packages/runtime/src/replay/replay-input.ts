@@ -9,7 +9,8 @@ import type { InputEvent } from '../reconcile/controller-types.ts';
 export type ReplayInput = { readonly at: number; readonly topic: string; readonly partition: number } & (
   | { readonly kind: 'event'; readonly event: InputEvent }
   | { readonly kind: 'watermark'; readonly observedAt: Date; readonly resourceVersion: string }
-  | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: MutationCause });
+  | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: MutationCause }
+);
 
 /** Decision is what one sync of one key decided, at its time (ms): the mutations it published (none: a no-op sync). */
 export type Decision = { readonly at: number; readonly key: string; readonly mutations: readonly Mutation[] };

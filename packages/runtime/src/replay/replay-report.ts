@@ -28,7 +28,9 @@ export function formatReport(r: ReplayReport): string[] {
     `${'KEY'.padEnd(width)}  DEPLOYED  REPLAYED  VERDICT`,
   ];
   for (const v of r.verdicts) {
-    lines.push(`${v.key.padEnd(width)}  ${String(v.deployed).padStart(8)}  ${String(v.replayed).padStart(8)}  ${same(v) ? 'same' : 'DIFFERS'}`);
+    lines.push(
+      `${v.key.padEnd(width)}  ${String(v.deployed).padStart(8)}  ${String(v.replayed).padStart(8)}  ${same(v) ? 'same' : 'DIFFERS'}`,
+    );
     for (const s of v.onlyDeployed) lines.push(`    only deployed: ${s}`);
     for (const s of v.onlyReplayed) lines.push(`    only replayed: ${s}`);
   }

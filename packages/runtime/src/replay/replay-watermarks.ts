@@ -3,7 +3,10 @@ import { Watermarks } from '../consumer/watermarks.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 
 /** ReplayTopics are a replayed controller's input topics: each with its partition count, and which are co-partitioned. */
-export type ReplayTopics = { readonly partitions: ReadonlyMap<string, number>; readonly partitioned: readonly string[] };
+export type ReplayTopics = {
+  readonly partitions: ReadonlyMap<string, number>;
+  readonly partitioned: readonly string[];
+};
 
 /**
  * ReplayWatermarks are the watermarks of a replay, as a member that owns every partition would read them

@@ -63,7 +63,7 @@ export class ReplayWriter {
   #wait(m: Mutation): void {
     const object = `${m.target.resource} ${objectKey({ namespace: m.target.namespace, name: objectNameOf(m) })}`;
     const w: Waiting = { object, mutation: m, timer: this.#clock.setTimeout(() => this.#done(w), HELD_RETRY_MS) };
-    this.#waiting.set(object, [...this.#waiting.get(object) ?? [], w]);
+    this.#waiting.set(object, [...(this.#waiting.get(object) ?? []), w]);
   }
 
   #done(w: Waiting): void {
@@ -78,8 +78,19 @@ export class ReplayWriter {
 /** applied is the result of a write the replay takes as done: Applied at `at`, the object's version unknown. */
 function applied(m: Mutation, at: number): MutationResult {
   return {
-    mutationId: m.id, controller: m.controller, verb: m.verb, target: m.target, outcome: 'Applied', status: 200, reason: null,
-    message: 'taken as done by the replay', name: objectNameOf(m), resourceVersion: null, uid: null, attempts: 0,
-    appliedAt: new Date(at).toISOString(), reconcileKey: m.reconcileKey,
+    mutationId: m.id,
+    controller: m.controller,
+    verb: m.verb,
+    target: m.target,
+    outcome: 'Applied',
+    status: 200,
+    reason: null,
+    message: 'taken as done by the replay',
+    name: objectNameOf(m),
+    resourceVersion: null,
+    uid: null,
+    attempts: 0,
+    appliedAt: new Date(at).toISOString(),
+    reconcileKey: m.reconcileKey,
   };
 }

@@ -3,7 +3,15 @@ import type { ControllerDeclaration, Inputs } from '../reconcile/declaration.ts'
 import { controllerHooks, Informers } from '../reconcile/informers.ts';
 import { COMMON_FLAGS } from '../service/common.ts';
 import { busConnection } from '../service/connect.node.ts';
-import { FlagError, flagReader, parseFlags, usage, wantsHelp, type FlagReader, type FlagSpec } from '../service/flags.ts';
+import {
+  FlagError,
+  flagReader,
+  parseFlags,
+  usage,
+  wantsHelp,
+  type FlagReader,
+  type FlagSpec,
+} from '../service/flags.ts';
 import { jsonLogger, type Level } from '../service/log.ts';
 import { loadSigning } from '../signing/signing-keys.fs.ts';
 import { ControllerReplay } from './controller-replay.ts';
@@ -15,9 +23,19 @@ import { timeOrAge } from './window.ts';
 
 /** REPLAY_FLAGS are the flags of a controller service's `replay` subcommand, besides the service's own. */
 export const REPLAY_FLAGS: readonly FlagSpec[] = [
-  { name: 'from', type: 'string', default: '', help: 'Start of the window: an RFC 3339 time or an age (30m, 2h, 1d). Required.' },
+  {
+    name: 'from',
+    type: 'string',
+    default: '',
+    help: 'Start of the window: an RFC 3339 time or an age (30m, 2h, 1d). Required.',
+  },
   { name: 'to', type: 'string', default: '', help: 'End of the window, the same way (default: now).' },
-  { name: 'controller', type: 'string', default: '', help: 'The controller to replay, by upstream name (default: every controller of this service).' },
+  {
+    name: 'controller',
+    type: 'string',
+    default: '',
+    help: 'The controller to replay, by upstream name (default: every controller of this service).',
+  },
   { name: 'json', type: 'boolean', default: false, help: 'One JSON report per controller instead of the table.' },
 ];
 
@@ -28,10 +46,16 @@ export const REPLAY_FLAGS: readonly FlagSpec[] = [
  * prints, per key, what it decided beside what the deployed controller published in the window. Exit status as
  * diff's: 0 the same, 1 some key differs, 2 trouble.
  */
-export async function replayService(ds: readonly ControllerDeclaration<Inputs>[], specs: readonly FlagSpec[], argv: readonly string[]): Promise<number> {
+export async function replayService(
+  ds: readonly ControllerDeclaration<Inputs>[],
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+): Promise<number> {
   const all = [...COMMON_FLAGS, ...specs, ...REPLAY_FLAGS];
   if (wantsHelp(argv)) {
-    console.log(`${ds[0]!.service} replay: this build's controllers over a window of history, beside what was deployed.\n${usage(all)}`);
+    console.log(
+      `${ds[0]!.service} replay: this build's controllers over a window of history, beside what was deployed.\n${usage(all)}`,
+    );
     return 0;
   }
   try {
@@ -45,18 +69,34 @@ export async function replayService(ds: readonly ControllerDeclaration<Inputs>[]
   }
 }
 
-async function replayAll(ds: readonly ControllerDeclaration<Inputs>[], flags: FlagReader, now: number): Promise<ReplayReport[]> {
+async function replayAll(
+  ds: readonly ControllerDeclaration<Inputs>[],
+  flags: FlagReader,
+  now: number,
+): Promise<ReplayReport[]> {
   if (flags.string('from') === '') throw new FlagError('--from is required');
   const from = timeOrAge(flags.string('from'), now);
   const to = flags.string('to') === '' ? now : timeOrAge(flags.string('to'), now);
   const wanted = flags.string('controller');
   const names = [...new Set(ds.map((d) => d.name))].filter((n) => wanted === '' || n === wanted);
-  if (names.length === 0) throw new FlagError(`--controller ${wanted}: this service runs ${ds.map((d) => d.name).join(', ')}`);
-  const log = jsonLogger(`${ds[0]!.service}-replay`, { level: flags.string('log-level') as Level, sink: (line) => process.stderr.write(`${line}\n`) });
+  if (names.length === 0)
+    throw new FlagError(`--controller ${wanted}: this service runs ${ds.map((d) => d.name).join(', ')}`);
+  const log = jsonLogger(`${ds[0]!.service}-replay`, {
+    level: flags.string('log-level') as Level,
+    sink: (line) => process.stderr.write(`${line}\n`),
+  });
   const { bus, schemaRegistry } = busConnection(flags, 'kcm-bus-replay');
   const reader: HistoryReader = { bus, registry: schemaRegistry, progress: (line) => log.info(line) };
   const reports: ReplayReport[] = [];
-  for (const name of names) reports.push(await replayController(reader, ds.filter((d) => d.name === name), flags, { from, to }));
+  for (const name of names)
+    reports.push(
+      await replayController(
+        reader,
+        ds.filter((d) => d.name === name),
+        flags,
+        { from, to },
+      ),
+    );
   return reports;
 }
 
@@ -66,7 +106,12 @@ type Window = { readonly from: number; readonly to: number };
  * replayController replays every declaration of one controller (node lifecycle's parts share a name), each over its
  * inputs' history and the controller's results, and compares.
  */
-async function replayController(reader: HistoryReader, ds: readonly ControllerDeclaration<Inputs>[], flags: FlagReader, w: Window): Promise<ReplayReport> {
+async function replayController(
+  reader: HistoryReader,
+  ds: readonly ControllerDeclaration<Inputs>[],
+  flags: FlagReader,
+  w: Window,
+): Promise<ReplayReport> {
   const replayed: Decision[] = [];
   const results = await readResults(reader, ds[0]!.name, loadSigning(flags.string('signing-dir'), ds[0]!.name), w.to);
   let records = 0;
@@ -79,23 +124,46 @@ async function replayController(reader: HistoryReader, ds: readonly ControllerDe
   }
   const deployed = await readDeployed(reader, ds[0]!.name, w.from, w.to);
   const iso = (ms: number): string => new Date(ms).toISOString();
-  return { controller: ds[0]!.name, from: iso(w.from), to: iso(w.to), records, skipped, verdicts: compareDecisions(deployed, replayed) };
+  return {
+    controller: ds[0]!.name,
+    from: iso(w.from),
+    to: iso(w.to),
+    records,
+    skipped,
+    verdicts: compareDecisions(deployed, replayed),
+  };
 }
 
 /** replayDeclaration runs the declaration's controller, built as the service builds it, over the window (ControllerReplay). */
-async function replayDeclaration(reader: HistoryReader, d: ControllerDeclaration<Inputs>, flags: FlagReader, w: Window, results: History):
-  Promise<{ decisions: readonly Decision[]; inputs: number; undecodable: number }> {
+async function replayDeclaration(
+  reader: HistoryReader,
+  d: ControllerDeclaration<Inputs>,
+  flags: FlagReader,
+  w: Window,
+  results: History,
+): Promise<{ decisions: readonly Decision[]; inputs: number; undecodable: number }> {
   const informers = new Informers<Inputs>(d.inputs);
   const partitioned = informers.topics('partitioned');
   const topics = [...partitioned, ...informers.topics('global')];
-  const partitions = new Map(await Promise.all(topics.map(async (t) => [t, await reader.bus.partitionCount(t)] as const)));
+  const partitions = new Map(
+    await Promise.all(topics.map(async (t) => [t, await reader.bus.partitionCount(t)] as const)),
+  );
   const replay = new ControllerReplay({
-    ...w, partitions, partitioned, singleton: d.singleton ?? false,
+    ...w,
+    partitions,
+    partitioned,
+    singleton: d.singleton ?? false,
     expectationsTtlMs: d.expectations ? flags.number('expectations-ttl-seconds') * 1000 : undefined,
-    tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) }, retryBackoff: d.retryBackoff,
+    tick: d.tick && { keys: d.tick.keys, periodMs: flags.duration(d.tick.flag) },
+    retryBackoff: d.retryBackoff,
   });
   const watermarks = { watermark: (input: string, key?: string) => replay.watermark(informers.topicOf(input), key) };
-  const spec = d.spec(informers.listers(), { flags, watermarks, log: jsonLogger(d.name, { sink: () => undefined }), registry: new Registry() });
+  const spec = d.spec(informers.listers(), {
+    flags,
+    watermarks,
+    log: jsonLogger(d.name, { sink: () => undefined }),
+    registry: new Registry(),
+  });
   const history = await readHistory(reader, topics, w.to);
   const inputs = [...history.inputs, ...results.inputs].sort((a, b) => a.at - b.at);
   const decisions = await replay.run(controllerHooks(d.name, informers, spec), inputs);

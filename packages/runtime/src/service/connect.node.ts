@@ -14,11 +14,22 @@ export type BusConnection = { readonly bus: Bus; readonly schemaRegistry: Schema
  * registry URL with their TLS, SASL and basic auth (kafkaSecurity, the files read here). A wrong security flag
  * throws a FlagError naming it.
  */
-export function busConnection(flags: FlagReader, clientId: string, log?: KafkaBusOptions['log'], onRequest?: KafkaBusOptions['onRequest']): BusConnection {
+export function busConnection(
+  flags: FlagReader,
+  clientId: string,
+  log?: KafkaBusOptions['log'],
+  onRequest?: KafkaBusOptions['onRequest'],
+): BusConnection {
   const url = flags.string('schema-registry-url');
   const security = kafkaSecurity(flags, url, process.env, (path) => readFileSync(path, 'utf8'));
   return {
-    bus: kafkaBus({ brokers: flags.list('kafka-brokers'), clientId, ...security.kafka, ...(log ? { log } : {}), ...(onRequest ? { onRequest } : {}) }),
+    bus: kafkaBus({
+      brokers: flags.list('kafka-brokers'),
+      clientId,
+      ...security.kafka,
+      ...(log ? { log } : {}),
+      ...(onRequest ? { onRequest } : {}),
+    }),
     schemaRegistry: httpSchemaRegistry(url, security.registry),
   };
 }

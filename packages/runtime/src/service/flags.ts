@@ -42,15 +42,23 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[], 
 }
 
 /** CommandLine is a command's arguments as given (argv), its flags read as parseFlags reads them, and its positionals. */
-export type CommandLine = { readonly argv: readonly string[]; readonly flags: FlagReader; readonly positionals: readonly string[] };
+export type CommandLine = {
+  readonly argv: readonly string[];
+  readonly flags: FlagReader;
+  readonly positionals: readonly string[];
+};
 
 /**
  * parseCommandLine is parseFlags for a command that also takes positional arguments, flags and positionals in any
  * order (`trace pod web-x --json`), `--` ending the flags. With others 'pass' it reads only its own flags and leaves
  * the rest to the command it passes argv on to (kcm-bus replay: the controller's service), which checks them.
  */
-export function parseCommandLine(specs: readonly FlagSpec[], argv: readonly string[], env: NodeJS.ProcessEnv,
-  others: 'refuse' | 'pass' = 'refuse'): CommandLine {
+export function parseCommandLine(
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  others: 'refuse' | 'pass' = 'refuse',
+): CommandLine {
   const { values, positionals } = rawArgs(specs, argv, { strict: others === 'refuse', allowPositionals: true });
   return { argv, flags: flagReader(resolveFlags(specs, values, env)), positionals };
 }
@@ -61,10 +69,17 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
-type RawArgs = { readonly values: Readonly<Record<string, string | boolean | undefined>>; readonly positionals: readonly string[] };
+type RawArgs = {
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly positionals: readonly string[];
+};
 
 /** rawArgs splits argv with node:util parseArgs; a malformed command line is a FlagError. */
-function rawArgs(specs: readonly FlagSpec[], argv: readonly string[], mode: { strict: boolean; allowPositionals: boolean }): RawArgs {
+function rawArgs(
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+  mode: { strict: boolean; allowPositionals: boolean },
+): RawArgs {
   try {
     return parseArgs({ args: [...argv], options: argOptions(specs), ...mode });
   } catch (err) {
@@ -73,19 +88,32 @@ function rawArgs(specs: readonly FlagSpec[], argv: readonly string[], mode: { st
 }
 
 /** argOptions are flags as node:util parseArgs options. */
-function argOptions(specs: readonly FlagSpec[]): Record<string, { readonly type: 'boolean' | 'string'; readonly short?: string }> {
-  return Object.fromEntries(specs.map((s) => [s.name, {
-    type: s.type === 'boolean' ? 'boolean' as const : 'string' as const, ...(s.short ? { short: s.short } : {}),
-  }]));
+function argOptions(
+  specs: readonly FlagSpec[],
+): Record<string, { readonly type: 'boolean' | 'string'; readonly short?: string }> {
+  return Object.fromEntries(
+    specs.map((s) => [
+      s.name,
+      {
+        type: s.type === 'boolean' ? ('boolean' as const) : ('string' as const),
+        ...(s.short ? { short: s.short } : {}),
+      },
+    ]),
+  );
 }
 
 /**
  * resolveFlags reads each flag from the values parsed off the command line (by name), then the environment
  * (KCM_BUS_<NAME>, unless the flag is command line only), then the default, with the same checks.
  */
-function resolveFlags(specs: readonly FlagSpec[], parsed: Readonly<Record<string, string | boolean | undefined>>,
-  env: NodeJS.ProcessEnv): FlagValues {
-  return Object.fromEntries(specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? (s.env === false ? undefined : env[envName(s.name)]))]));
+function resolveFlags(
+  specs: readonly FlagSpec[],
+  parsed: Readonly<Record<string, string | boolean | undefined>>,
+  env: NodeJS.ProcessEnv,
+): FlagValues {
+  return Object.fromEntries(
+    specs.map((s) => [s.name, valueOf(s, parsed[s.name] ?? (s.env === false ? undefined : env[envName(s.name)]))]),
+  );
 }
 
 function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[string] {
@@ -103,14 +131,19 @@ function valueOf(spec: FlagSpec, raw: string | boolean | undefined): FlagValues[
       }
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not a number`);
+      if (raw.trim() === '' || !Number.isFinite(n))
+        throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not a number`);
       return n;
     }
     case 'boolean':
-      if (raw !== 'true' && raw !== 'false') throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not true or false`);
+      if (raw !== 'true' && raw !== 'false')
+        throw new FlagError(`${named(spec)}: ${JSON.stringify(raw)} is not true or false`);
       return raw === 'true';
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return raw;
   }
@@ -123,11 +156,13 @@ function named(spec: FlagSpec): string {
 
 /** usage lists every flag with its short alias, variable, default and help. */
 export function usage(specs: readonly FlagSpec[]): string {
-  return specs.map((s) => {
-    const names = s.short ? `-${s.short}, --${s.name}` : `--${s.name}`;
-    const variable = s.env === false ? '' : `${envName(s.name)}, `;
-    return `  ${names} (${variable}default ${JSON.stringify(s.default)})\n      ${s.help}`;
-  }).join('\n');
+  return specs
+    .map((s) => {
+      const names = s.short ? `-${s.short}, --${s.name}` : `--${s.name}`;
+      const variable = s.env === false ? '' : `${envName(s.name)}, `;
+      return `  ${names} (${variable}default ${JSON.stringify(s.default)})\n      ${s.help}`;
+    })
+    .join('\n');
 }
 
 /** FlagReader reads parsed flags with their types. */

@@ -35,11 +35,16 @@ const EVENT_LOOP_SAMPLE_MS = 100;
  * serviceMain is the shape of every kcm-bus service: parse the common and the service's flags, then start
  * the service, serve /healthz, /readyz and /metrics, and stop gracefully on SIGTERM.
  */
-export async function serviceMain(name: string, specs: readonly FlagSpec[],
-  start: (ctx: ServiceContext) => Promise<Running & { readonly probes: Probes }>): Promise<void> {
+export async function serviceMain(
+  name: string,
+  specs: readonly FlagSpec[],
+  start: (ctx: ServiceContext) => Promise<Running & { readonly probes: Probes }>,
+): Promise<void> {
   const argv = process.argv.slice(2);
   if (wantsHelp(argv)) {
-    console.log(`${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`);
+    console.log(
+      `${name}: kcm-bus service. Every flag can also be set as its environment variable.\n${usage([...COMMON_FLAGS, ...specs])}`,
+    );
     process.exit(0);
   }
   const registry = new Registry();
@@ -54,19 +59,30 @@ export async function serviceMain(name: string, specs: readonly FlagSpec[],
     const service = await start({ flags, log, registry, ...connection, fatal });
     const server = await serveHttp(flags.string('metrics-bind-address'), registry, service.probes);
     log.info('started', { metrics: `http://${boundAddress(server)}/metrics` });
-    return { stop: async () => {
-      await service.stop();
-      server.close();
-    } };
+    return {
+      stop: async () => {
+        await service.stop();
+        server.close();
+      },
+    };
   });
 }
 
 /** configure reads the flags and reaches the bus and registry as they say; a wrong flag exits with status 2, naming it. */
-function configure(name: string, specs: readonly FlagSpec[], argv: readonly string[], onRequest: OnRequest): { flags: FlagReader; log: Logger; connection: BusConnection } {
+function configure(
+  name: string,
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+  onRequest: OnRequest,
+): { flags: FlagReader; log: Logger; connection: BusConnection } {
   try {
     const flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
     const log = jsonLogger(name, { level: flags.string('log-level') as Level });
-    return { flags, log, connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra), onRequest) };
+    return {
+      flags,
+      log,
+      connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra), onRequest),
+    };
   } catch (err) {
     console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
     process.exit(2);
@@ -75,6 +91,11 @@ function configure(name: string, specs: readonly FlagSpec[], argv: readonly stri
 
 /** kafkaRequestCounter counts the service's requests to Kafka by API: kcm_bus_kafka_requests_total{api}. */
 function kafkaRequestCounter(registry: Registry): OnRequest {
-  const counter = new Counter({ name: 'kcm_bus_kafka_requests_total', help: 'Requests sent to Kafka, by Kafka API (Produce, Fetch, EndTxn, ...).', labelNames: ['api'], registers: [registry] });
+  const counter = new Counter({
+    name: 'kcm_bus_kafka_requests_total',
+    help: 'Requests sent to Kafka, by Kafka API (Produce, Fetch, EndTxn, ...).',
+    labelNames: ['api'],
+    registers: [registry],
+  });
   return (api) => counter.inc({ api });
 }

@@ -5,7 +5,11 @@ import type { Registry } from 'prom-client';
  * Probes say whether the service lives and whether it is ready (e.g. caught up, connected); notReadyReason, when
  * given, says why it is not (the body of a 503 /readyz).
  */
-export type Probes = { readonly healthy: () => boolean; readonly ready: () => boolean; readonly notReadyReason?: () => string | undefined };
+export type Probes = {
+  readonly healthy: () => boolean;
+  readonly ready: () => boolean;
+  readonly notReadyReason?: () => string | undefined;
+};
 
 /**
  * serveHttp answers /healthz, /readyz (200 "ok" or 503 with the reason) and /metrics (Prometheus text
@@ -19,10 +23,14 @@ export async function serveHttp(addr: string, registry: Registry, probes: Probes
     if (probe) {
       const ok = probe();
       const why = path === '/readyz' ? probes.notReadyReason?.() : undefined;
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : why ?? (path === '/readyz' ? 'not ready' : 'unhealthy'));
+      res
+        .writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' })
+        .end(ok ? 'ok' : (why ?? (path === '/readyz' ? 'not ready' : 'unhealthy')));
     } else if (path === '/metrics') {
-      registry.metrics().then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-        (err: unknown) => res.writeHead(500).end(String(err)));
+      registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (err: unknown) => res.writeHead(500).end(String(err)),
+      );
     } else {
       res.writeHead(404).end('not found');
     }
@@ -37,7 +45,8 @@ export async function serveHttp(addr: string, registry: Registry, probes: Probes
 function splitAddr(addr: string): [string, number] {
   const i = addr.lastIndexOf(':');
   const port = Number(addr.slice(i + 1));
-  if (i < 0 || !Number.isInteger(port)) throw new Error(`--metrics-bind-address ${JSON.stringify(addr)} is not host:port`);
+  if (i < 0 || !Number.isInteger(port))
+    throw new Error(`--metrics-bind-address ${JSON.stringify(addr)} is not host:port`);
   return [addr.slice(0, i) || '0.0.0.0', port];
 }
 

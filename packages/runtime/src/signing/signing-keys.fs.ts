@@ -13,14 +13,19 @@ export function loadSigning(dir: string, name: string): Signing {
   if (!existsSync(dir)) throw new Error(`--signing-dir ${dir}: no such directory`);
   const keyFile = join(dir, `${name}.key`);
   const privateKey = existsSync(keyFile) ? readKey(keyFile, createPrivateKey) : undefined;
-  const trusted = new Map(readdirSync(dir).filter((f) => f.endsWith('.pub')).map((f) => [f.slice(0, -'.pub'.length), readKey(join(dir, f), createPublicKey)] as const));
+  const trusted = new Map(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.pub'))
+      .map((f) => [f.slice(0, -'.pub'.length), readKey(join(dir, f), createPublicKey)] as const),
+  );
   return signingWith({ name, privateKey, trusted });
 }
 
 function readKey(file: string, parse: (pem: string) => KeyObject): KeyObject {
   try {
     const key = parse(readFileSync(file, 'utf8'));
-    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`an ${key.asymmetricKeyType ?? 'unknown'} key, not ed25519`);
+    if (key.asymmetricKeyType !== 'ed25519')
+      throw new Error(`an ${key.asymmetricKeyType ?? 'unknown'} key, not ed25519`);
     return key;
   } catch (err) {
     throw new Error(`${file}: not an Ed25519 PEM key (${(err as Error).message})`);

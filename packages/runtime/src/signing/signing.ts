@@ -16,7 +16,11 @@ export const SIGNATURE_HEADER = 'kcm-bus-signature';
 export const WRITER_SIGNER = 'writer';
 
 /** SignedRecord is what a signature covers and where it travels. */
-export type SignedRecord = { readonly key: string; readonly value: Buffer; readonly headers: Readonly<Record<string, string>> };
+export type SignedRecord = {
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+};
 
 /** ForgedRecordError: a record without a valid signature of the signer it must come from (a poison record). */
 export class ForgedRecordError extends Error {
@@ -38,7 +42,11 @@ export interface Signing {
 export const UNSIGNED: Signing = { enabled: false, headers: () => ({}), verify: () => undefined };
 
 /** SigningKeys are a service's own private key (absent: it verifies only) and the public keys it trusts, by signer. */
-export type SigningKeys = { readonly name: string; readonly privateKey?: KeyObject | undefined; readonly trusted: ReadonlyMap<string, KeyObject> };
+export type SigningKeys = {
+  readonly name: string;
+  readonly privateKey?: KeyObject | undefined;
+  readonly trusted: ReadonlyMap<string, KeyObject>;
+};
 
 /** signingWith signs with keys.privateKey as keys.name and verifies against keys.trusted. */
 export function signingWith(keys: SigningKeys): Signing {
@@ -46,16 +54,22 @@ export function signingWith(keys: SigningKeys): Signing {
     enabled: true,
     headers: (key, value) => {
       if (!keys.privateKey) throw new Error(`no private key for ${keys.name}: it may verify records but not sign them`);
-      return { [SIGNER_HEADER]: keys.name, [SIGNATURE_HEADER]: sign(null, signedBytes(key, value), keys.privateKey).toString('base64') };
+      return {
+        [SIGNER_HEADER]: keys.name,
+        [SIGNATURE_HEADER]: sign(null, signedBytes(key, value), keys.privateKey).toString('base64'),
+      };
     },
     verify: (signer, record) => {
       const claimed = record.headers[SIGNER_HEADER];
-      if (claimed === undefined || record.headers[SIGNATURE_HEADER] === undefined) throw new ForgedRecordError(`unsigned: a record here must be signed by ${signer}`);
-      if (claimed !== signer) throw new ForgedRecordError(`signed by ${JSON.stringify(claimed)}, but only ${signer} may write it`);
+      if (claimed === undefined || record.headers[SIGNATURE_HEADER] === undefined)
+        throw new ForgedRecordError(`unsigned: a record here must be signed by ${signer}`);
+      if (claimed !== signer)
+        throw new ForgedRecordError(`signed by ${JSON.stringify(claimed)}, but only ${signer} may write it`);
       const trusted = keys.trusted.get(signer);
       if (!trusted) throw new ForgedRecordError(`no trusted public key for ${signer}`);
       const signature = Buffer.from(record.headers[SIGNATURE_HEADER], 'base64');
-      if (!verify(null, signedBytes(record.key, record.value), trusted, signature)) throw new ForgedRecordError(`bad signature of ${signer}`);
+      if (!verify(null, signedBytes(record.key, record.value), trusted, signature))
+        throw new ForgedRecordError(`bad signature of ${signer}`);
     },
   };
 }

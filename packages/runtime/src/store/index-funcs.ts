@@ -39,7 +39,9 @@ export function byNamespace(obj: ObjectMetaLike): readonly string[] {
  * object names in its ownerReferences, or the bare namespace for an object without one (an orphan).
  */
 export function podControllerIndexKey(namespace: string, controller: OwnerReferenceLike | undefined): string {
-  return controller === undefined ? namespace : `${namespace}/${controller.kind ?? ''}/${controller.name ?? ''}/${controller.uid ?? ''}`;
+  return controller === undefined
+    ? namespace
+    : `${namespace}/${controller.kind ?? ''}/${controller.name ?? ''}/${controller.uid ?? ''}`;
 }
 
 /**

@@ -18,7 +18,8 @@ function givenStore(...pods: Pod[]): Store<Pod> {
 
 /** CONTROLLER_UID_INDEX: an index whose functions give no key for some objects (orphans are in no entry). */
 const CONTROLLER_UID_INDEX = 'controllerUID';
-const controllerUID = (p: Pod): readonly string[] => (p.metadata?.ownerReferences ?? []).filter((r) => r.controller === true).map((r) => r.uid ?? '');
+const controllerUID = (p: Pod): readonly string[] =>
+  (p.metadata?.ownerReferences ?? []).filter((r) => r.controller === true).map((r) => r.uid ?? '');
 
 const names = (pods: readonly Pod[]): string[] => pods.map((p) => p.name).sort();
 
@@ -68,7 +69,10 @@ describe('Store', () => {
 
   it('given objects of two namespaces, when dropWhere matches one, then only those are forgotten, indices too', () => {
     const store = givenStore(pod('a', 'p1', 'rc1'), pod('a', 'p2', 'rc1'), pod('b', 'p3', 'rc1'));
-    assert.equal(store.dropWhere((key) => key.startsWith('a/')), 2);
+    assert.equal(
+      store.dropWhere((key) => key.startsWith('a/')),
+      2,
+    );
     assert.equal(store.size, 1);
     assert.deepEqual(names(store.lister().list()), ['p3']);
     assert.deepEqual(store.lister().byIndex(NAMESPACE_INDEX, 'a'), []);
@@ -83,7 +87,10 @@ describe('Store', () => {
   });
 
   it('given an index that was never declared, when it is queried, then it throws naming it', () => {
-    assert.throws(() => givenStore(pod('a', 'p1')).lister().byIndex('labels', 'x'), /Index with name labels does not exist/);
+    assert.throws(
+      () => givenStore(pod('a', 'p1')).lister().byIndex('labels', 'x'),
+      /Index with name labels does not exist/,
+    );
   });
 
   it('given an index function with several values, then the object is found under each', () => {

@@ -9,7 +9,9 @@ import { Workqueue } from './workqueue.ts';
 function given(scheduler?: (clock: FakeClock) => Scheduler) {
   const clock = new FakeClock();
   const ready: (readonly [string, number])[] = [];
-  const delayed = new DelayedAdds<string>(clock, scheduler?.(clock) ?? clock, (item) => ready.push([item, clock.now()]));
+  const delayed = new DelayedAdds<string>(clock, scheduler?.(clock) ?? clock, (item) =>
+    ready.push([item, clock.now()]),
+  );
   return { clock, delayed, ready };
 }
 
@@ -45,7 +47,10 @@ describe('DelayedAdds', () => {
     delayed.add('late', 30);
     delayed.add('early', 10);
     clock.advance(30);
-    assert.deepEqual(ready.map(([item]) => item), ['early', 'late']);
+    assert.deepEqual(
+      ready.map(([item]) => item),
+      ['early', 'late'],
+    );
   });
 
   it('given a scheduler that caps timers at 1 s, when an item is delayed 2.5 s, then it still waits 2.5 s', () => {
@@ -65,7 +70,10 @@ describe('DelayedAdds', () => {
     const { clock, delayed, ready } = given();
     delayed.add('ns1/a', 10);
     delayed.add('ns2/b', 10);
-    assert.deepEqual(delayed.dropWhere((item) => item.startsWith('ns1/')), ['ns1/a']);
+    assert.deepEqual(
+      delayed.dropWhere((item) => item.startsWith('ns1/')),
+      ['ns1/a'],
+    );
     clock.advance(10);
     assert.deepEqual(ready, [['ns2/b', 10]]);
     assert.equal(clock.pendingTimers(), 0);

@@ -10,7 +10,10 @@ describe('FakeClock', () => {
     clock.setTimeout(() => fired.push(['early', clock.now()]), 10);
     clock.setTimeout(() => fired.push(['tie', clock.now()]), 10);
     clock.advance(15);
-    assert.deepEqual(fired, [['early', 1010], ['tie', 1010]]);
+    assert.deepEqual(fired, [
+      ['early', 1010],
+      ['tie', 1010],
+    ]);
     clock.advance(5);
     assert.deepEqual(fired.at(-1), ['late', 1020]);
     assert.equal(clock.now(), 1020);

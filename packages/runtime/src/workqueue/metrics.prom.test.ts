@@ -19,9 +19,15 @@ describe('PromWorkqueueMetricsProvider', () => {
   it('given a queue, then all seven client-go workqueue series are registered', async () => {
     const { registry } = given();
     const names = (await registry.getMetricsAsJSON()).map((m) => m.name).sort();
-    assert.deepEqual(names, ['workqueue_adds_total', 'workqueue_depth', 'workqueue_longest_running_processor_seconds',
-      'workqueue_queue_duration_seconds', 'workqueue_retries_total', 'workqueue_unfinished_work_seconds',
-      'workqueue_work_duration_seconds']);
+    assert.deepEqual(names, [
+      'workqueue_adds_total',
+      'workqueue_depth',
+      'workqueue_longest_running_processor_seconds',
+      'workqueue_queue_duration_seconds',
+      'workqueue_retries_total',
+      'workqueue_unfinished_work_seconds',
+      'workqueue_work_duration_seconds',
+    ]);
   });
 
   it('given adds and a retry, then the series carry the queue name', async () => {

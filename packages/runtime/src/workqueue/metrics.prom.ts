@@ -23,19 +23,46 @@ export class PromWorkqueueMetricsProvider implements WorkqueueMetricsProvider {
     const labelNames = ['name'] as const;
     const buckets = [...WORKQUEUE_DURATION_BUCKETS];
     this.#depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames, registers });
-    this.#adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue',
-      labelNames, registers });
-    this.#latency = new Histogram({ name: 'workqueue_queue_duration_seconds',
-      help: 'How long in seconds an item stays in workqueue before being requested.', labelNames, buckets, registers });
-    this.#workDuration = new Histogram({ name: 'workqueue_work_duration_seconds',
-      help: 'How long in seconds processing an item from workqueue takes.', labelNames, buckets, registers });
-    this.#unfinished = new Gauge({ name: 'workqueue_unfinished_work_seconds', labelNames, registers,
-      help: 'How many seconds of work has been done that is in progress and hasn\'t been observed by ' +
-        'work_duration. Large values indicate stuck threads.' });
-    this.#longestRunning = new Gauge({ name: 'workqueue_longest_running_processor_seconds', labelNames, registers,
-      help: 'How many seconds has the longest running processor for workqueue been running.' });
-    this.#retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue',
-      labelNames, registers });
+    this.#adds = new Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total number of adds handled by workqueue',
+      labelNames,
+      registers,
+    });
+    this.#latency = new Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'How long in seconds an item stays in workqueue before being requested.',
+      labelNames,
+      buckets,
+      registers,
+    });
+    this.#workDuration = new Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'How long in seconds processing an item from workqueue takes.',
+      labelNames,
+      buckets,
+      registers,
+    });
+    this.#unfinished = new Gauge({
+      name: 'workqueue_unfinished_work_seconds',
+      labelNames,
+      registers,
+      help:
+        "How many seconds of work has been done that is in progress and hasn't been observed by " +
+        'work_duration. Large values indicate stuck threads.',
+    });
+    this.#longestRunning = new Gauge({
+      name: 'workqueue_longest_running_processor_seconds',
+      labelNames,
+      registers,
+      help: 'How many seconds has the longest running processor for workqueue been running.',
+    });
+    this.#retries = new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total number of retries handled by workqueue',
+      labelNames,
+      registers,
+    });
   }
 
   /** newDepthMetric is workqueue_depth{name}. */

@@ -18,9 +18,19 @@ type Recorded = {
 
 /** recordingProvider keeps the last value of every instrument, and the queue names it was asked for. */
 function recordingProvider(): { readonly provider: WorkqueueMetricsProvider; readonly recorded: Recorded } {
-  const r: Recorded = { depth: 0, adds: 0, retries: 0, latency: [], workDuration: [], unfinishedWork: 0,
-    longestRunning: 0, names: new Set() };
-  const named = <M>(metric: M) => (name: string): M => (r.names.add(name), metric);
+  const r: Recorded = {
+    depth: 0,
+    adds: 0,
+    retries: 0,
+    latency: [],
+    workDuration: [],
+    unfinishedWork: 0,
+    longestRunning: 0,
+    names: new Set(),
+  };
+  const named =
+    <M>(metric: M) =>
+    (name: string): M => (r.names.add(name), metric);
   const provider: WorkqueueMetricsProvider = {
     newDepthMetric: named({ inc: () => void r.depth++, dec: () => void r.depth-- }),
     newAddsMetric: named({ inc: () => void r.adds++ }),

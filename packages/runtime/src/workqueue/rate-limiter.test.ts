@@ -25,7 +25,10 @@ function fixedRateLimiter(delayMs: number): RateLimiter & { readonly forgotten: 
 describe('ItemExponentialFailureRateLimiter', () => {
   it('given repeated failures of one item, then each waits base * 2^failures ms and is counted', () => {
     const limiter = new ItemExponentialFailureRateLimiter(1, 1000);
-    assert.deepEqual([1, 2, 3, 4, 5].map(() => limiter.when('one')), [1, 2, 4, 8, 16]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map(() => limiter.when('one')),
+      [1, 2, 4, 8, 16],
+    );
     assert.equal(limiter.numRequeues('one'), 5);
   });
 
@@ -91,7 +94,7 @@ describe('defaultControllerRateLimiter', () => {
     assert.deepEqual([limiter.when('a'), limiter.when('a'), limiter.when('a')], [5, 10, 20]);
   });
 
-  it('given the endpointslice controller\'s backoff (1 s to 1000 s), then one failing item waits 1 s, 2 s, 4 s … up to 1000 s', () => {
+  it("given the endpointslice controller's backoff (1 s to 1000 s), then one failing item waits 1 s, 2 s, 4 s … up to 1000 s", () => {
     const limiter = defaultControllerRateLimiter(new FakeClock(), { baseDelayMs: 1000, maxDelayMs: 1_000_000 });
     const delays = Array.from({ length: 12 }, () => limiter.when('svc'));
     assert.deepEqual(delays.slice(0, 3), [1000, 2000, 4000]);

@@ -111,8 +111,13 @@ export const DEFAULT_RETRY_BURST = 100;
  * longer. Mirrors client-go DefaultControllerRateLimiter, and with a backoff the MaxOf limiters upstream's
  * endpointslice controller builds the same way.
  */
-export function defaultControllerRateLimiter<T = string>(clock: Clock = realClock,
-  backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number } = { baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS }): RateLimiter<T> {
+export function defaultControllerRateLimiter<T = string>(
+  clock: Clock = realClock,
+  backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number } = {
+    baseDelayMs: DEFAULT_BASE_DELAY_MS,
+    maxDelayMs: DEFAULT_MAX_DELAY_MS,
+  },
+): RateLimiter<T> {
   return new MaxOfRateLimiter<T>(
     new ItemExponentialFailureRateLimiter<T>(backoff.baseDelayMs, backoff.maxDelayMs),
     new BucketRateLimiter<T>(new TokenBucket(DEFAULT_RETRY_QPS, DEFAULT_RETRY_BURST, clock)),

@@ -17,7 +17,10 @@ function given(...keys: string[]): { readonly queue: Workqueue; readonly clock: 
 describe('Workqueue: ordering and de-duplication', () => {
   it('given keys added in order, then get hands them out first in, first out', async () => {
     const { queue } = given('a', 'b', 'c');
-    assert.deepEqual([await settled(queue.get()), await settled(queue.get()), await settled(queue.get())], ['a', 'b', 'c']);
+    assert.deepEqual(
+      [await settled(queue.get()), await settled(queue.get()), await settled(queue.get())],
+      ['a', 'b', 'c'],
+    );
   });
 
   it('given a key added twice while queued, then it is queued once, at its first position', async () => {
@@ -102,8 +105,14 @@ describe('Workqueue: rate limiting', () => {
   it('given keys of two namespaces backing off, when forgetWhere matches one, then only its keys start over', () => {
     const { queue } = given();
     for (const key of ['ns1/a', 'ns1/b', 'ns2/c']) queue.addRateLimited(key);
-    assert.equal(queue.forgetWhere((key) => key.startsWith('ns1/')), 2);
-    assert.deepEqual(['ns1/a', 'ns1/b', 'ns2/c'].map((key) => queue.numRequeues(key)), [0, 0, 1]);
+    assert.equal(
+      queue.forgetWhere((key) => key.startsWith('ns1/')),
+      2,
+    );
+    assert.deepEqual(
+      ['ns1/a', 'ns1/b', 'ns2/c'].map((key) => queue.numRequeues(key)),
+      [0, 0, 1],
+    );
   });
 });
 
@@ -112,9 +121,15 @@ describe('Workqueue: dropWhere (partition revoked)', () => {
     const { queue, clock } = given('ns1/a', 'ns2/b', 'ns1/c', 'ns2/d');
     queue.addAfter('ns1/e', 10);
     queue.addAfter('ns2/f', 10);
-    assert.equal(queue.dropWhere((key) => key.startsWith('ns1/')), 3);
+    assert.equal(
+      queue.dropWhere((key) => key.startsWith('ns1/')),
+      3,
+    );
     clock.advance(10);
-    assert.deepEqual([await settled(queue.get()), await settled(queue.get()), await settled(queue.get())], ['ns2/b', 'ns2/d', 'ns2/f']);
+    assert.deepEqual(
+      [await settled(queue.get()), await settled(queue.get()), await settled(queue.get())],
+      ['ns2/b', 'ns2/d', 'ns2/f'],
+    );
     assert.equal(queue.len(), 0);
   });
 
@@ -122,7 +137,10 @@ describe('Workqueue: dropWhere (partition revoked)', () => {
     const { queue } = given('ns1/a');
     await settled(queue.get());
     queue.add('ns1/a');
-    assert.equal(queue.dropWhere((key) => key.startsWith('ns1/')), 1);
+    assert.equal(
+      queue.dropWhere((key) => key.startsWith('ns1/')),
+      1,
+    );
     queue.done('ns1/a');
     assert.equal(queue.len(), 0);
   });

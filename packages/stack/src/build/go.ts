@@ -7,7 +7,12 @@ export function goEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** go runs one go command in a folder, logging its output. */
-export async function go(args: readonly string[], cwd: string, log: WriteStream, env?: NodeJS.ProcessEnv): Promise<void> {
+export async function go(
+  args: readonly string[],
+  cwd: string,
+  log: WriteStream,
+  env?: NodeJS.ProcessEnv,
+): Promise<void> {
   log.write(`\n$ go ${args.join(' ')}\n`);
   await sh('go', args, { cwd, log, env: goEnv(env) });
 }

@@ -16,7 +16,11 @@ export function kafkaRecipeOf(release: KafkaRelease): Recipe {
     version: release.version,
     async build(dir, log) {
       writeFileSync(join(dir, 'pom.xml'), kafkaPom(release));
-      await mvn([`${PLUGIN}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${join(dir, 'libs')}`], dir, log);
+      await mvn(
+        [`${PLUGIN}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${join(dir, 'libs')}`],
+        dir,
+        log,
+      );
     },
   };
 }
@@ -39,7 +43,11 @@ function dependency(a: MavenArtifact): string {
 }
 
 function kafkaPom(release: KafkaRelease): string {
-  const kafka = (artifactId: string): MavenArtifact => ({ groupId: 'org.apache.kafka', artifactId, version: release.version });
+  const kafka = (artifactId: string): MavenArtifact => ({
+    groupId: 'org.apache.kafka',
+    artifactId,
+    version: release.version,
+  });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>

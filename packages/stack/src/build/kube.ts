@@ -25,7 +25,9 @@ export const kubeModuleRecipe: Recipe = {
   part: 'kube-module',
   version: VERSIONS.kubernetes,
   async build(dir, log) {
-    const info = JSON.parse(await goOutput(['mod', 'download', '-json', `${KUBE}@${VERSIONS.kubernetes}`], dir)) as { GoMod: string };
+    const info = JSON.parse(await goOutput(['mod', 'download', '-json', `${KUBE}@${VERSIONS.kubernetes}`], dir)) as {
+      GoMod: string;
+    };
     const upstream = JSON.parse(await goOutput(['mod', 'edit', '-json', info.GoMod], dir)) as GoModJson;
     writeFileSync(join(dir, 'go.mod'), throwawayGoMod(upstream));
     await go(['get', '-tool', ...COMMANDS.map((c) => `${KUBE}/cmd/${c}`)], dir, log);
@@ -40,11 +42,18 @@ export function throwawayGoMod(upstream: GoModJson): string {
     .map((r) => `\t${r.Old.Path} => ${r.Old.Path} ${staging}`);
   const godebug = (upstream.Godebug ?? []).map((d) => `godebug ${d.Key}=${d.Value}`);
   return [
-    'module kcm-bus.local/kube-build', '',
-    `go ${upstream.Go?.Version ?? '1.26.0'}`, '',
-    ...godebug, '',
-    `require ${KUBE} ${VERSIONS.kubernetes}`, '',
-    'replace (', ...replaces, ')', '',
+    'module kcm-bus.local/kube-build',
+    '',
+    `go ${upstream.Go?.Version ?? '1.26.0'}`,
+    '',
+    ...godebug,
+    '',
+    `require ${KUBE} ${VERSIONS.kubernetes}`,
+    '',
+    'replace (',
+    ...replaces,
+    ')',
+    '',
   ].join('\n');
 }
 
@@ -55,7 +64,11 @@ export function kubeRecipe(command: KubeCommand): Recipe {
     version: VERSIONS.kubernetes,
     async build(dir, log) {
       const moduleDir = await obtain(kubeModuleRecipe, (line) => log.write(`${line}\n`));
-      await go(['build', '-trimpath', '-ldflags', versionLdflags(), '-o', join(dir, 'bin', command), `${KUBE}/cmd/${command}`], moduleDir, log);
+      await go(
+        ['build', '-trimpath', '-ldflags', versionLdflags(), '-o', join(dir, 'bin', command), `${KUBE}/cmd/${command}`],
+        moduleDir,
+        log,
+      );
     },
   };
 }
@@ -67,4 +80,3 @@ function versionLdflags(): string {
     .flatMap((pkg) => Object.entries(vars).map(([k, v]) => `-X ${pkg}.${k}=${v}`))
     .join(' ');
 }
-

@@ -4,7 +4,7 @@ import { sh } from '../sh.ts';
 export async function redisServer(say: (line: string) => void): Promise<string> {
   const found = await which('redis-server');
   if (found) return found;
-  say('redis-server not found: installing Debian\'s redis-server package (apt-get)');
+  say("redis-server not found: installing Debian's redis-server package (apt-get)");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await sh('apt-get', ['update', '-q'], { env });
   await sh('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'redis-server'], { env });

@@ -11,7 +11,10 @@ import type { EndpointMeta } from './slice-meta.ts';
 export type DesiredGroup = { readonly meta: EndpointMeta; readonly endpoints: EndpointSet };
 
 /** DesiredEndpoints are the groups by port mapping, and the errors of pods left out because their node is unknown. */
-export type DesiredEndpoints = { readonly groups: ReadonlyMap<PortMapKey, DesiredGroup>; readonly errors: readonly string[] };
+export type DesiredEndpoints = {
+  readonly groups: ReadonlyMap<PortMapKey, DesiredGroup>;
+  readonly errors: readonly string[];
+};
 
 /**
  * desiredEndpoints is the first half of Reconciler.reconcileByAddressType: every pod that belongs in endpoints,
@@ -20,7 +23,12 @@ export type DesiredEndpoints = { readonly groups: ReadonlyMap<PortMapKey, Desire
  * is retried) unless the Service publishes not-ready addresses; a pod without an address of the type adds its
  * group but no endpoint.
  */
-export function desiredEndpoints(service: Service, pods: readonly Pod[], nodes: Pick<Lister<Node>, 'get'>, addressType: AddressType): DesiredEndpoints {
+export function desiredEndpoints(
+  service: Service,
+  pods: readonly Pod[],
+  nodes: Pick<Lister<Node>, 'get'>,
+  addressType: AddressType,
+): DesiredEndpoints {
   const groups = new Map<PortMapKey, DesiredGroup>();
   const errors: string[] = [];
   const { namespace = '', name } = service.metadata;

@@ -5,7 +5,10 @@ import { milliValue } from './cpu-quantity.ts';
 import { endpointHash, endpointSetOf, endpointsEqualBeyondHash, popAny, portMapKey } from './endpoint-set.ts';
 
 const ep1: Endpoint = {
-  addresses: ['10.0.0.1'], conditions: { ready: true }, nodeName: 'node-1', zone: 'zone-1',
+  addresses: ['10.0.0.1'],
+  conditions: { ready: true },
+  nodeName: 'node-1',
+  zone: 'zone-1',
   targetRef: { kind: 'Pod', namespace: 'default', name: 'pod0', resourceVersion: '1' },
 };
 
@@ -21,15 +24,22 @@ describe('EndpointsEqualBeyondHash (controller_utils_test.go TestEndpointsEqualB
     ['Pod resourceVersion removed', { ...ep1, targetRef: { kind: 'Pod', namespace: 'default', name: 'pod0' } }, true],
     ['Hints changed (the topology step decides them)', { ...ep1, hints: { forZones: [{ name: 'zone-9' }] } }, true],
   ];
-  for (const [name, ep2, want] of cases) it(`given ${name}, then ${want}`, () => assert.equal(endpointsEqualBeyondHash(ep1, ep2), want));
+  for (const [name, ep2, want] of cases)
+    it(`given ${name}, then ${want}`, () => assert.equal(endpointsEqualBeyondHash(ep1, ep2), want));
 });
 
 describe('endpoint hashing (endpointset.go hashEndpoint)', () => {
   it('given the same addresses in another order and other conditions, then the same hash; another hostname or target, another', () => {
     const two: Endpoint = { ...ep1, addresses: ['10.0.0.2', '10.0.0.1'] };
-    assert.equal(endpointHash(two), endpointHash({ ...two, addresses: ['10.0.0.1', '10.0.0.2'], conditions: { ready: false } }));
+    assert.equal(
+      endpointHash(two),
+      endpointHash({ ...two, addresses: ['10.0.0.1', '10.0.0.2'], conditions: { ready: false } }),
+    );
     assert.notEqual(endpointHash(ep1), endpointHash({ ...ep1, hostname: 'h' }));
-    assert.notEqual(endpointHash(ep1), endpointHash({ ...ep1, targetRef: { kind: 'Pod', namespace: 'default', name: 'pod1' } }));
+    assert.notEqual(
+      endpointHash(ep1),
+      endpointHash({ ...ep1, targetRef: { kind: 'Pod', namespace: 'default', name: 'pod1' } }),
+    );
   });
   it('given an EndpointSet, then PopAny takes the first inserted, so a replay packs the same slices', () => {
     const set = endpointSetOf([ep1, { ...ep1, addresses: ['10.0.0.9'] }]);
@@ -42,7 +52,10 @@ describe('endpoint hashing (endpointset.go hashEndpoint)', () => {
 describe('NewPortMapKey (controller_utils_test.go TestNewPortMapKey_NilVsEmptySlice)', () => {
   it('given nil and empty port lists, then the same key; the same ports in another order, the same key', () => {
     assert.equal(portMapKey(undefined), portMapKey([]));
-    const [a, b] = [{ name: 'a', port: 80, protocol: 'TCP' }, { name: 'b', port: 81, protocol: 'UDP' }];
+    const [a, b] = [
+      { name: 'a', port: 80, protocol: 'TCP' },
+      { name: 'b', port: 81, protocol: 'UDP' },
+    ];
     assert.equal(portMapKey([a, b]), portMapKey([b, a]));
   });
   it('given a port whose name is "" and one without a name, then different keys (a pointer to "" is not nil)', () => {
@@ -51,7 +64,17 @@ describe('NewPortMapKey (controller_utils_test.go TestNewPortMapKey_NilVsEmptySl
 });
 
 describe('resource.Quantity MilliValue (node allocatable CPU)', () => {
-  const cases = [['100m', 100], ['2', 2000], ['1.5', 1500], ['0.1', 100], ['4k', 4_000_000], ['1Ki', 1_024_000], ['2e3', 2_000_000], ['1n', 1], ['0', 0]] as const;
+  const cases = [
+    ['100m', 100],
+    ['2', 2000],
+    ['1.5', 1500],
+    ['0.1', 100],
+    ['4k', 4_000_000],
+    ['1Ki', 1_024_000],
+    ['2e3', 2_000_000],
+    ['1n', 1],
+    ['0', 0],
+  ] as const;
   for (const [text, want] of cases) it(`given ${text}, then ${want}`, () => assert.equal(milliValue(text), want));
   it('given text that is no quantity, then undefined', () => assert.equal(milliValue('lots'), undefined));
 });

@@ -49,9 +49,14 @@ export function withoutHints(endpoint: Endpoint): Endpoint {
  */
 export function endpointsEqualBeyondHash(a: Endpoint, b: Endpoint): boolean {
   const [ca, cb] = [a.conditions ?? {}, b.conditions ?? {}];
-  return a.nodeName === b.nodeName && a.zone === b.zone
-    && ca.ready === cb.ready && ca.serving === cb.serving && ca.terminating === cb.terminating
-    && targetRefsEqualIgnoreResourceVersion(a.targetRef, b.targetRef);
+  return (
+    a.nodeName === b.nodeName &&
+    a.zone === b.zone &&
+    ca.ready === cb.ready &&
+    ca.serving === cb.serving &&
+    ca.terminating === cb.terminating &&
+    targetRefsEqualIgnoreResourceVersion(a.targetRef, b.targetRef)
+  );
 }
 
 const REF_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'fieldPath'] as const;
@@ -70,6 +75,7 @@ export type PortMapKey = string;
 
 /** portMapKey mirrors util.NewPortMapKey. */
 export function portMapKey(ports: readonly EndpointPort[] | undefined): PortMapKey {
-  const each = (p: EndpointPort): string => JSON.stringify([p.name ?? null, p.protocol ?? null, p.port ?? null, p.appProtocol ?? null]);
+  const each = (p: EndpointPort): string =>
+    JSON.stringify([p.name ?? null, p.protocol ?? null, p.port ?? null, p.appProtocol ?? null]);
   return JSON.stringify((ports ?? []).map(each).toSorted());
 }

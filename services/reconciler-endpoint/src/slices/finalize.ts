@@ -20,7 +20,11 @@ export type SliceWrites = {
  * slices); every slice written carries the trigger-time annotation (or loses it); deletes are guarded by uid.
  */
 export function finalize(
-  service: Service, toCreate: readonly EndpointSlice[], toUpdate: readonly EndpointSlice[], toDelete: readonly EndpointSlice[], triggerTime: number | undefined,
+  service: Service,
+  toCreate: readonly EndpointSlice[],
+  toUpdate: readonly EndpointSlice[],
+  toDelete: readonly EndpointSlice[],
+  triggerTime: number | undefined,
 ): SliceWrites {
   const creates = [...toCreate];
   const updates = [...toUpdate];
@@ -36,7 +40,9 @@ export function finalize(
   }
   const createNow = isTerminating(service.metadata) ? [] : creates;
   return {
-    creates: createNow.map((s) => createDraft(ENDPOINT_SLICES, s.metadata.namespace, createBody(withTriggerTime(s, triggerTime)))),
+    creates: createNow.map((s) =>
+      createDraft(ENDPOINT_SLICES, s.metadata.namespace, createBody(withTriggerTime(s, triggerTime))),
+    ),
     updates: updates.map((s) => updateDraft(ENDPOINT_SLICES, withTriggerTime(s, triggerTime))),
     deletes: deletes.map((s) => deleteDraft(ENDPOINT_SLICES, s.metadata)),
     changed: creates.length + updates.length + deletes.length,
@@ -46,11 +52,24 @@ export function finalize(
 /** takeOver is the new slice under the old one's name, uid and resourceVersion (the update's preconditions). */
 function takeOver(slice: EndpointSlice, old: EndpointSlice): EndpointSlice {
   const { uid, resourceVersion } = old.metadata;
-  return { ...slice, metadata: { ...slice.metadata, name: old.metadata.name, uid, ...(resourceVersion !== undefined ? { resourceVersion } : {}) } };
+  return {
+    ...slice,
+    metadata: {
+      ...slice.metadata,
+      name: old.metadata.name,
+      uid,
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    },
+  };
 }
 
 /** createBody is a new slice as POSTed: typed, without the empty name and uid it was built with (generateName names it). */
 function createBody(slice: EndpointSlice): object {
   const { name, uid: _uid, ...metadata } = slice.metadata;
-  return { apiVersion: ENDPOINT_SLICES.apiVersion, kind: ENDPOINT_SLICES.kind, ...slice, metadata: name === '' ? metadata : { ...metadata, name } };
+  return {
+    apiVersion: ENDPOINT_SLICES.apiVersion,
+    kind: ENDPOINT_SLICES.kind,
+    ...slice,
+    metadata: name === '' ? metadata : { ...metadata, name },
+  };
 }

@@ -45,7 +45,7 @@ export function reconcileByAddressType(input: AddressTypeInput, addressType: Add
   const existingByPortMap = new Map<PortMapKey, EndpointSlice[]>();
   for (const slice of existing.filter((s) => ownedBy(s, service))) {
     const key = portMapKey(slice.ports);
-    existingByPortMap.set(key, [...existingByPortMap.get(key) ?? [], slice]);
+    existingByPortMap.set(key, [...(existingByPortMap.get(key) ?? []), slice]);
   }
   const desired = desiredEndpoints(service, input.pods, input.nodes, addressType);
   const toCreate: EndpointSlice[] = [];
@@ -70,7 +70,11 @@ export function reconcileByAddressType(input: AddressTypeInput, addressType: Add
   return { writes, events: hinted.events, errors: desired.errors, topology: hinted.topology, metrics };
 }
 
-type Planned = { readonly toCreate: EndpointSlice[]; readonly toDelete: EndpointSlice[]; readonly efficiency: Map<PortMapKey, EfficiencyInfo> };
+type Planned = {
+  readonly toCreate: EndpointSlice[];
+  readonly toDelete: EndpointSlice[];
+  readonly efficiency: Map<PortMapKey, EfficiencyInfo>;
+};
 
 /**
  * placeholder is reconcileByAddressType's placeholder rule: when every existing slice goes and nothing is created,
@@ -80,11 +84,17 @@ function placeholder(input: AddressTypeInput, addressType: AddressType, planned:
   if (input.existing.length !== planned.toDelete.length || planned.toCreate.length > 0) return planned;
   const empty = newEndpointSlice(input.service, { ports: [], addressType });
   planned.efficiency.set(portMapKey([]), { endpoints: 0, slices: 1 });
-  if (planned.toDelete.length === 1 && placeholderSliceEqual(planned.toDelete[0]!, empty)) return { ...planned, toDelete: [] };
+  if (planned.toDelete.length === 1 && placeholderSliceEqual(planned.toDelete[0]!, empty))
+    return { ...planned, toDelete: [] };
   return { ...planned, toCreate: [...planned.toCreate, empty] };
 }
 
-type Counts = { readonly added: number; readonly removed: number; readonly efficiency: ReadonlyMap<PortMapKey, EfficiencyInfo>; readonly writes: SliceWrites };
+type Counts = {
+  readonly added: number;
+  readonly removed: number;
+  readonly efficiency: ReadonlyMap<PortMapKey, EfficiencyInfo>;
+  readonly writes: SliceWrites;
+};
 
 /** metricsOf is one address type's observations: added and removed endpoints, changes by operation, slices changed. */
 function metricsOf(addressType: AddressType, counts: Counts, hinted: HintsOutcome): SliceMetrics {
@@ -93,7 +103,9 @@ function metricsOf(addressType: AddressType, counts: Counts, hinted: HintsOutcom
     endpointsAddedPerSync: [counts.added],
     endpointsRemovedPerSync: [counts.removed],
     changes: { create: writes.creates.length, update: writes.updates.length, delete: writes.deletes.length },
-    slicesChangedPerSync: [{ topology: hinted.topologyLabel, trafficDistribution: hinted.trafficDistribution ?? '', slices: writes.changed }],
+    slicesChangedPerSync: [
+      { topology: hinted.topologyLabel, trafficDistribution: hinted.trafficDistribution ?? '', slices: writes.changed },
+    ],
     servicePortCaches: [{ addressType, items: counts.efficiency }],
     trafficDistribution: hinted.trafficDistribution,
   };

@@ -20,13 +20,19 @@ export type PortMappingChanges = {
  * that ends closest to full (when less than a slice's worth is left), else new slices. `desired` is consumed.
  */
 export function reconcileByPortMapping(
-  service: Service, existing: readonly EndpointSlice[], desired: EndpointSet, meta: EndpointMeta, maxEndpointsPerSlice: number,
+  service: Service,
+  existing: readonly EndpointSlice[],
+  desired: EndpointSet,
+  meta: EndpointMeta,
+  maxEndpointsPerSlice: number,
 ): PortMappingChanges {
   const max = Math.max(1, maxEndpointsPerSlice);
   const { byName, toUpdate, toDelete, unchanged, removed } = keepDesired(service, existing, desired);
   const added = desired.size;
   if (desired.size > 0 && toUpdate.size > 0) {
-    const fullestFirst = [...toUpdate].map((n) => byName.get(n)!).sort((a, b) => (b.endpoints ?? []).length - (a.endpoints ?? []).length);
+    const fullestFirst = [...toUpdate]
+      .map((n) => byName.get(n)!)
+      .sort((a, b) => (b.endpoints ?? []).length - (a.endpoints ?? []).length);
     for (const slice of fullestFirst) byName.set(slice.metadata.name, fill(slice, desired, max));
   }
   const toCreate: EndpointSlice[] = [];
@@ -54,7 +60,12 @@ type Kept = {
 
 /** keepDesired is reconcileByPortMapping's step 1: what each existing slice keeps, and whether it changes. */
 function keepDesired(service: Service, existing: readonly EndpointSlice[], desired: EndpointSet): Kept {
-  const [byName, toUpdate, toDelete, unchanged] = [new Map<string, EndpointSlice>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const [byName, toUpdate, toDelete, unchanged] = [
+    new Map<string, EndpointSlice>(),
+    new Set<string>(),
+    new Set<string>(),
+    new Set<string>(),
+  ];
   let removed = 0;
   for (const slice of existing) {
     const name = slice.metadata.name;
@@ -78,7 +89,10 @@ function keepDesired(service: Service, existing: readonly EndpointSlice[], desir
 }
 
 /** desiredOf: the desired form of each of a slice's endpoints still desired (taken out of `desired`), and whether one differs. */
-function desiredOf(current: readonly Endpoint[], desired: EndpointSet): { readonly endpoints: Endpoint[]; readonly updated: boolean } {
+function desiredOf(
+  current: readonly Endpoint[],
+  desired: EndpointSet,
+): { readonly endpoints: Endpoint[]; readonly updated: boolean } {
   const endpoints: Endpoint[] = [];
   let updated = false;
   for (const endpoint of current) {
@@ -94,7 +108,7 @@ function desiredOf(current: readonly Endpoint[], desired: EndpointSet): { readon
 
 /** fill adds desired endpoints to a slice (a copy) until it holds max or none is left. */
 function fill(slice: EndpointSlice, desired: EndpointSet, max: number): EndpointSlice {
-  const endpoints = [...slice.endpoints ?? []];
+  const endpoints = [...(slice.endpoints ?? [])];
   while (desired.size > 0 && endpoints.length < max) endpoints.push(popAny(desired)!);
   return { ...slice, endpoints };
 }
@@ -103,7 +117,11 @@ function fill(slice: EndpointSlice, desired: EndpointSet, max: number): Endpoint
  * getSliceToFill mirrors utils.go getSliceToFill: the slice that numEndpoints more would bring closest to full
  * without overflowing it (the first exact fit at once); undefined when none has the room.
  */
-export function getSliceToFill(slices: readonly EndpointSlice[], numEndpoints: number, maxEndpoints: number): EndpointSlice | undefined {
+export function getSliceToFill(
+  slices: readonly EndpointSlice[],
+  numEndpoints: number,
+  maxEndpoints: number,
+): EndpointSlice | undefined {
   let closestDiff = maxEndpoints;
   let closest: EndpointSlice | undefined;
   for (const slice of slices) {

@@ -54,8 +54,15 @@ export function reconcileSlices(input: ReconcileSlicesInput): ReconcileSlicesRes
   const key = objectKey(service.metadata);
   let topology = input.topology;
   const unsupported = input.existingSlices.filter((s) => !supported.includes(s.addressType));
-  for (const slice of unsupported) if (serviceControllerKey(slice) === key) topology = removeHints(topology, slice.addressType);
-  const out = { creates: [] as MutationDraft[], updates: [] as MutationDraft[], deletes: [] as MutationDraft[], events: [] as MutationDraft[], errors: [] as string[] };
+  for (const slice of unsupported)
+    if (serviceControllerKey(slice) === key) topology = removeHints(topology, slice.addressType);
+  const out = {
+    creates: [] as MutationDraft[],
+    updates: [] as MutationDraft[],
+    deletes: [] as MutationDraft[],
+    events: [] as MutationDraft[],
+    errors: [] as string[],
+  };
   let metrics = NO_METRICS;
   const involved = { apiVersion: 'v1', kind: 'Service', metadata: service.metadata };
   for (const addressType of supported) {

@@ -12,7 +12,12 @@ import { syncEndpointSlices } from './sync-endpoint-slices.ts';
 import type { ServiceTopologyHints } from './topology-cache.ts';
 
 /** SliceInputs are what the endpointslice controller reads: Services, pods and slices by namespace, and every node. */
-export type SliceInputs = { readonly services: Service; readonly pods: Pod; readonly endpointSlices: EndpointSlice; readonly nodes: Node };
+export type SliceInputs = {
+  readonly services: Service;
+  readonly pods: Pod;
+  readonly endpointSlices: EndpointSlice;
+  readonly nodes: Node;
+};
 
 /** SliceConfig is the controller's tuning: --max-endpoints-per-slice and --endpointslice-updates-batch-period (ms). */
 export type SliceConfig = { readonly maxEndpointsPerSlice: number; readonly batchPeriodMs: number };
@@ -23,7 +28,11 @@ export type SliceConfig = { readonly maxEndpointsPerSlice: number; readonly batc
  * syncEndpointSlices decides, and each sync's metrics go to the sink. The trigger-time tracker and the topology cache
  * entries are this member's memory, as upstream's are the process's.
  */
-export function endpointSliceControllerSpec(listers: Listers<SliceInputs>, config: SliceConfig, metrics: SliceMetricsSink): ControllerSpec<SliceInputs> {
+export function endpointSliceControllerSpec(
+  listers: Listers<SliceInputs>,
+  config: SliceConfig,
+  metrics: SliceMetricsSink,
+): ControllerSpec<SliceInputs> {
   const tracker = new TriggerTimeTracker();
   const topology = new Map<string, ServiceTopologyHints>();
   const batch = config.batchPeriodMs;
@@ -35,8 +44,17 @@ export function endpointSliceControllerSpec(listers: Listers<SliceInputs>, confi
       nodes: (event) => nodeEvent(event, listers.nodes, topology),
     },
     reconcile: (key, input): ReconcileResult => {
-      const { metrics: observed, topology: entry, serviceDeleted, ...result } = syncEndpointSlices(key, {
-        ...input, ...listers, tracker, topology: topology.get(key), maxEndpointsPerSlice: config.maxEndpointsPerSlice,
+      const {
+        metrics: observed,
+        topology: entry,
+        serviceDeleted,
+        ...result
+      } = syncEndpointSlices(key, {
+        ...input,
+        ...listers,
+        tracker,
+        topology: topology.get(key),
+        maxEndpointsPerSlice: config.maxEndpointsPerSlice,
       });
       if (entry === undefined) topology.delete(key);
       else topology.set(key, entry);

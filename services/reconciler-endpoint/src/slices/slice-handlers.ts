@@ -4,9 +4,18 @@ import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
 import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { afterDelay } from '../handlers.ts';
-import { ENDPOINT_SLICE_CHANGE_MIN_SYNC_DELAY_MS, LABEL_TOPOLOGY_ZONE, MANAGED_BY } from './endpointslice-controller.ts';
+import {
+  ENDPOINT_SLICE_CHANGE_MIN_SYNC_DELAY_MS,
+  LABEL_TOPOLOGY_ZONE,
+  MANAGED_BY,
+} from './endpointslice-controller.ts';
 import { serviceControllerKey } from './slice-meta.ts';
-import { getOverloadedServices, isNodeReady, type ServiceTopologyHints, zoneRatiosFromNodes } from './topology-cache.ts';
+import {
+  getOverloadedServices,
+  isNodeReady,
+  type ServiceTopologyHints,
+  zoneRatiosFromNodes,
+} from './topology-cache.ts';
 
 /** managedByController mirrors Reconciler.ManagedByController: the slice's managed-by label is this controller's. */
 export function managedByController(slice: EndpointSlice): boolean {
@@ -26,7 +35,10 @@ export function endpointSliceEvent(event: ObjectEvent<EndpointSlice>, batchMs: n
   const slice = event.object;
   const old = event.type === 'Applied' ? event.old : undefined;
   if (old !== undefined && old.metadata.labels?.[LABEL_SERVICE_NAME] !== slice.metadata.labels?.[LABEL_SERVICE_NAME]) {
-    return afterDelay([...new Set([serviceControllerKey(slice), serviceControllerKey(old)])].filter((k) => k !== undefined), delay);
+    return afterDelay(
+      [...new Set([serviceControllerKey(slice), serviceControllerKey(old)])].filter((k) => k !== undefined),
+      delay,
+    );
   }
   const managedByChanged = old !== undefined && managedByController(old) !== managedByController(slice);
   const key = serviceControllerKey(slice);
@@ -38,9 +50,14 @@ export function endpointSliceEvent(event: ObjectEvent<EndpointSlice>, batchMs: n
  * or one whose readiness or zone changed, re-reads the zone ratios of all nodes and enqueues at once the Services
  * whose topology hints are overloaded under them (hints: the member's topology cache entries by Service key).
  */
-export function nodeEvent(event: ObjectEvent<Node>, nodes: Lister<Node>, hints: ReadonlyMap<string, ServiceTopologyHints>): HandlerOutput {
+export function nodeEvent(
+  event: ObjectEvent<Node>,
+  nodes: Lister<Node>,
+  hints: ReadonlyMap<string, ServiceTopologyHints>,
+): HandlerOutput {
   const old = event.type === 'Applied' ? event.old : undefined;
   const zone = (n: Node): string | undefined => n.metadata.labels?.[LABEL_TOPOLOGY_ZONE];
-  if (old !== undefined && isNodeReady(old) === isNodeReady(event.object) && zone(old) === zone(event.object)) return { enqueue: [] };
+  if (old !== undefined && isNodeReady(old) === isNodeReady(event.object) && zone(old) === zone(event.object))
+    return { enqueue: [] };
   return { enqueue: getOverloadedServices(hints, zoneRatiosFromNodes(nodes.list())) };
 }

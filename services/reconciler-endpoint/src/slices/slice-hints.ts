@@ -4,7 +4,13 @@ import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { PREFER_SAME_TRAFFIC_DISTRIBUTION } from './endpointslice-controller.ts';
 import { hintsEnabled } from './slice-meta.ts';
 import {
-  disabledEvent, formatWithAddressType, removeHints, type ServiceTopologyHints, TOPOLOGY_MESSAGES, type TopologyEvent, type ZoneRatios,
+  disabledEvent,
+  formatWithAddressType,
+  removeHints,
+  type ServiceTopologyHints,
+  TOPOLOGY_MESSAGES,
+  type TopologyEvent,
+  type ZoneRatios,
 } from './topology-cache.ts';
 import { addHints, type HintedSlices, removeHintsFromSlices } from './topology-hints.ts';
 import { reconcileHints } from './traffic-dist.ts';
@@ -31,7 +37,10 @@ export type HintsOutcome = HintedSlices & {
  */
 export function validTrafficDistribution(trafficDistribution: string | undefined): boolean {
   if (trafficDistribution === 'PreferClose') return true;
-  return PREFER_SAME_TRAFFIC_DISTRIBUTION && (trafficDistribution === 'PreferSameZone' || trafficDistribution === 'PreferSameNode');
+  return (
+    PREFER_SAME_TRAFFIC_DISTRIBUTION &&
+    (trafficDistribution === 'PreferSameZone' || trafficDistribution === 'PreferSameNode')
+  );
 }
 
 /**
@@ -40,18 +49,40 @@ export function validTrafficDistribution(trafficDistribution: string | undefined
  * TopologyAwareHintsDisabled warning, and removed from the slices unless a valid trafficDistribution is set, which
  * then sets them (trafficdist.ReconcileHints).
  */
-export function applyHints(input: HintsInput, addressType: AddressType, slices: HintedSlices, toDelete: readonly EndpointSlice[]): HintsOutcome {
+export function applyHints(
+  input: HintsInput,
+  addressType: AddressType,
+  slices: HintedSlices,
+  toDelete: readonly EndpointSlice[],
+): HintsOutcome {
   const { service, existing } = input;
   const auto = hintsEnabled(service.metadata.annotations);
   const trafficDistribution = service.spec?.trafficDistribution;
   const useTrafficDistribution = validTrafficDistribution(trafficDistribution) && !auto;
-  const si = { serviceKey: objectKey(service.metadata), addressType, ...slices, unchanged: unchangedSlices(existing, slices.toUpdate, toDelete) };
-  const labels = { topologyLabel: auto ? 'Auto' : 'Disabled', trafficDistribution: useTrafficDistribution ? trafficDistribution : undefined } as const;
+  const si = {
+    serviceKey: objectKey(service.metadata),
+    addressType,
+    ...slices,
+    unchanged: unchangedSlices(existing, slices.toUpdate, toDelete),
+  };
+  const labels = {
+    topologyLabel: auto ? 'Auto' : 'Disabled',
+    trafficDistribution: useTrafficDistribution ? trafficDistribution : undefined,
+  } as const;
   if (auto) {
     const added = addHints(si, input.zoneRatios, input.topology);
-    return { toCreate: added.toCreate, toUpdate: added.toUpdate, events: added.events, topology: added.state, ...labels };
+    return {
+      toCreate: added.toCreate,
+      toUpdate: added.toUpdate,
+      events: added.events,
+      topology: added.state,
+      ...labels,
+    };
   }
-  const events = input.topology?.populated === true ? [disabledEvent(formatWithAddressType(TOPOLOGY_MESSAGES.disabled, addressType))] : [];
+  const events =
+    input.topology?.populated === true
+      ? [disabledEvent(formatWithAddressType(TOPOLOGY_MESSAGES.disabled, addressType))]
+      : [];
   const topology = removeHints(input.topology, addressType);
   if (!useTrafficDistribution) return { ...removeHintsFromSlices(si), events, topology, ...labels };
   const hinted = reconcileHints(trafficDistribution, si);
@@ -59,7 +90,11 @@ export function applyHints(input: HintsInput, addressType: AddressType, slices: 
 }
 
 /** unchangedSlices mirrors reconciler.go unchangedSlices: the existing slices neither updated nor deleted (by name). */
-export function unchangedSlices(existing: readonly EndpointSlice[], toUpdate: readonly EndpointSlice[], toDelete: readonly EndpointSlice[]): EndpointSlice[] {
+export function unchangedSlices(
+  existing: readonly EndpointSlice[],
+  toUpdate: readonly EndpointSlice[],
+  toDelete: readonly EndpointSlice[],
+): EndpointSlice[] {
   const changed = new Set([...toUpdate, ...toDelete].map((s) => s.metadata.name));
   return existing.filter((s) => !changed.has(s.metadata.name));
 }

@@ -1,5 +1,11 @@
 import type { OwnerReference, Service } from '@kcm-bus/k8s/core-v1.ts';
-import { type AddressType, type EndpointPort, type EndpointSlice, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
+import {
+  type AddressType,
+  type EndpointPort,
+  type EndpointSlice,
+  LABEL_MANAGED_BY,
+  LABEL_SERVICE_NAME,
+} from '@kcm-bus/k8s/discovery-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { type Labels, labelsEqual } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339Nano } from '@kcm-bus/k8s/meta-v1.ts';
@@ -17,8 +23,12 @@ export type EndpointMeta = { readonly ports: readonly EndpointPort[]; readonly a
 export function newEndpointSlice(service: Service, meta: EndpointMeta): EndpointSlice {
   const { namespace, name } = service.metadata;
   const metadata = {
-    name: '', uid: '', generateName: getEndpointSlicePrefix(name), ...(namespace !== undefined ? { namespace } : {}),
-    labels: setEndpointSliceLabels(undefined, service).labels, ownerReferences: [serviceControllerRef(service)],
+    name: '',
+    uid: '',
+    generateName: getEndpointSlicePrefix(name),
+    ...(namespace !== undefined ? { namespace } : {}),
+    labels: setEndpointSliceLabels(undefined, service).labels,
+    ownerReferences: [serviceControllerRef(service)],
   };
   return { metadata, addressType: meta.addressType, endpoints: [], ports: meta.ports };
 }
@@ -42,7 +52,10 @@ export function getEndpointSlicePrefix(serviceName: string): string {
  * headless (when the Service has no cluster IP), service-name and managed-by; `changed` says whether the slice's
  * own non-reserved labels differ from the Service's (a change of headless alone updates nothing).
  */
-export function setEndpointSliceLabels(sliceLabels: Labels, service: Service): { readonly labels: Record<string, string>; readonly changed: boolean } {
+export function setEndpointSliceLabels(
+  sliceLabels: Labels,
+  service: Service,
+): { readonly labels: Record<string, string>; readonly changed: boolean } {
   const serviceLabels = withoutReserved(service.metadata.labels);
   const changed = !labelsEqual(withoutReserved(sliceLabels), serviceLabels);
   const labels = { ...serviceLabels };
@@ -67,7 +80,9 @@ export function isServiceIPSet(service: Service): boolean {
 
 /** ownedBy mirrors utils.go ownedBy: an owner reference of the slice names this Service (uid, kind Service, v1). */
 export function ownedBy(slice: EndpointSlice, service: Service): boolean {
-  return (slice.metadata.ownerReferences ?? []).some((o) => o.uid === service.metadata.uid && o.kind === 'Service' && o.apiVersion === 'v1');
+  return (slice.metadata.ownerReferences ?? []).some(
+    (o) => o.uid === service.metadata.uid && o.kind === 'Service' && o.apiVersion === 'v1',
+  );
 }
 
 /** serviceControllerKey mirrors utils.go ServiceControllerKey: `namespace/<service-name label>`; undefined without the label. */
@@ -83,9 +98,16 @@ export function serviceControllerKey(slice: EndpointSlice): string | undefined {
  */
 export function placeholderSliceEqual(a: EndpointSlice, b: EndpointSlice): boolean {
   const [la, lb] = [a.metadata.labels ?? {}, b.metadata.labels ?? {}];
-  const labelsMatch = Object.entries(la).every(([k, v]) => (lb[k] ?? '') === v) && Object.entries(lb).every(([k, v]) => (la[k] ?? '') === v);
-  return (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '') && labelsMatch && a.addressType === b.addressType
-    && jsonEqual(a.ports ?? [], b.ports ?? []) && jsonEqual(a.endpoints ?? [], b.endpoints ?? []);
+  const labelsMatch =
+    Object.entries(la).every(([k, v]) => (lb[k] ?? '') === v) &&
+    Object.entries(lb).every(([k, v]) => (la[k] ?? '') === v);
+  return (
+    (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '') &&
+    labelsMatch &&
+    a.addressType === b.addressType &&
+    jsonEqual(a.ports ?? [], b.ports ?? []) &&
+    jsonEqual(a.endpoints ?? [], b.endpoints ?? [])
+  );
 }
 
 /**

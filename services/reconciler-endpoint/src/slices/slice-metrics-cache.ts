@@ -48,7 +48,8 @@ export class SliceMetricsCache {
       desiredEndpointSlices += t.desiredSlices;
     }
     const servicesByTrafficDistribution = new Map<string, number>();
-    for (const value of this.#traffic.values()) servicesByTrafficDistribution.set(value, (servicesByTrafficDistribution.get(value) ?? 0) + 1);
+    for (const value of this.#traffic.values())
+      servicesByTrafficDistribution.set(value, (servicesByTrafficDistribution.get(value) ?? 0) + 1);
     return { endpointsDesired, numEndpointSlices, desiredEndpointSlices, servicesByTrafficDistribution };
   }
 }

@@ -14,10 +14,17 @@ export type EfficiencyInfo = { readonly endpoints: number; readonly slices: numb
  * ServicePortCache mirrors metrics.ServicePortCache: one address type's EfficiencyInfo by port mapping. Upstream
  * sets the Service's entry of its cache once per address type, so the one it visits last (Go map order) stays.
  */
-export type ServicePortCache = { readonly addressType: AddressType; readonly items: ReadonlyMap<PortMapKey, EfficiencyInfo> };
+export type ServicePortCache = {
+  readonly addressType: AddressType;
+  readonly items: ReadonlyMap<PortMapKey, EfficiencyInfo>;
+};
 
 /** ChangedPerSync is one endpointslices_changed_per_sync observation with its labels (topology Auto or Disabled). */
-export type ChangedPerSync = { readonly topology: 'Auto' | 'Disabled'; readonly trafficDistribution: string; readonly slices: number };
+export type ChangedPerSync = {
+  readonly topology: 'Auto' | 'Disabled';
+  readonly trafficDistribution: string;
+  readonly slices: number;
+};
 
 /**
  * SliceMetrics are a sync's observations: endpoints_added_per_sync and endpoints_removed_per_sync (one per address
@@ -36,8 +43,12 @@ export type SliceMetrics = {
 
 /** NO_METRICS is a sync that observed nothing. */
 export const NO_METRICS: SliceMetrics = {
-  endpointsAddedPerSync: [], endpointsRemovedPerSync: [], changes: { create: 0, update: 0, delete: 0 },
-  slicesChangedPerSync: [], servicePortCaches: [], trafficDistribution: undefined,
+  endpointsAddedPerSync: [],
+  endpointsRemovedPerSync: [],
+  changes: { create: 0, update: 0, delete: 0 },
+  slicesChangedPerSync: [],
+  servicePortCaches: [],
+  trafficDistribution: undefined,
 };
 
 /** mergeMetrics adds two syncs' (or two address types') observations; the later trafficDistribution wins. */
@@ -45,7 +56,11 @@ export function mergeMetrics(a: SliceMetrics, b: SliceMetrics): SliceMetrics {
   return {
     endpointsAddedPerSync: [...a.endpointsAddedPerSync, ...b.endpointsAddedPerSync],
     endpointsRemovedPerSync: [...a.endpointsRemovedPerSync, ...b.endpointsRemovedPerSync],
-    changes: { create: a.changes.create + b.changes.create, update: a.changes.update + b.changes.update, delete: a.changes.delete + b.changes.delete },
+    changes: {
+      create: a.changes.create + b.changes.create,
+      update: a.changes.update + b.changes.update,
+      delete: a.changes.delete + b.changes.delete,
+    },
     slicesChangedPerSync: [...a.slicesChangedPerSync, ...b.slicesChangedPerSync],
     servicePortCaches: [...a.servicePortCaches, ...b.servicePortCaches],
     trafficDistribution: b.trafficDistribution ?? a.trafficDistribution,
@@ -53,7 +68,11 @@ export function mergeMetrics(a: SliceMetrics, b: SliceMetrics): SliceMetrics {
 }
 
 /** ServicePortTotals are a cache's actual slices, desired slices and endpoints. */
-export type ServicePortTotals = { readonly actualSlices: number; readonly desiredSlices: number; readonly endpoints: number };
+export type ServicePortTotals = {
+  readonly actualSlices: number;
+  readonly desiredSlices: number;
+  readonly endpoints: number;
+};
 
 /**
  * servicePortTotals mirrors ServicePortCache.totals: actual slices, desired slices (with perfect packing, at least

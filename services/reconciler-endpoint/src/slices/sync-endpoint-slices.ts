@@ -30,17 +30,22 @@ export type SliceListers = {
  * SliceSyncInput is what one sync reads: the runtime's input, the listers, the member's memory (the trigger-time
  * tracker, this Service's topology cache entry) and --max-endpoints-per-slice.
  */
-export type SliceSyncInput = ReconcileInput & SliceListers & {
-  readonly tracker: TriggerTimeTracker;
-  readonly topology: ServiceTopologyHints | undefined;
-  readonly maxEndpointsPerSlice: number;
-};
+export type SliceSyncInput = ReconcileInput &
+  SliceListers & {
+    readonly tracker: TriggerTimeTracker;
+    readonly topology: ServiceTopologyHints | undefined;
+    readonly maxEndpointsPerSlice: number;
+  };
 
 /**
  * SliceSyncResult is the sync's ReconcileResult with the metric observations, the Service's topology cache entry to
  * keep (undefined: drop it) and whether the Service is gone (the metrics cache drops it, Reconciler.DeleteService).
  */
-export type SliceSyncResult = ReconcileResult & { readonly metrics: SliceMetrics; readonly topology: ServiceTopologyHints | undefined; readonly serviceDeleted: boolean };
+export type SliceSyncResult = ReconcileResult & {
+  readonly metrics: SliceMetrics;
+  readonly topology: ServiceTopologyHints | undefined;
+  readonly serviceDeleted: boolean;
+};
 
 /**
  * syncEndpointSlices mirrors endpointslice_controller.go syncService for the Service `key`. A Service gone writes
@@ -71,20 +76,44 @@ export function syncEndpointSlices(key: string, input: SliceSyncInput): SliceSyn
   const namespace = service.metadata.namespace ?? '';
   const selects = supersetMatcher(selector);
   const pods = input.pods.byIndex(NAMESPACE_INDEX, namespace).filter((p) => selects(p.metadata.labels));
-  const existingSlices = input.endpointSlices.byIndex(SERVICE_NAME_INDEX, `${namespace}/${service.metadata.name}`)
+  const existingSlices = input.endpointSlices
+    .byIndex(SERVICE_NAME_INDEX, `${namespace}/${service.metadata.name}`)
     .filter((s) => s.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY && !isTerminating(s.metadata));
   const triggerTime = input.tracker.computeEndpointLastChangeTriggerTime(key, service, pods);
   const zoneRatios = hintsEnabled(service.metadata.annotations) ? zoneRatiosFromNodes(input.nodes.list()) : undefined;
   const { nodes, maxEndpointsPerSlice, topology } = input;
-  const result = reconcileSlices({ service, pods, existingSlices, nodes, triggerTime, maxEndpointsPerSlice, zoneRatios, topology });
+  const result = reconcileSlices({
+    service,
+    pods,
+    existingSlices,
+    nodes,
+    triggerTime,
+    maxEndpointsPerSlice,
+    zoneRatios,
+    topology,
+  });
   for (const draft of [...result.creates, ...result.updates, ...result.deletes, ...result.events]) log.push(draft);
   const error = aggregateError(result.errors);
   if (error !== undefined) failedToUpdate(log, service, error);
-  return { mutations: log.mutations(), ...(error !== undefined ? { error } : {}), metrics: result.metrics, topology: result.topology, serviceDeleted: false };
+  return {
+    mutations: log.mutations(),
+    ...(error !== undefined ? { error } : {}),
+    metrics: result.metrics,
+    topology: result.topology,
+    serviceDeleted: false,
+  };
 }
 
 /** failedToUpdate records syncService's Warning FailedToUpdateEndpointSlices about the Service. */
 function failedToUpdate(log: MutationLog, service: Service, error: string): void {
   const involved = { apiVersion: 'v1', kind: 'Service', metadata: service.metadata };
-  log.push(recordEventDraft(EVENT_SOURCE, involved, 'Warning', 'FailedToUpdateEndpointSlices', failedToUpdateMessage(service, error)));
+  log.push(
+    recordEventDraft(
+      EVENT_SOURCE,
+      involved,
+      'Warning',
+      'FailedToUpdateEndpointSlices',
+      failedToUpdateMessage(service, error),
+    ),
+  );
 }

@@ -14,7 +14,12 @@ import { type SliceSyncResult, syncEndpointSlices } from './sync-endpoint-slices
 import type { ServiceTopologyHints } from './topology-cache.ts';
 
 /** SliceKinds are the resources the EndpointSlice controller's sync tests hold. */
-export type SliceKinds = { readonly services: Service; readonly pods: Pod; readonly nodes: Node; readonly endpointslices: EndpointSlice };
+export type SliceKinds = {
+  readonly services: Service;
+  readonly pods: Pod;
+  readonly nodes: Node;
+  readonly endpointslices: EndpointSlice;
+};
 
 /**
  * SyncFixture is one controller against the fake API (endpointslice_controller_test.go newController): the cluster,
@@ -33,9 +38,17 @@ export type SyncFixture = {
 };
 
 /** syncFixture holds these objects; node-1 exists unless nodes are given (newController(t, []string{"node-1"}, 0)). */
-export function syncFixture(objects: Partial<{ readonly [R in keyof SliceKinds]: readonly SliceKinds[R][] }>, maxEndpointsPerSlice = DEFAULT_MAX_ENDPOINTS_PER_SLICE): SyncFixture {
+export function syncFixture(
+  objects: Partial<{ readonly [R in keyof SliceKinds]: readonly SliceKinds[R][] }>,
+  maxEndpointsPerSlice = DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+): SyncFixture {
   const nodes = objects.nodes ?? [{ metadata: { name: 'node-1', uid: 'node-1' } }];
-  const cluster = newCluster<SliceKinds>({ services: objects.services ?? [], pods: objects.pods ?? [], nodes, endpointslices: objects.endpointslices ?? [] });
+  const cluster = newCluster<SliceKinds>({
+    services: objects.services ?? [],
+    pods: objects.pods ?? [],
+    nodes,
+    endpointslices: objects.endpointslices ?? [],
+  });
   const tracker = new TriggerTimeTracker();
   const topology = new Map<string, ServiceTopologyHints>();
   let offset = 0;
@@ -45,17 +58,34 @@ export function syncFixture(objects: Partial<{ readonly [R in keyof SliceKinds]:
       pods: listerOf(cluster.objects.pods.values(), { [NAMESPACE_INDEX]: byNamespace }),
       endpointSlices: listerOf(cluster.objects.endpointslices.values(), { [SERVICE_NAME_INDEX]: byServiceName }),
       nodes: listerOf(cluster.objects.nodes.values()),
-      tracker, topology: topology.get(key), maxEndpointsPerSlice, failures, now: T0, attempt: 0, fresh: true,
-      cause: [{ topic: 'kcm.watch.pods', partition: 0, offset: offset++ }], expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
+      tracker,
+      topology: topology.get(key),
+      maxEndpointsPerSlice,
+      failures,
+      now: T0,
+      attempt: 0,
+      fresh: true,
+      cause: [{ topic: 'kcm.watch.pods', partition: 0, offset: offset++ }],
+      expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
     });
-    for (const m of result.mutations) if ('error' in validateMutation(JSON.parse(JSON.stringify(m)))) throw new Error(`invalid mutation ${JSON.stringify(m)}`);
+    for (const m of result.mutations)
+      if ('error' in validateMutation(JSON.parse(JSON.stringify(m))))
+        throw new Error(`invalid mutation ${JSON.stringify(m)}`);
     if (result.topology === undefined) topology.delete(key);
     else topology.set(key, result.topology);
     return result;
   };
-  const write = (result: SliceSyncResult): MutationResult[] => failuresOf(applyMutations(cluster, result.mutations, T0).results);
-  const slices = (): EndpointSlice[] => [...cluster.objects.endpointslices.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-  return { cluster, sync, write, slices, converge: (key) => converge(cluster, key, (k, failures) => sync(k, failures), { now: T0 }) };
+  const write = (result: SliceSyncResult): MutationResult[] =>
+    failuresOf(applyMutations(cluster, result.mutations, T0).results);
+  const slices = (): EndpointSlice[] =>
+    [...cluster.objects.endpointslices.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  return {
+    cluster,
+    sync,
+    write,
+    slices,
+    converge: (key) => converge(cluster, key, (k, failures) => sync(k, failures), { now: T0 }),
+  };
 }
 
 /** createService mirrors endpointslice_controller_test.go createService: selector foo=bar, one port 80, IPv4, created at creationTimestamp. */

@@ -42,7 +42,8 @@ export const TOPOLOGY_MESSAGES = {
   insufficientNodeInfo: 'Insufficient Node information: allocatable CPU or zone not specified on one or more nodes',
   nodesReadyInOneZoneOnly: 'Nodes only ready in one zone',
   insufficientNumberOfEndpoints: 'Insufficient number of endpoints',
-  minAllocationExceedsOverloadThreshold: 'Unable to allocate minimum required endpoints to each zone without exceeding overload threshold',
+  minAllocationExceedsOverloadThreshold:
+    'Unable to allocate minimum required endpoints to each zone without exceeding overload threshold',
 } as const;
 
 /** formatWithAddressType mirrors utils.go FormatWithAddressType. */
@@ -99,7 +100,8 @@ export function getAllocations(ratios: ZoneRatios | undefined, numEndpoints: num
   const zones = Object.entries(ratios);
   if (zones.length < 2) return { event: disabledEvent(TOPOLOGY_MESSAGES.nodesReadyInOneZoneOnly) };
   const counts = `(${numEndpoints} endpoints, ${zones.length} zones)`;
-  if (zones.length > numEndpoints) return { event: disabledEvent(`${TOPOLOGY_MESSAGES.insufficientNumberOfEndpoints} ${counts}`) };
+  if (zones.length > numEndpoints)
+    return { event: disabledEvent(`${TOPOLOGY_MESSAGES.insufficientNumberOfEndpoints} ${counts}`) };
   let remaining = numEndpoints;
   const partial = new Map<string, { minimum: number; desired: number }>();
   for (const [zone, ratio] of zones) {
@@ -107,14 +109,23 @@ export function getAllocations(ratios: ZoneRatios | undefined, numEndpoints: num
     const minimum = Math.ceil(desired * (1 / (1 + OVERLOAD_THRESHOLD)));
     partial.set(zone, { minimum, desired: Math.max(desired, minimum) });
     remaining -= minimum;
-    if (remaining < 0) return { event: disabledEvent(`${TOPOLOGY_MESSAGES.minAllocationExceedsOverloadThreshold} ${counts}`) };
+    if (remaining < 0)
+      return { event: disabledEvent(`${TOPOLOGY_MESSAGES.minAllocationExceedsOverloadThreshold} ${counts}`) };
   }
   const minTotal = numEndpoints - remaining;
-  return { allocations: new Map([...partial].map(([zone, a]) => [zone, { ...a, maximum: a.minimum + numEndpoints - minTotal }])) };
+  return {
+    allocations: new Map(
+      [...partial].map(([zone, a]) => [zone, { ...a, maximum: a.minimum + numEndpoints - minTotal }]),
+    ),
+  };
 }
 
 /** setHints mirrors TopologyCache.setHintsLocked: the address type's allocation recorded, hints populated. */
-export function setHints(state: ServiceTopologyHints | undefined, addressType: AddressType, allocated: EndpointZoneInfo): ServiceTopologyHints {
+export function setHints(
+  state: ServiceTopologyHints | undefined,
+  addressType: AddressType,
+  allocated: EndpointZoneInfo,
+): ServiceTopologyHints {
   return { populated: true, byAddressType: { ...state?.byAddressType, [addressType]: allocated } };
 }
 
@@ -122,7 +133,10 @@ export function setHints(state: ServiceTopologyHints | undefined, addressType: A
  * removeHints mirrors TopologyCache.RemoveHints: the address type's allocation forgotten, the entry with it when it
  * was the last, and the Service no longer populated (for every address type, as upstream).
  */
-export function removeHints(state: ServiceTopologyHints | undefined, addressType: AddressType): ServiceTopologyHints | undefined {
+export function removeHints(
+  state: ServiceTopologyHints | undefined,
+  addressType: AddressType,
+): ServiceTopologyHints | undefined {
   if (state === undefined) return undefined;
   const { [addressType]: _removed, ...byAddressType } = state.byAddressType;
   return Object.keys(byAddressType).length === 0 ? undefined : { populated: false, byAddressType };
@@ -147,7 +161,11 @@ export function serviceOverloaded(ezi: EndpointZoneInfo, ratios: ZoneRatios | un
  * getOverloadedServices mirrors TopologyCache.GetOverloadedServices (checkNodeTopologyDistribution's choice after a
  * node change): the Services whose allocation of some address type is overloaded under the nodes' new ratios.
  */
-export function getOverloadedServices(hints: ReadonlyMap<string, ServiceTopologyHints>, ratios: ZoneRatios | undefined): string[] {
-  const overloaded = (h: ServiceTopologyHints): boolean => Object.values(h.byAddressType).some((ezi) => serviceOverloaded(ezi, ratios));
+export function getOverloadedServices(
+  hints: ReadonlyMap<string, ServiceTopologyHints>,
+  ratios: ZoneRatios | undefined,
+): string[] {
+  const overloaded = (h: ServiceTopologyHints): boolean =>
+    Object.values(h.byAddressType).some((ezi) => serviceOverloaded(ezi, ratios));
   return [...hints].filter(([, h]) => overloaded(h)).map(([key]) => key);
 }

@@ -1,8 +1,16 @@
 import type { AddressType, Endpoint, EndpointSlice } from '@kcm-bus/k8s/discovery-v1.ts';
 import { endpointReady, withoutHints } from './endpoint-set.ts';
 import {
-  type Allocation, disabledEvent, formatWithAddressType, getAllocations, removeHints, type ServiceTopologyHints,
-  setHints, TOPOLOGY_MESSAGES, type TopologyEvent, type ZoneRatios,
+  type Allocation,
+  disabledEvent,
+  formatWithAddressType,
+  getAllocations,
+  removeHints,
+  type ServiceTopologyHints,
+  setHints,
+  TOPOLOGY_MESSAGES,
+  type TopologyEvent,
+  type ZoneRatios,
 } from './topology-cache.ts';
 import { getGivingAndReceivingZones, redistributeHints } from './topology-redistribute.ts';
 
@@ -26,13 +34,19 @@ export type ZoneCounts = Map<string, number>;
  * loses its hints, and an unchanged slice holding any becomes an update without them.
  */
 export function removeHintsFromSlices(si: SliceInfo): HintedSlices {
-  const strip = (slice: EndpointSlice): EndpointSlice => ({ ...slice, endpoints: (slice.endpoints ?? []).map(withoutHints) });
+  const strip = (slice: EndpointSlice): EndpointSlice => ({
+    ...slice,
+    endpoints: (slice.endpoints ?? []).map(withoutHints),
+  });
   const hinted = si.unchanged.filter((s) => (s.endpoints ?? []).some((e) => e.hints !== undefined));
   return { toCreate: si.toCreate.map(strip), toUpdate: [...si.toUpdate, ...hinted].map(strip) };
 }
 
 /** AddHintsResult is what addHints returns: the slices, the events to record and the Service's new cache entry. */
-export type AddHintsResult = HintedSlices & { readonly events: readonly TopologyEvent[]; readonly state: ServiceTopologyHints | undefined };
+export type AddHintsResult = HintedSlices & {
+  readonly events: readonly TopologyEvent[];
+  readonly state: ServiceTopologyHints | undefined;
+};
 
 /**
  * addHints mirrors TopologyCache.AddHints for service.kubernetes.io/topology-mode Auto: allocate the ready
@@ -42,8 +56,15 @@ export type AddHintsResult = HintedSlices & { readonly events: readonly Topology
  * zone, or nothing was allocated; the first success records TopologyAwareHintsEnabled. As upstream, a not-ready
  * endpoint keeps whatever hint it had (upstream clears it on the loop's copy only).
  */
-export function addHints(si: SliceInfo, ratios: ZoneRatios | undefined, state: ServiceTopologyHints | undefined): AddHintsResult {
-  const total = [...si.toCreate, ...si.toUpdate, ...si.unchanged].reduce((n, s) => n + (s.endpoints ?? []).filter(endpointReady).length, 0);
+export function addHints(
+  si: SliceInfo,
+  ratios: ZoneRatios | undefined,
+  state: ServiceTopologyHints | undefined,
+): AddHintsResult {
+  const total = [...si.toCreate, ...si.toUpdate, ...si.unchanged].reduce(
+    (n, s) => n + (s.endpoints ?? []).filter(endpointReady).length,
+    0,
+  );
   const found = getAllocations(ratios, total);
   if ('event' in found) return disable(si, state, formatWithAddressType(found.event.message, si.addressType));
   const allocations = found.allocations;
@@ -54,14 +75,17 @@ export function addHints(si: SliceInfo, ratios: ZoneRatios | undefined, state: S
   for (const slice of allocatable) {
     for (const [i, endpoint] of slice.endpoints.entries()) {
       if (!endpointReady(endpoint)) continue;
-      if ((endpoint.zone ?? '') === '') return disable(info, state, formatWithAddressType(TOPOLOGY_MESSAGES.noZoneSpecified, si.addressType));
+      if ((endpoint.zone ?? '') === '')
+        return disable(info, state, formatWithAddressType(TOPOLOGY_MESSAGES.noZoneSpecified, si.addressType));
       allocated.set(endpoint.zone!, (allocated.get(endpoint.zone!) ?? 0) + 1);
       slice.endpoints[i] = { ...endpoint, hints: { forZones: [{ name: endpoint.zone! }] } };
     }
   }
   const { giving, receiving } = getGivingAndReceivingZones(allocations, allocated);
-  for (const [zone, diff] of redistributeHints(allocatable, giving, receiving)) allocated.set(zone, (allocated.get(zone) ?? 0) + diff);
-  if (allocated.size === 0) return disable(info, state, formatWithAddressType(TOPOLOGY_MESSAGES.noAllocatedHintsForZones, si.addressType));
+  for (const [zone, diff] of redistributeHints(allocatable, giving, receiving))
+    allocated.set(zone, (allocated.get(zone) ?? 0) + diff);
+  if (allocated.size === 0)
+    return disable(info, state, formatWithAddressType(TOPOLOGY_MESSAGES.noAllocatedHintsForZones, si.addressType));
   const message = formatWithAddressType(TOPOLOGY_MESSAGES.enabled, si.addressType);
   const enabled: TopologyEvent = { type: 'Normal', reason: 'TopologyAwareHintsEnabled', message };
   const events = state?.populated === true ? [] : [enabled];
@@ -72,7 +96,7 @@ export function addHints(si: SliceInfo, ratios: ZoneRatios | undefined, state: S
 export type MutableSlice = EndpointSlice & { readonly endpoints: Endpoint[] };
 
 function copyEndpoints(slice: EndpointSlice): MutableSlice {
-  return { ...slice, endpoints: [...slice.endpoints ?? []] };
+  return { ...slice, endpoints: [...(slice.endpoints ?? [])] };
 }
 
 function disable(si: SliceInfo, state: ServiceTopologyHints | undefined, message: string): AddHintsResult {
@@ -83,7 +107,10 @@ function disable(si: SliceInfo, state: ServiceTopologyHints | undefined, message
  * getAllocatedHintsByZone mirrors SliceInfo.getAllocatedHintsByZone: the hints the unchanged slices already give
  * each zone; an unchanged slice whose hints are invalid (getHintsByZone) moves to the updates.
  */
-export function getAllocatedHintsByZone(si: SliceInfo, allocations: ReadonlyMap<string, Allocation>): { readonly allocated: ZoneCounts; readonly info: SliceInfo } {
+export function getAllocatedHintsByZone(
+  si: SliceInfo,
+  allocations: ReadonlyMap<string, Allocation>,
+): { readonly allocated: ZoneCounts; readonly info: SliceInfo } {
   const allocated = new Map<string, number>();
   const unchanged: EndpointSlice[] = [];
   const toUpdate = [...si.toUpdate];
@@ -103,7 +130,11 @@ export function getAllocatedHintsByZone(si: SliceInfo, allocations: ReadonlyMap<
  * when the slice must be updated: a ready endpoint without zone hints, a hint for a zone without allocation, or a
  * zone past its maximum with what is already allocated.
  */
-export function getHintsByZone(slice: EndpointSlice, allocated: ReadonlyMap<string, number>, allocations: ReadonlyMap<string, Allocation>): ZoneCounts | undefined {
+export function getHintsByZone(
+  slice: EndpointSlice,
+  allocated: ReadonlyMap<string, number>,
+  allocations: ReadonlyMap<string, Allocation>,
+): ZoneCounts | undefined {
   const byZone = new Map<string, number>();
   for (const endpoint of slice.endpoints ?? []) {
     if (!endpointReady(endpoint)) continue;

@@ -11,7 +11,8 @@ type SliceEndpoints = { readonly endpoints: Endpoint[] };
  * to give to the zone with the most need, until neither has a whole endpoint or either has less than half.
  */
 export function getGivingAndReceivingZones(
-  allocations: ReadonlyMap<string, Allocation>, allocated: ReadonlyMap<string, number>,
+  allocations: ReadonlyMap<string, Allocation>,
+  allocated: ReadonlyMap<string, number>,
 ): { readonly giving: Map<string, number>; readonly receiving: Map<string, number> } {
   const givingDesired = new Map<string, number>();
   const receivingDesired = new Map<string, number>();
@@ -46,7 +47,11 @@ function getMost(zones: ReadonlyMap<string, number>): [string, number] {
  * endpoint of a giving zone is re-hinted for the first receiving zone still short, until no zone gives or receives;
  * the hints are replaced in the slices given, and the change of each zone's count is returned.
  */
-export function redistributeHints(slices: readonly SliceEndpoints[], giving: Map<string, number>, receiving: Map<string, number>): Map<string, number> {
+export function redistributeHints(
+  slices: readonly SliceEndpoints[],
+  giving: Map<string, number>,
+  receiving: Map<string, number>,
+): Map<string, number> {
   const changes = new Map<string, number>();
   const add = (zone: string, n: number): void => void changes.set(zone, (changes.get(zone) ?? 0) + n);
   for (const slice of slices) {

@@ -9,18 +9,30 @@ export type TrafficDistributionSlices = {
 };
 
 /** Heuristic mirrors trafficdist's heuristic: whether a slice's hints are wrong, and the endpoint with the right ones. */
-type Heuristic = { readonly needsUpdate: (slice: EndpointSlice) => boolean; readonly update: (endpoint: Endpoint) => Endpoint };
+type Heuristic = {
+  readonly needsUpdate: (slice: EndpointSlice) => boolean;
+  readonly update: (endpoint: Endpoint) => Endpoint;
+};
 
 /**
  * reconcileHints mirrors trafficdist.ReconcileHints: with trafficDistribution PreferClose or PreferSameZone every
  * ready endpoint is hinted for its own zone (PreferSameNode: and its own node); with any other value, or none,
  * every hint is removed. An unchanged slice whose hints are not what the heuristic wants becomes an update.
  */
-export function reconcileHints(trafficDistribution: string | undefined, slices: TrafficDistributionSlices): TrafficDistributionSlices {
+export function reconcileHints(
+  trafficDistribution: string | undefined,
+  slices: TrafficDistributionSlices,
+): TrafficDistributionSlices {
   const closeValues = ['PreferClose', 'PreferSameZone', 'PreferSameNode'];
-  const h = trafficDistribution !== undefined && closeValues.includes(trafficDistribution) ? preferClose(trafficDistribution === 'PreferSameNode') : DEFAULT_HEURISTIC;
+  const h =
+    trafficDistribution !== undefined && closeValues.includes(trafficDistribution)
+      ? preferClose(trafficDistribution === 'PreferSameNode')
+      : DEFAULT_HEURISTIC;
   const stale = slices.unchanged.filter(h.needsUpdate);
-  const update = (slice: EndpointSlice): EndpointSlice => ({ ...slice, endpoints: (slice.endpoints ?? []).map(h.update) });
+  const update = (slice: EndpointSlice): EndpointSlice => ({
+    ...slice,
+    endpoints: (slice.endpoints ?? []).map(h.update),
+  });
   return {
     toCreate: slices.toCreate.map(update),
     toUpdate: [...slices.toUpdate, ...stale].map(update),
@@ -43,12 +55,17 @@ function preferClose(generateNodeHints: boolean): Heuristic {
   const wanted = (e: Endpoint): EndpointHints | undefined => {
     const forZones = e.zone !== undefined ? [{ name: e.zone }] : undefined;
     const forNodes = e.nodeName !== undefined && generateNodeHints ? [{ name: e.nodeName }] : undefined;
-    return forZones === undefined && forNodes === undefined ? undefined : { ...(forZones ? { forZones } : {}), ...(forNodes ? { forNodes } : {}) };
+    return forZones === undefined && forNodes === undefined
+      ? undefined
+      : { ...(forZones ? { forZones } : {}), ...(forNodes ? { forNodes } : {}) };
   };
   const wrong = (e: Endpoint): boolean => {
     const [zones, nodes] = [e.hints?.forZones ?? [], e.hints?.forNodes ?? []];
     const zoneWrong = e.zone !== undefined ? zones.length !== 1 || zones[0]!.name !== e.zone : zones.length > 0;
-    const nodeWrong = e.nodeName !== undefined && generateNodeHints ? nodes.length !== 1 || nodes[0]!.name !== e.nodeName : nodes.length > 0;
+    const nodeWrong =
+      e.nodeName !== undefined && generateNodeHints
+        ? nodes.length !== 1 || nodes[0]!.name !== e.nodeName
+        : nodes.length > 0;
     return zoneWrong || nodeWrong;
   };
   return {

@@ -15,11 +15,15 @@ export type ZoneConfig = {
  * computeZoneState mirrors Controller.ComputeZoneState: no Ready node is FullDisruption, more than 2 not-Ready
  * nodes making at least unhealthyZoneThreshold of the zone is PartialDisruption, else Normal.
  */
-export function computeZoneState(ready: readonly (NodeCondition | undefined)[], unhealthyZoneThreshold: number): { readonly notReady: number; readonly state: ZoneState } {
+export function computeZoneState(
+  ready: readonly (NodeCondition | undefined)[],
+  unhealthyZoneThreshold: number,
+): { readonly notReady: number; readonly state: ZoneState } {
   const readyNodes = ready.filter((c) => c?.status === 'True').length;
   const notReady = ready.length - readyNodes;
   if (readyNodes === 0 && notReady > 0) return { notReady, state: 'FullDisruption' };
-  if (notReady > 2 && notReady / ready.length >= unhealthyZoneThreshold) return { notReady, state: 'PartialDisruption' };
+  if (notReady > 2 && notReady / ready.length >= unhealthyZoneThreshold)
+    return { notReady, state: 'PartialDisruption' };
   return { notReady, state: 'Normal' };
 }
 
@@ -37,7 +41,11 @@ export function healthyQPSFunc(config: ZoneConfig): number {
  * DisruptionPass is what handleDisruption reads besides the tainting pass; heartbeatAtMs is the pipeline's time a
  * node's heartbeat is known complete up to (the clock its probe timestamps are in).
  */
-export type DisruptionPass = TaintingPass & { readonly config: ZoneConfig; readonly metrics: NodeCollectorMetrics; readonly heartbeatAtMs: (name: string) => number };
+export type DisruptionPass = TaintingPass & {
+  readonly config: ZoneConfig;
+  readonly metrics: NodeCollectorMetrics;
+  readonly heartbeatAtMs: (name: string) => number;
+};
 
 /**
  * handleDisruption mirrors Controller.handleDisruption: the zones' new states (and their metrics); entering
@@ -46,7 +54,11 @@ export type DisruptionPass = TaintingPass & { readonly config: ZoneConfig; reado
  * zones stay fully disrupted, a NoExecute taint still on a node (its removal could not be written on entry) is
  * removed, as upstream's RetryOnConflict would have.
  */
-export function handleDisruption(pass: DisruptionPass, zoneConditions: ReadonlyMap<string, readonly (NodeCondition | undefined)[]>, nodes: readonly Node[]): void {
+export function handleDisruption(
+  pass: DisruptionPass,
+  zoneConditions: ReadonlyMap<string, readonly (NodeCondition | undefined)[]>,
+  nodes: readonly Node[],
+): void {
   const { state } = pass;
   const newStates = zoneStatesOf(pass, zoneConditions);
   const allAreFullyDisrupted = [...newStates.values()].every((s) => s === 'FullDisruption');
@@ -72,7 +84,10 @@ export function handleDisruption(pass: DisruptionPass, zoneConditions: ReadonlyM
 }
 
 /** zoneStatesOf computes each zone's new state, records the zone metrics, and gives unseen zones the Initial state. */
-function zoneStatesOf(pass: DisruptionPass, zoneConditions: ReadonlyMap<string, readonly (NodeCondition | undefined)[]>): Map<string, ZoneState> {
+function zoneStatesOf(
+  pass: DisruptionPass,
+  zoneConditions: ReadonlyMap<string, readonly (NodeCondition | undefined)[]>,
+): Map<string, ZoneState> {
   const states = new Map<string, ZoneState>();
   for (const [zone, ready] of zoneConditions) {
     const { notReady, state } = computeZoneState(ready, pass.config.unhealthyZoneThreshold);
@@ -102,10 +117,13 @@ function allWereFullyDisrupted(pass: DisruptionPass, zoneConditions: ReadonlyMap
 
 /** resetProbeTimestamps gives every node a new grace period (leaving the all-zones-down mode), from its heartbeat's time. */
 function resetProbeTimestamps(pass: DisruptionPass, nodes: readonly Node[]): void {
-  for (const { metadata: { name } } of nodes) {
+  for (const {
+    metadata: { name },
+  } of nodes) {
     const health = pass.state.health.get(name);
     const at = pass.heartbeatAtMs(name);
-    if (health !== undefined) pass.state.health.set(name, { ...health, probeTimestamp: at, readyTransitionTimestamp: at });
+    if (health !== undefined)
+      pass.state.health.set(name, { ...health, probeTimestamp: at, readyTransitionTimestamp: at });
   }
 }
 

@@ -14,21 +14,47 @@ function exponentialBuckets(start: number, factor: number, count: number): numbe
 export function promNodeCollectorMetrics(registry: Registry): NodeCollectorMetrics {
   const registers = [registry];
   const zone = ['zone'];
-  const health = new Gauge({ name: 'node_collector_zone_health', help: 'Gauge measuring percentage of healthy nodes per zone.', labelNames: zone, registers });
-  const size = new Gauge({ name: 'node_collector_zone_size', help: 'Gauge measuring number of registered Nodes per zones.', labelNames: zone, registers });
-  const unhealthy = new Gauge({ name: 'node_collector_unhealthy_nodes_in_zone', help: 'Gauge measuring number of not Ready Nodes per zones.', labelNames: zone, registers });
+  const health = new Gauge({
+    name: 'node_collector_zone_health',
+    help: 'Gauge measuring percentage of healthy nodes per zone.',
+    labelNames: zone,
+    registers,
+  });
+  const size = new Gauge({
+    name: 'node_collector_zone_size',
+    help: 'Gauge measuring number of registered Nodes per zones.',
+    labelNames: zone,
+    registers,
+  });
+  const unhealthy = new Gauge({
+    name: 'node_collector_unhealthy_nodes_in_zone',
+    help: 'Gauge measuring number of not Ready Nodes per zones.',
+    labelNames: zone,
+    registers,
+  });
   const evictions = new Counter({
-    name: 'node_collector_evictions_total', help: 'Number of Node evictions that happened since current instance of NodeController started.', labelNames: zone, registers,
+    name: 'node_collector_evictions_total',
+    help: 'Number of Node evictions that happened since current instance of NodeController started.',
+    labelNames: zone,
+    registers,
   });
   const nodeDuration = new Histogram({
-    name: 'node_collector_update_node_health_duration_seconds', help: 'Duration in seconds for NodeController to update the health of a single node.',
-    buckets: exponentialBuckets(0.001, 4, 8), registers,
+    name: 'node_collector_update_node_health_duration_seconds',
+    help: 'Duration in seconds for NodeController to update the health of a single node.',
+    buckets: exponentialBuckets(0.001, 4, 8),
+    registers,
   });
   const allDuration = new Histogram({
-    name: 'node_collector_update_all_nodes_health_duration_seconds', help: 'Duration in seconds for NodeController to update the health of all nodes.',
-    buckets: exponentialBuckets(0.01, 4, 8), registers,
+    name: 'node_collector_update_all_nodes_health_duration_seconds',
+    help: 'Duration in seconds for NodeController to update the health of all nodes.',
+    buckets: exponentialBuckets(0.01, 4, 8),
+    registers,
   });
-  const stale = new Gauge({ name: 'kcm_bus_node_lifecycle_inputs_stale', help: '1 while the node lifecycle monitor pass finds its nodes or leases input stale and judges nothing (0 before the first pass and on a member that is not the active one).', registers });
+  const stale = new Gauge({
+    name: 'kcm_bus_node_lifecycle_inputs_stale',
+    help: '1 while the node lifecycle monitor pass finds its nodes or leases input stale and judges nothing (0 before the first pass and on a member that is not the active one).',
+    registers,
+  });
   return {
     zoneSize: (z, n) => size.set({ zone: z }, n),
     zoneHealth: (z, p) => health.set({ zone: z }, p),

@@ -31,7 +31,11 @@ export interface NodeCollectorMetrics {
 }
 
 /** NodeSilence is the evidence a node is marked Unknown on, times in RFC 3339. */
-export type NodeSilence = { readonly lastSignOfLife: string; readonly heartbeatWatermark: string; readonly leaseRenewTime: string | undefined };
+export type NodeSilence = {
+  readonly lastSignOfLife: string;
+  readonly heartbeatWatermark: string;
+  readonly leaseRenewTime: string | undefined;
+};
 
 /** NOOP_NODE_COLLECTOR_METRICS records nothing (tests, and members that do not export metrics). */
 export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
@@ -50,13 +54,18 @@ export const NOOP_NODE_COLLECTOR_METRICS: NodeCollectorMetrics = {
  * reason when its inputs go stale, a line when they are fresh again (every node then gets a new grace period); and
  * each node it marks Unknown, with the evidence.
  */
-export function withStalenessLog(metrics: NodeCollectorMetrics, log: Pick<Logger, 'warn' | 'info'>): NodeCollectorMetrics {
+export function withStalenessLog(
+  metrics: NodeCollectorMetrics,
+  log: Pick<Logger, 'warn' | 'info'>,
+): NodeCollectorMetrics {
   let wasStale = false;
   return {
     ...metrics,
-    nodeSilent: (node, evidence) => log.info('node silent past its grace period: marked Unknown', { node, ...evidence }),
+    nodeSilent: (node, evidence) =>
+      log.info('node silent past its grace period: marked Unknown', { node, ...evidence }),
     inputsStale: (stale, reason) => {
-      if (stale && !wasStale) log.warn('node lifecycle inputs are stale: judging no node until they catch up', { reason });
+      if (stale && !wasStale)
+        log.warn('node lifecycle inputs are stale: judging no node until they catch up', { reason });
       if (!stale && wasStale) log.info('node lifecycle inputs caught up: every node gets a new grace period');
       wasStale = stale;
       metrics.inputsStale(stale, reason);

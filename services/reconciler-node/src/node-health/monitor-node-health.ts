@@ -5,14 +5,22 @@ import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
 import type { NodeCollectorMetrics, NodeSilence } from './metrics.ts';
 import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState, published } from './node-lifecycle-state.ts';
 import { NodeWrites, recordNodeEvent, recordNodeStatusChange } from './node-writes.ts';
-import { doNoExecuteTaintingPass, markNodeAsReachable, processTaintBaseEviction, type TaintingPass } from './no-execute-tainting.ts';
+import {
+  doNoExecuteTaintingPass,
+  markNodeAsReachable,
+  processTaintBaseEviction,
+  type TaintingPass,
+} from './no-execute-tainting.ts';
 import { tryUpdateNodeHealth } from './try-update-node-health.ts';
 
 /** NodeHealthInputs are what the node health part reads, every member whole: all nodes and all Leases. */
 export type NodeHealthInputs = { readonly nodes: Node; readonly leases: Lease };
 
 /** MonitorConfig is the part of NodeLifecycleConfig a monitor pass reads. */
-export type MonitorConfig = ZoneConfig & { readonly nodeMonitorGracePeriodMs: number; readonly nodeStartupGracePeriodMs: number };
+export type MonitorConfig = ZoneConfig & {
+  readonly nodeMonitorGracePeriodMs: number;
+  readonly nodeStartupGracePeriodMs: number;
+};
 
 /** MonitorPass is one monitor sync's context: the member's state, its listers, config, metrics, clock and inputs' watermarks. */
 export type MonitorPass = {
@@ -53,7 +61,10 @@ export function monitorNodeHealth(pass: MonitorPass, newGracePeriod: boolean): N
     const currentReady = updateNodeHealth(pass, { writes, newGracePeriod, heartbeatAtMs }, node);
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       const zone = getZoneKey(node);
-      zoneConditions.set(zone, zoneConditions.get(zone) ?? []).get(zone)!.push(currentReady);
+      zoneConditions
+        .set(zone, zoneConditions.get(zone) ?? [])
+        .get(zone)!
+        .push(currentReady);
     }
     if (currentReady !== undefined) processTaintBaseEviction(tainting, node, currentReady);
     metrics.updateNodeHealthDuration((performance.now() - nodeStarted) / 1000);
@@ -70,7 +81,15 @@ export function monitorNodeHealth(pass: MonitorPass, newGracePeriod: boolean): N
  * saved health is replaced, its status written when Ready changed (NodeNotReady with it, recorded once it applied:
  * upstream records it after UpdateStatus succeeded), the evidence of a silent node reported. Returns its Ready now.
  */
-function updateNodeHealth(pass: MonitorPass, p: { readonly writes: NodeWrites; readonly newGracePeriod: boolean; readonly heartbeatAtMs: (name: string) => number }, node: Node): NodeCondition | undefined {
+function updateNodeHealth(
+  pass: MonitorPass,
+  p: {
+    readonly writes: NodeWrites;
+    readonly newGracePeriod: boolean;
+    readonly heartbeatAtMs: (name: string) => number;
+  },
+  node: Node,
+): NodeCondition | undefined {
   const { state, listers, config, metrics, now } = pass;
   const name = node.metadata.name;
   const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
@@ -89,7 +108,11 @@ function updateNodeHealth(pass: MonitorPass, p: { readonly writes: NodeWrites; r
 
 /** silence is the evidence a node is marked Unknown on (NodeCollectorMetrics.nodeSilent). */
 function silence(probeMs: number, knownMs: number, lease: Lease | undefined): NodeSilence {
-  return { lastSignOfLife: new Date(probeMs).toISOString(), heartbeatWatermark: new Date(knownMs).toISOString(), leaseRenewTime: lease?.spec?.renewTime ?? undefined };
+  return {
+    lastSignOfLife: new Date(probeMs).toISOString(),
+    heartbeatWatermark: new Date(knownMs).toISOString(),
+    leaseRenewTime: lease?.spec?.renewTime ?? undefined,
+  };
 }
 
 /**
@@ -100,7 +123,8 @@ function silence(probeMs: number, knownMs: number, lease: Lease | undefined): No
  */
 function heartbeatWatermarkMs(pass: MonitorPass, name: string): number {
   const leaseKey = `${NODE_LEASE_NAMESPACE}/${name}`;
-  const [input, key] = pass.listers.leases.get(leaseKey) === undefined ? ['nodes', name] as const : ['leases', leaseKey] as const;
+  const [input, key] =
+    pass.listers.leases.get(leaseKey) === undefined ? (['nodes', name] as const) : (['leases', leaseKey] as const);
   return (pass.watermarks.watermark(input, key) ?? pass.watermarks.watermark(input) ?? pass.now).getTime();
 }
 
@@ -114,10 +138,13 @@ function classifyNodes(pass: MonitorPass, tainting: TaintingPass, nodes: readonl
   const seen = new Set(nodes.map((n) => n.metadata.name));
   const added = nodes.filter((n) => !state.knownNodes.has(n.metadata.name));
   for (const node of nodes) {
-    if (state.knownNodes.has(node.metadata.name)) addPodEvictorForNewZone(state, node, config.evictionLimiterQPS, tainting.nowMs, metrics);
+    if (state.knownNodes.has(node.metadata.name))
+      addPodEvictorForNewZone(state, node, config.evictionLimiterQPS, tainting.nowMs, metrics);
   }
   for (const node of added) {
-    tainting.writes.event(recordNodeEvent(node, 'RegisteredNode', `Registered Node ${node.metadata.name} in Controller`));
+    tainting.writes.event(
+      recordNodeEvent(node, 'RegisteredNode', `Registered Node ${node.metadata.name} in Controller`),
+    );
     state.knownNodes.set(node.metadata.name, node);
     addPodEvictorForNewZone(state, node, config.evictionLimiterQPS, tainting.nowMs, metrics);
     markNodeAsReachable(tainting, node);

@@ -16,7 +16,11 @@ describe('NoExecute tainting: TestApplyNoExecuteTaintsToUnreachableNode', () => 
     h.run(MONITOR_KEY, at(40));
     assert.deepEqual(taintKeys(h, 'node0'), [], 'no taint within the grace period');
     const monitor = h.run(MONITOR_KEY, at(51));
-    assert.deepEqual(monitor.mutations.map((m) => [m.verb, m.event?.reason]), [['UpdateStatus', 'NodeNotReady']], 'the taint waits for the status write, NodeNotReady goes with it');
+    assert.deepEqual(
+      monitor.mutations.map((m) => [m.verb, m.event?.reason]),
+      [['UpdateStatus', 'NodeNotReady']],
+      'the taint waits for the status write, NodeNotReady goes with it',
+    );
     assert.ok(h.enqueued().includes(NO_EXECUTE_KEY), 'the write seen enqueues the tainting pass');
     h.run(NO_EXECUTE_KEY, at(51.01));
     assert.deepEqual(taintKeys(h, 'node0'), [UNREACHABLE]);
@@ -36,12 +40,19 @@ describe('NoExecute tainting: one write of a node at a time', () => {
     h.run(MONITOR_KEY, at(51));
     h.enqueued();
     const noSchedule = h.publish('node0', at(51.01));
-    assert.deepEqual(noSchedule.mutations.map((m) => m.verb), ['Patch']);
+    assert.deepEqual(
+      noSchedule.mutations.map((m) => m.verb),
+      ['Patch'],
+    );
     assert.deepEqual(h.run(NO_EXECUTE_KEY, at(51.02)).mutations, [], 'the second write would meet a conflict');
     noSchedule.apply();
     assert.ok(h.enqueued().includes(NO_EXECUTE_KEY));
     h.run(NO_EXECUTE_KEY, at(51.03));
-    assert.deepEqual(taintKeys(h, 'node0'), ['node.kubernetes.io/unreachable:NoSchedule', UNREACHABLE], 'tainted at once: the token was not spent while waiting');
+    assert.deepEqual(
+      taintKeys(h, 'node0'),
+      ['node.kubernetes.io/unreachable:NoSchedule', UNREACHABLE],
+      'tainted at once: the token was not spent while waiting',
+    );
     assert.deepEqual(h.cluster.conflicts, []);
   });
 });
@@ -55,19 +66,38 @@ describe('NoExecute tainting: TestSwapUnreachableNotReadyTaints', () => {
     setStatus(h, 'node1', [ready('True', '2017-01-01T12:10:00Z', T0)]);
     const result = h.run(MONITOR_KEY, at(1));
     assert.deepEqual(taintKeys(h, 'node0'), [NOT_READY]);
-    assert.deepEqual(result.mutations.map((m) => m.verb), ['Patch'], 'one patch swaps both taints');
+    assert.deepEqual(
+      result.mutations.map((m) => m.verb),
+      ['Patch'],
+      'one patch swaps both taints',
+    );
   });
 });
 
 describe('NoExecute tainting: TestApplyNoExecuteTaintsToNodesEnqueueTwice', () => {
   it('given nodes queued twice and one Ready again, then every not-ready node is tainted and the queue does not stick', () => {
-    const h = newHarness([node('node0', [ready('Unknown', OLD)]), node('node1', [ready('True', T0)]), node('node2', [ready('False', OLD)])], [], { evictionLimiterQPS: 1000 });
+    const h = newHarness(
+      [
+        node('node0', [ready('Unknown', OLD)]),
+        node('node1', [ready('True', T0)]),
+        node('node2', [ready('False', OLD)]),
+      ],
+      [],
+      { evictionLimiterQPS: 1000 },
+    );
     h.run(MONITOR_KEY, at(0));
     h.run(NO_EXECUTE_KEY, at(0.01));
     h.run(MONITOR_KEY, at(1));
     setStatus(h, 'node0', [ready('True', '2017-01-01T12:10:00Z', T0)]);
-    for (const [name, status] of [['node3', 'Unknown'], ['node4', 'True'], ['node5', 'False']] as const) {
-      h.cluster.nodes.set(name, { ...node(name, [ready(status, status === 'True' ? T0 : OLD)]), metadata: { ...node(name).metadata, resourceVersion: '1' } });
+    for (const [name, status] of [
+      ['node3', 'Unknown'],
+      ['node4', 'True'],
+      ['node5', 'False'],
+    ] as const) {
+      h.cluster.nodes.set(name, {
+        ...node(name, [ready(status, status === 'True' ? T0 : OLD)]),
+        metadata: { ...node(name).metadata, resourceVersion: '1' },
+      });
     }
     h.run(MONITOR_KEY, at(2));
     for (let ms = 1; ms < 10; ms++) h.run(NO_EXECUTE_KEY, at(2 + ms / 100));
@@ -81,7 +111,9 @@ describe('NoExecute tainting: TestApplyNoExecuteTaintsToNodesEnqueueTwice', () =
 
 describe('NoExecute tainting: zone states (TestMonitorNodeHealth zone cases that apply to tainting)', () => {
   it('given every node of every zone down, then no node is tainted and existing NoExecute taints are removed', () => {
-    const tainted = node('node1', [ready('False', OLD)], { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }] });
+    const tainted = node('node1', [ready('False', OLD)], {
+      taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }],
+    });
     const h = newHarness([node('node0', [ready('Unknown', OLD)]), tainted]);
     h.run(MONITOR_KEY, at(0));
     h.run(NO_EXECUTE_KEY, at(20));
@@ -93,7 +125,10 @@ describe('NoExecute tainting: zone states (TestMonitorNodeHealth zone cases that
     const h = newHarness([node('n0', [ready('True', T0)]), ...down]);
     h.run(MONITOR_KEY, at(0));
     h.run(NO_EXECUTE_KEY, at(500));
-    assert.deepEqual(down.map((n) => taintKeys(h, n.metadata.name)), [[], [], []]);
+    assert.deepEqual(
+      down.map((n) => taintKeys(h, n.metadata.name)),
+      [[], [], []],
+    );
   });
 
   it('given a large zone in partial disruption, then nodes are tainted at the secondary rate', () => {
@@ -108,7 +143,7 @@ describe('NoExecute tainting: zone states (TestMonitorNodeHealth zone cases that
     assert.equal(tainted(), 2);
   });
 
-  it('given the last Ready node going silent, then all-zones-down removes the NoExecute taints, once the nodes\' status writes are seen', () => {
+  it("given the last Ready node going silent, then all-zones-down removes the NoExecute taints, once the nodes' status writes are seen", () => {
     const h = newHarness([node('node0', [ready('False', OLD)]), node('node1', [ready('True', T0)])]);
     h.run(MONITOR_KEY, at(0));
     assert.deepEqual(taintKeys(h, 'node0'), [NOT_READY]);

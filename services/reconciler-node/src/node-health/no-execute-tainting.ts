@@ -29,7 +29,9 @@ const NO_EXECUTE_RETRY_MS = 50;
  * status write is in flight) nothing changes, as when upstream's removal fails.
  */
 export function markNodeAsReachable(pass: TaintingPass, node: Node): void {
-  const carries = [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE].some((t) => taintExists(pass.writes.taintsOf(node), t));
+  const carries = [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE].some((t) =>
+    taintExists(pass.writes.taintsOf(node), t),
+  );
   if (carries && !pass.writes.swapTaints(node, [], [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE])) return;
   tainterOf(pass.state, node).remove(node.metadata.name);
 }
@@ -54,11 +56,13 @@ export function processTaintBaseEviction(pass: TaintingPass, node: Node, current
   const taints = pass.writes.taintsOf(node);
   switch (currentReady.status) {
     case 'False':
-      if (taintExists(taints, UNREACHABLE_TAINT_TEMPLATE)) pass.writes.swapTaints(node, [NOT_READY_TAINT_TEMPLATE], [UNREACHABLE_TAINT_TEMPLATE]);
+      if (taintExists(taints, UNREACHABLE_TAINT_TEMPLATE))
+        pass.writes.swapTaints(node, [NOT_READY_TAINT_TEMPLATE], [UNREACHABLE_TAINT_TEMPLATE]);
       else markNodeForTainting(pass, node, 'False');
       return;
     case 'Unknown':
-      if (taintExists(taints, NOT_READY_TAINT_TEMPLATE)) pass.writes.swapTaints(node, [UNREACHABLE_TAINT_TEMPLATE], [NOT_READY_TAINT_TEMPLATE]);
+      if (taintExists(taints, NOT_READY_TAINT_TEMPLATE))
+        pass.writes.swapTaints(node, [UNREACHABLE_TAINT_TEMPLATE], [NOT_READY_TAINT_TEMPLATE]);
       else markNodeForTainting(pass, node, 'Unknown');
       return;
     case 'True':
@@ -74,19 +78,30 @@ export function processTaintBaseEviction(pass: TaintingPass, node: Node, current
  * nodes handler then enqueues the pass). The taint is counted when its patch is published: a patch that fails
  * leaves the node untainted and the next monitor pass queues it again. Returns the ms until the pass is due again.
  */
-export function doNoExecuteTaintingPass(pass: TaintingPass, nodes: Lister<Node>, metrics: NodeCollectorMetrics): number | undefined {
+export function doNoExecuteTaintingPass(
+  pass: TaintingPass,
+  nodes: Lister<Node>,
+  metrics: NodeCollectorMetrics,
+): number | undefined {
   for (const queue of pass.state.tainters.values()) {
-    queue.try(pass.nowMs, (value) => {
-      const node = nodes.get(value.value);
-      if (node === undefined) return { done: true, waitMs: 0 };
-      const ready = getCondition(node.status ?? {}, 'Ready');
-      if (ready === undefined) return { done: false, waitMs: NO_EXECUTE_RETRY_MS };
-      if (ready.status === 'True') return { done: true, waitMs: 0 };
-      const [add, remove] = ready.status === 'False' ? [NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE] : [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE];
-      if (!pass.writes.swapTaints(node, [add], [remove])) return { done: false, waitMs: 0 };
-      metrics.evictionsTotal(getZoneKey(node), 1);
-      return { done: true, waitMs: 0 };
-    }, (value) => inFlight(pass.state, nodes.get(value.value)) || !pass.writes.writable(value.value));
+    queue.try(
+      pass.nowMs,
+      (value) => {
+        const node = nodes.get(value.value);
+        if (node === undefined) return { done: true, waitMs: 0 };
+        const ready = getCondition(node.status ?? {}, 'Ready');
+        if (ready === undefined) return { done: false, waitMs: NO_EXECUTE_RETRY_MS };
+        if (ready.status === 'True') return { done: true, waitMs: 0 };
+        const [add, remove] =
+          ready.status === 'False'
+            ? [NOT_READY_TAINT_TEMPLATE, UNREACHABLE_TAINT_TEMPLATE]
+            : [UNREACHABLE_TAINT_TEMPLATE, NOT_READY_TAINT_TEMPLATE];
+        if (!pass.writes.swapTaints(node, [add], [remove])) return { done: false, waitMs: 0 };
+        metrics.evictionsTotal(getZoneKey(node), 1);
+        return { done: true, waitMs: 0 };
+      },
+      (value) => inFlight(pass.state, nodes.get(value.value)) || !pass.writes.writable(value.value),
+    );
   }
   return nextPassMs(pass);
 }

@@ -4,7 +4,13 @@ import type { ControllerSpec, InputWatermarks, Listers } from '@kcm-bus/runtime/
 import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
-import { inFlight, newNodeLifecycleState, type NodeLifecycleState, published as recordPublished, sawRecord } from './node-lifecycle-state.ts';
+import {
+  inFlight,
+  newNodeLifecycleState,
+  type NodeLifecycleState,
+  published as recordPublished,
+  sawRecord,
+} from './node-lifecycle-state.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { NodeWrites } from './node-writes.ts';
 import { nodeUpdatePass } from './node-update-pass.ts';
@@ -49,7 +55,12 @@ export const NO_EXECUTE_KEY = '~no-execute-tainting';
  * resourceVersion; the nodes handler brings the node back). The NodeLifecycleState is this member's memory. Failed writes (ReconcileInput.failures) are not read: every pass
  * decides again from the state its inputs show.
  */
-export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeLifecycleConfig, watermarks: InputWatermarks<NodeHealthInputs>, metrics: NodeCollectorMetrics): ControllerSpec<NodeHealthInputs> {
+export function nodeHealthSpec(
+  listers: Listers<NodeHealthInputs>,
+  config: NodeLifecycleConfig,
+  watermarks: InputWatermarks<NodeHealthInputs>,
+  metrics: NodeCollectorMetrics,
+): ControllerSpec<NodeHealthInputs> {
   const state = newNodeLifecycleState();
   const queued = (): boolean => [...state.tainters.values()].some((q) => q.size() > 0);
   return {
@@ -65,7 +76,8 @@ export function nodeHealthSpec(listers: Listers<NodeHealthInputs>, config: NodeL
       if (key === NO_EXECUTE_KEY) return noExecuteSync(state, { listers, config, watermarks, metrics }, input);
       const node = listers.nodes.get(key);
       const draft = inFlight(state, node) ? undefined : nodeUpdatePass(node, input.now);
-      if (draft !== undefined && node !== undefined) recordPublished(state, new Map([[key, node.metadata.resourceVersion ?? '']]));
+      if (draft !== undefined && node !== undefined)
+        recordPublished(state, new Map([[key, node.metadata.resourceVersion ?? '']]));
       return published(key, input, draft === undefined ? [] : [draft]);
     },
   };
@@ -110,12 +122,18 @@ function staleness(deps: Deps, now: Date): string | undefined {
     const at = deps.watermarks.watermark(input);
     if (at === undefined) return `${input} input not yet known complete`;
     const age = now.getTime() - at.getTime();
-    if (age > deps.config.maxInputStalenessMs) return `${input} input known complete ${age} ms ago (max ${deps.config.maxInputStalenessMs} ms)`;
+    if (age > deps.config.maxInputStalenessMs)
+      return `${input} input known complete ${age} ms ago (max ${deps.config.maxInputStalenessMs} ms)`;
   }
   return undefined;
 }
 
-function published(key: string, input: ReconcileInput, drafts: readonly MutationDraft[], requeueAfterMs?: number): ReconcileResult {
+function published(
+  key: string,
+  input: ReconcileInput,
+  drafts: readonly MutationDraft[],
+  requeueAfterMs?: number,
+): ReconcileResult {
   const log = mutationLog(NODE_LIFECYCLE_CONTROLLER, key, input.cause, input.now, input.attempt);
   for (const draft of drafts) log.push(draft);
   return { mutations: log.mutations(), ...(requeueAfterMs === undefined ? {} : { requeueAfterMs }) };

@@ -3,7 +3,12 @@ import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/mutation
 import type { ControllerSpec, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
 import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
 import { NOOP_NODE_COLLECTOR_METRICS, type NodeCollectorMetrics } from './metrics.ts';
-import { DEFAULT_NODE_LIFECYCLE_CONFIG, type NodeHealthInputs, nodeHealthSpec, type NodeLifecycleConfig } from './node-health-spec.ts';
+import {
+  DEFAULT_NODE_LIFECYCLE_CONFIG,
+  type NodeHealthInputs,
+  nodeHealthSpec,
+  type NodeLifecycleConfig,
+} from './node-health-spec.ts';
 
 /** NodeCluster is the tests' apiserver for nodes and Leases: objects by key, recorded events, write outcomes. */
 export type NodeCluster = {
@@ -34,19 +39,35 @@ function listerOver<T>(map: Map<string, T>): Lister<T> {
 }
 
 /** newHarness builds the spec over these nodes and Leases (Leases keyed kube-node-lease/<name>). */
-export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = [], config: Partial<NodeLifecycleConfig> = {}, metrics: NodeCollectorMetrics = NOOP_NODE_COLLECTOR_METRICS): Harness {
+export function newHarness(
+  nodes: readonly Node[],
+  leases: readonly Lease[] = [],
+  config: Partial<NodeLifecycleConfig> = {},
+  metrics: NodeCollectorMetrics = NOOP_NODE_COLLECTOR_METRICS,
+): Harness {
   const cluster: NodeCluster = {
     nodes: new Map(nodes.map((n) => [n.metadata.name, { ...n, metadata: { resourceVersion: '1', ...n.metadata } }])),
-    leases: new Map(leases.map((l) => [`${l.metadata.namespace}/${l.metadata.name}`, l])), events: [], conflicts: [], rv: 100,
+    leases: new Map(leases.map((l) => [`${l.metadata.namespace}/${l.metadata.name}`, l])),
+    events: [],
+    conflicts: [],
+    rv: 100,
   };
   let queue: string[] = [];
   let runAt = new Date(0);
   const reconcile = (key: string, now: Date): ReconcileResult => {
     runAt = now;
-    return spec.reconcile(key, { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures: [], now, cause: [], attempt: 0, fresh: true });
+    return spec.reconcile(key, {
+      expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
+      failures: [],
+      now,
+      cause: [],
+      attempt: 0,
+      fresh: true,
+    });
   };
   const h: Harness = {
-    cluster, watermark: undefined,
+    cluster,
+    watermark: undefined,
     get spec() {
       return spec;
     },
@@ -57,7 +78,10 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
     },
     publish: (key, now) => {
       const result = reconcile(key, now);
-      return { ...result, apply: () => void result.mutations.forEach((m) => queue.push(...applyNodeMutation(cluster, m, spec))) };
+      return {
+        ...result,
+        apply: () => void result.mutations.forEach((m) => queue.push(...applyNodeMutation(cluster, m, spec))),
+      };
     },
     enqueued: () => {
       const out = queue;
@@ -65,8 +89,13 @@ export function newHarness(nodes: readonly Node[], leases: readonly Lease[] = []
       return out;
     },
   };
-  const watermarks = { watermark: () => (h.watermark === null ? undefined : h.watermark ?? runAt) };
-  const spec = nodeHealthSpec({ nodes: listerOver(cluster.nodes), leases: listerOver(cluster.leases) }, { ...DEFAULT_NODE_LIFECYCLE_CONFIG, ...config }, watermarks, metrics);
+  const watermarks = { watermark: () => (h.watermark === null ? undefined : (h.watermark ?? runAt)) };
+  const spec = nodeHealthSpec(
+    { nodes: listerOver(cluster.nodes), leases: listerOver(cluster.leases) },
+    { ...DEFAULT_NODE_LIFECYCLE_CONFIG, ...config },
+    watermarks,
+    metrics,
+  );
   return h;
 }
 
@@ -80,11 +109,18 @@ function applyNodeMutation(c: NodeCluster, m: Mutation, spec: ControllerSpec<Nod
     return [];
   }
   const old = c.nodes.get(m.target.name);
-  if (old === undefined || old.metadata.uid !== m.preconditions.uid || old.metadata.resourceVersion !== m.preconditions.resourceVersion) {
+  if (
+    old === undefined ||
+    old.metadata.uid !== m.preconditions.uid ||
+    old.metadata.resourceVersion !== m.preconditions.resourceVersion
+  ) {
     c.conflicts.push(m);
     return [];
   }
-  const next = m.verb === 'UpdateStatus' ? { ...old, status: (JSON.parse(m.body!) as Node).status ?? {} } : merged(old, JSON.parse(m.patch!) as NodePatch);
+  const next =
+    m.verb === 'UpdateStatus'
+      ? { ...old, status: (JSON.parse(m.body!) as Node).status ?? {} }
+      : merged(old, JSON.parse(m.patch!) as NodePatch);
   const object = { ...next, metadata: { ...next.metadata, resourceVersion: String(++c.rv) } };
   c.nodes.set(m.target.name, object);
   if (m.event !== null) c.events.push(m.event);
@@ -92,11 +128,15 @@ function applyNodeMutation(c: NodeCluster, m: Mutation, spec: ControllerSpec<Nod
   return [...spec.handlers.nodes(event).enqueue];
 }
 
-type NodePatch = { readonly metadata?: { readonly labels?: Record<string, string> }; readonly spec?: { readonly taints?: readonly Taint[] } };
+type NodePatch = {
+  readonly metadata?: { readonly labels?: Record<string, string> };
+  readonly spec?: { readonly taints?: readonly Taint[] };
+};
 
 /** merged applies a strategic merge patch the way the apiserver does for Node labels (merged map) and taints (replaced list, empty omitted). */
 function merged(node: Node, patch: NodePatch): Node {
-  const labels = patch.metadata?.labels === undefined ? {} : { labels: { ...node.metadata.labels, ...patch.metadata.labels } };
+  const labels =
+    patch.metadata?.labels === undefined ? {} : { labels: { ...node.metadata.labels, ...patch.metadata.labels } };
   const taints = patch.spec?.taints;
   const { taints: _old, ...spec } = node.spec ?? {};
   const nextSpec = taints === undefined ? node.spec : { ...spec, ...(taints.length === 0 ? {} : { taints }) };
@@ -105,14 +145,29 @@ function merged(node: Node, patch: NodePatch): Node {
 
 /** ZONE1 are the labels of the upstream tests' region1/zone1 nodes (both label sets). */
 export const ZONE1 = {
-  'topology.kubernetes.io/region': 'region1', 'topology.kubernetes.io/zone': 'zone1',
-  'failure-domain.beta.kubernetes.io/region': 'region1', 'failure-domain.beta.kubernetes.io/zone': 'zone1',
+  'topology.kubernetes.io/region': 'region1',
+  'topology.kubernetes.io/zone': 'zone1',
+  'failure-domain.beta.kubernetes.io/region': 'region1',
+  'failure-domain.beta.kubernetes.io/zone': 'zone1',
 };
 
 /** node builds a node of the upstream tests: created in 2012 unless told, in zone1 unless labels say otherwise. */
-export function node(name: string, conditions?: readonly NodeCondition[], extra: { readonly labels?: Record<string, string>; readonly taints?: readonly Taint[]; readonly created?: string } = {}): Node {
+export function node(
+  name: string,
+  conditions?: readonly NodeCondition[],
+  extra: {
+    readonly labels?: Record<string, string>;
+    readonly taints?: readonly Taint[];
+    readonly created?: string;
+  } = {},
+): Node {
   return {
-    metadata: { name, uid: `uid-${name}`, creationTimestamp: extra.created ?? '2012-01-01T00:00:00Z', labels: extra.labels ?? ZONE1 },
+    metadata: {
+      name,
+      uid: `uid-${name}`,
+      creationTimestamp: extra.created ?? '2012-01-01T00:00:00Z',
+      labels: extra.labels ?? ZONE1,
+    },
     ...(extra.taints === undefined ? {} : { spec: { taints: extra.taints } }),
     status: conditions === undefined ? {} : { conditions },
   };
@@ -125,7 +180,10 @@ export function ready(status: NodeCondition['status'], heartbeat: string, transi
 
 /** lease is a node's Lease in kube-node-lease renewed at renewTime. */
 export function lease(name: string, renewTime: string): Lease {
-  return { metadata: { name, namespace: 'kube-node-lease', uid: `lease-${name}` }, spec: { holderIdentity: name, renewTime } };
+  return {
+    metadata: { name, namespace: 'kube-node-lease', uid: `lease-${name}` },
+    spec: { holderIdentity: name, renewTime },
+  };
 }
 
 /** renewLease renews a node's Lease at renewTime, as the watcher would bring it: its record read at observedAt. */
@@ -140,7 +198,11 @@ export function renewLease(h: Harness, name: string, renewTime: Date, observedAt
 /** setStatus changes a node's status as its kubelet would (a new resourceVersion). */
 export function setStatus(h: Harness, name: string, conditions: readonly NodeCondition[]): void {
   const old = h.cluster.nodes.get(name)!;
-  h.cluster.nodes.set(name, { ...old, metadata: { ...old.metadata, resourceVersion: String(++h.cluster.rv) }, status: { conditions } });
+  h.cluster.nodes.set(name, {
+    ...old,
+    metadata: { ...old.metadata, resourceVersion: String(++h.cluster.rv) },
+    status: { conditions },
+  });
 }
 
 /** taintKeys lists a node's taints as `key:effect`. */

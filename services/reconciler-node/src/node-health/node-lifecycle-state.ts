@@ -29,11 +29,22 @@ export type NodeLifecycleState = {
 
 /** newNodeLifecycleState is a member's state before its first pass. */
 export function newNodeLifecycleState(): NodeLifecycleState {
-  return { knownNodes: new Map(), health: new Map(), zoneStates: new Map(), tainters: new Map(), writesInFlight: new Map(), seenAt: new Map(), newGracePeriod: true };
+  return {
+    knownNodes: new Map(),
+    health: new Map(),
+    zoneStates: new Map(),
+    tainters: new Map(),
+    writesInFlight: new Map(),
+    seenAt: new Map(),
+    newGracePeriod: true,
+  };
 }
 
 /** sawRecord notes when the watcher read the object's new version (a delete drops it; an add made as the member becomes active has no time). */
-export function sawRecord(state: NodeLifecycleState, event: { readonly type: string; readonly key: string; readonly observedAt?: Date | undefined }): void {
+export function sawRecord(
+  state: NodeLifecycleState,
+  event: { readonly type: string; readonly key: string; readonly observedAt?: Date | undefined },
+): void {
   if (event.type === 'Deleted') state.seenAt.delete(event.key);
   else if (event.observedAt !== undefined) state.seenAt.set(event.key, event.observedAt.getTime());
 }
@@ -42,7 +53,13 @@ export function sawRecord(state: NodeLifecycleState, event: { readonly type: str
  * addPodEvictorForNewZone mirrors Controller.addPodEvictorForNewZone: a zone seen for the first time starts
  * Initial with a tainting queue at evictionLimiterQPS, and its evictions_total series at 0.
  */
-export function addPodEvictorForNewZone(state: NodeLifecycleState, node: Node, qps: number, nowMs: number, metrics: NodeCollectorMetrics): void {
+export function addPodEvictorForNewZone(
+  state: NodeLifecycleState,
+  node: Node,
+  qps: number,
+  nowMs: number,
+  metrics: NodeCollectorMetrics,
+): void {
   const zone = getZoneKey(node);
   if (state.zoneStates.has(zone)) return;
   state.zoneStates.set(zone, 'Initial');
@@ -54,7 +71,8 @@ export function addPodEvictorForNewZone(state: NodeLifecycleState, node: Node, q
 export function tainterOf(state: NodeLifecycleState, node: Node): RateLimitedTimedQueue {
   const zone = getZoneKey(node);
   const queue = state.tainters.get(zone);
-  if (queue === undefined) throw new Error(`no tainting queue for zone ${JSON.stringify(zone)} of node ${node.metadata.name}`);
+  if (queue === undefined)
+    throw new Error(`no tainting queue for zone ${JSON.stringify(zone)} of node ${node.metadata.name}`);
   return queue;
 }
 

@@ -16,7 +16,10 @@ const CONDITION_TAINTS: Readonly<Record<string, Readonly<Partial<Record<string, 
 const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 
 /** The taint keys the controller owns as NoSchedule taints (taintKeyToNodeConditionMap plus unschedulable). */
-const CONTROLLER_NO_SCHEDULE_KEYS = new Set([...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)), TAINT_NODE_UNSCHEDULABLE]);
+const CONTROLLER_NO_SCHEDULE_KEYS = new Set([
+  ...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)),
+  TAINT_NODE_UNSCHEDULABLE,
+]);
 
 /** labelReconcileInfo: the stable label each deprecated beta label must copy (the beta one created if missing). */
 const LABEL_RECONCILE_INFO = [
@@ -38,17 +41,21 @@ export function noScheduleTaints(node: Node, now: Date): readonly Taint[] | unde
   const taints = node.spec?.taints ?? [];
   const owned = taints.filter((t) => t.effect === 'NoSchedule' && CONTROLLER_NO_SCHEDULE_KEYS.has(t.key));
   const { toAdd, toRemove } = taintSetDiff(wanted, owned);
-  return toAdd.length === 0 && toRemove.length === 0 ? undefined : swapNodeControllerTaint(taints, toAdd, toRemove, now);
+  return toAdd.length === 0 && toRemove.length === 0
+    ? undefined
+    : swapNodeControllerTaint(taints, toAdd, toRemove, now);
 }
 
 /** reconcileNodeLabels mirrors Controller.reconcileNodeLabels' decision: the beta os/arch labels to set, or undefined. */
 export function reconcileNodeLabels(node: Node): Readonly<Record<string, string>> | undefined {
   const labels = node.metadata.labels;
   if (labels === undefined) return undefined;
-  const update = Object.fromEntries(LABEL_RECONCILE_INFO.flatMap(({ primaryKey, secondaryKey }) => {
-    const primary = labels[primaryKey];
-    return primary === undefined || labels[secondaryKey] === primary ? [] : [[secondaryKey, primary] as const];
-  }));
+  const update = Object.fromEntries(
+    LABEL_RECONCILE_INFO.flatMap(({ primaryKey, secondaryKey }) => {
+      const primary = labels[primaryKey];
+      return primary === undefined || labels[secondaryKey] === primary ? [] : [[secondaryKey, primary] as const];
+    }),
+  );
   return Object.keys(update).length === 0 ? undefined : update;
 }
 
@@ -63,6 +70,9 @@ export function nodeUpdatePass(node: Node | undefined, now: Date): MutationDraft
   const taints = noScheduleTaints(node, now);
   const labels = reconcileNodeLabels(node);
   if (taints === undefined && labels === undefined) return undefined;
-  const patch = { ...(labels === undefined ? {} : { metadata: { labels } }), ...(taints === undefined ? {} : { spec: { taints } }) };
+  const patch = {
+    ...(labels === undefined ? {} : { metadata: { labels } }),
+    ...(taints === undefined ? {} : { spec: { taints } }),
+  };
   return mergePatchDraft(NODES, node, patch);
 }

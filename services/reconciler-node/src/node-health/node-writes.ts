@@ -1,5 +1,11 @@
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
-import { type MutationDraft, mergePatchDraft, recordEventDraft, updateStatusDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
+import {
+  type MutationDraft,
+  mergePatchDraft,
+  recordEventDraft,
+  updateStatusDraft,
+  withOutcomeEvent,
+} from '@kcm-bus/k8s/mutation-drafts.ts';
 import { swapNodeControllerTaint, type TaintRef } from '@kcm-bus/k8s/node-taints.ts';
 import type { Node, NodeStatus, Taint } from '@kcm-bus/k8s/node-v1.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
@@ -10,12 +16,24 @@ export const NODES = watchedKind('nodes');
 
 /** recordNodeEvent mirrors controllerutil.RecordNodeEvent: a Normal event on the node, "Node <name> event: <event>". */
 export function recordNodeEvent(node: Node, reason: string, event: string): MutationDraft {
-  return recordEventDraft(NODE_CONTROLLER_SOURCE, { ...NODES, metadata: node.metadata }, 'Normal', reason, `Node ${node.metadata.name} event: ${event}`);
+  return recordEventDraft(
+    NODE_CONTROLLER_SOURCE,
+    { ...NODES, metadata: node.metadata },
+    'Normal',
+    reason,
+    `Node ${node.metadata.name} event: ${event}`,
+  );
 }
 
 /** recordNodeStatusChange mirrors controllerutil.RecordNodeStatusChange: "Node <name> status is now: <status>". */
 export function recordNodeStatusChange(node: Node, status: string): MutationDraft {
-  return recordEventDraft(NODE_CONTROLLER_SOURCE, { ...NODES, metadata: node.metadata }, 'Normal', status, `Node ${node.metadata.name} status is now: ${status}`);
+  return recordEventDraft(
+    NODE_CONTROLLER_SOURCE,
+    { ...NODES, metadata: node.metadata },
+    'Normal',
+    status,
+    `Node ${node.metadata.name} status is now: ${status}`,
+  );
 }
 
 /**
@@ -27,7 +45,10 @@ export function recordNodeStatusChange(node: Node, status: string): MutationDraf
  */
 export class NodeWrites {
   readonly #events: MutationDraft[] = [];
-  readonly #status = new Map<string, { readonly node: Node; readonly status: NodeStatus; readonly event: MutationDraft | undefined }>();
+  readonly #status = new Map<
+    string,
+    { readonly node: Node; readonly status: NodeStatus; readonly event: MutationDraft | undefined }
+  >();
   readonly #taints = new Map<string, { readonly node: Node; taints: readonly Taint[] }>();
   readonly #now: Date;
   readonly #blocked: (name: string) => boolean;
@@ -70,8 +91,15 @@ export class NodeWrites {
 
   /** written names the nodes this sync writes (status or taints), with the resourceVersion each write is based on. */
   written(): ReadonlyMap<string, string> {
-    const taints = [...this.#taints.values()].filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? [])).map(({ node }) => node);
-    return new Map([...[...this.#status.values()].map(({ node }) => node), ...taints].map((node) => [node.metadata.name, node.metadata.resourceVersion ?? '']));
+    const taints = [...this.#taints.values()]
+      .filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? []))
+      .map(({ node }) => node);
+    return new Map(
+      [...[...this.#status.values()].map(({ node }) => node), ...taints].map((node) => [
+        node.metadata.name,
+        node.metadata.resourceVersion ?? '',
+      ]),
+    );
   }
 
   /**
@@ -83,7 +111,8 @@ export class NodeWrites {
       const draft = updateStatusDraft(NODES, node, s);
       return event === undefined ? draft : withOutcomeEvent(draft, event);
     });
-    const taints = [...this.#taints.values()].filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? []))
+    const taints = [...this.#taints.values()]
+      .filter(({ node, taints: t }) => !jsonEqual(t, node.spec?.taints ?? []))
       .map(({ node, taints: t }) => mergePatchDraft(NODES, node, { spec: { taints: t } }));
     return [...this.#events, ...status, ...taints];
   }

@@ -1,6 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { neverRateLimiter, RateLimitedTimedQueue, type RateLimiter, tokenBucketRateLimiter } from './rate-limited-queue.ts';
+import {
+  neverRateLimiter,
+  RateLimitedTimedQueue,
+  type RateLimiter,
+  tokenBucketRateLimiter,
+} from './rate-limited-queue.ts';
 
 /** alwaysRateLimiter is flowcontrol.NewFakeAlwaysRateLimiter (qps 1, always accepts). */
 const alwaysRateLimiter = (): RateLimiter => ({ tryAccept: () => true, qps: () => 1, nextAcceptMs: (now) => now });
@@ -38,7 +43,9 @@ describe('RateLimitedTimedQueue (rate_limited_queue_test.go)', () => {
   it('TestTry: given an action failing for one value, then the others are processed and it is retried later', () => {
     const q = queueOf(['first', 'second', 'third']);
     const order: string[] = [];
-    q.try(10, (v) => (v.value === 'second' ? { done: false, waitMs: 5 } : (order.push(v.value), { done: true, waitMs: 0 })));
+    q.try(10, (v) =>
+      v.value === 'second' ? { done: false, waitMs: 5 } : (order.push(v.value), { done: true, waitMs: 0 }),
+    );
     assert.deepEqual(order, ['first', 'third']);
     assert.equal(q.size(), 1);
     assert.deepEqual(drained(q, 14), []);
@@ -110,7 +117,11 @@ describe('RateLimitedTimedQueue (rate_limited_queue_test.go)', () => {
 
   it('given a blocked head, then the pass stops without taking a token', () => {
     const q = queueOf(['a'], tokenBucketRateLimiter(0.1, 1, 0));
-    q.try(10, () => assert.fail('blocked'), () => true);
+    q.try(
+      10,
+      () => assert.fail('blocked'),
+      () => true,
+    );
     assert.deepEqual(drained(q, 10), ['a']);
   });
 });

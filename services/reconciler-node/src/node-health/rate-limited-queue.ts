@@ -39,7 +39,12 @@ export function neverRateLimiter(): RateLimiter {
 }
 
 /** TimedValue mirrors scheduler.TimedValue: a value (a node name) with its uid, when it was added and when it is due. */
-export type TimedValue = { readonly value: string; readonly uid: string; readonly addedAt: number; readonly processAt: number };
+export type TimedValue = {
+  readonly value: string;
+  readonly uid: string;
+  readonly addedAt: number;
+  readonly processAt: number;
+};
 
 /** ActionResult is what an ActionFunc answers: done, or retry no sooner than waitMs from now. */
 export type ActionResult = { readonly done: boolean; readonly waitMs: number };
@@ -88,7 +93,11 @@ export class RateLimitedTimedQueue {
    * only (RemoveFromQueue), not done puts it back due at now + waitMs (+1 ns, as upstream). A head `blocked`
    * says is not ready (not upstream: kcm-bus's unobserved status write) stops the pass before taking a token.
    */
-  try(nowMs: number, fn: (value: TimedValue) => ActionResult, blocked: (value: TimedValue) => boolean = () => false): void {
+  try(
+    nowMs: number,
+    fn: (value: TimedValue) => ActionResult,
+    blocked: (value: TimedValue) => boolean = () => false,
+  ): void {
     for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
       if (blocked(head) || !this.#limiter.tryAccept(nowMs) || nowMs < head.processAt) return;
       const { done, waitMs } = fn(head);

@@ -58,15 +58,30 @@ const CONDITIONS_TO_UNKNOWN = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPr
  * DiskPressure/PIDPressure conditions become Unknown (NodeStatusUnknown, or NodeStatusNeverUpdated when missing), and
  * the status is written when Ready changed.
  */
-export function tryUpdateNodeHealth(node: Node, lease: Lease | undefined, saved: NodeHealthData | undefined, clock: HealthClock): NodeHealthUpdate {
+export function tryUpdateNodeHealth(
+  node: Node,
+  lease: Lease | undefined,
+  saved: NodeHealthData | undefined,
+  clock: HealthClock,
+): NodeHealthUpdate {
   const at = clock.watermarkMs;
   const status = node.status ?? {};
   const currentReady = getCondition(status, 'Ready');
   const created = node.metadata.creationTimestamp;
-  const observedReady = currentReady ?? { type: 'Ready', status: 'Unknown', ...(created === undefined ? {} : { lastHeartbeatTime: created, lastTransitionTime: created }) };
+  const observedReady = currentReady ?? {
+    type: 'Ready',
+    status: 'Unknown',
+    ...(created === undefined ? {} : { lastHeartbeatTime: created, lastTransitionTime: created }),
+  };
   const gracePeriod = currentReady === undefined ? clock.nodeStartupGracePeriodMs : clock.nodeMonitorGracePeriodMs;
-  const prior = saved !== undefined && clock.newGracePeriod ? { ...saved, probeTimestamp: at, readyTransitionTimestamp: at } : saved;
-  let health = currentReady === undefined ? startupHealth(status, prior, clock.newGracePeriod ? at : timeMs(created) ?? 0) : prior;
+  const prior =
+    saved !== undefined && clock.newGracePeriod
+      ? { ...saved, probeTimestamp: at, readyTransitionTimestamp: at }
+      : saved;
+  let health =
+    currentReady === undefined
+      ? startupHealth(status, prior, clock.newGracePeriod ? at : (timeMs(created) ?? 0))
+      : prior;
   health = probedHealth(status, currentReady, health, prior, { firstSight: at, heartbeat: clock.nodeSeenAtMs ?? at });
   const savedLease = prior?.lease;
   if (lease !== undefined && (savedLease === undefined || before(savedLease, lease))) {
@@ -75,7 +90,8 @@ export function tryUpdateNodeHealth(node: Node, lease: Lease | undefined, saved:
   if (!(at > health.probeTimestamp + gracePeriod)) return { health, observedReady, currentReady, newStatus: undefined };
   const newStatus = { ...status, conditions: conditionsToUnknown(node, clock.now) };
   const newReady = getCondition(newStatus, 'Ready');
-  if (jsonEqual(newReady, observedReady)) return { health, observedReady, currentReady: newReady, newStatus: undefined };
+  if (jsonEqual(newReady, observedReady))
+    return { health, observedReady, currentReady: newReady, newStatus: undefined };
   const written = { status: newStatus, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: at, lease };
   return { health: written, observedReady, currentReady: newReady, newStatus };
 }
@@ -93,15 +109,33 @@ function startupHealth(status: NodeStatus, saved: NodeHealthData | undefined, si
  * (restored at a member's start) is no fresher sign of life than first sight. `saved` is the health before this
  * pass, `health` the one after the startup case.
  */
-function probedHealth(status: NodeStatus, currentReady: NodeCondition | undefined, health: NodeHealthData | undefined, saved: NodeHealthData | undefined,
-  times: { readonly firstSight: number; readonly heartbeat: number }): NodeHealthData {
-  if (health === undefined) return { status, probeTimestamp: times.firstSight, readyTransitionTimestamp: times.firstSight, lease: undefined };
+function probedHealth(
+  status: NodeStatus,
+  currentReady: NodeCondition | undefined,
+  health: NodeHealthData | undefined,
+  saved: NodeHealthData | undefined,
+  times: { readonly firstSight: number; readonly heartbeat: number },
+): NodeHealthData {
+  if (health === undefined)
+    return { status, probeTimestamp: times.firstSight, readyTransitionTimestamp: times.firstSight, lease: undefined };
   const probed = Math.max(health.probeTimestamp, times.heartbeat);
-  const fresh = (transition: number): NodeHealthData => ({ status, probeTimestamp: probed, readyTransitionTimestamp: transition, lease: undefined });
+  const fresh = (transition: number): NodeHealthData => ({
+    status,
+    probeTimestamp: probed,
+    readyTransitionTimestamp: transition,
+    lease: undefined,
+  });
   const savedReady = health === saved && saved.status !== undefined ? getCondition(saved.status, 'Ready') : undefined;
   if ((savedReady === undefined) !== (currentReady === undefined)) return fresh(probed);
-  if (savedReady === undefined || currentReady === undefined || savedReady.lastHeartbeatTime === currentReady.lastHeartbeatTime) return health;
-  return fresh(savedReady.lastTransitionTime === currentReady.lastTransitionTime ? health.readyTransitionTimestamp : probed);
+  if (
+    savedReady === undefined ||
+    currentReady === undefined ||
+    savedReady.lastHeartbeatTime === currentReady.lastHeartbeatTime
+  )
+    return health;
+  return fresh(
+    savedReady.lastTransitionTime === currentReady.lastTransitionTime ? health.readyTransitionTimestamp : probed,
+  );
 }
 
 /** before mirrors MicroTime.Before on the Leases' renewTime: false when either is unset. */
@@ -114,12 +148,26 @@ function before(a: Lease, b: Lease): boolean {
 function conditionsToUnknown(node: Node, now: Date): NodeCondition[] {
   const at = rfc3339(now);
   const created = node.metadata.creationTimestamp;
-  const conditions = (node.status?.conditions ?? []).map((c) => (CONDITIONS_TO_UNKNOWN.includes(c.type) && c.status !== 'Unknown'
-    ? { ...c, status: 'Unknown' as const, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: at }
-    : c));
-  const missing = CONDITIONS_TO_UNKNOWN.filter((type) => !conditions.some((c) => c.type === type)).map((type): NodeCondition => ({
-    type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.',
-    ...(created === undefined ? {} : { lastHeartbeatTime: created }), lastTransitionTime: at,
-  }));
+  const conditions = (node.status?.conditions ?? []).map((c) =>
+    CONDITIONS_TO_UNKNOWN.includes(c.type) && c.status !== 'Unknown'
+      ? {
+          ...c,
+          status: 'Unknown' as const,
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+          lastTransitionTime: at,
+        }
+      : c,
+  );
+  const missing = CONDITIONS_TO_UNKNOWN.filter((type) => !conditions.some((c) => c.type === type)).map(
+    (type): NodeCondition => ({
+      type,
+      status: 'Unknown',
+      reason: 'NodeStatusNeverUpdated',
+      message: 'Kubelet never posted node status.',
+      ...(created === undefined ? {} : { lastHeartbeatTime: created }),
+      lastTransitionTime: at,
+    }),
+  );
   return [...conditions, ...missing];
 }

@@ -1,5 +1,10 @@
 import type { Pod, PodStatus } from '@kcm-bus/k8s/core-v1.ts';
-import { type MutationDraft, recordEventDraft, updateStatusDraft, withOutcomeEvent } from '@kcm-bus/k8s/mutation-drafts.ts';
+import {
+  type MutationDraft,
+  recordEventDraft,
+  updateStatusDraft,
+  withOutcomeEvent,
+} from '@kcm-bus/k8s/mutation-drafts.ts';
 import { rfc3339 } from '@kcm-bus/k8s/meta-v1.ts';
 import { podReadyCondition } from '@kcm-bus/k8s/pod-util.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
@@ -18,8 +23,16 @@ const PODS = watchedKind('pods');
 export function markPodNotReady(pod: Pod, now: Date): MutationDraft | undefined {
   const ready = podReadyCondition(pod);
   if (ready === undefined || ready.status === 'False') return undefined;
-  const conditions = (pod.status?.conditions ?? []).map((c) => (c === ready ? { ...c, status: 'False' as const, lastTransitionTime: rfc3339(now) } : c));
+  const conditions = (pod.status?.conditions ?? []).map((c) =>
+    c === ready ? { ...c, status: 'False' as const, lastTransitionTime: rfc3339(now) } : c,
+  );
   const status: PodStatus = { ...pod.status, conditions };
-  const event = recordEventDraft(NODE_CONTROLLER_SOURCE, { ...PODS, metadata: pod.metadata }, 'Warning', 'NodeNotReady', 'Node is not ready');
+  const event = recordEventDraft(
+    NODE_CONTROLLER_SOURCE,
+    { ...PODS, metadata: pod.metadata },
+    'Warning',
+    'NodeNotReady',
+    'Node is not ready',
+  );
   return withOutcomeEvent(updateStatusDraft(PODS, pod, status), event);
 }

@@ -21,28 +21,52 @@ export function newPod(name: string, nodeName: string, tolerations?: readonly To
 }
 
 /** newNode is testutil.NewNode with an optional Ready status and taints. */
-export function newNode(name: string, o: { readonly ready?: ConditionStatus; readonly taints?: readonly Taint[] } = {}): Node {
-  const conditions = o.ready === undefined ? [] : [{ type: 'Ready', status: o.ready, lastHeartbeatTime: T0.toISOString() }];
-  return { metadata: { name, uid: `uid-${name}`, resourceVersion: '1' }, spec: o.taints === undefined ? {} : { taints: o.taints }, status: { conditions } };
+export function newNode(
+  name: string,
+  o: { readonly ready?: ConditionStatus; readonly taints?: readonly Taint[] } = {},
+): Node {
+  const conditions =
+    o.ready === undefined ? [] : [{ type: 'Ready', status: o.ready, lastHeartbeatTime: T0.toISOString() }];
+  return {
+    metadata: { name, uid: `uid-${name}`, resourceVersion: '1' },
+    spec: o.taints === undefined ? {} : { taints: o.taints },
+    status: { conditions },
+  };
 }
 
 /** noExecute is createNoExecuteTaint(index) of taint_eviction_test.go, added at `added` (absent: no timeAdded). */
 export function noExecute(index: number, added?: Date): Taint {
-  return { key: `testTaint${index}`, value: `test${index}`, effect: 'NoExecute', ...(added === undefined ? {} : { timeAdded: added.toISOString() }) };
+  return {
+    key: `testTaint${index}`,
+    value: `test${index}`,
+    effect: 'NoExecute',
+    ...(added === undefined ? {} : { timeAdded: added.toISOString() }),
+  };
 }
 
 /** tolerate is addToleration's toleration of noExecute(index) for seconds (undefined: forever). */
 export function tolerate(index: number, seconds?: number): Toleration {
-  return { key: `testTaint${index}`, value: `test${index}`, effect: 'NoExecute', ...(seconds === undefined ? {} : { tolerationSeconds: seconds }) };
+  return {
+    key: `testTaint${index}`,
+    value: `test${index}`,
+    effect: 'NoExecute',
+    ...(seconds === undefined ? {} : { tolerationSeconds: seconds }),
+  };
 }
 
 /** applied is a live (or restored) Applied event of object, old undefined for an add. */
-export function applied<T extends { readonly metadata: { readonly namespace?: string; readonly name: string } }>(object: T, old?: T, live = true): ObjectEvent<T> {
+export function applied<T extends { readonly metadata: { readonly namespace?: string; readonly name: string } }>(
+  object: T,
+  old?: T,
+  live = true,
+): ObjectEvent<T> {
   return { type: 'Applied', key: objectKey(object.metadata), object, old, live };
 }
 
 /** deleted is a live Deleted event carrying the object's last state. */
-export function deleted<T extends { readonly metadata: { readonly namespace?: string; readonly name: string } }>(object: T): ObjectEvent<T> {
+export function deleted<T extends { readonly metadata: { readonly namespace?: string; readonly name: string } }>(
+  object: T,
+): ObjectEvent<T> {
   return { type: 'Deleted', key: objectKey(object.metadata), object, old: object, live: true };
 }
 
@@ -53,5 +77,12 @@ export function watermarksAt<L extends Inputs>(observed: Date | undefined): Inpu
 
 /** input is a ReconcileInput at now, with the failures of the key's last writes. */
 export function input(now: Date, failures: readonly MutationResult[] = []): ReconcileInput {
-  return { expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] }, failures, now, cause: [], attempt: 0, fresh: true };
+  return {
+    expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
+    failures,
+    now,
+    cause: [],
+    attempt: 0,
+    fresh: true,
+  };
 }

@@ -38,7 +38,10 @@ function notReady(node: Node | undefined): boolean {
  * level-based, so a retry after a failed write (upstream's nodesToRetry and AddRateLimited) decides again.
  * Nothing is member-local.
  */
-export function podsNotReadySpec(listers: Listers<PodsNotReadyInputs>, watermarks: InputWatermarks<PodsNotReadyInputs>): ControllerSpec<PodsNotReadyInputs> {
+export function podsNotReadySpec(
+  listers: Listers<PodsNotReadyInputs>,
+  watermarks: InputWatermarks<PodsNotReadyInputs>,
+): ControllerSpec<PodsNotReadyInputs> {
   return {
     handlers: {
       nodes: (event) => nodeTransition(event, listers),
@@ -50,7 +53,8 @@ export function podsNotReadySpec(listers: Listers<PodsNotReadyInputs>, watermark
 
 /** nodeTransition: a live node record whose Ready went from True to not True enqueues every pod on the node. */
 function nodeTransition(event: ObjectEvent<Node>, listers: Listers<PodsNotReadyInputs>): HandlerOutput {
-  if (!event.live || event.type === 'Deleted' || nodeReadyStatus(event.old) !== 'True' || !notReady(event.object)) return NOTHING;
+  if (!event.live || event.type === 'Deleted' || nodeReadyStatus(event.old) !== 'True' || !notReady(event.object))
+    return NOTHING;
   return { enqueue: listers.pods.byIndex(POD_NODE_NAME_INDEX, event.object.metadata.name).map(podKey) };
 }
 
@@ -59,9 +63,14 @@ function nodeTransition(event: ObjectEvent<Node>, listers: Listers<PodsNotReadyI
  * node whose Ready is not True, enqueues the pod. Until the nodes input is known complete here (no watermark yet),
  * node health counts as not gathered and the pod is left alone, as processPod leaves it without nodeHealth.
  */
-function podBound(event: ObjectEvent<Pod>, listers: Listers<PodsNotReadyInputs>, watermarks: InputWatermarks<PodsNotReadyInputs>): HandlerOutput {
+function podBound(
+  event: ObjectEvent<Pod>,
+  listers: Listers<PodsNotReadyInputs>,
+  watermarks: InputWatermarks<PodsNotReadyInputs>,
+): HandlerOutput {
   const nodeName = event.object.spec?.nodeName ?? '';
-  if (!event.live || event.type === 'Deleted' || nodeName === '' || nodeName === event.old?.spec?.nodeName) return NOTHING;
+  if (!event.live || event.type === 'Deleted' || nodeName === '' || nodeName === event.old?.spec?.nodeName)
+    return NOTHING;
   if (watermarks.watermark('nodes') === undefined || !notReady(listers.nodes.get(nodeName))) return NOTHING;
   return { enqueue: [event.key] };
 }

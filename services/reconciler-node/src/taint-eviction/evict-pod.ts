@@ -7,7 +7,12 @@ import { TAINT_EVICTION_SOURCE } from '../controller-names.ts';
 const PODS = watchedKind('pods');
 
 /** DISRUPTION_TARGET is the condition addConditionAndDeletePod sets before the delete (v1.DisruptionTarget). */
-const DISRUPTION_TARGET = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' } as const;
+const DISRUPTION_TARGET = {
+  type: 'DisruptionTarget',
+  status: 'True',
+  reason: 'DeletionByTaintManager',
+  message: 'Taint manager: deleting due to NoExecute taint',
+} as const;
 
 /**
  * evictionEvent is emitPodDeletionEvent (Normal TaintManagerEviction "Marking for deletion Pod ns/name") and, with
@@ -17,7 +22,13 @@ const DISRUPTION_TARGET = { type: 'DisruptionTarget', status: 'True', reason: 'D
 export function evictionEvent(key: string, cancelled: boolean): MutationDraft {
   const [namespace = '', name = ''] = key.split('/');
   const message = `${cancelled ? 'Cancelling deletion of' : 'Marking for deletion'} Pod ${key}`;
-  return recordEventDraft(TAINT_EVICTION_SOURCE, { ...PODS, metadata: { namespace, name, uid: '' } }, 'Normal', 'TaintManagerEviction', message);
+  return recordEventDraft(
+    TAINT_EVICTION_SOURCE,
+    { ...PODS, metadata: { namespace, name, uid: '' } },
+    'Normal',
+    'TaintManagerEviction',
+    message,
+  );
 }
 
 /**
@@ -28,7 +39,8 @@ export function evictionEvent(key: string, cancelled: boolean): MutationDraft {
  */
 export function addConditionAndDeletePod(pod: Pod, now: Date): readonly MutationDraft[] {
   const condition = disruptionTarget(pod, now);
-  const patch = condition === undefined ? [] : [mergePatchDraft(PODS, pod, { status: { conditions: [condition] } }, 'status')];
+  const patch =
+    condition === undefined ? [] : [mergePatchDraft(PODS, pod, { status: { conditions: [condition] } }, 'status')];
   return [...patch, deleteDraft(PODS, pod.metadata)];
 }
 
@@ -36,8 +48,18 @@ export function addConditionAndDeletePod(pod: Pod, now: Date): readonly Mutation
 function disruptionTarget(pod: Pod, now: Date): object | undefined {
   const old = (pod.status?.conditions ?? []).find((c) => c.type === DISRUPTION_TARGET.type);
   const sameStatus = old?.status === DISRUPTION_TARGET.status;
-  if (sameStatus && old.reason === DISRUPTION_TARGET.reason && old.message === DISRUPTION_TARGET.message && old.lastProbeTime === undefined) return undefined;
+  if (
+    sameStatus &&
+    old.reason === DISRUPTION_TARGET.reason &&
+    old.message === DISRUPTION_TARGET.message &&
+    old.lastProbeTime === undefined
+  )
+    return undefined;
   const generation = pod.metadata.generation ?? 0;
   const lastTransitionTime = sameStatus ? old.lastTransitionTime : rfc3339(now);
-  return { ...DISRUPTION_TARGET, ...(lastTransitionTime === undefined ? {} : { lastTransitionTime }), ...(generation === 0 ? {} : { observedGeneration: generation }) };
+  return {
+    ...DISRUPTION_TARGET,
+    ...(lastTransitionTime === undefined ? {} : { lastTransitionTime }),
+    ...(generation === 0 ? {} : { observedGeneration: generation }),
+  };
 }

@@ -23,7 +23,12 @@ export function getNoExecuteTaints(taints: readonly Taint[] | undefined): readon
  * eviction already scheduled is kept as it is (upstream keeps the running timer, so lengthening or shortening a
  * toleration does not move it); else a schedule from evictionStart plus minTolerationTime.
  */
-export function processPodOnNode(taints: readonly Taint[], tolerations: readonly Toleration[], scheduled: ScheduledEviction | undefined, now: Date): EvictionDecision {
+export function processPodOnNode(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+  scheduled: ScheduledEviction | undefined,
+  now: Date,
+): EvictionDecision {
   if (taints.length === 0) return { action: 'cancel' };
   const { allTolerated, used } = getMatchingTolerations(taints, tolerations);
   if (!allTolerated) return { action: 'evictNow' };

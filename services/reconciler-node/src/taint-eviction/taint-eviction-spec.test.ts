@@ -13,9 +13,19 @@ describe('pod events (taint_eviction_test.go TestCreatePod)', () => {
     ['not scheduled', newPod('pod1', ''), tainted(1), []],
     ['scheduled on an untainted node', newPod('pod1', 'node1'), node1, []],
     ['scheduled on a tainted node', newPod('pod1', 'node1'), tainted(1), EVICT],
-    ['scheduled on a tainted node with a finite toleration', newPod('pod1', 'node1', [tolerate(1, 100)]), tainted(1), []],
+    [
+      'scheduled on a tainted node with a finite toleration',
+      newPod('pod1', 'node1', [tolerate(1, 100)]),
+      tainted(1),
+      [],
+    ],
     ['scheduled on a tainted node with an infinite toleration', newPod('pod1', 'node1', [tolerate(1)]), tainted(1), []],
-    ['scheduled on a tainted node with an infinite toleration of another taint', newPod('pod1', 'node1', [tolerate(2)]), tainted(1), EVICT],
+    [
+      'scheduled on a tainted node with an infinite toleration of another taint',
+      newPod('pod1', 'node1', [tolerate(2)]),
+      tainted(1),
+      EVICT,
+    ],
   ] as const;
   for (const [description, pod, node, expected] of cases) {
     it(`given a pod ${description}, when it is created, then it is enqueued and ${expected.length === 0 ? 'not evicted' : 'evicted'}`, () => {
@@ -32,7 +42,9 @@ describe('pod events (taint_eviction_test.go TestCreatePod)', () => {
 
   it('given an eviction carried out 2 s after it was due, then one deletion is counted with its 2 s (pod_deletions_total, pod_deletion_duration_seconds)', () => {
     const deleted: number[] = [];
-    const world = taintEvictionWorld([newPod('pod1', 'node1', [tolerate(1, 100)])], [tainted(1)], { podDeleted: (s) => deleted.push(s) });
+    const world = taintEvictionWorld([newPod('pod1', 'node1', [tolerate(1, 100)])], [tainted(1)], {
+      podDeleted: (s) => deleted.push(s),
+    });
     world.sync('default/pod1', T0);
     world.sync('default/pod1', at(102_000));
     world.sync('default/pod1', at(103_000));
@@ -83,7 +95,10 @@ describe('pod updates (TestUpdatePod)', () => {
   it('given an update changing neither tolerations nor nodeName, then nothing is enqueued', () => {
     const pod = newPod('pod1', 'node1');
     const world = taintEvictionWorld([pod], [node1]);
-    assert.deepEqual(world.putPod({ ...pod, metadata: { ...pod.metadata, labels: { a: 'b' }, resourceVersion: '2' } }), []);
+    assert.deepEqual(
+      world.putPod({ ...pod, metadata: { ...pod.metadata, labels: { a: 'b' }, resourceVersion: '2' } }),
+      [],
+    );
   });
 });
 

@@ -31,7 +31,10 @@ const NOTHING: HandlerOutput = { enqueue: [] };
  * the timed worker firing (deletePodHandler), counted in `metrics`. Member-local: the TimedEvictions (scheduled and
  * fired evictions).
  */
-export function taintEvictionSpec(listers: Listers<TaintEvictionInputs>, metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS): ControllerSpec<TaintEvictionInputs> {
+export function taintEvictionSpec(
+  listers: Listers<TaintEvictionInputs>,
+  metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS,
+): ControllerSpec<TaintEvictionInputs> {
   const evictions = new TimedEvictions();
   return {
     handlers: { pods: podUpdated, nodes: (event) => nodeUpdated(event, listers.pods) },
@@ -42,8 +45,11 @@ export function taintEvictionSpec(listers: Listers<TaintEvictionInputs>, metrics
 /** podUpdated mirrors PodUpdated: an add or a delete, or an update changing the tolerations or the nodeName. */
 function podUpdated(event: ObjectEvent<Pod>): HandlerOutput {
   const { old, object } = event;
-  const same = event.type === 'Applied' && old !== undefined && (old.spec?.nodeName ?? '') === (object.spec?.nodeName ?? '')
-    && jsonEqual(old.spec?.tolerations ?? [], object.spec?.tolerations ?? []);
+  const same =
+    event.type === 'Applied' &&
+    old !== undefined &&
+    (old.spec?.nodeName ?? '') === (object.spec?.nodeName ?? '') &&
+    jsonEqual(old.spec?.tolerations ?? [], object.spec?.tolerations ?? []);
   return same ? NOTHING : { enqueue: [event.key] };
 }
 
@@ -67,7 +73,12 @@ function nodeUpdated(event: ObjectEvent<Node>, pods: Lister<Pod>): HandlerOutput
 /** Memory is the member's eviction bookkeeping and where it counts deletions. */
 type Memory = { readonly evictions: TimedEvictions; readonly metrics: TaintEvictionMetrics };
 
-function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvictionInputs>, { evictions, metrics }: Memory): ReconcileResult {
+function syncPod(
+  key: string,
+  input: ReconcileInput,
+  listers: Listers<TaintEvictionInputs>,
+  { evictions, metrics }: Memory,
+): ReconcileResult {
   const log = mutationLog(TAINT_EVICTION_CONTROLLER, key, input.cause, input.now, input.attempt);
   const pod = listers.pods.get(key);
   if (pod === undefined) {
@@ -76,7 +87,8 @@ function syncPod(key: string, input: ReconcileInput, listers: Listers<TaintEvict
   }
   const fired = evictions.fired(key, pod.metadata.uid);
   if (fired !== undefined) {
-    if (fired.attempts < RETRIES && input.failures.some((r) => r.verb !== 'RecordEvent')) evict(log, pod, input.now, { evictions, metrics }, input.now.getTime());
+    if (fired.attempts < RETRIES && input.failures.some((r) => r.verb !== 'RecordEvent'))
+      evict(log, pod, input.now, { evictions, metrics }, input.now.getTime());
     return { mutations: log.mutations() };
   }
   const decision = decide(pod, listers.nodes, evictions, input.now);

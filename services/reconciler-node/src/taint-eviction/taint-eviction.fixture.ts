@@ -24,13 +24,23 @@ export type TaintEvictionWorld = {
 };
 
 /** taintEvictionWorld starts a member whose stores hold these pods and nodes. */
-export function taintEvictionWorld(pods: readonly Pod[], nodes: readonly Node[], metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS): TaintEvictionWorld {
+export function taintEvictionWorld(
+  pods: readonly Pod[],
+  nodes: readonly Node[],
+  metrics: TaintEvictionMetrics = NOOP_TAINT_EVICTION_METRICS,
+): TaintEvictionWorld {
   const podStore = new Store<Pod>(POD_NODE_NAME_INDEXERS);
   const nodeStore = new Store<Node>();
   for (const pod of pods) podStore.apply({ type: 'Applied', key: objectKey(pod.metadata), object: pod });
   for (const node of nodes) nodeStore.apply({ type: 'Applied', key: node.metadata.name, object: node });
   const spec = taintEvictionSpec({ pods: podStore.lister(), nodes: nodeStore.lister() }, metrics);
-  const change = <T extends Pod | Node>(store: Store<T>, handle: (e: ObjectEvent<T>) => { enqueue: readonly string[] }, type: 'Applied' | 'Deleted', object: T, live = true) => {
+  const change = <T extends Pod | Node>(
+    store: Store<T>,
+    handle: (e: ObjectEvent<T>) => { enqueue: readonly string[] },
+    type: 'Applied' | 'Deleted',
+    object: T,
+    live = true,
+  ) => {
     const key = objectKey(object.metadata);
     const old = store.apply({ type, key, object });
     return handle({ type, key, object, old, live }).enqueue;
@@ -46,5 +56,13 @@ export function taintEvictionWorld(pods: readonly Pod[], nodes: readonly Node[],
 
 /** actions names a result's mutations as verifyPodActions and the fake recorder see them: `patch`, `delete`, event messages. */
 export function actions(result: { readonly mutations: readonly Mutation[] }): string[] {
-  return result.mutations.map((m) => (m.verb === 'RecordEvent' ? m.event!.message : m.verb === 'Patch' ? 'patch' : m.verb === 'Delete' ? 'delete' : m.verb));
+  return result.mutations.map((m) =>
+    m.verb === 'RecordEvent'
+      ? m.event!.message
+      : m.verb === 'Patch'
+        ? 'patch'
+        : m.verb === 'Delete'
+          ? 'delete'
+          : m.verb,
+  );
 }
