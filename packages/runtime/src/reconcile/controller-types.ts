@@ -76,6 +76,8 @@ export type ControllerHooks = {
   readonly ownsKey?: (key: string) => boolean;
   /** maxRetries: a key failing this many retries in a row is dropped out of the queue (ControllerSpec.maxRetries). */
   readonly maxRetries?: number;
+  /** waitsForOwnWrites: false, the key's syncs do not wait for its own writes (ControllerSpec.waitsForOwnWrites). */
+  readonly waitsForOwnWrites?: false;
 };
 
 /**

@@ -44,6 +44,7 @@ function harness(
     readonly inputsAt?: () => Date | undefined;
     readonly atCut?: boolean;
     readonly logs?: string[];
+    readonly waitsForOwnWrites?: false;
   } = {},
 ) {
   const clock = new FakeClock();
@@ -65,6 +66,7 @@ function harness(
     activated: () => ({ enqueue: ['ns/n1', 'ns/elsewhere'] }),
     ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
     ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+    ...(o.waitsForOwnWrites === undefined ? {} : { waitsForOwnWrites: o.waitsForOwnWrites }),
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
@@ -402,6 +404,29 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     assert.equal(h.inputs.length, 1, 'held until the watch shows version 12');
     await h.controller.onEvent(RCS, rcEvent(4, '12'));
     await h.syncs(2);
+    await h.stop();
+  });
+
+  it('given a controller that does not wait for its own writes (node lifecycle), then the key syncs again while its write is unanswered and unread', async () => {
+    const write = aMutation({ id: 'w-1', verb: 'UpdateStatus', reconcileKey: KEY });
+    const h = harness((input) => ({ mutations: input.cause[0]?.offset === 1 ? [write] : [] }), undefined, {
+      waitsForOwnWrites: false,
+    });
+    await h.controller.onEvent(RCS, rcEvent(1, '10'));
+    await h.syncs(1);
+    await h.controller.onEvent(RCS, rcEvent(2, '11'));
+    await h.syncs(2);
+    const applied = {
+      ...failedCreate('rc'),
+      mutationId: 'w-1',
+      verb: 'UpdateStatus' as const,
+      outcome: 'Applied' as const,
+      resourceVersion: '12',
+      target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' },
+    };
+    await h.controller.onResult(applied, cause(3), true);
+    await h.controller.onEvent(RCS, rcEvent(4, '11'));
+    await h.syncs(3);
     await h.stop();
   });
 

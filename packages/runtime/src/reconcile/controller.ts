@@ -137,7 +137,8 @@ export class Controller {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
-    if (this.#writes.resulted(key, result.mutationId, this.#written(result))) this.#ports.queue.add(key);
+    const waits = this.#spec.waitsForOwnWrites !== false;
+    if (waits && this.#writes.resulted(key, result.mutationId, this.#written(result))) this.#ports.queue.add(key);
     if (result.outcome === 'Applied') return;
     await this.#expectations.failed(key, result);
     if (result.outcome === 'AlreadyDone' || NOT_FAILURES.has(result.reason ?? '') || !live) return;
@@ -256,7 +257,7 @@ export class Controller {
    */
   async #publish(key: string, mutations: readonly Mutation[], expected: boolean): Promise<void> {
     const writes = mutations.filter((m) => m.verb !== 'RecordEvent').map((m) => m.id);
-    this.#writes.published(key, writes, this.#ports.now().getTime());
+    if (this.#spec.waitsForOwnWrites !== false) this.#writes.published(key, writes, this.#ports.now().getTime());
     try {
       await this.#ports.publish(mutations);
     } catch (err) {

@@ -86,6 +86,13 @@ export type ControllerSpec<L extends Inputs> = {
    * for as long as it fails (the RC controller's processNextWorkItem).
    */
   readonly maxRetries?: number;
+  /**
+   * waitsForOwnWrites: false lets a key sync while its last writes are unanswered or not yet read back, for a
+   * controller that tracks its own writes per object (node lifecycle, as upstream's, which has no ConsistencyStore):
+   * the runtime's hold (ReadYourWrites) would stop its monitor pass, and with it the stale-input check, for as long
+   * as the watcher is down. Absent, the key waits, as upstream's ReplicaSet controller does.
+   */
+  readonly waitsForOwnWrites?: false;
 };
 
 /**

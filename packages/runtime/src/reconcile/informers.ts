@@ -107,5 +107,6 @@ export function controllerHooks<L extends Inputs>(
     ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
     ...(spec.ownsKey === undefined ? {} : { ownsKey: spec.ownsKey }),
     ...(spec.maxRetries === undefined ? {} : { maxRetries: spec.maxRetries }),
+    ...(spec.waitsForOwnWrites === undefined ? {} : { waitsForOwnWrites: spec.waitsForOwnWrites }),
   };
 }

@@ -64,6 +64,8 @@ export function nodeHealthSpec(
   const state = newNodeLifecycleState();
   const queued = (): boolean => [...state.tainters.values()].some((q) => q.size() > 0);
   return {
+    // Each node's own writes are guarded here (inFlight); a monitor pass held for them would stop judging staleness.
+    waitsForOwnWrites: false,
     handlers: {
       nodes: (event) => {
         sawRecord(state, event);
