@@ -83,7 +83,7 @@ async function freshReconciler(ctx: BenchContext, topic: string, tag: string, pa
 function restoredPods(logFile: string): number {
   const lines = readFileSync(logFile, 'utf8')
     .split('\n')
-    .filter((l) => l.includes('restored from the state topic'));
+    .filter((l) => l.includes('"msg":"restored"'));
   const pods = lines.map((l) => JSON.parse(l) as { kind?: string; records?: number }).find((l) => l.kind === 'Pod');
   return pods?.records ?? Number.NaN;
 }
