@@ -66,6 +66,25 @@ describe('TaintTimeline: the node lifecycle taints a chaos cycle saw, and how ol
     );
   });
 
+  test('given an unreachable taint with each effect, then a span each, named with its effect (NoSchedule evicts nothing)', () => {
+    const timeline = new TaintTimeline(T0);
+    const tainted = {
+      metadata: { name: 'n1' },
+      spec: {
+        taints: [
+          { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+          { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' },
+        ],
+      },
+    };
+    timeline.observe(at(1), [tainted], []);
+    assert.deepEqual(
+      timeline.spans.map((s) => s.key),
+      ['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute'],
+    );
+    assert.equal(timeline.taintedNow, 1);
+  });
+
   test('given a taint removed and put back, then two spans', () => {
     const timeline = new TaintTimeline(T0);
     for (const [s, keys] of [

@@ -26,9 +26,14 @@ type OpenSpan = { -readonly [K in keyof TaintSpan]: TaintSpan[K] };
 
 type NodeJson = {
   readonly metadata: { readonly name: string };
-  readonly spec?: { readonly taints?: readonly { readonly key: string }[] };
+  readonly spec?: { readonly taints?: readonly { readonly key: string; readonly effect?: string }[] };
 };
 type LeaseJson = { readonly metadata: { readonly name: string }; readonly spec?: { readonly renewTime?: string } };
+
+/** taintName is a taint's key and effect (a NoSchedule taint evicts nothing, a NoExecute one may): `key:Effect`. */
+function taintName(taint: { readonly key: string; readonly effect?: string }): string {
+  return taint.effect === undefined ? taint.key : `${taint.key}:${taint.effect}`;
+}
 
 /**
  * TaintTimeline turns polls of the nodes and of their Leases (kube-node-lease, named as the node) into taint spans:
@@ -55,7 +60,7 @@ export class TaintTimeline {
     const seen = new Set<string>();
     for (const node of nodes)
       for (const taint of node.spec?.taints ?? [])
-        if (NODE_TAINTS.has(taint.key)) seen.add(this.#begin(atMs, node.metadata.name, taint.key));
+        if (NODE_TAINTS.has(taint.key)) seen.add(this.#begin(atMs, node.metadata.name, taintName(taint)));
     for (const [id, span] of this.#open) {
       if (seen.has(id)) continue;
       span.toS = this.#seconds(atMs);
