@@ -29,6 +29,16 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
     assert.equal(rw.ready(KEY, 1), true);
   });
 
+  it('given a record without a version (a tombstone), then it moves nothing: a held key stays held', () => {
+    const rw = new ReadYourWrites();
+    rw.readAt(PODS, 0, '15');
+    rw.published(KEY, ['a'], 0);
+    rw.resulted(KEY, 'a', { topic: PODS, partition: 0, resourceVersion: '20' });
+    assert.equal(rw.ready(KEY, 1), false);
+    assert.deepEqual(rw.readAt(PODS, 0, ''), []);
+    assert.equal(rw.ready(KEY, 1), false);
+  });
+
   it('given a write at resourceVersion 20, then the key waits until its partition of that topic was read at 20 or later (EnsureReady)', () => {
     const rw = new ReadYourWrites();
     rw.readAt(PODS, 0, '15');

@@ -78,6 +78,8 @@ export class ReadYourWrites {
    * come back syncs as soon as the record arrives, not at its next retry.
    */
   readAt(topic: string, partition: number, rv: string): readonly string[] {
+    // A record without a version (a tombstone) tells nothing of how far the partition was read.
+    if (rv === '') return [];
     const at = `${topic}:${partition}`;
     const last = this.#read.get(at);
     // A version that does not compare is taken as the newer one.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BusRecord } from '../bus/bus.ts';
 import { generateKeyPairSync } from 'node:crypto';
-import { ForgedRecordError, signingWith, WRITER_SIGNER } from '../signing/signing.ts';
+import { ForgedRecordError, signingWith, UNSIGNED, WRITER_SIGNER } from '../signing/signing.ts';
 import { MalformedRecordError, routeRecord } from './record-route.ts';
 
 const json = { decode: async (b: Buffer) => ({ value: JSON.parse(b.toString()) as unknown, schemaId: 1 }) };
@@ -37,8 +37,22 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     });
   });
 
-  it('given a tombstone or a topic without a serde, then there is nothing to act on', async () => {
-    assert.equal((await routeRecord(json, undefined, 't', 0, record('ns/p', null), true)).kind, 'skip');
+  it("given an input's tombstone, then it is the delete of its key, with no object and no version (compaction may have removed the Deleted before it)", async () => {
+    assert.deepEqual(await routeRecord(json, undefined, 'kcm.state.pods', 1, record('ns/p', null), false), {
+      kind: 'event',
+      event: {
+        cause: { topic: 'kcm.state.pods', partition: 1, offset: 3, key: 'ns/p' },
+        type: 'Deleted',
+        key: 'ns/p',
+        object: null,
+        resourceVersion: '',
+        live: false,
+      },
+    });
+  });
+
+  it('given a tombstone of the results topic, or a topic without a serde, then there is nothing to act on', async () => {
+    assert.equal((await routeRecord(json, UNSIGNED, 'r', 0, record('ns/p', null), true)).kind, 'skip');
     assert.equal((await routeRecord(undefined, undefined, 't', 0, record('ns/p', pod('ns', 'p')), true)).kind, 'skip');
   });
 

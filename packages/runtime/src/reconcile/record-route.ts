@@ -22,7 +22,8 @@ const SKIP: Routed = { kind: 'skip' };
 
 /**
  * routeRecord decodes one record of an input or the results topic (`results` is then the Signing that verifies it).
- * Tombstones carry nothing to act on; a watermark (under its own key) tells the watcher's time its partition is
+ * An input's tombstone is the delete of its key (tombstoneEvent); a results tombstone carries nothing to act on; a
+ * watermark (under its own key) tells the watcher's time its partition is
  * complete up to (Watermarks), one with a bad time is malformed; a result the writer did not sign is refused
  * (ForgedRecordError); a watch record whose object is not the one its key names is refused (MalformedRecordError),
  * so a store is never keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
@@ -39,7 +40,8 @@ export async function routeRecord(
 ): Promise<Routed> {
   const key = record.key?.toString() ?? '';
   const cause = { topic, partition, offset: Number(record.offset), key };
-  if (record.value === null || serde === undefined) return SKIP;
+  if (serde === undefined) return SKIP;
+  if (record.value === null) return results ? SKIP : { kind: 'event', event: tombstoneEvent(cause, key, live) };
   results?.verify(WRITER_SIGNER, { key, value: record.value, headers: record.headers });
   const value = (await serde.decode(record.value)).value;
   if (results) return { kind: 'result', result: value as MutationResult, cause };
@@ -65,6 +67,19 @@ export async function routeRecord(
       ...(Number.isNaN(observedAt.getTime()) ? {} : { observedAt }),
     },
   };
+}
+
+/**
+ * tombstoneEvent is the delete a state topic's tombstone stands for. The watcher writes a Deleted record (with the
+ * last object) and then the key's tombstone, but compaction only promises a reader the final record of each key:
+ * a member that read an older Applied before the log cleaner removed the Deleted that followed it finds only the
+ * tombstone (Kafka's guarantee to a consumer reading from the start is the final state and the delete markers, not
+ * every record). Skipping it left that member holding an object the API had deleted (issue 41's ghost). It carries
+ * no object and no resourceVersion: the store hands the handlers its last state, as client-go's
+ * DeletedFinalStateUnknown.
+ */
+function tombstoneEvent(cause: InputEvent['cause'], key: string, live: boolean): InputEvent {
+  return { cause, type: 'Deleted', key, object: null, resourceVersion: '', live };
 }
 
 function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
