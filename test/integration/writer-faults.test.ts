@@ -17,13 +17,14 @@ import {
   outcomeOf,
   signerOf,
   ownedNamespace,
+  ownerRc,
   podBody,
   type PodOwner,
   podTarget,
   produceMutations,
   resultsFor,
 } from '@kcm-bus/harness/mutations.ts';
-import { readRaw } from '@kcm-bus/harness/topic.ts';
+import { readRaw, readTopic } from '@kcm-bus/harness/topic.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { readFileSync } from 'node:fs';
 
@@ -184,5 +185,50 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     );
     await waitFor('/readyz 200 again', async () => (await readyz(writer)).status === 200);
     assert.deepEqual(await deadLettersOf(objectKey(late.target)), [], 'a transient fault is never dead-lettered');
+  });
+
+  it('a create the apiserver keeps answering 500 (a webhook down) holds only its own target: a create sent while it is retried is applied at once', async (t) => {
+    const slow = `${ns}-slow`;
+    await kube('POST', '/api/v1/namespaces', { metadata: { name: slow, labels: { 'kcm-bus-test': 'webhook-down' } } });
+    const slowOwner = await ownerRc(kube, slow);
+    const webhooks = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+    const webhook = uniqueName('down');
+    await kube('POST', webhooks, {
+      metadata: { name: webhook },
+      webhooks: [
+        {
+          name: 'down.kcm-bus.test',
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          failurePolicy: 'Fail',
+          timeoutSeconds: 1,
+          clientConfig: { url: 'https://127.0.0.1:1/validate' },
+          namespaceSelector: { matchLabels: { 'kcm-bus-test': 'webhook-down' } },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+      ],
+    });
+    t.after(() => kube('DELETE', `${webhooks}/${webhook}`).catch(() => undefined));
+    const failed500 = (): Promise<number> =>
+      metricValue(writer, 'rest_client_requests_total', { method: 'POST', code: '500' });
+    const before = await failed500();
+    const stuck = mutation({ verb: 'Create', target: podTarget(slow, 'stuck'), body: podBody('stuck', slowOwner) });
+    await produceMutations(stack, [stuck]);
+    await waitFor('the stuck create answered 500 and being retried', async () => (await failed500()) > before);
+    const next = mutation({ verb: 'Create', target: podTarget(ns, 'not-held'), body: podBody('not-held', owner) });
+    const sent = Date.now();
+    await produceMutations(stack, [next]);
+    const results = await resultsFor(stack, [next]);
+    const tookMs = Date.now() - sent;
+    assert.equal(outcomeOf(results, next), 'Applied');
+    // The stuck create is retried 10 times over about a minute (DEFAULT_RETRY_POLICY): the other one must not wait for it.
+    assert.ok(tookMs < 15_000, `applied ${tookMs} ms after it was sent, while the stuck create was retried`);
+    assert.equal(
+      (await readTopic(stack, MUTATION_TOPICS.results)).filter(
+        (r) => (r.value as { mutationId?: string } | null)?.mutationId === stuck.id,
+      ).length,
+      0,
+      'the stuck create was still being retried',
+    );
   });
 });

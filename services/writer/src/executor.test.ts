@@ -75,4 +75,34 @@ describe('Executor', () => {
     await executor.run([rec(1, 'a')]);
     assert.equal(calls, 2);
   });
+
+  it('given more records pending than the room asked for, then room waits until enough of them are done', async () => {
+    const gates: (() => void)[] = [];
+    const executor = new Executor(new InflightScheduler<R>(8), () => new Promise<void>((r) => gates.push(r)));
+    void executor.run([rec(0, 'a'), rec(1, 'b'), rec(2, 'c')]);
+    let roomy = false;
+    const room = executor.room(2).then(() => (roomy = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(roomy, false, '3 pending: no room below 2');
+    gates.shift()?.();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(roomy, false, '2 pending: still no room below 2');
+    gates.shift()?.();
+    await room;
+    assert.equal(executor.pending(), 1);
+  });
+
+  it('given a record fetched again while still outstanding, then it runs once (the first delivery completes its offset)', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const executor = new Executor(new InflightScheduler<R>(8), () => {
+      runs++;
+      return new Promise<void>((r) => (release = r));
+    });
+    const first = executor.run([rec(4, 'a')]);
+    const again = executor.run([rec(4, 'a')]);
+    release();
+    await Promise.all([first, again]);
+    assert.equal(runs, 1);
+  });
 });

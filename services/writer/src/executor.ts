@@ -19,11 +19,24 @@ export class Executor<T extends InflightRecord> {
   readonly #handle: (record: T) => Promise<void>;
   readonly #waiters = new Map<T, Waiter>();
   readonly #running = new Set<Promise<void>>();
+  readonly #onDone: (record: T) => void;
+  readonly #roomWaiters: { readonly below: number; readonly resolve: () => void }[] = [];
   #closed = false;
 
-  constructor(scheduler: InflightScheduler<T>, handle: (record: T) => Promise<void>) {
+  /** onDone is told of every record whose handling finished (its result published), e.g. to commit. */
+  constructor(scheduler: InflightScheduler<T>, handle: (record: T) => Promise<void>, onDone?: (record: T) => void) {
     this.#scheduler = scheduler;
     this.#handle = handle;
+    this.#onDone = onDone ?? (() => undefined);
+  }
+
+  /**
+   * room resolves once fewer than `below` records are pending (run and not finished): the backpressure of a caller
+   * that does not wait for its runs, so that what it has consumed ahead stays bounded.
+   */
+  room(below: number): Promise<void> {
+    if (this.#waiters.size < below || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#roomWaiters.push({ below, resolve }));
   }
 
   /** run schedules records and resolves when every one of them is done; after close it rejects at once. */
@@ -32,7 +45,8 @@ export class Executor<T extends InflightRecord> {
     const done = records.map(
       (record) => new Promise<void>((resolve, reject) => this.#waiters.set(record, { resolve, reject })),
     );
-    for (const record of records) this.#scheduler.add(record);
+    // A record still outstanding from an earlier fetch is done when its first delivery is.
+    for (const record of records) if (!this.#scheduler.add(record)) this.#finish(record);
     this.#pump();
     return Promise.all(done).then(() => undefined);
   }
@@ -49,6 +63,7 @@ export class Executor<T extends InflightRecord> {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#roomWaiters.splice(0).forEach((w) => w.resolve());
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
     for (const record of [...this.#waiters.keys()]) this.#finish(record, new AbandonedError('the writer is stopping'));
   }
@@ -56,6 +71,11 @@ export class Executor<T extends InflightRecord> {
   /** committable is the partition's next offset to commit: every record before it has its result published. */
   committable(partition: number): number | undefined {
     return this.#scheduler.committable(partition);
+  }
+
+  /** pendingIn counts a partition's records run and not yet done. */
+  pendingIn(partition: number): number {
+    return this.#scheduler.pending(partition);
   }
 
   /** pending counts records run and not yet finished (what the writer holds of its batches). */
@@ -68,6 +88,10 @@ export class Executor<T extends InflightRecord> {
     this.#waiters.delete(record);
     if (err === undefined) waiter?.resolve();
     else waiter?.reject(err);
+    for (const w of this.#roomWaiters.filter((r) => this.#waiters.size < r.below || this.#closed)) {
+      this.#roomWaiters.splice(this.#roomWaiters.indexOf(w), 1);
+      w.resolve();
+    }
   }
 
   #pump(): void {
@@ -78,6 +102,7 @@ export class Executor<T extends InflightRecord> {
           () => {
             this.#scheduler.done(record);
             this.#finish(record);
+            this.#onDone(record);
           },
           (err: unknown) => {
             this.#scheduler.abandon(record);

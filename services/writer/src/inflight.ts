@@ -26,13 +26,17 @@ export class InflightScheduler<T extends InflightRecord> {
     this.#concurrency = concurrency;
   }
 
-  /** add queues a consumed record behind earlier ones of its key (a redelivered offset too: see OffsetLog). */
-  add(record: T): void {
-    this.#logFor(record.partition).add(record.offset);
+  /**
+   * add queues a consumed record behind earlier ones of its key (a redelivered offset too: see OffsetLog); false,
+   * and nothing queued, when the same offset is still outstanding (fetched again before its first delivery was done).
+   */
+  add(record: T): boolean {
+    if (!this.#logFor(record.partition).add(record.offset)) return false;
     const queue = this.#queues.get(record.key);
     if (queue) queue.push(record);
     else this.#queues.set(record.key, [record]);
     if (!this.#busy.has(record.key)) this.#ready.add(record.key);
+    return true;
   }
 
   /** take hands out every record that may run now (head of an idle key, up to concurrency), oldest ready first. */
@@ -89,6 +93,11 @@ export class InflightScheduler<T extends InflightRecord> {
       }
     }
     return dropped;
+  }
+
+  /** pending counts a partition's records added and not yet done (queued, running, or behind one that runs). */
+  pending(partition: number): number {
+    return this.#logs.get(partition)?.pending() ?? 0;
   }
 
   /** inFlight counts records taken and not yet done (what a graceful shutdown waits for). */

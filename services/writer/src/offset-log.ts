@@ -11,15 +11,20 @@ export class OffsetLog {
   #head = 0;
   #next: number | undefined;
 
-  /** add registers a consumed offset, a redelivered one included. */
-  add(offset: number): void {
+  /**
+   * add registers a consumed offset, a redelivered one included; false when it was outstanding already (the same
+   * record, fetched again: its first delivery will complete it).
+   */
+  add(offset: number): boolean {
     if (this.#next === undefined || offset >= this.#next) {
       this.#outstanding.push(offset);
       this.#next = offset + 1;
-      return;
+      return true;
     }
     const at = this.#indexOf(offset);
-    if (this.#outstanding[at] !== offset) this.#outstanding.splice(at, 0, offset);
+    if (this.#outstanding[at] === offset) return false;
+    this.#outstanding.splice(at, 0, offset);
+    return true;
   }
 
   /** complete marks an outstanding offset's result published and drops the done prefix; others are ignored. */

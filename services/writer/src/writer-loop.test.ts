@@ -46,6 +46,7 @@ type Harness = {
 
 async function given(
   apply: (m: Mutation, signal: AbortSignal) => Promise<MutationResult> = async (m) => applied(m),
+  concurrency = 1,
 ): Promise<Harness> {
   const h = {
     commits: [] as string[],
@@ -74,7 +75,7 @@ async function given(
   const loop = await startWriterLoop({
     bus,
     registry,
-    concurrency: 1,
+    concurrency,
     partitions: 2,
     retentionMs: 1000,
     log: jsonLogger('test', { sink: () => undefined }),
@@ -119,41 +120,73 @@ describe('writer loop: probes tell the truth', () => {
   });
 });
 
+/** eventually waits (real time, 10 s at most) until pred holds. */
+async function eventually(what: string, pred: () => boolean): Promise<void> {
+  for (const t0 = Date.now(); !pred() && Date.now() - t0 < 10_000;) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(pred(), `never happened: ${what}`);
+}
+
 describe('writer loop: at-least-once without holes', () => {
-  it('given a batch redelivered after its commit failed, then it is applied again and committed', async () => {
-    const h = await given();
+  it('given a batch fetched again while its records are still outstanding, then each is applied once and committed', async () => {
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
+    const h = await given(async (m) => released.then(() => applied(m)));
     await h.group.onAssigned?.(assignment(0));
     const batch = await batchOf(0, 5, 'a', 'b');
     await h.group.onBatch(batch, noHeartbeat);
     await h.group.onBatch(batch, noHeartbeat);
-    assert.deepEqual([h.applied, h.commits, h.fatal], [['a', 'b', 'a', 'b'], ['0@7', '0@7'], []]);
+    release();
+    await eventually('the commit past b', () => h.commits.includes('0@7'));
+    assert.deepEqual([h.applied, h.commits, h.fatal], [['a', 'b'], ['0@7'], []]);
+  });
+
+  it('given a batch redelivered after it was done (a commit that did not land), then it is applied again', async () => {
+    const h = await given();
+    await h.group.onAssigned?.(assignment(0));
+    const batch = await batchOf(0, 5, 'a', 'b');
+    await h.group.onBatch(batch, noHeartbeat);
+    await eventually('the first delivery done', () => h.applied.length === 2);
+    await h.group.onBatch(batch, noHeartbeat);
+    await eventually('the second delivery done', () => h.applied.length === 4);
+    assert.deepEqual([h.applied, h.commits, h.fatal], [['a', 'b', 'a', 'b'], ['0@7'], []]);
   });
 
   it('given a batch still being applied, then what is done of it is committed meanwhile (a writer killed in it re-applies only the rest)', async () => {
     const { promise: released, resolve: release } = Promise.withResolvers<void>();
     const h = await given(async (m) => (m.target.name === 'b' ? released.then(() => applied(m)) : applied(m)));
     await h.group.onAssigned?.(assignment(0));
-    const running = h.group.onBatch(await batchOf(0, 5, 'a', 'b'), noHeartbeat);
-    for (const t0 = Date.now(); !h.commits.includes('0@6') && Date.now() - t0 < 10_000;)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await h.group.onBatch(await batchOf(0, 5, 'a', 'b'), noHeartbeat);
+    await eventually('the commit of a', () => h.commits.includes('0@6'));
     assert.deepEqual(h.commits, ['0@6'], 'a is done and b is not: the commit stops before b');
     release();
-    await running;
+    await eventually('the commit of b', () => h.commits.includes('0@7'));
     assert.deepEqual([h.commits, h.fatal], [['0@6', '0@7'], []]);
   });
 
-  it('given a partition lost in a rebalance, then its queued records are not applied and its batch not committed', async () => {
+  it('given a partition lost in a rebalance, then its queued records are not applied and not committed', async () => {
     let release: () => void = () => undefined;
     const h = await given((m) => new Promise((resolve) => (release = () => resolve(applied(m)))));
     await h.group.onAssigned?.(assignment(0, 1));
-    const kept = h.group.onBatch(await batchOf(1, 0, 'k'), noHeartbeat);
-    const lost = h.group.onBatch(await batchOf(0, 0, 'l1', 'l2'), noHeartbeat);
-    await new Promise((r) => setImmediate(r));
+    await h.group.onBatch(await batchOf(1, 0, 'k'), noHeartbeat);
+    await h.group.onBatch(await batchOf(0, 0, 'l1', 'l2'), noHeartbeat);
     await h.group.onAssigned?.(assignment(1));
-    await lost;
     release();
-    await kept;
+    await eventually('the commit of the kept partition', () => h.commits.includes('1@1'));
     assert.deepEqual([h.applied, h.commits, h.fatal], [['k'], ['1@1'], []]);
+  });
+});
+
+describe('writer loop: a slow record holds only its own target (issue 41)', () => {
+  it('given a record retried for long on one partition, then a batch of another partition is applied meanwhile, and each commits on its own', async () => {
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
+    const h = await given(async (m) => (m.target.name === 'slow' ? released.then(() => applied(m)) : applied(m)), 2);
+    await h.group.onAssigned?.(assignment(0, 1));
+    await h.group.onBatch(await batchOf(0, 0, 'slow'), noHeartbeat);
+    await h.group.onBatch(await batchOf(1, 0, 'fast'), noHeartbeat);
+    await eventually('the other partition applied and committed', () => h.commits.includes('1@1'));
+    assert.deepEqual(h.applied, ['slow', 'fast']);
+    assert.ok(!h.commits.some((c) => c.startsWith('0@')), 'the slow record is not committed past');
+    release();
+    await eventually('the slow one committed once done', () => h.commits.includes('0@1'));
   });
 });
 
@@ -164,12 +197,11 @@ describe('writer loop: SIGTERM is prompt', () => {
       return assert.fail('the retry should have been abandoned');
     });
     await h.group.onAssigned?.(assignment(0));
-    const batch = h.group.onBatch(await batchOf(0, 0, 'a'), noHeartbeat);
-    await new Promise((r) => setTimeout(r, 20));
+    await h.group.onBatch(await batchOf(0, 0, 'a'), noHeartbeat);
+    await eventually('a taken up', () => h.applied.length === 1);
     const started = Date.now();
     h.stopping.abort(new AbandonedError('the writer is stopping'));
     await h.loop.stop();
-    await batch;
     assert.ok(Date.now() - started < 1000);
     assert.deepEqual([h.commits, h.fatal, h.loop.notReady()], [[], [], 'stopping']);
   });

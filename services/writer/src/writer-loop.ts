@@ -5,6 +5,7 @@ import { InflightScheduler } from './inflight.ts';
 import { Outbox } from './outbox.ts';
 import { processRecord, type ConsumedMutation } from './process-record.ts';
 import { GROUP_ID, recordGuard, recordPorts, type RecordPortsOptions } from './record-ports.ts';
+import { PartitionCommits } from './partition-commits.ts';
 
 /** WriterLoopOptions wire the consumer group to the apply function. */
 export type WriterLoopOptions = RecordPortsOptions & {
@@ -29,10 +30,23 @@ export type WriterLoop = {
 /** Membership is what the loop knows of its place in the group. */
 type Membership = { assigned: boolean; dead: boolean; stopping: boolean; owned: ReadonlySet<number> };
 
+/** PROGRESS_MS: how often a busy partition commits what is done of it (an idle one commits when its last record is). */
+const PROGRESS_MS = 1000;
+
 /**
- * startWriterLoop consumes kcm.mutations as the `kcm-bus-writer` group, applies each batch with per-target
- * ordering, publishes a result (or a dead letter) per record, and commits a partition's offset only after
- * every record before it has its result published: at-least-once, made harmless by idempotent requests.
+ * MAX_PENDING bounds the records consumed ahead of their results: past it, the next batch waits for room (the
+ * consumer then stops fetching), so a stalled API holds memory to that much. At --concurrency 32 it is 128 batches'
+ * worth of work in flight per slot.
+ */
+const MAX_PENDING = 4096;
+
+/**
+ * startWriterLoop consumes kcm.mutations as the `kcm-bus-writer` group, hands each batch's records to the executor
+ * (per-target order, up to --concurrency targets at once) and goes on reading without waiting for them: a record
+ * retried for a minute (a 5xx, a webhook down) holds only its own target, never the other partitions, which kafkajs
+ * would otherwise not fetch again until every batch of its last fetch returned. Each record gets a result (or a dead
+ * letter); a partition's offset is committed only past records whose results are published (PartitionCommits):
+ * at-least-once, made harmless by idempotent requests.
  */
 export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop> {
   const configs = { 'cleanup.policy': 'delete', 'retention.ms': String(o.retentionMs) };
@@ -43,9 +57,23 @@ export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop>
   const outbox = new Outbox(publisher);
   const guard = recordGuard(o, outbox);
   const ports = recordPorts(o, outbox, guard);
-  const executor = new Executor(new InflightScheduler<ConsumedMutation>(o.concurrency), (r) => processRecord(r, ports));
+  let member: GroupMember | undefined;
+  const executor: Executor<ConsumedMutation> = new Executor(
+    new InflightScheduler<ConsumedMutation>(o.concurrency),
+    (r) => processRecord(r, ports),
+    (r) => commits.done(r.partition),
+  );
+  const commits = new PartitionCommits(
+    {
+      committable: (partition) => executor.committable(partition),
+      pending: (partition) => executor.pendingIn(partition),
+      commit: async (partition, offset) =>
+        member?.commit([{ topic: MUTATION_TOPICS.mutations, partition, offset: String(offset) }]),
+    },
+    PROGRESS_MS,
+  );
   const m: Membership = { assigned: false, dead: false, stopping: false, owned: new Set() };
-  const member = await consume(o, executor, m);
+  member = await consume(o, { executor, commits }, m);
   return {
     healthy: () => !m.dead,
     notReady: () => {
@@ -58,28 +86,26 @@ export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop>
     stop: async () => {
       m.stopping = true;
       await executor.close();
-      await member.stop();
+      await commits.stop();
+      await member?.stop();
       await publisher.close();
     },
   };
 }
 
-async function consume(
-  o: WriterLoopOptions,
-  executor: Executor<ConsumedMutation>,
-  m: Membership,
-): Promise<GroupMember> {
-  const member: GroupMember = await o.bus.joinGroup({
+/** Work is what the consumer hands its records to: the executor, and the commits of what it finished. */
+type Work = { readonly executor: Executor<ConsumedMutation>; readonly commits: PartitionCommits };
+
+async function consume(o: WriterLoopOptions, work: Work, m: Membership): Promise<GroupMember> {
+  return o.bus.joinGroup({
     groupId: GROUP_ID,
     topics: [MUTATION_TOPICS.mutations],
     fromBeginning: true,
     concurrency: o.partitions,
-    onAssigned: (assignment) => reassigned(executor, m, assignment),
-    onBatch: async (batch, heartbeat) => {
-      const last = batch.records.at(-1);
-      const commit = (offset: number): Promise<void> =>
-        member.commit([{ topic: batch.topic, partition: batch.partition, offset: String(offset) }]);
-      if (last && (await applied(o, executor, m, batch, { heartbeat, commit }))) await commit(Number(last.offset) + 1);
+    onAssigned: (assignment) => reassigned(work, m, assignment),
+    onBatch: async (batch) => {
+      run(o, work.executor, m, batch);
+      await work.executor.room(MAX_PENDING);
     },
     onCrash: (err, restart) => {
       m.assigned = false;
@@ -88,64 +114,39 @@ async function consume(
       o.fatal('the consumer crashed and will not restart', err);
     },
   });
-  return member;
 }
 
 /**
  * reassigned drops the queued records of every partition the new assignment no longer holds (they are the new
- * owner's), so a member that lost a partition in a rebalance does not apply them. Mirrors a ConsumerRebalanceListener's
- * onPartitionsRevoked.
+ * owner's), so a member that lost a partition in a rebalance does not apply them; a kept partition is fetched again
+ * from its last commit, and what of it is still outstanding here is not run twice (InflightScheduler.add). Mirrors a
+ * ConsumerRebalanceListener's onPartitionsRevoked.
  */
-function reassigned(
-  executor: Executor<ConsumedMutation>,
-  m: Membership,
-  assignment: readonly PartitionOffsets[],
-): void {
+function reassigned(work: Work, m: Membership, assignment: readonly PartitionOffsets[]): void {
   const owned = new Set(assignment.filter((p) => p.topic === MUTATION_TOPICS.mutations).map((p) => p.partition));
-  for (const partition of m.owned) if (!owned.has(partition)) executor.revoke(partition);
+  for (const partition of m.owned) {
+    if (owned.has(partition)) continue;
+    work.executor.revoke(partition);
+    work.commits.forget(partition);
+  }
   m.owned = owned;
   m.assigned = true;
 }
 
-/** PROGRESS_MS: how often a batch being applied heartbeats and commits what is done of it so far. */
-const PROGRESS_MS = 1000;
-
-/** BatchProgress is how a batch being applied keeps its place: heartbeats, and commits of the offset done so far. */
-type BatchProgress = { readonly heartbeat: () => Promise<void>; readonly commit: (offset: number) => Promise<void> };
-
 /**
- * applied runs a batch; false when its records were abandoned (stopping, revoked): the batch is then not committed.
- * Meanwhile it commits, every PROGRESS_MS, the offset before which every result is published: a batch takes as long
- * as its creates' QPS budget (hundreds of records at 20/s), and a writer killed in it would otherwise leave the whole
- * batch to be applied again, each record spending a token for an AlreadyExists, before any new pod.
+ * run hands a batch's records to the executor without waiting for them; a run that fails other than by being
+ * abandoned (stopping, revoked) means a result could not be published, and the writer exits, to resume from the
+ * last commit.
  */
-async function applied(
-  o: WriterLoopOptions,
-  executor: Executor<ConsumedMutation>,
-  m: Membership,
-  batch: BusBatch,
-  progress: BatchProgress,
-): Promise<boolean> {
+function run(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Membership, batch: BusBatch): void {
   const records = batch.records.map((r): ConsumedMutation => ({
     partition: batch.partition,
     offset: Number(r.offset),
     key: r.key?.toString() || `offset:${r.offset}`,
     record: r,
   }));
-  let committed = Number(batch.records[0]?.offset ?? 0);
-  const beat = setInterval(() => {
-    void progress.heartbeat().catch(() => undefined);
-    const done = executor.committable(batch.partition);
-    if (done !== undefined && done > committed) void progress.commit((committed = done)).catch(() => undefined);
-  }, PROGRESS_MS);
-  try {
-    await executor.run(records);
-    return true;
-  } catch (err) {
-    if (err instanceof AbandonedError || m.stopping) return false;
+  executor.run(records).catch((err: unknown) => {
+    if (err instanceof AbandonedError || m.stopping) return;
     o.fatal('a result could not be published: exiting, to resume from the last commit', err);
-    throw err;
-  } finally {
-    clearInterval(beat);
-  }
+  });
 }
