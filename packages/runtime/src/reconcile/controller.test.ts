@@ -14,6 +14,7 @@ import {
   ACTIVATED_TOPIC,
   TICK_TOPIC,
   type ControllerHooks,
+  type InputEvent,
   type ObservedKeys,
   type ReconcileInput,
 } from './controller.ts';
@@ -648,5 +649,49 @@ describe('Controller: a member fenced off its partition (a zombie that lost it w
     const keyExpectations = new KeyExpectations('replicationcontroller-controller', store, undefined);
     await keyExpectations.deleteUnlessFenced(KEY);
     await assert.rejects(keyExpectations.delete(KEY), FencedError);
+  });
+});
+
+describe('Controller: a key whose writes keep failing backs off, and holds back no other key (issue 41)', () => {
+  it('given a status write that fails every time, then its attempts back off as upstream syncs do, and another key that changes syncs at once', async () => {
+    let writes = 0;
+    const h = harness(
+      (input) =>
+        input.failures.length > 0
+          ? { mutations: [], error: 'failed to update status: not found', freshRead: true }
+          : { mutations: [aMutation({ id: `w${writes++}`, verb: 'UpdateStatus', reconcileKey: KEY })] },
+      { creates: [], deletes: [] },
+      { withoutExpectations: true, inputsAt: () => new Date(h.clock.now()) },
+    );
+    const event = (key: string, offset: number): InputEvent => ({
+      cause: cause(offset),
+      type: 'Applied',
+      key,
+      object: {},
+      resourceVersion: String(offset),
+      live: true,
+    });
+    await h.controller.onEvent('kcm.watch.pods', event(KEY, 1));
+    let otherSyncedAt: number | undefined;
+    for (let ms = 0; ms < 60_000; ms += 100) {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const m of h.published.splice(0).filter((p) => p.reconcileKey === KEY))
+        await h.controller.onResult(
+          { ...failedCreate('x'), mutationId: m.id, verb: 'UpdateStatus', status: 404 },
+          cause(2),
+          true,
+        );
+      if (ms === 30_000) {
+        await h.controller.onEvent('kcm.watch.pods', event('ns/other', 3));
+        await until('the other key synced', () => h.synced.includes('ns/other'));
+        otherSyncedAt = h.clock.now();
+      }
+      h.clock.advance(100);
+    }
+    await h.stop();
+    // 5 ms doubling: about log2(60 s / 5 ms) = 13.6 attempts in a minute. The result that let the key through used
+    // to let it write again before its failure was reported: one write per result, 600 in this minute.
+    assert.ok(writes <= 16, `${writes} status writes in a minute`);
+    assert.equal(otherSyncedAt, 30_000, 'the other key synced at once, without time passing');
   });
 });

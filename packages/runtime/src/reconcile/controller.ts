@@ -131,21 +131,26 @@ export class Controller {
    * ones only: a restarted member does not report its backlog again. That sync ends upstream's failed sync (its
    * error steps the backoff, once per failed attempt as AddRateLimited after a failed syncHandler), and the attempt
    * after it waits that backoff. A create skipped by its slow-start run is no failure of its own (the failed member
-   * of the run reports it), as manageReplicas only lowers expectations for skippedPods.
+   * of the run reports it), as manageReplicas only lowers expectations for skippedPods. The failure is the key's
+   * before its hold lifts: a sync let through by the result while the expectations call is awaited would otherwise
+   * see no failure and write again at once, and a write failing every time would loop at the pipeline's pace
+   * instead of backing off (issue 41).
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
+    const failed = result.outcome !== 'Applied' && result.outcome !== 'AlreadyDone';
+    const reported = failed && live && !NOT_FAILURES.has(result.reason ?? '');
+    if (reported) {
+      this.#failures.set(key, [...(this.#failures.get(key) ?? []), result]);
+      this.#setCause(key, cause);
+    }
+    if (result.outcome !== 'Applied') await this.#expectations.failed(key, result);
     const waits = this.#spec.waitsForOwnWrites !== false;
-    if (waits && this.#writes.resulted(key, result.mutationId, this.#written(result))) this.#ports.queue.add(key);
-    if (result.outcome === 'Applied') return;
-    await this.#expectations.failed(key, result);
-    if (result.outcome === 'AlreadyDone' || NOT_FAILURES.has(result.reason ?? '') || !live) return;
-    this.#failures.set(key, [...(this.#failures.get(key) ?? []), result]);
-    this.#setCause(key, cause);
-    // Once the key's other writes are answered (their last result enqueues it), so the report is not held.
-    if (!this.#writes.inFlight(key)) this.#ports.queue.add(key);
+    const released = waits && this.#writes.resulted(key, result.mutationId, this.#written(result));
+    // A report waits for the key's other writes to be answered (their last result enqueues it), so it is not held.
+    if (released || (reported && !this.#writes.inFlight(key))) this.#ports.queue.add(key);
   }
 
   /** run starts the workers; each returns when the queue shuts down. */
