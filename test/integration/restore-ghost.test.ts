@@ -1,18 +1,41 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
+import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
+import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
+import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
-import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
+import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
 import { readRaw, readTopic, recordsOf } from '@kcm-bus/harness/topic.ts';
-import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { waitFor, waitForSteady } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
 const bus = busFlags(stack);
 const RC_STATE = 'kcm.state.replicationcontrollers';
+
+/** appendToState writes records to a key's partition of the RC state topic, as the watcher's checkpoints do. */
+async function appendToState(
+  key: string,
+  records: readonly { value: Buffer | null; headers?: Record<string, string> }[],
+) {
+  const kafka = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-state' });
+  const partition = partitionFor(namespacePartitionKey(key), await kafka.partitionCount(RC_STATE));
+  const publisher = await kafka.publisher();
+  try {
+    await publisher.send(
+      RC_STATE,
+      records.map((r) => ({ key, value: r.value, partition, ...(r.headers ? { headers: r.headers } : {}) })),
+    );
+  } finally {
+    await publisher.close();
+  }
+}
 
 /**
  * appendAsCompacted writes to a key's state partition what the log cleaner can leave a member that is restoring:
@@ -23,18 +46,25 @@ const RC_STATE = 'kcm.state.replicationcontrollers';
 async function appendAsCompacted(key: string): Promise<void> {
   const applied = (await readRaw(stack, RC_STATE)).filter((r) => r.key === key && r.value !== null).at(0);
   assert.ok(applied?.value, `the watcher checkpointed ${key}`);
-  const kafka = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-compacted' });
-  const partition = partitionFor(namespacePartitionKey(key), await kafka.partitionCount(RC_STATE));
-  const publisher = await kafka.publisher();
-  try {
-    await publisher.send(RC_STATE, [
-      { key, value: applied.value, partition, headers: applied.headers },
-      { key, value: null, partition },
-    ]);
-  } finally {
-    await publisher.close();
-  }
+  await appendToState(key, [{ value: applied.value, headers: { ...applied.headers } }, { value: null }]);
 }
+
+/** writeState writes an Applied record of an object into the state topic, encoded as the watcher encodes them. */
+async function writeState(key: string, object: Record<string, unknown>): Promise<void> {
+  const serde = new Serde(
+    httpSchemaRegistry(stack.registry),
+    RC_STATE,
+    loadWatchSchema(watchedKind('replicationcontrollers')),
+    (schema) => new AvroCodec(schema),
+  );
+  const event = { type: 'Applied', key, resourceVersion: '1', observedAt: new Date().toISOString(), object };
+  await appendToState(key, [{ value: (await serde.encode(event)).bytes }]);
+}
+
+const rcTemplate = (app: string): Record<string, unknown> => ({
+  metadata: { labels: { app } },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
 
 /**
  * The ghost of issue 41: an RC created and deleted while reconciler-rc was down came back when it restored, and it
@@ -43,7 +73,7 @@ async function appendAsCompacted(key: string): Promise<void> {
 describe('a restored member holds no object the API deleted while it was down', () => {
   const ns = uniqueName('ghost');
   const client = rcClient(kube, ns);
-  let reconciler: ServiceProcess;
+  let reconciler: ServiceProcess | undefined;
 
   before(async () => {
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
@@ -79,5 +109,32 @@ describe('a restored member holds no object the API deleted while it was down', 
     assert.deepEqual(mutations, [], 'no mutation for the deleted RC');
     assert.deepEqual(await client.pods('gone'), [], 'no pod created for it');
     assert.equal(reconciler.process.exitCode, null);
+  });
+
+  it('given a store that diverged anyway (an RC the API never had, written into the state topic), then its first write answered 404 drops it, counted, and nothing more is written for it', async () => {
+    const key = `${ns}/never`;
+    await writeState(key, {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'never', namespace: ns, uid: 'never-uid', resourceVersion: '1', generation: 2 },
+      spec: { replicas: 0, selector: { app: 'never' }, template: rcTemplate('never') },
+      status: { replicas: 3, observedGeneration: 1 },
+    });
+    await reconciler?.stop();
+    const restarted = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    await waitFor(
+      'the diverged RC dropped from the store',
+      async () =>
+        (await metricValue(restarted, 'kcm_bus_store_evictions_total', { kind: 'replicationcontrollers' })) >= 1,
+    );
+    const writes = async (): Promise<number> =>
+      (await readTopic(stack, MUTATION_TOPICS.mutations)).filter(
+        (m) => (m.value as { reconcileKey?: string } | null)?.reconcileKey === key,
+      ).length;
+    const first = await writes();
+    // Unless dropped, it would write again within its backoff and a fresh read (5 s at most): 6 s without one.
+    await waitForSteady('no more writes for it', writes, () => true, { intervalMs: 3000 });
+    assert.equal(await writes(), first, 'it is written no more once dropped');
+    assert.ok(first <= 2, `${first} status writes before it was dropped`);
   });
 });

@@ -5,6 +5,7 @@ import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { Logger } from '../service/log.ts';
 import type { Workqueue } from '../workqueue/workqueue.ts';
 import type { ExpectationsView, ReconcileResult } from './reconciler.ts';
+import type { GoneObject } from './gone-on-write.ts';
 
 /**
  * InputEvent is one watch record as a controller sees it: `live` is false while its partition restores (reads its backlog);
@@ -68,6 +69,11 @@ export type ReconcileInput = {
 export type ControllerHooks = {
   readonly name: string;
   readonly onEvent: (topic: string, event: InputEvent) => HandlerOutput;
+  /**
+   * evict drops an object a write found gone from the store that holds it under that uid, and returns what its
+   * handler does with the delete (undefined: no store held it; Informers.evict).
+   */
+  readonly evict?: (gone: GoneObject) => HandlerOutput | undefined;
   /** activated: the handlers' outputs for every object of the global inputs, as adds, once the member is active (Informers.globalAsAdds). */
   readonly activated?: () => HandlerOutput;
   readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;

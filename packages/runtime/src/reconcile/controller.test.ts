@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { MemoryExpectations } from '../expectations/expectations.memory.ts';
 import { FencedError } from '../expectations/expectations.ts';
 import { KeyExpectations } from './key-expectations.ts';
+import type { GoneObject } from './gone-on-write.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import { aMutation } from '../mutation/mutation.fixture.ts';
@@ -46,6 +47,7 @@ function harness(
     readonly atCut?: boolean;
     readonly logs?: string[];
     readonly waitsForOwnWrites?: false;
+    readonly evict?: ControllerHooks['evict'];
   } = {},
 ) {
   const clock = new FakeClock();
@@ -68,6 +70,7 @@ function harness(
     ...(o.ownsKey ? { ownsKey: o.ownsKey } : {}),
     ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
     ...(o.waitsForOwnWrites === undefined ? {} : { waitsForOwnWrites: o.waitsForOwnWrites }),
+    ...(o.evict ? { evict: o.evict } : {}),
   };
   const queue = new Workqueue<string>({ name: 'test', clock, scheduler: clock });
   const controller = new Controller(spec, {
@@ -86,7 +89,11 @@ function harness(
         : Promise.resolve(void published.push(...mutations)),
   });
   const worker = controller.run(1);
-  const syncs = (n: number): Promise<void> => until(`${n} reconciles`, () => inputs.length >= n);
+  // The n-th reconcile ran, and its sync had the turns to finish (record, publish, requeue) before time moves on.
+  const syncs = async (n: number): Promise<void> => {
+    await until(`${n} reconciles`, () => inputs.length >= n);
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
   const stop = async (): Promise<void> => {
     queue.shutDown();
     await worker;
@@ -693,5 +700,54 @@ describe('Controller: a key whose writes keep failing backs off, and holds back 
     // to let it write again before its failure was reported: one write per result, 600 in this minute.
     assert.ok(writes <= 16, `${writes} status writes in a minute`);
     assert.equal(otherSyncedAt, 30_000, 'the other key synced at once, without time passing');
+  });
+});
+
+describe('Controller: a write that finds its object gone (issue 41)', () => {
+  it('given an object write answered 404, then the store is told the object of that uid is gone, and the delete it hands back enqueues its owner; other answers tell nothing', async () => {
+    const gone: GoneObject[] = [];
+    const rc = {
+      ...aMutation().target,
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      resource: 'replicationcontrollers',
+      namespace: 'ns',
+      name: 'rc',
+    };
+    const writes = [0, 1, 2].map((n) =>
+      aMutation({
+        id: `w${n}`,
+        verb: 'UpdateStatus',
+        target: rc,
+        preconditions: { uid: 'u1', resourceVersion: '7' },
+        reconcileKey: KEY,
+      }),
+    );
+    const h = harness(() => ({ mutations: writes }), undefined, {
+      withoutExpectations: true,
+      evict: (g) => (gone.push(g), { enqueue: ['ns/owner'] }),
+    });
+    await h.controller.onEvent('kcm.watch.pods', {
+      cause: cause(1),
+      type: 'Applied',
+      key: KEY,
+      object: {},
+      resourceVersion: '1',
+      live: true,
+    });
+    await h.syncs(1);
+    const answer = (id: string, status: number, outcome: MutationResult['outcome']): MutationResult => ({
+      ...failedCreate('rc'),
+      mutationId: id,
+      verb: 'UpdateStatus',
+      status,
+      outcome,
+    });
+    await h.controller.onResult(answer('w0', 409, 'Conflict'), cause(2), true);
+    await h.controller.onResult(answer('w1', 500, 'Failed'), cause(3), true);
+    await h.controller.onResult(answer('w2', 404, 'Failed'), cause(4), true);
+    await until('the owner synced', () => h.synced.includes('ns/owner'));
+    await h.stop();
+    assert.deepEqual(gone, [{ resource: 'replicationcontrollers', key: 'ns/rc', uid: 'u1' }]);
   });
 });

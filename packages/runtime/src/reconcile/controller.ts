@@ -1,11 +1,12 @@
 import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { ControllerPorts, ControllerHooks, InputEvent } from './controller-types.ts';
+import type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
 import { FencedError } from '../expectations/expectations.ts';
 import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
+import { GoneOnWrite } from './gone-on-write.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
 import type { ReconcileResult } from './reconciler.ts';
 
@@ -46,6 +47,7 @@ export class Controller {
   readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
   readonly #failures = new Map<string, MutationResult[]>();
   readonly #writes = new ReadYourWrites();
+  readonly #gone = new GoneOnWrite();
   readonly #cuts = new Cuts();
   /** #fresh: keys whose cut for a fresh read was reached; their next sync reads `fresh`. */
   readonly #fresh = new Set<string>();
@@ -76,16 +78,36 @@ export class Controller {
   async onEvent(topic: string, event: InputEvent): Promise<void> {
     for (const key of this.#writes.readAt(kindOfTopic(topic).plural, event.cause.partition, event.resourceVersion))
       this.#ports.queue.add(key);
-    const out = this.#spec.onEvent(topic, event);
-    if (event.live) {
+    await this.#handled(this.#spec.onEvent(topic, event), event);
+  }
+
+  /** #handled does what a handler's output asks for, the way a record of `at` (its cause, live or not, time) calls for. */
+  async #handled(out: HandlerOutput, at: Pick<InputEvent, 'cause' | 'live' | 'observedAt'>): Promise<void> {
+    if (at.live) {
       for (const o of out.observed ?? []) await this.#expectations.observe(o);
       for (const key of out.deleteExpectations ?? []) await this.#expectations.deleteUnlessFenced(key);
     }
-    for (const key of out.enqueue) this.#enqueue(key, event.cause);
-    if (event.live && event.observedAt !== undefined)
-      for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, event.observedAt, this.#ports.now().getTime());
-    for (const key of out.enqueueAtCut ?? []) this.#enqueue(key, event.cause);
+    for (const key of out.enqueue) this.#enqueue(key, at.cause);
+    if (at.live && at.observedAt !== undefined)
+      for (const key of out.enqueueAtCut ?? []) this.#cuts.at(key, at.observedAt, this.#ports.now().getTime());
+    for (const key of out.enqueueAtCut ?? []) this.#enqueue(key, at.cause);
     for (const { key, ms } of out.enqueueAfter ?? []) if (this.#owned(key)) this.#ports.queue.addAfter(key, ms);
+  }
+
+  /**
+   * #goneOnWrite drops an object a write found gone (404) from the stores that still hold it, as the informer's
+   * delete would (GoneOnWrite), and hands the delete to the handlers: the owner's key then syncs on a store without
+   * it and forgets the object, where it would retry a write to it.
+   */
+  async #goneOnWrite(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
+    const gone = this.#gone.resulted(result);
+    const out = gone && this.#spec.evict?.(gone);
+    if (gone === undefined || out === undefined) return;
+    this.#ports.log.warn('a write found its object gone, which the store still held: dropped from the store', {
+      ...gone,
+      mutationId: result.mutationId,
+    });
+    await this.#handled(out, { cause, live });
   }
 
   /**
@@ -140,6 +162,7 @@ export class Controller {
     const key = result.reconcileKey;
     // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
+    await this.#goneOnWrite(result, cause, live);
     const failed = result.outcome !== 'Applied' && result.outcome !== 'AlreadyDone';
     const reported = failed && live && !NOT_FAILURES.has(result.reason ?? '');
     if (reported) {
@@ -263,10 +286,12 @@ export class Controller {
   async #publish(key: string, mutations: readonly Mutation[], expected: boolean): Promise<void> {
     const writes = mutations.filter((m) => m.verb !== 'RecordEvent').map((m) => m.id);
     if (this.#spec.waitsForOwnWrites !== false) this.#writes.published(key, writes, this.#ports.now().getTime());
+    this.#gone.published(key, mutations);
     try {
       await this.#ports.publish(mutations);
     } catch (err) {
       this.#writes.unpublished(key, writes);
+      this.#gone.unpublished(mutations);
       if (expected) await this.#expectations.delete(key);
       throw err;
     }
@@ -311,6 +336,7 @@ export class Controller {
     for (const key of [...this.#fresh]) if (pred(key)) this.#fresh.delete(key);
     this.#cuts.dropWhere(pred);
     this.#writes.dropWhere(pred);
+    this.#gone.dropWhere(pred);
     this.#ports.queue.dropWhere(pred);
     this.#ports.queue.forgetWhere(pred);
   }

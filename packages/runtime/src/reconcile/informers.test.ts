@@ -105,6 +105,23 @@ describe('Informers: the runtime applies records to the declared stores and hand
     assert.equal(i.listers().things.get('ns/a'), undefined);
   });
 
+  it('given a write that found an object gone (404), then a store holding it under that uid drops it and its handler sees the delete; a recreated namesake stays', () => {
+    const { informers: i, seen } = informers();
+    const withUid = (uid: string): Thing => ({ metadata: { name: 'a', namespace: 'ns', uid } }) as Thing;
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', withUid('u2')));
+    assert.equal(i.evict(handlers(seen), { resource: 'things', key: 'ns/a', uid: 'u1' }), undefined, 'another uid');
+    assert.equal(i.evict(handlers(seen), { resource: 'nodes', key: 'ns/a', uid: 'u2' }), undefined, 'another kind');
+    assert.deepEqual(i.evict(handlers(seen), { resource: 'things', key: 'ns/a', uid: 'u2' })?.enqueue, ['ns/a']);
+    assert.equal(i.listers().things.get('ns/a'), undefined);
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.key]),
+      [
+        ['Applied', 'ns/a'],
+        ['Deleted', 'ns/a'],
+      ],
+    );
+  });
+
   it("given a synthetic delete carrying only metadata, then the handler gets the store's last full state", () => {
     const { informers: i, seen } = informers();
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a', 3)));

@@ -1,4 +1,5 @@
 import { Store } from '../store/store.ts';
+import type { GoneObject } from './gone-on-write.ts';
 import type { ControllerHooks, HandlerOutput, InputEvent } from './controller-types.ts';
 import type { ControllerSpec, Input, Inputs, InputScope, Listers } from './declaration.ts';
 
@@ -64,6 +65,19 @@ export class Informers<L extends Inputs> {
   }
 
   /**
+   * evict drops an object a write found gone (404) from the store of its kind, when that store holds it under the
+   * same uid (a recreated namesake stays), and hands the delete to the input's handler as the watch's would come.
+   */
+  evict(handlers: ControllerSpec<L>['handlers'], gone: GoneObject): HandlerOutput | undefined {
+    const informer = [...this.#byTopic.values()].find((i) => i.input.topic.endsWith(`.${gone.resource}`));
+    const held = informer?.store.lister().get(gone.key) as { metadata?: { uid?: string } } | undefined;
+    if (informer === undefined || held?.metadata?.uid !== gone.uid) return undefined;
+    informer.store.apply({ type: 'Deleted', key: gone.key });
+    const handler = handlers[informer.name] as (e: unknown) => HandlerOutput;
+    return handler({ type: 'Deleted', key: gone.key, object: held, old: held, live: true });
+  }
+
+  /**
    * globalAsAdds hands every object the global inputs hold to their handlers as an add (old: undefined), as a newly
    * started informer's list does upstream: what a member that just became active must look at once, even if the
    * records arrived before it was. The handlers' outputs are merged.
@@ -103,6 +117,7 @@ export function controllerHooks<L extends Inputs>(
     name,
     onEvent: (topic, event) => informers.apply(spec.handlers, topic, event),
     activated: () => informers.globalAsAdds(spec.handlers),
+    evict: (gone) => informers.evict(spec.handlers, gone),
     reconcile: spec.reconcile,
     ...(spec.observedInStores === undefined ? {} : { observedInStores: spec.observedInStores }),
     ...(spec.ownsKey === undefined ? {} : { ownsKey: spec.ownsKey }),

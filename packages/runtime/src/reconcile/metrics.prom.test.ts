@@ -59,6 +59,28 @@ describe('ControllerMetrics', () => {
     assert.equal(count, 1);
   });
 
+  it('counts the objects a write found gone that a store dropped, by kind; a store that held none counts nothing', async () => {
+    const registry = new Registry();
+    const metrics = new ControllerMetrics(registry);
+    const probes = { cached: () => ({}), partitionsSynced: () => [], inputWatermarks: () => ({}) };
+    const held = new Set(['ns/a']);
+    const evicting: ControllerHooks = {
+      ...hooks(),
+      evict: (gone) => (held.delete(gone.key) ? { enqueue: ['ns/owner'] } : undefined),
+    };
+    const counted = metrics.counted('replicationcontroller-controller', evicting, probes);
+    const gone = { resource: 'pods', key: 'ns/a', uid: 'u' };
+    assert.deepEqual(counted.evict?.(gone), { enqueue: ['ns/owner'] });
+    assert.equal(counted.evict?.(gone), undefined);
+    assert.equal(
+      await value(registry, 'kcm_bus_store_evictions_total', {
+        controller: 'replicationcontroller-controller',
+        kind: 'pods',
+      }),
+      1,
+    );
+  });
+
   it("gives each input topic's watermark age at scrape time, and none for an input without a watermark yet", async () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics(registry);

@@ -26,7 +26,8 @@ const RECONCILE_TIME_BUCKETS = [
  * decision; the writes it asks for are the writer's rest_client_* series), kcm_bus_cached_objects{controller,kind}
  * (the informer caches' sizes), kcm_bus_partitions{controller,state} (partition numbers owned: `synced` once caught
  * up, or `syncing`) and kcm_bus_input_watermark_age_seconds{controller,topic} (how far behind the watcher's
- * clock each input is known complete: a stalled pipeline shows here). Two parts of one upstream controller (node
+ * clock each input is known complete: a stalled pipeline shows here) and kcm_bus_store_evictions_total{controller,kind}
+ * (objects a write found gone, dropped from a store that still held them: GoneOnWrite). Two parts of one upstream controller (node
  * lifecycle's node and pod parts) add up under its name.
  */
 export class ControllerMetrics {
@@ -34,6 +35,7 @@ export class ControllerMetrics {
   readonly #reconciles: Counter<'controller'>;
   readonly #errors: Counter<'controller'>;
   readonly #time: Histogram<'controller'>;
+  readonly #evictions: Counter<'controller' | 'kind'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -83,14 +85,28 @@ export class ControllerMetrics {
       buckets: RECONCILE_TIME_BUCKETS,
       registers,
     });
+    this.#evictions = new Counter({
+      name: 'kcm_bus_store_evictions_total',
+      help: 'Objects dropped from a store because a write to them answered 404 while the store still held them: the watch had not brought their delete yet (a few, under churn), or the store diverged from the API (any, at rest).',
+      labelNames: ['controller', 'kind'],
+      registers,
+    });
   }
 
   /** counted adds a controller member's probes and returns its hooks with their reconciles counted. */
   counted(controller: string, spec: ControllerHooks, probes: ControllerProbes): ControllerHooks {
     this.#members.push({ controller, probes });
-    const [reconciles, errors, time] = [this.#reconciles, this.#errors, this.#time];
+    const [reconciles, errors, time, evictions] = [this.#reconciles, this.#errors, this.#time, this.#evictions];
+    const evict = spec.evict;
     return {
       ...spec,
+      ...(evict && {
+        evict: (gone) => {
+          const out = evict(gone);
+          if (out !== undefined) evictions.inc({ controller, kind: gone.resource });
+          return out;
+        },
+      }),
       reconcile: (key, input) => {
         reconciles.inc({ controller });
         const started = performance.now();
