@@ -76,6 +76,13 @@ export const HISTORY_NEXT_HEADER = 'kcm-bus-history-next';
 /** WATCHER_EPOCHS_TOPIC holds the watchers' epoch claims (one partition, compacted, keyed by transactional id). */
 export const WATCHER_EPOCHS_TOPIC = 'kcm.watcher-epochs';
 
+/**
+ * INVENTORY_HEADER is on a history topic's watermark records: what the watcher had published of the partition's live
+ * objects up to that record, `<count>:<digest>` (the digest an XOR of a hash of each key, 8 hex digits). A member
+ * whose view of the partition, read up to the same record, says otherwise has diverged from the watcher's.
+ */
+export const INVENTORY_HEADER = 'kcm-bus-inventory';
+
 /** epochOf is a record's watcher epoch (EPOCH_HEADER), 0n for a record without one (written before epochs). */
 export function epochOf(headers: Readonly<Record<string, string>>): bigint {
   const value = headers[EPOCH_HEADER];

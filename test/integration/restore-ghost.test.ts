@@ -108,10 +108,21 @@ describe('a restored member holds no object the API deleted while it was down', 
       .map((m) => `${m?.verb} ${m?.target?.resource}/${m?.target?.name}`);
     assert.deepEqual(mutations, [], 'no mutation for the deleted RC');
     assert.deepEqual(await client.pods('gone'), [], 'no pod created for it');
+    const rcs = { topic: RC_STATE };
+    await waitFor('an RC watermark read, with its inventory', async () =>
+      (await fetch(reconciler!.metricsUrl).then((r) => r.text())).includes(
+        `kcm_bus_input_watermark_age_seconds{controller="replicationcontroller-controller",topic="${RC_STATE}"}`,
+      ),
+    );
+    assert.equal(
+      await metricValue(reconciler, 'kcm_bus_store_divergences_total', rcs),
+      0,
+      "it agrees with the watcher's",
+    );
     assert.equal(reconciler.process.exitCode, null);
   });
 
-  it('given a store that diverged anyway (an RC the API never had, written into the state topic), then its first write answered 404 drops it, counted, and nothing more is written for it', async () => {
+  it("given a store that diverged anyway (an RC the API never had, written into the state topic), then the watcher's next inventory tells, and its first write answered 404 drops it, counted, and nothing more is written for it", async () => {
     const key = `${ns}/never`;
     await writeState(key, {
       apiVersion: 'v1',
@@ -122,6 +133,10 @@ describe('a restored member holds no object the API deleted while it was down', 
     });
     await reconciler?.stop();
     const restarted = await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    await waitFor(
+      "the divergence noticed at the next watermark, against the watcher's inventory",
+      async () => (await metricValue(restarted, 'kcm_bus_store_divergences_total', { topic: RC_STATE })) >= 1,
+    );
     await waitFor(
       'the diverged RC dropped from the store',
       async () =>

@@ -1,4 +1,4 @@
-import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
+import type { ObjectEventType, WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 
 /** KubeObject is an API object as JSON; only its metadata is read here. */
 export type KubeObject = {
@@ -16,3 +16,9 @@ export type KubeObject = {
 export type StreamItem =
   | { readonly type: ObjectEventType; readonly object: KubeObject }
   | { readonly type: 'Progress'; readonly resourceVersion: string };
+
+/**
+ * PublishedRecord is a watch record on its way to the history topic: a watermark may carry each partition's
+ * inventory (PublishedState.inventories, by partition), which goes in its INVENTORY_HEADER, not in its value.
+ */
+export type PublishedRecord = WatchRecord<KubeObject> & { readonly inventory?: readonly string[] };

@@ -24,6 +24,7 @@ const watermark: WatchRecord<KubeObject> = {
 
 function harness() {
   const calls: string[] = [];
+  const sent: OutgoingRecord[] = [];
   const queued: { records: readonly OutgoingRecord[]; produced: ProducedOffsets }[] = [];
   const send =
     (how: string) =>
@@ -31,6 +32,7 @@ function harness() {
       calls.push(
         `${how} ${batches.map((b) => `${b.topic}: ${b.records.map((r) => `${r.key}@${r.partition} epoch ${r.headers?.['kcm-bus-epoch']}`).join(', ')}`).join('; ')}`,
       );
+      sent.push(...batches.flatMap((b) => b.records));
       return [{ topic: topics.history, partition: 0, lastOffset: '9' }];
     };
   const topic = openKindTopic(
@@ -44,7 +46,7 @@ function harness() {
     },
     Buffer.from('restored watermark'),
   );
-  return { topic, calls, queued };
+  return { topic, calls, queued, sent };
 }
 
 describe('openKindTopic', () => {
@@ -72,5 +74,18 @@ describe('openKindTopic', () => {
     assert.equal(h.calls[0], 'history kcm.watch.pods: ~watermark@0 epoch 5, ~watermark@1 epoch 5');
     assert.deepEqual(h.queued[0]?.records, []);
     assert.match(h.topic.marker().toString(), /"resourceVersion":"8"/);
+  });
+
+  it("given a watermark with the partitions' inventories, then each partition's record carries its own, and the value none", async () => {
+    const h = harness();
+    await h.topic.publish([{ ...watermark, inventory: ['2:0000beef', '0:00000000'] }], false);
+    assert.deepEqual(
+      h.sent.map((r) => [r.partition, r.headers?.['kcm-bus-inventory']]),
+      [
+        [0, '2:0000beef'],
+        [1, '0:00000000'],
+      ],
+    );
+    assert.doesNotMatch(h.sent[0]!.value!.toString(), /inventory/);
   });
 });

@@ -1,8 +1,8 @@
 import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
-import { EPOCH_HEADER, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import type { KubeObject } from './events.ts';
+import { EPOCH_HEADER, INVENTORY_HEADER, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject, PublishedRecord } from './events.ts';
 import type { StateCheckpoints } from './state-checkpoints.ts';
 import type { WatcherPublishing } from './watcher-publishing.ts';
 
@@ -12,7 +12,7 @@ export type KindTopics = { readonly history: string; readonly state: string };
 /** KindTopic is one kind's topics as the watcher writes them. */
 export type KindTopic = {
   /** publish writes events to the history (atomic: in one transaction, as a relist must) and queues them for the state. */
-  readonly publish: (events: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
+  readonly publish: (events: readonly PublishedRecord[], atomic: boolean) => Promise<void>;
   /** marker is the kind's latest watermark record, encoded: the value of its checkpoint markers. */
   readonly marker: () => Buffer;
 };
@@ -27,7 +27,7 @@ export type KindTopicPorts = {
 
 /**
  * openKindTopic writes one kind's batches: every record to the history topic, in the partition of its namespace (a
- * watermark to every partition), stamped with the watcher's epoch; once the history took them, the same records (a
+ * watermark to every partition, with that partition's inventory in INVENTORY_HEADER), stamped with the watcher's epoch; once the history took them, the same records (a
  * Deleted followed by the key's tombstone, watermarks aside) are queued for the next checkpoint of the state topic.
  * The history is the live feed, the audit trail and the tail a restore reads past the state's markers.
  */
@@ -45,10 +45,14 @@ export function openKindTopic(
     async publish(events, atomic) {
       const history: OutgoingRecord[] = [];
       const state: OutgoingRecord[] = [];
-      for (const event of events) {
+      for (const { inventory, ...event } of events) {
         const value = await encode(ports, event);
         if (event.type === 'Watermark') {
-          for (let p = 0; p < partitions; p++) history.push({ key: event.key, value, partition: p, headers });
+          for (let p = 0; p < partitions; p++) {
+            const of = inventory?.[p];
+            const counted: Record<string, string> = of === undefined ? {} : { [INVENTORY_HEADER]: of };
+            history.push({ key: event.key, value, partition: p, headers: { ...headers, ...counted } });
+          }
           marker = value;
           continue;
         }

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { WATERMARK_KEY, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import type { KubeObject, StreamItem } from './events.ts';
+import { WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
+import type { KubeObject, PublishedRecord, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
 import { Pump, type PumpFailures, type PumpItem, type PumpOptions } from './pump.ts';
 import { REFLECTOR_BACKOFF, runReflector, type ReflectorOptions } from './reflector.ts';
@@ -17,7 +17,7 @@ export type KindWatcherOptions = ReflectorOptions & PumpOptions & { readonly kee
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */
 export type KindWatcherPorts = {
   readonly api: ListWatcher;
-  readonly publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
+  readonly publish: (records: readonly PublishedRecord[], atomic: boolean) => Promise<void>;
   readonly state: PublishedState;
   readonly resumeFrom: string | undefined;
   readonly metrics: WatcherMetrics;
@@ -92,7 +92,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     }
     if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
     ports.pacer.marked(kind.kind, nowMs);
-    void pump.push([watermark(rv, new Date(nowMs))]).catch(ports.onFatal);
+    void pump.push([watermark(rv, new Date(nowMs), ports.state.inventories())]).catch(ports.onFatal);
   });
   return {
     synced: () => synced,
@@ -159,6 +159,14 @@ export function withoutManagedFields(object: KubeObject): KubeObject {
   return { ...object, metadata };
 }
 
-function watermark(resourceVersion: string, now: Date): WatchRecord<KubeObject> {
-  return { type: 'Watermark', key: WATERMARK_KEY, resourceVersion, observedAt: now.toISOString(), object: null };
+/** watermark is a watermark record with each partition's inventory as of every item queued before it. */
+function watermark(resourceVersion: string, now: Date, inventory: readonly string[]): PublishedRecord {
+  return {
+    type: 'Watermark',
+    key: WATERMARK_KEY,
+    resourceVersion,
+    observedAt: now.toISOString(),
+    object: null,
+    inventory,
+  };
 }

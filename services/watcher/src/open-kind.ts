@@ -1,4 +1,5 @@
 import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import type { Logger } from '@kcm-bus/runtime/service/log.ts';
@@ -48,7 +49,8 @@ export async function openKind(
       return serde;
     }),
   )) as [Serde, Serde];
-  const restored = await restoreKind(ctx.bus, topics, state, (offset, err) =>
+  const partitionOf = (key: string): number => partitionFor(namespacePartitionKey(key), partitions);
+  const restored = await restoreKind(ctx.bus, topics, state, { partitions, partitionOf }, (offset, err) =>
     log.error("a record of the kind's topics cannot be decoded: skipped (the first of them; the count follows)", {
       offset,
       err,

@@ -1,8 +1,7 @@
-import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import type { KubeObject } from './events.ts';
+import type { PublishedRecord } from './events.ts';
 
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
-export type PumpItem = WatchRecord<KubeObject> | { readonly type: 'Progress'; readonly resourceVersion: string };
+export type PumpItem = PublishedRecord | { readonly type: 'Progress'; readonly resourceVersion: string };
 
 /** Push is what one push brought, published whole; atomic: in one transaction (a relist). */
 type Push = { readonly items: readonly PumpItem[]; readonly atomic: boolean };
@@ -50,7 +49,7 @@ export type PumpFailures = {
  * (stalled meanwhile: the watcher is not ready) unless it is final (see PumpFailures).
  */
 export class Pump {
-  readonly #publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>;
+  readonly #publish: (records: readonly PublishedRecord[], atomic: boolean) => Promise<void>;
   readonly #opts: PumpOptions;
   readonly #failures: PumpFailures;
   /** #queue holds the pushes not yet published, each one whole. */
@@ -69,7 +68,7 @@ export class Pump {
   readonly #closing = new AbortController();
 
   constructor(
-    publish: (records: readonly WatchRecord<KubeObject>[], atomic: boolean) => Promise<void>,
+    publish: (records: readonly PublishedRecord[], atomic: boolean) => Promise<void>,
     opts: PumpOptions,
     failures: PumpFailures,
     reached?: string,
@@ -147,7 +146,7 @@ export class Pump {
       while (this.#queue.length > 0 && !this.#failed) {
         await this.#waitGap();
         const batch = this.#nextBatch();
-        const records = batch.items.filter((i): i is WatchRecord<KubeObject> => i.type !== 'Progress');
+        const records = batch.items.filter((i): i is PublishedRecord => i.type !== 'Progress');
         if (records.length > 0 && !(await this.#publishRetrying(records, batch.atomic))) return;
         this.#reached = batch.items.at(-1)?.resourceVersion ?? this.#reached;
         if (this.#queued <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
@@ -166,7 +165,7 @@ export class Pump {
   }
 
   /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
-  async #publishRetrying(records: readonly WatchRecord<KubeObject>[], atomic: boolean): Promise<boolean> {
+  async #publishRetrying(records: readonly PublishedRecord[], atomic: boolean): Promise<boolean> {
     for (let failures = 0; ; failures++) {
       try {
         this.#inFlightSince = this.#failures.now();

@@ -48,10 +48,11 @@ export async function restoreKind(
   bus: Bus,
   topics: KindTopics,
   serde: Serde,
+  placed: { readonly partitions: number; readonly partitionOf: (key: string) => number },
   onPoison: (offset: string, err: unknown) => void,
 ): Promise<Restored> {
   const r: Reading = {
-    state: new PublishedState(),
+    state: new PublishedState(placed.partitions, placed.partitionOf),
     resumeFrom: undefined,
     watermark: undefined,
     records: 0,

@@ -45,4 +45,17 @@ describe('PublishedState.relist', () => {
     assert.equal(state.size, 0);
     assert.deepEqual(state.relist([]), []);
   });
+
+  it("given a state placed on partitions, then each partition's inventory counts its live keys: an update is no new key, a delete of an unknown key nothing", () => {
+    const state = new PublishedState(2, (key) => (key.startsWith('a/') ? 0 : 1));
+    const obj = (rv: string) => ({ metadata: { resourceVersion: rv } });
+    state.apply('Applied', 'a/x', obj('1'));
+    state.apply('Applied', 'a/x', obj('2'));
+    state.apply('Applied', 'b/y', obj('3'));
+    state.apply('Deleted', 'b/y', obj('3'));
+    state.apply('Deleted', 'b/unknown', obj('4'));
+    const [a, b] = state.inventories();
+    assert.match(a!, /^1:[0-9a-f]{8}$/);
+    assert.equal(b, '0:00000000');
+  });
 });

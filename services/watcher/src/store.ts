@@ -1,4 +1,5 @@
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
+import { Inventory } from '@kcm-bus/runtime/consumer/inventory.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 
@@ -13,11 +14,32 @@ import type { KubeObject, StreamItem } from './events.ts';
 export class PublishedState {
   /** key → `${resourceVersion}/${uid}`: neither contains a slash. */
   readonly #objects = new Map<string, string>();
+  readonly #partitionOf: (key: string) => number;
+  readonly #inventories: Inventory[];
+
+  /** partitions and partitionOf place each key on its topic partition, for the inventories (one partition by default). */
+  constructor(partitions = 1, partitionOf: (key: string) => number = () => 0) {
+    this.#partitionOf = partitionOf;
+    this.#inventories = Array.from({ length: partitions }, () => new Inventory());
+  }
 
   /** apply records an Applied or Deleted item as published. */
   apply(type: ObjectEventType, key: string, object: KubeObject): void {
-    if (type === 'Deleted') this.#objects.delete(key);
-    else this.#objects.set(key, `${object.metadata?.resourceVersion ?? ''}/${object.metadata?.uid ?? ''}`);
+    const had = this.#objects.has(key);
+    if (type === 'Deleted') {
+      if (this.#objects.delete(key)) this.#inventories[this.#partitionOf(key)]?.removed(key);
+      return;
+    }
+    this.#objects.set(key, `${object.metadata?.resourceVersion ?? ''}/${object.metadata?.uid ?? ''}`);
+    if (!had) this.#inventories[this.#partitionOf(key)]?.added(key);
+  }
+
+  /**
+   * inventories are each partition's published live objects summed up (INVENTORY_HEADER), as of every item applied
+   * so far: items are applied in the order they are queued for publishing, so a watermark queued now follows them.
+   */
+  inventories(): readonly string[] {
+    return this.#inventories.map((i) => i.header());
   }
 
   /** has tells whether a live object of this key was published. */

@@ -20,6 +20,8 @@ export type ControllerGroupOptions = {
   readonly mutations: { readonly topic: string; readonly serde: Pick<Serde, 'encode'> };
   /** onDeadLetter counts a record of `topic` sent to its dead-letter topic (kcm_bus_dead_letters_total). */
   readonly onDeadLetter: (topic: string) => void;
+  /** onDivergence counts an input partition that stopped agreeing with the watcher's inventory (kcm_bus_store_divergences_total). */
+  readonly onDivergence: (topic: string) => void;
   readonly log: Logger;
   /** fatal stops the service (exit 1) when a consumer crashed for good: a restart restores and resumes. */
   readonly fatal: (what: string, err: unknown) => void;

@@ -8,6 +8,7 @@ import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
 import type { InputEvent } from './controller-types.ts';
 import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { ControllerGroup } from './controller-group.ts';
+import { KeyInventory } from '../consumer/inventory.ts';
 
 const PODS = 'kcm.state.pods';
 const PODS_HISTORY = 'kcm.watch.pods';
@@ -92,6 +93,7 @@ async function harness(
     results: { serde: json, signing: UNSIGNED },
     mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
     onDeadLetter: () => undefined,
+    onDivergence: () => undefined,
     log: jsonLogger('test', { sink: () => undefined }),
     fatal: () => undefined,
     ...o,
@@ -174,6 +176,45 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       h.events.map((e) => `${e.type} ${e.key}`),
       ['Applied ns-a/x', 'Deleted ns-a/x'],
     );
+  });
+
+  it("given watermark records carrying the watcher's inventory, then a partition that read the same objects agrees, and one that differs is counted and logged once", async () => {
+    const diverged: string[] = [];
+    const logs: string[] = [];
+    const h = await harness({
+      onDivergence: (topic) => void diverged.push(topic),
+      log: jsonLogger('test', { sink: (line) => void logs.push(line) }),
+    });
+    const p = partitionOfNs('ns-a');
+    await h.groups[0]!.onAssigned!([offsets(PODS, p, 0), offsets(PODS_HISTORY, p, 0)]);
+    const inventory = (...keys: string[]): string => {
+      const i = new KeyInventory();
+      for (const k of keys) i.applied(k);
+      return i.inventory.header();
+    };
+    const watermark = (offset: number, watcher: string) => ({
+      ...record('~watermark', offset),
+      value: Buffer.from(
+        JSON.stringify({
+          type: 'Watermark',
+          key: '~watermark',
+          resourceVersion: '5',
+          observedAt: '2026-01-01T00:00:00Z',
+          object: null,
+        }),
+      ),
+      headers: { 'kcm-bus-inventory': watcher },
+    });
+    const history = (...records: ReturnType<typeof record>[]) =>
+      h.groups[0]!.onBatch(
+        { topic: PODS_HISTORY, partition: p, records, lastOffset: records.at(-1)!.offset },
+        heartbeat,
+      );
+    await history(record('ns-a/x', 0), watermark(1, inventory('ns-a/x')));
+    assert.deepEqual(diverged, [], 'the same objects: they agree');
+    await history(watermark(2, inventory()), watermark(3, inventory()));
+    assert.deepEqual(diverged, [PODS], 'a ghost of ns-a/x: counted once, under the input');
+    assert.equal(logs.filter((l) => l.includes('differ from what the watcher published')).length, 1);
   });
 
   it("given a state partition with checkpoint markers, then its history is read from the last marker's offset, and a record of an older watcher epoch is refused", async () => {
@@ -375,6 +416,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       results: { serde: json, signing: UNSIGNED },
       mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
       onDeadLetter: () => undefined,
+      onDivergence: () => undefined,
       log: jsonLogger('test', { sink: () => undefined }),
       fatal: () => undefined,
     });

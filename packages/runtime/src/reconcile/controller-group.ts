@@ -14,7 +14,7 @@ import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faul
 import { RecordGuard, type RecordSource } from '../faults/record-guard.ts';
 import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { InputReader } from './input-reader.ts';
-import { dispatchInput, dispatchResult } from './part-dispatch.ts';
+import { type Dispatch, dispatchInput, dispatchResult } from './part-dispatch.ts';
 import { recordKey } from './record-route.ts';
 import type { Signing } from '../signing/signing.ts';
 
@@ -301,12 +301,26 @@ export class ControllerGroup {
           ? () => Promise.reject(new StaleEpochError(accepted.refused))
           : () =>
               resultsLiveFrom === undefined
-                ? dispatchInput(this.#parts, this.#watermarks, dispatch)
+                ? this.#input(reader, dispatch)
                 : dispatchResult(this.#parts, this.#o.results, dispatch);
       if (accepted !== 'skip') await this.#guard.handle(source, record, handle, heartbeat);
       this.#progress(reader, tp, record.offset);
       await heartbeat();
     }
+  }
+
+  /**
+   * #input hands an input record to the parts and counts it in its partition's inventory: a view that stops agreeing
+   * with the watcher's (a record lost or kept that should not have been) is counted and logged.
+   */
+  async #input(reader: InputReader, d: Dispatch): Promise<void> {
+    const disagreement = reader.counted(d.tp, d.record, await dispatchInput(this.#parts, this.#watermarks, d));
+    if (disagreement === undefined) return;
+    this.#o.onDivergence(disagreement.topic);
+    this.#o.log.error(
+      "this member's objects of an input partition differ from what the watcher published up to the same record",
+      { ...disagreement, remedy: 'restart the member: it restores the partition from the state topic' },
+    );
   }
 
   #progress(reader: InputReader, tp: TopicPartition, offset: string): void {

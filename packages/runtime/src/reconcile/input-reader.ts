@@ -1,7 +1,10 @@
 import type { BusRecord, GroupMember, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from '../consumer/cache-sync.ts';
+import { type Disagreement, Inventories } from '../consumer/inventory.ts';
 import { StateHandoff } from '../consumer/state-handoff.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
+import { INVENTORY_HEADER } from '@kcm-bus/schemas/watch-record.ts';
+import type { Routed } from './record-route.ts';
 
 const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
 
@@ -14,6 +17,7 @@ const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
  */
 export class InputReader {
   readonly sync = new CacheSync();
+  readonly #inventories = new Inventories();
   readonly #handoff: StateHandoff;
   readonly #historyHigh = new Map<string, string>();
   #member: Promise<GroupMember> | undefined;
@@ -60,6 +64,7 @@ export class InputReader {
    */
   assigned(assignment: readonly PartitionOffsets[]): void {
     this.#handoff.reset();
+    this.#inventories.reset();
     for (const tp of this.sync.assignedPartitions()) this.sync.revoked(tp);
     for (const p of assignment) {
       this.sync.assigned(p, p.high, p.low);
@@ -81,6 +86,21 @@ export class InputReader {
     }
     const refused = this.#handoff.isHistory(tp.topic) ? this.#handoff.admit(tp, record.headers) : undefined;
     return refused === undefined ? 'apply' : { refused };
+  }
+
+  /**
+   * counted adds a record it applied to its partition's inventory (Inventories), under the input's name; at a watermark
+   * record carrying the watcher's inventory, a Disagreement when the partition starts to differ from it.
+   */
+  counted(tp: TopicPartition, record: BusRecord, routed: Routed | undefined): Disagreement | undefined {
+    const topic = this.canonical(tp.topic);
+    if (routed?.kind === 'event') {
+      if (routed.event.type === 'Deleted') this.#inventories.deleted(topic, tp.partition, routed.event.key);
+      else this.#inventories.applied(topic, tp.partition, routed.event.key);
+    }
+    const watcher = record.headers[INVENTORY_HEADER];
+    if (routed?.kind !== 'watermark' || watcher === undefined) return undefined;
+    return this.#inventories.check(topic, tp.partition, watcher);
   }
 
   /** progress records how far a partition was read; true when that made it synced (a state partition then hands off). */

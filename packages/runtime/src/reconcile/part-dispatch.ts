@@ -3,7 +3,7 @@ import type { Serde } from '../codec/serde.ts';
 import type { Watermarks } from '../consumer/watermarks.ts';
 import type { Signing } from '../signing/signing.ts';
 import type { GroupPart } from './controller-group-options.ts';
-import { routeRecord } from './record-route.ts';
+import { routeRecord, type Routed } from './record-route.ts';
 
 /** Dispatch is one record on its way to the parts: where it is, the input it belongs to (canonical), whether live. */
 export type Dispatch = {
@@ -32,9 +32,13 @@ export async function dispatchResult(
  * clock. A record is an implicit watermark: the watcher publishes a kind in the order it read it, so everything of
  * the partition it read before the record's time is published before it (Watermarks, observed once for all parts).
  * The cause names the record where it is (a history record by its history offset); the controllers hear of it under
- * the input's name, its state topic, whichever of the input's topics brought it.
+ * the input's name, its state topic, whichever of the input's topics brought it. Returns what the record was.
  */
-export async function dispatchInput(parts: readonly GroupPart[], watermarks: Watermarks, d: Dispatch): Promise<void> {
+export async function dispatchInput(
+  parts: readonly GroupPart[],
+  watermarks: Watermarks,
+  d: Dispatch,
+): Promise<Routed | undefined> {
   const readers = parts.filter((p) => p.serdes.has(d.topic));
   const where = { topic: d.topic, partition: d.tp.partition };
   const decoded = new Map<Pick<Serde, 'decode'>, Awaited<ReturnType<typeof routeRecord>>>();
@@ -52,4 +56,5 @@ export async function dispatchInput(parts: readonly GroupPart[], watermarks: Wat
       p.controller.onWatermark(d.topic, d.tp.partition, routed.resourceVersion);
     }
   }
+  return decoded.values().next().value;
 }

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { AvroCodec } from '../codec/codec.avro.ts';
 import { watchEventView } from '../codec/project-schema.ts';
 import { Serde } from '../codec/serde.ts';
+import { divergenceCounter } from '../consumer/divergences.prom.ts';
 import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { EXPECTATIONS_FLAGS } from '../expectations/expectations.ts';
 import { RedisExpectations } from '../expectations/expectations.redis.ts';
@@ -101,6 +102,7 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
       metrics: new ControllerMetrics(ctx.registry),
       queues: new PromWorkqueueMetricsProvider(ctx.registry),
       deadLetters: deadLetterCounter(ctx.registry),
+      divergences: divergenceCounter(ctx.registry),
     };
     const groupOf = serviceGroups(ctx, ds, shared);
     const members = ds.map((d) => prepareMember(ctx, d, groupOf(d), shared));
@@ -127,6 +129,7 @@ type Shared = {
   readonly metrics: ControllerMetrics;
   readonly queues: PromWorkqueueMetricsProvider;
   readonly deadLetters: (topic: string) => void;
+  readonly divergences: (topic: string) => void;
 };
 
 /**
@@ -157,6 +160,7 @@ function serviceGroups(
       results,
       mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
       onDeadLetter: shared.deadLetters,
+      onDivergence: shared.divergences,
       log: ctx.log.child({ group: groupId }),
       fatal: ctx.fatal,
     });
