@@ -4,12 +4,13 @@
  * or KCM_BUS_PORT_BASE, 4 kwok nodes, kube-scheduler at 1000 qps so binding is never the bottleneck), starts the
  * watcher, runs the scenarios of bench/scenarios/<name>/ in turn (each starts and stops the systems it compares),
  * prints one table and writes bench/out/bench.json with every figure and the flag values in effect. Everything it
- * started is stopped at the end, also on failure. `npm run bench -- --list` prints each scenario's id (what --only
+ * started is stopped at the end, also on failure and on Ctrl-C or SIGTERM (onInterrupt). `npm run bench -- --list` prints each scenario's id (what --only
  * takes), name, what it measures and the variables it reads.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { down } from '@kcm-bus/stack/stack.ts';
+import { onInterrupt } from '@kcm-bus/stack/interrupt.ts';
 import { stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { benchStack, startBench } from './lib/bench-stack.ts';
 import { startBrokerProfile } from './lib/broker-profile.ts';
@@ -54,6 +55,13 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
   const brokerSummaries: string[] = [];
   const c = benchStack();
   let watcher: ServiceProcess | undefined;
+  const cleanUp = async (): Promise<void> => {
+    // Stopped gracefully first: a profiled service writes its profile on exit, which SIGKILL would skip.
+    await watcher?.stop();
+    await stopAllServices();
+    await down(c, { purge: true });
+  };
+  const interrupted = onInterrupt(cleanUp, (line) => console.error(`[bench] ${line}`));
   try {
     const started = await startBench(c);
     watcher = started.watcher;
@@ -67,10 +75,8 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
     };
     await runAll(chosen, ctx, brokerSummaries);
   } finally {
-    // Stopped gracefully first: a profiled service writes its profile on exit, which SIGKILL would skip.
-    await watcher?.stop();
-    await stopAllServices();
-    await down(c, { purge: true });
+    interrupted();
+    await cleanUp();
   }
   if (CPU_PROFILE) console.log(`\nCPU profiles (${PROFILES}):\n${summarizeProfiles(PROFILES)}`);
   if (brokerSummaries.length > 0) console.log(`\nBroker profiles:\n${brokerSummaries.join('\n')}`);

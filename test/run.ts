@@ -3,6 +3,7 @@ import { globSync } from 'node:fs';
 import { join } from 'node:path';
 import { BESIDE_KCM_BUS, stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
+import { onInterrupt } from '@kcm-bus/stack/interrupt.ts';
 import { say } from '@kcm-bus/stack/cli.ts';
 import { sh } from '@kcm-bus/stack/sh.ts';
 import { VERSIONS } from '@kcm-bus/stack/versions.ts';
@@ -76,9 +77,7 @@ async function main(): Promise<number> {
     KCM_BUS_NODES: '0',
     KCM_BUS_KCM_CONTROLLERS: process.env['KCM_BUS_KCM_CONTROLLERS'] ?? TEST_KCM_CONTROLLERS,
   });
-  const stop = (): void => void down(c, { purge: true }).then(() => process.exit(130));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const interrupted = onInterrupt(() => down(c, { purge: true }), log);
   try {
     log(`local stack, profile "test" (state: ${c.dir})`);
     await up(c, log);
@@ -96,6 +95,7 @@ async function main(): Promise<number> {
       },
     );
   } finally {
+    interrupted();
     log(`stopping the test stack: ${(await down(c, { purge: true })).join(', ')}`);
   }
 }
