@@ -28,5 +28,11 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
     help: "Directory of Ed25519 keys: this service's own `<signer>.key` and the `<signer>.pub` it trusts. Reconcilers sign their mutations and verify the writer's results, the writer verifies mutations and signs results (the watcher does not use it). Empty: nothing signed, nothing verified, and anyone who can produce to Kafka can act on the cluster.",
   },
   { name: 'log-level', type: 'string', default: 'info', help: 'debug, info, warn or error.' },
+  {
+    name: 'graceful-shutdown-timeout',
+    type: 'duration',
+    default: '30s',
+    help: "How long a stop may take (controller-runtime's GracefulShutdownTimeout): past it the service exits with status 1; what it had not finished is read again by whoever takes its partitions.",
+  },
   ...KAFKA_SECURITY_FLAGS,
 ];

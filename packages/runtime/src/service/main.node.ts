@@ -50,7 +50,7 @@ export async function serviceMain(
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   const { flags, log, connection } = configure(name, specs, argv, kafkaRequestCounter(registry));
-  await runUntilSignal(log, async () => {
+  await runUntilSignal(log, flags.duration('graceful-shutdown-timeout'), async () => {
     const fatal = (what: string, err: unknown): void => {
       log.error(what, { err });
       process.exitCode = 1;
