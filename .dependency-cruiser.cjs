@@ -1,20 +1,22 @@
 /**
  * The layering rule, checked by the test command (see docs/design.md#tests; test/unit/layers.test.ts proves each rule
  * fires):
- * - packages in order: schemas imports no workspace; runtime imports schemas; k8s imports runtime and schemas;
- *   services import runtime, k8s and schemas; tools import runtime and schemas; the stack imports runtime, tools and
- *   schemas; the harness (what drives a running stack from outside, for tests and benchmarks) imports runtime, the
- *   stack and schemas;
+ * - packages in order: schemas imports no workspace; runtime imports schemas (and knows no controller by name: the
+ *   catalog is the application's); k8s imports runtime and schemas; the catalog imports runtime, k8s and schemas;
+ *   services import runtime, k8s, the catalog and schemas; tools import runtime, the catalog and schemas; the stack
+ *   imports runtime, the catalog, tools and schemas; the harness (what drives a running stack from outside, for tests
+ *   and benchmarks) imports runtime, the catalog, the stack and schemas;
  *   test imports any;
  * - the bench drives the system from outside (the stack, the services' commands as processes, the topics): it imports
  *   packages and schemas, never services/* or test/*; and nothing outside bench/ imports bench/;
  * - services never import each other;
- * - pure modules (every module of schemas, packages/runtime, packages/k8s and services/* except adapters
+ * - pure modules (every module of schemas, packages/runtime, packages/k8s, packages/catalog and services/* except adapters
  *   `*.<impl>.ts`, `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
  * - only the watcher and the writer import @kubernetes/client-node (and schemas' dev tools, `*.kube.ts`);
  * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs.
  */
-const PURE = '^(schemas|packages/(runtime|k8s)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
+const PURE =
+  '^(schemas|packages/(runtime|k8s|catalog)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
 const IO = '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads)$';
 
 /** LAYERS name, for each workspace folder, the workspace folders it may import besides itself. */
@@ -22,10 +24,11 @@ const LAYERS = {
   schemas: [],
   'packages/runtime': ['schemas'],
   'packages/k8s': ['packages/runtime', 'schemas'],
-  'packages/tools': ['packages/runtime', 'schemas'],
-  'packages/stack': ['packages/runtime', 'packages/tools', 'schemas'],
-  'packages/harness': ['packages/runtime', 'packages/stack', 'schemas'],
-  'services/[^/]+': ['packages/runtime', 'packages/k8s', 'schemas'],
+  'packages/catalog': ['packages/runtime', 'packages/k8s', 'schemas'],
+  'packages/tools': ['packages/runtime', 'packages/catalog', 'schemas'],
+  'packages/stack': ['packages/runtime', 'packages/catalog', 'packages/tools', 'schemas'],
+  'packages/harness': ['packages/runtime', 'packages/catalog', 'packages/stack', 'schemas'],
+  'services/[^/]+': ['packages/runtime', 'packages/k8s', 'packages/catalog', 'schemas'],
 };
 
 const packagesInOrder = Object.entries(LAYERS).map(([from, allowed]) => ({
@@ -41,7 +44,8 @@ module.exports = {
     ...packagesInOrder,
     {
       name: 'bench-drives-from-outside',
-      comment: 'bench/ drives the system from outside: the stack, the services\' commands (spawned processes), the topics. It imports packages and schemas, never a service\'s or the tests\' modules (what both it and the tests need lives in packages/harness).',
+      comment:
+        "bench/ drives the system from outside: the stack, the services' commands (spawned processes), the topics. It imports packages and schemas, never a service's or the tests' modules (what both it and the tests need lives in packages/harness).",
       severity: 'error',
       from: { path: '^bench/' },
       to: { path: '^(services|test)/' },
@@ -69,14 +73,16 @@ module.exports = {
     },
     {
       name: 'only-watcher-and-writer-use-the-api',
-      comment: 'Only the watcher reads the API and only the writer writes it; reconcilers hold no API client (schemas\' *.kube.ts are dev tools).',
+      comment:
+        "Only the watcher reads the API and only the writer writes it; reconcilers hold no API client (schemas' *.kube.ts are dev tools).",
       severity: 'error',
       from: { path: '^(packages/(runtime|k8s|tools)/|services/(?!watcher/|writer/)|schemas/(?!.*\\.kube\\.ts$))' },
       to: { path: '(^|/)node_modules/@kubernetes/client-node/' },
     },
     {
       name: 'only-the-bus-adapter-uses-kafkajs',
-      comment: 'kafkajs is constructed and called only in the bus adapter (packages/runtime/src/bus/*.kafka.ts), so another client touches that folder only.',
+      comment:
+        'kafkajs is constructed and called only in the bus adapter (packages/runtime/src/bus/*.kafka.ts), so another client touches that folder only.',
       severity: 'error',
       from: { pathNot: '^packages/runtime/src/bus/.*\\.kafka(\\.test)?\\.ts$' },
       to: { path: '(^|/)node_modules/kafkajs/' },
@@ -92,6 +98,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
   },
 };

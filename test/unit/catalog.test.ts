@@ -1,18 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTROLLERS, RECONCILER_SERVICES, type ReconcilerService } from '@kcm-bus/runtime/catalog/controllers.ts';
-import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { CONTROLLERS, RECONCILER_SERVICES, type ReconcilerService } from '@kcm-bus/catalog/controllers.ts';
+import type { Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
 
 /** declarationsOf loads what a reconciler service runs: the DECLARATIONS of its src/declarations.ts (main.ts runs them). */
-async function declarationsOf(service: ReconcilerService): Promise<readonly ControllerDeclaration<Inputs>[]> {
-  return (
-    (await import(`../../services/${service}/src/declarations.ts`)) as {
-      DECLARATIONS: readonly ControllerDeclaration<Inputs>[];
-    }
-  ).DECLARATIONS;
+async function declarationsOf(service: ReconcilerService): Promise<readonly Declared[]> {
+  return ((await import(`../../services/${service}/src/declarations.ts`)) as { DECLARATIONS: readonly Declared[] })
+    .DECLARATIONS;
 }
 
-describe('the controller catalog (packages/runtime/src/catalog/controllers.ts) against what the services run', () => {
+describe('the controller catalog (packages/catalog/src/controllers.ts) against what the services run', () => {
   for (const service of RECONCILER_SERVICES) {
     it(`given ${service}, then services/${service}/src/declarations.ts declares exactly the catalog's parts of its controllers`, async () => {
       const declared = (await declarationsOf(service)).map((d) => `${d.service} ${d.name} ${d.workqueue}`).sort();

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
 import { dashboardPanels, exportedSeries, seriesNames } from '../support/dashboard.ts';
 
 describe('deploy/grafana/kcm-bus.json', () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
 import { ROLES } from '@kcm-bus/stack/kube-access.ts';
 import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 

@@ -132,7 +132,7 @@ function filesUnder(dir: string): string[] {
 
 /**
  * unknownSourceFiles lists the TypeScript files a service's README names in code (`sync-replica-set.ts`,
- * `node-health/node-writes.ts`, `packages/runtime/src/catalog/controllers.ts`) that do not exist: a name resolves
+ * `node-health/node-writes.ts`, `packages/catalog/src/controllers.ts`) that do not exist: a name resolves
  * as a path from the repository's root, or as the end of a path below the service's folder. A README that names the
  * files of an older layout fails here.
  */
@@ -193,7 +193,7 @@ describe('the docs (README.md, docs/*.md and services/*/README.md) stand alone i
   it('given a service README that names files of an older layout, then unknownSourceFiles names those, and only those', () => {
     const page =
       '| `reconcile-rc.ts` | `sync-replica-set.ts` | `src/set-lookup.ts` |\n' +
-      '`packages/runtime/src/catalog/controllers.ts`, `packages/runtime/src/catalog/allowlist.ts`, `*.test.ts`, `--help`\n' +
+      '`packages/catalog/src/controllers.ts`, `packages/runtime/src/catalog/allowlist.ts`, `*.test.ts`, `--help`\n' +
       '```\n`rc-lookup.ts` in a code block\n```';
     assert.deepEqual(unknownSourceFiles('services/reconciler-rc/README.md', page), [
       'services/reconciler-rc/README.md:1: reconcile-rc.ts names no file of the repository or of services/reconciler-rc',

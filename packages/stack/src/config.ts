@@ -1,4 +1,4 @@
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { runDir } from './paths.ts';
 
 /** PORT_NAMES lists every loopback port the stack listens on, in offset order from the base port. */

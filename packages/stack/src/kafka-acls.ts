@@ -1,5 +1,5 @@
 import type { KafkaAcl, KafkaAclOperation } from '@kcm-bus/runtime/bus/bus.ts';
-import { inputKindsOf, RECONCILER_SERVICES } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { inputKindsOf, RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
 import { WATCHER_EPOCHS_TOPIC } from '@kcm-bus/schemas/watch-record.ts';
 
 /** SERVICES are the kcm-bus services, each its own Kafka principal (User:<service>) on the secure listener. */

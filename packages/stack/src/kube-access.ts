@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { IDENTITIES, pkiDir } from './pki.ts';

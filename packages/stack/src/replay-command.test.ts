@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { describe, it } from 'node:test';
 import { main } from './cli.ts';
 import { CONTROLLER_SERVICES } from './replay-command.ts';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { REPLAY_FLAGS } from '@kcm-bus/runtime/replay/replay.node.ts';
 import { FlagError, wantsHelp, type CommandLine } from '@kcm-bus/runtime/service/flags.ts';
 import { commandHelp, type Command } from '@kcm-bus/tools/command.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**

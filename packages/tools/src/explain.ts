@@ -1,4 +1,4 @@
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
 import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
 import type { Version } from './history-format.ts';

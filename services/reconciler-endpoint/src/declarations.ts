@@ -1,12 +1,11 @@
 import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
-import { declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
-import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { ENDPOINTSLICE_CONTROLLER, ENDPOINTS_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
 import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
 import { endpointsControllerSpec } from './controller-spec.ts';
-import { CONTROLLER_NAME, POD_FIELDS } from './endpoints-controller.ts';
+import { POD_FIELDS } from './endpoints-controller.ts';
 import {
   byServiceName,
-  CONTROLLER_NAME as SLICE_CONTROLLER,
   DEFAULT_MAX_ENDPOINTS_PER_SLICE,
   SERVICE_NAME_INDEX,
 } from './slices/endpointslice-controller.ts';
@@ -16,7 +15,10 @@ import { endpointSliceControllerSpec, type SliceInputs } from './slices/slice-co
 const BY_NAMESPACE = { [NAMESPACE_INDEX]: byNamespace };
 
 /** endpoints is upstream's endpoints-controller, co-partitioned by namespace with Services and pods. */
-const endpoints = declared<{ services: Service; pods: Pod; endpoints: Endpoints }>(CONTROLLER_NAME, 'endpoint', {
+const endpoints = declared(
+  ENDPOINTS_CONTROLLER,
+  'endpoint',
+)<{ services: Service; pods: Pod; endpoints: Endpoints }>({
   inputs: { services: { indexers: BY_NAMESPACE }, pods: { indexers: BY_NAMESPACE, fields: POD_FIELDS } },
   flags: [
     {
@@ -34,7 +36,10 @@ const endpoints = declared<{ services: Service; pods: Pod; endpoints: Endpoints 
 const NODE_FIELDS = ['metadata.name', 'metadata.labels', 'status.conditions', 'status.allocatable'];
 
 /** endpointSlices is upstream's endpointslice-controller: Services, pods and slices by namespace, nodes read whole. */
-const endpointSlices = declared<SliceInputs>(SLICE_CONTROLLER, 'endpoint_slice', {
+const endpointSlices = declared(
+  ENDPOINTSLICE_CONTROLLER,
+  'endpoint_slice',
+)<SliceInputs>({
   inputs: {
     services: { indexers: BY_NAMESPACE },
     pods: { indexers: BY_NAMESPACE, fields: POD_FIELDS },
@@ -65,4 +70,4 @@ const endpointSlices = declared<SliceInputs>(SLICE_CONTROLLER, 'endpoint_slice',
 });
 
 /** DECLARATIONS are the controllers reconciler-endpoint runs, each a catalog entry's part and its code. */
-export const DECLARATIONS = [endpoints, endpointSlices] as unknown as readonly ControllerDeclaration<Inputs>[];
+export const DECLARATIONS: readonly Declared[] = [endpoints, endpointSlices];

@@ -1,4 +1,4 @@
-import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { ENDPOINTS_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 
 /*
@@ -6,7 +6,7 @@ import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
  * and annotations it writes (k8s.io/api/core/v1 well-known names).
  */
 
-const ENTRY = catalogEntry('endpoints-controller');
+const ENTRY = ENDPOINTS_CONTROLLER;
 
 /** CONTROLLER_NAME is the controller's name in kube-controller-manager (--controllers), and our mutations' controller. */
 export const CONTROLLER_NAME = ENTRY.name;

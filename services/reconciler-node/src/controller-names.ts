@@ -1,7 +1,7 @@
-import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
-
-const NODE_LIFECYCLE = catalogEntry('node-lifecycle-controller');
-const TAINT_EVICTION = catalogEntry('taint-eviction-controller');
+import {
+  NODE_LIFECYCLE_CONTROLLER as NODE_LIFECYCLE,
+  TAINT_EVICTION_CONTROLLER as TAINT_EVICTION,
+} from '@kcm-bus/catalog/controllers.ts';
 
 /** NODE_LIFECYCLE_CONTROLLER is upstream's controller name (--controllers): the `controller` of both parts' mutations. */
 export const NODE_LIFECYCLE_CONTROLLER = NODE_LIFECYCLE.name;

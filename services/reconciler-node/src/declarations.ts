@@ -1,8 +1,7 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Lease, Node } from '@kcm-bus/k8s/node-v1.ts';
-import { declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
-import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import { NODE_LIFECYCLE_CONTROLLER, TAINT_EVICTION_CONTROLLER } from './controller-names.ts';
+import { NODE_LIFECYCLE_CONTROLLER, TAINT_EVICTION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
 import { promNodeCollectorMetrics } from './node-health/metrics.prom.ts';
 import { withStalenessLog } from './node-health/metrics.ts';
 import { MONITOR_KEY, NO_EXECUTE_KEY, nodeHealthSpec } from './node-health/node-health-spec.ts';
@@ -16,7 +15,10 @@ const isPodKey = (key: string): boolean => key.includes('/');
 const pods = { indexers: POD_NODE_NAME_INDEXERS };
 
 /** nodeHealth is node lifecycle's node part: one active member (upstream's leader), nodes and Leases read whole. */
-const nodeHealth = declared<{ nodes: Node; leases: Lease }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller', {
+const nodeHealth = declared(
+  NODE_LIFECYCLE_CONTROLLER,
+  'node_lifecycle_controller',
+)<{ nodes: Node; leases: Lease }>({
   tick: {
     flag: 'node-monitor-period',
     default: '5s',
@@ -36,20 +38,22 @@ const nodeHealth = declared<{ nodes: Node; leases: Lease }>(NODE_LIFECYCLE_CONTR
 });
 
 /** podsNotReady is node lifecycle's pod part (MarkPodsNotReady), sharded with the pods by namespace. */
-const podsNotReady = declared<{ pods: Pod; nodes: Node }>(NODE_LIFECYCLE_CONTROLLER, 'node_lifecycle_controller_pods', {
+const podsNotReady = declared(
+  NODE_LIFECYCLE_CONTROLLER,
+  'node_lifecycle_controller_pods',
+)<{ pods: Pod; nodes: Node }>({
   inputs: { pods },
   spec: (listers, { watermarks }) => ({ ...podsNotReadySpec(listers, watermarks), ownsKey: isPodKey }),
 });
 
 /** taintEviction is upstream's taint-eviction-controller, sharded with the pods by namespace. */
-const taintEviction = declared<{ pods: Pod; nodes: Node }>(TAINT_EVICTION_CONTROLLER, 'noexec_taint_pod', {
+const taintEviction = declared(
+  TAINT_EVICTION_CONTROLLER,
+  'noexec_taint_pod',
+)<{ pods: Pod; nodes: Node }>({
   inputs: { pods },
   spec: (listers, { registry }) => taintEvictionSpec(listers, promTaintEvictionMetrics(registry)),
 });
 
 /** DECLARATIONS are the controllers reconciler-node runs, each a catalog entry's part and its code. */
-export const DECLARATIONS = [
-  nodeHealth,
-  podsNotReady,
-  taintEviction,
-] as unknown as readonly ControllerDeclaration<Inputs>[];
+export const DECLARATIONS: readonly Declared[] = [nodeHealth, podsNotReady, taintEviction];

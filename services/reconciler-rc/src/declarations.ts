@@ -1,27 +1,34 @@
-import { declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
-import type { ControllerDeclaration, Inputs } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import { REPLICASET_CONTROLLER, REPLICATION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
 import { replicaSetControllerSpec, type SetInputs } from './controller-spec.ts';
 import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';
-import { REPLICA_SETS, REPLICATION_CONTROLLERS, type ReplicaSetKind } from './replica-set-kind.ts';
+import { REPLICA_SETS, REPLICATION_CONTROLLERS } from './replica-set-kind.ts';
 import { POD_INDEXERS, SET_INDEXERS } from './set-lookup.ts';
 import { DEFAULT_REPLICA_SET_CONFIG } from './sync-replica-set.ts';
 
-/** replicaSetManager declares upstream's ReplicaSetController for one kind: its catalog part, its pods projected. */
-function replicaSetManager(kind: ReplicaSetKind, workqueue: string): ControllerDeclaration<SetInputs> {
-  return declared<SetInputs>(kind.controller, workqueue, {
-    inputs: {
-      pods: { indexers: POD_INDEXERS, project: projectPod, fields: PROJECTED_POD_FIELDS },
-      sets: { indexers: SET_INDEXERS },
-    },
-    spec: (listers) => replicaSetControllerSpec(kind, listers, DEFAULT_REPLICA_SET_CONFIG),
-  });
-}
+/** INPUTS are both managers' input options: their pods projected to the fields they read, their sets indexed. */
+const INPUTS = {
+  pods: { indexers: POD_INDEXERS, project: projectPod, fields: PROJECTED_POD_FIELDS },
+  sets: { indexers: SET_INDEXERS },
+};
 
 /**
  * DECLARATIONS are the controllers reconciler-rc runs, each in its consumer group with its workqueue: upstream's
  * replicationcontroller-controller and replicaset-controller, one implementation on two kinds.
  */
-export const DECLARATIONS = [
-  replicaSetManager(REPLICATION_CONTROLLERS, 'replicationmanager'),
-  replicaSetManager(REPLICA_SETS, 'replicaset'),
-] as unknown as readonly ControllerDeclaration<Inputs>[];
+export const DECLARATIONS: readonly Declared[] = [
+  declared(
+    REPLICATION_CONTROLLER,
+    'replicationmanager',
+  )<SetInputs>({
+    inputs: INPUTS,
+    spec: (listers) => replicaSetControllerSpec(REPLICATION_CONTROLLERS, listers, DEFAULT_REPLICA_SET_CONFIG),
+  }),
+  declared(
+    REPLICASET_CONTROLLER,
+    'replicaset',
+  )<SetInputs>({
+    inputs: INPUTS,
+    spec: (listers) => replicaSetControllerSpec(REPLICA_SETS, listers, DEFAULT_REPLICA_SET_CONFIG),
+  }),
+];

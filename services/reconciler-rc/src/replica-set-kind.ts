@@ -2,8 +2,8 @@ import type { LabelSelector, ReplicaSetStatus } from '@kcm-bus/k8s/apps-v1.ts';
 import type { ObjectMeta, PodTemplateSpec } from '@kcm-bus/k8s/core-v1.ts';
 import { labelSelectorMatcher, type SelectorOrError } from '@kcm-bus/k8s/label-selector.ts';
 import { type Labels, selectorMatcher } from '@kcm-bus/k8s/labels.ts';
-import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
-import type { ObjectKind } from '@kcm-bus/runtime/catalog/content-rules.ts';
+import { type CatalogEntry, REPLICASET_CONTROLLER, REPLICATION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
+import type { ObjectKind } from '@kcm-bus/runtime/catalog/entry.ts';
 import { watchedKind, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 
 /*
@@ -48,13 +48,11 @@ export type ReplicaSetKind = {
 
 /** kindOf is a ReplicaSetKind from the controller's catalog entry. */
 function kindOf(
-  name: string,
-  plural: string,
+  entry: CatalogEntry,
   selector: ReplicaSetKind['selector'],
   terminatingReplicas: boolean,
 ): ReplicaSetKind {
-  const entry = catalogEntry(name);
-  const objects = watchedKind(plural);
+  const objects = watchedKind(entry.reconciles ?? '');
   return {
     controller: entry.name,
     eventSource: entry.eventSource,
@@ -67,16 +65,14 @@ function kindOf(
 
 /** REPLICATION_CONTROLLERS is the RC manager (pkg/controller/replication): an equality-map selector, no terminatingReplicas. */
 export const REPLICATION_CONTROLLERS: ReplicaSetKind = kindOf(
-  'replicationcontroller-controller',
-  'replicationcontrollers',
+  REPLICATION_CONTROLLER,
   (set) => ({ matches: selectorMatcher(set.spec.selector as Labels) }),
   false,
 );
 
 /** REPLICA_SETS is the ReplicaSet manager (pkg/controller/replicaset): a metav1.LabelSelector, terminatingReplicas counted. */
 export const REPLICA_SETS: ReplicaSetKind = kindOf(
-  'replicaset-controller',
-  'replicasets',
+  REPLICASET_CONTROLLER,
   (set) => labelSelectorMatcher(set.spec.selector as LabelSelector | undefined),
   true,
 );

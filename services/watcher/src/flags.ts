@@ -1,4 +1,4 @@
-import { reconciledKinds } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { reconciledKinds } from '@kcm-bus/catalog/controllers.ts';
 import type { FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
 import { WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 

@@ -1,4 +1,4 @@
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import {
   MUTATION_VERBS,
   type Mutation,
@@ -32,7 +32,7 @@ export class AllowlistError extends Error {
 const RESOURCE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/[a-z]+)?$/;
 
 /**
- * DEFAULT_ALLOWLIST_ENTRIES are the catalog's grants (packages/runtime/src/catalog/controllers.ts): each controller
+ * DEFAULT_ALLOWLIST_ENTRIES are the catalog's grants (packages/catalog/src/controllers.ts): each controller
  * may perform exactly what upstream's does, and the stack's `kcm-bus:writer` ClusterRole permits no more.
  */
 export const DEFAULT_ALLOWLIST_ENTRIES: readonly AllowlistEntry[] = CONTROLLERS.flatMap((c) =>

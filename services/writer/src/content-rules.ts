@@ -1,5 +1,5 @@
-import { CONTROLLERS } from '@kcm-bus/runtime/catalog/controllers.ts';
-import type { ContentRuleSpec, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/content-rules.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
+import type { ContentRuleSpec, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/entry.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
 import { resourceOf } from './allowlist.ts';
 

@@ -1,5 +1,5 @@
 import { stateTopic, watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { catalogEntry, type ControllerPart } from '../catalog/controllers.ts';
+import type { ControllerEntry, ControllerPart, InputNamesOf, WorkqueueOf } from '../catalog/entry.ts';
 import type { ControllerDeclaration, Input, Inputs } from './declaration.ts';
 
 /** InputOptions are what only a controller's code says of its inputs, by input name: indexers, projection, fields. */
@@ -12,37 +12,49 @@ export type ControllerCode<L extends Inputs> = Pick<
 > & { readonly inputs?: InputOptions<L> };
 
 /**
- * declared is a controller part's declaration: the catalog says its service, name, workqueue, inputs (each a watched
- * kind's state topic, partitioned or global), workers flag, singleton and expectations; the code adds its spec, tick,
- * flags and per-input options. Options for an input the catalog does not list fail at once, naming both.
+ * Declared is a controller part's declaration whose input types are its own: what the runtime runs, listed with
+ * others of other input types (a service's DECLARATIONS). `open` hands it, typed, to code generic in its inputs, so no
+ * declaration is ever cast to another's type.
  */
-export function declared<L extends Inputs>(
-  controller: string,
-  workqueue: string,
-  code: ControllerCode<L>,
-): ControllerDeclaration<L> {
-  const entry = catalogEntry(controller);
+export type Declared = Omit<ControllerDeclaration<Inputs>, 'inputs' | 'spec'> & {
+  open<R>(use: <L extends Inputs>(declaration: ControllerDeclaration<L>) => R): R;
+};
+
+/** CatalogInputs are the input types a part may declare: one per input its catalog entry names, and no other. */
+export type CatalogInputs<Names extends string, L> = { readonly [K in Names]: unknown } & {
+  readonly [K in Exclude<keyof L, Names>]: never;
+};
+
+/**
+ * declared is a controller part's declaration: the catalog entry says its service, name, workqueue, inputs (each a
+ * watched kind's state topic, partitioned or global), workers flag, singleton and expectations; the code adds its
+ * spec, tick, flags and per-input options. The entry's literal types check the rest at compile time: a workqueue
+ * the entry lacks, options for an input it does not list, or input types named otherwise than its inputs do not
+ * compile (catalog-declaration.types.test.ts). `declared(entry, workqueue)<Inputs>(code)`.
+ */
+export function declared<E extends ControllerEntry, W extends WorkqueueOf<E>>(entry: E, workqueue: W) {
   const part = entry.parts.find((p) => p.workqueue === workqueue);
-  if (part === undefined)
-    throw new Error(
-      `${controller} has no part with workqueue ${JSON.stringify(workqueue)} in the catalog (packages/runtime/src/catalog/controllers.ts)`,
-    );
-  const extra = Object.keys(code.inputs ?? {}).filter((name) => !(name in part.inputs));
-  if (extra.length > 0)
-    throw new Error(
-      `${controller}/${workqueue} gives options for inputs the catalog does not list: ${extra.join(', ')}`,
-    );
-  const { inputs: options = {}, ...rest } = code;
-  return {
-    ...rest,
-    service: entry.service,
-    name: entry.name,
-    workqueue,
-    inputs: inputsOf(part, options) as ControllerDeclaration<L>['inputs'],
-    workers: part.workers,
-    ...(part.singleton ? { singleton: true } : {}),
-    ...(part.expectations ? { expectations: true } : {}),
+  if (part === undefined) throw new Error(`${entry.name} has no part with workqueue ${JSON.stringify(workqueue)}`);
+  return <L extends CatalogInputs<InputNamesOf<E, W>, L>>(code: ControllerCode<L>): Declared => {
+    const { inputs: options = {}, ...rest } = code;
+    const declaration: ControllerDeclaration<L> = {
+      ...rest,
+      service: entry.service,
+      name: entry.name,
+      workqueue,
+      inputs: inputsOf(part, options) as ControllerDeclaration<L>['inputs'],
+      workers: part.workers,
+      ...(part.singleton ? { singleton: true } : {}),
+      ...(part.expectations ? { expectations: true } : {}),
+    };
+    return sealed(declaration);
   };
+}
+
+/** sealed hides a declaration's input types behind `open` (Declared), so declarations of different inputs list together. */
+export function sealed<L extends Inputs>(declaration: ControllerDeclaration<L>): Declared {
+  const { inputs: _inputs, spec: _spec, ...info } = declaration;
+  return { ...info, open: (use) => use(declaration) };
 }
 
 function inputsOf(

@@ -1,5 +1,5 @@
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
-import type { WorkersFlag } from '../catalog/controllers.ts';
+import type { WorkersFlag } from '../catalog/entry.ts';
 import type { FlagReader, FlagSpec } from '../service/flags.ts';
 import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
@@ -117,7 +117,7 @@ export type SpecContext<L extends Inputs> = {
   readonly registry: MetricsRegistry;
 };
 
-export type { WorkersFlag } from '../catalog/controllers.ts';
+export type { WorkersFlag } from '../catalog/entry.ts';
 
 /**
  * Tick asks for `keys` to be enqueued every period (upstream's wait.Until loops, e.g. node lifecycle's

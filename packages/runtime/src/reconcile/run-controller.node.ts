@@ -21,6 +21,7 @@ import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { ControllerGroup } from './controller-group.ts';
 import { Controller } from './controller.ts';
+import { type Declared, sealed } from './catalog-declaration.ts';
 import type { ControllerDeclaration, Input, Inputs } from './declaration.ts';
 import { controllerHooks, Informers } from './informers.ts';
 import { ControllerMetrics } from './metrics.prom.ts';
@@ -29,7 +30,7 @@ import { ControllerMetrics } from './metrics.prom.ts';
  * controllerFlags are a controller service's flags: the common ones, the group's, expectations' when a controller
  * keeps them, each controller's workers, tick and own flags (a flag two controllers declare is declared once).
  */
-export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): readonly FlagSpec[] {
+export function controllerFlags(ds: readonly Declared[]): readonly FlagSpec[] {
   const service = ds[0]!.service;
   const flags: FlagSpec[] = [
     {
@@ -81,7 +82,7 @@ export function controllerFlags(ds: readonly ControllerDeclaration<Inputs>[]): r
 
 /** runController runs one declared controller as a service (runControllers of one). */
 export async function runController<L extends Inputs>(d: ControllerDeclaration<L>): Promise<void> {
-  await runControllers([d as unknown as ControllerDeclaration<Inputs>]);
+  await runControllers([sealed(d)]);
 }
 
 /**
@@ -92,7 +93,7 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
  * partition and global input caught up), and stops gracefully on SIGTERM. `<service> replay …` runs them over a
  * window of history instead (replayService).
  */
-export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[]): Promise<void> {
+export async function runControllers(ds: readonly Declared[]): Promise<void> {
   if (process.argv[2] === 'replay') {
     process.exitCode = await replayService(ds, controllerFlags(ds), process.argv.slice(3));
     return;
@@ -105,7 +106,7 @@ export async function runControllers(ds: readonly ControllerDeclaration<Inputs>[
       divergences: divergenceCounter(ctx.registry),
     };
     const groupOf = serviceGroups(ctx, ds, shared);
-    const members = ds.map((d) => prepareMember(ctx, d, groupOf(d), shared));
+    const members = ds.map((d) => d.open((declaration) => prepareMember(ctx, declaration, groupOf(d), shared)));
     const groups = [...new Set(ds.map(groupOf))];
     for (const g of groups) await g.start();
     const running = members.map((m) => m.run());
@@ -136,11 +137,7 @@ type Shared = {
  * serviceGroups gives each controller its consumer group: one (`--consumer-group`) for every controller of the
  * service that shares its partitions, and one of its own (`<group>.<workqueue>`) for each singleton.
  */
-function serviceGroups(
-  ctx: ServiceContext,
-  ds: readonly ControllerDeclaration<Inputs>[],
-  shared: Shared,
-): (d: ControllerDeclaration<Inputs>) => ControllerGroup {
+function serviceGroups(ctx: ServiceContext, ds: readonly Declared[], shared: Shared): (d: Declared) => ControllerGroup {
   const prefix = ctx.flags.string('consumer-group');
   const results = {
     serde: new Serde(
@@ -174,13 +171,13 @@ type PreparedMember = { readonly run: () => RunningMember; readonly disconnect: 
 type RunningMember = { readonly working: () => boolean; readonly stop: () => Promise<void> };
 
 /** prepareMember builds a controller's stores, expectations, queue and Controller, and attaches it to its group. */
-function prepareMember(
+function prepareMember<L extends Inputs>(
   ctx: ServiceContext,
-  d: ControllerDeclaration<Inputs>,
+  d: ControllerDeclaration<L>,
   group: ControllerGroup,
   shared: Shared,
 ): PreparedMember {
-  const informers = new Informers<Inputs>(d.inputs);
+  const informers = new Informers<L>(d.inputs);
   const redis = d.expectations
     ? new Redis(ctx.flags.string('redis-url'), { maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
     : undefined;
@@ -219,24 +216,24 @@ function prepareMember(
   return { run: () => runMember(ctx, d, queue, controller), disconnect: () => redis?.disconnect() };
 }
 
-type MemberParts = {
-  readonly informers: Informers<Inputs>;
+type MemberParts<L extends Inputs> = {
+  readonly informers: Informers<L>;
   readonly group: ControllerGroup;
   readonly queue: Workqueue<string>;
   readonly signing: Signing;
 };
 
 /** memberController builds the Controller of one member: the spec on its informers, counted, on the member's ports. */
-function memberController(
+function memberController<L extends Inputs>(
   ctx: ServiceContext,
-  d: ControllerDeclaration<Inputs>,
+  d: ControllerDeclaration<L>,
   {
     informers,
     group,
     expectations,
     queue,
     signing: s,
-  }: MemberParts & { readonly expectations: RedisExpectations | undefined },
+  }: MemberParts<L> & { readonly expectations: RedisExpectations | undefined },
   metrics: ControllerMetrics,
 ): Controller {
   const watermarks = { watermark: (input: string, key?: string) => group.watermark(informers.topicOf(input), key) };
@@ -272,7 +269,7 @@ function memberController(
 /** runMember starts a controller's workers and its tick, and says how to stop them. */
 function runMember(
   ctx: ServiceContext,
-  d: ControllerDeclaration<Inputs>,
+  d: Pick<Declared, 'workers' | 'tick'>,
   queue: Workqueue<string>,
   controller: Controller,
 ): RunningMember {

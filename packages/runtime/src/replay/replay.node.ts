@@ -1,4 +1,5 @@
 import { Registry } from 'prom-client';
+import type { Declared } from '../reconcile/catalog-declaration.ts';
 import type { ControllerDeclaration, Inputs } from '../reconcile/declaration.ts';
 import { controllerHooks, Informers } from '../reconcile/informers.ts';
 import { COMMON_FLAGS } from '../service/common.ts';
@@ -47,7 +48,7 @@ export const REPLAY_FLAGS: readonly FlagSpec[] = [
  * diff's: 0 the same, 1 some key differs, 2 trouble.
  */
 export async function replayService(
-  ds: readonly ControllerDeclaration<Inputs>[],
+  ds: readonly Declared[],
   specs: readonly FlagSpec[],
   argv: readonly string[],
 ): Promise<number> {
@@ -69,11 +70,7 @@ export async function replayService(
   }
 }
 
-async function replayAll(
-  ds: readonly ControllerDeclaration<Inputs>[],
-  flags: FlagReader,
-  now: number,
-): Promise<ReplayReport[]> {
+async function replayAll(ds: readonly Declared[], flags: FlagReader, now: number): Promise<ReplayReport[]> {
   if (flags.string('from') === '') throw new FlagError('--from is required');
   const from = timeOrAge(flags.string('from'), now);
   const to = flags.string('to') === '' ? now : timeOrAge(flags.string('to'), now);
@@ -108,7 +105,7 @@ type Window = { readonly from: number; readonly to: number };
  */
 async function replayController(
   reader: HistoryReader,
-  ds: readonly ControllerDeclaration<Inputs>[],
+  ds: readonly Declared[],
   flags: FlagReader,
   w: Window,
 ): Promise<ReplayReport> {
@@ -117,7 +114,9 @@ async function replayController(
   let records = 0;
   let skipped = results.skipped;
   for (const d of ds) {
-    const { decisions, inputs, undecodable } = await replayDeclaration(reader, d, flags, w, results);
+    const { decisions, inputs, undecodable } = await d.open((declaration) =>
+      replayDeclaration(reader, declaration, flags, w, results),
+    );
     replayed.push(...decisions);
     records += inputs;
     skipped += undecodable;
@@ -135,14 +134,14 @@ async function replayController(
 }
 
 /** replayDeclaration runs the declaration's controller, built as the service builds it, over the window (ControllerReplay). */
-async function replayDeclaration(
+async function replayDeclaration<L extends Inputs>(
   reader: HistoryReader,
-  d: ControllerDeclaration<Inputs>,
+  d: ControllerDeclaration<L>,
   flags: FlagReader,
   w: Window,
   results: History,
 ): Promise<{ decisions: readonly Decision[]; inputs: number; undecodable: number }> {
-  const informers = new Informers<Inputs>(d.inputs);
+  const informers = new Informers<L>(d.inputs);
   const partitioned = informers.topics('partitioned');
   const topics = [...partitioned, ...informers.topics('global')];
   const partitions = new Map(

@@ -1,5 +1,5 @@
 import type { EndpointSlice } from '@kcm-bus/k8s/discovery-v1.ts';
-import { catalogEntry } from '@kcm-bus/runtime/catalog/controllers.ts';
+import { ENDPOINTSLICE_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
 
 /*
@@ -11,7 +11,7 @@ import { LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
  * spec.trafficDistribution is always read.
  */
 
-const ENTRY = catalogEntry('endpointslice-controller');
+const ENTRY = ENDPOINTSLICE_CONTROLLER;
 
 /** CONTROLLER_NAME is the controller's name in kube-controller-manager (--controllers), and our mutations' controller. */
 export const CONTROLLER_NAME = ENTRY.name;

@@ -1,0 +1,269 @@
+import type {
+  CatalogInput,
+  ControllerEntry,
+  ControllerPart,
+  Grant,
+  ObjectKind,
+} from '@kcm-bus/runtime/catalog/entry.ts';
+
+/*
+ * The controller catalog: the one place that says which of upstream's controllers kcm-bus runs, which service runs
+ * each, what each reads, what the writer lets it write, and the names it goes by. Everything else (the writer's
+ * allowlist and content rules, the stack's signers, RBAC and Kafka ACLs, the replay command, the tools, the
+ * controllers' own declarations, the deploy manifests) is derived from it or checked against it by a test. Entries
+ * keep their literal names, so a declaration that names an input or a workqueue its entry lacks does not compile.
+ */
+
+/** RECONCILER_SERVICES are the kcm-bus services that run controllers (each its own deployable and Kafka principal). */
+export const RECONCILER_SERVICES = ['reconciler-rc', 'reconciler-endpoint', 'reconciler-node'] as const;
+
+/** ReconcilerService is one of RECONCILER_SERVICES. */
+export type ReconcilerService = (typeof RECONCILER_SERVICES)[number];
+
+/** CatalogEntry is a ControllerEntry run by one of RECONCILER_SERVICES. */
+export type CatalogEntry = ControllerEntry & { readonly service: ReconcilerService };
+
+/** entry keeps an entry's literal types (its names, workqueues and input names) for the declarations to check against. */
+const entry = <const E extends CatalogEntry>(e: E): E => e;
+
+const RC = { apiVersion: 'v1', kind: 'ReplicationController' } as const;
+const RS = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
+const events: Grant = { resource: 'events', verbs: ['RecordEvent'] };
+const partitioned = <const K extends string>(kind: K) =>
+  ({ kind, scope: 'partitioned' }) as const satisfies CatalogInput;
+const global = <const K extends string>(kind: K) => ({ kind, scope: 'global' }) as const satisfies CatalogInput;
+
+/** replicaSetLike is a ReplicaSet manager's entry (upstream's ReplicaSetController serves RCs and ReplicaSets alike). */
+function replicaSetLike<const N extends string, const P extends ControllerPart>(
+  name: N,
+  eventSource: string,
+  owner: ObjectKind,
+  plural: string,
+  statusResource: string,
+  part: P,
+) {
+  return entry({
+    name,
+    service: 'reconciler-rc',
+    eventSource,
+    reconciles: plural,
+    eventKinds: [owner.kind],
+    ownerFinalizers: [plural],
+    parts: [part],
+    grants: [
+      { resource: 'pods', verbs: ['Create'], content: { rule: 'controlled-by', owner } },
+      { resource: 'pods', verbs: ['Patch'], content: { rule: 'owner-references', owner } },
+      { resource: 'pods', verbs: ['Delete'] },
+      { resource: statusResource, verbs: ['UpdateStatus'] },
+      events,
+    ],
+  });
+}
+
+/** REPLICATION_CONTROLLER is upstream's replicationcontroller-controller. */
+export const REPLICATION_CONTROLLER = replicaSetLike(
+  'replicationcontroller-controller',
+  'replication-controller',
+  RC,
+  'replicationcontrollers',
+  'replicationcontrollers/status',
+  {
+    workqueue: 'replicationmanager',
+    inputs: { pods: partitioned('pods'), sets: partitioned('replicationcontrollers') },
+    expectations: true,
+    workers: { name: 'concurrent-rc-syncs', default: 5, help: "RCs synced at once (kube-controller-manager's flag)." },
+  },
+);
+
+/** REPLICASET_CONTROLLER is upstream's replicaset-controller: the same code as the RC controller's, on ReplicaSets. */
+export const REPLICASET_CONTROLLER = replicaSetLike(
+  'replicaset-controller',
+  'replicaset-controller',
+  RS,
+  'replicasets',
+  'replicasets.apps/status',
+  {
+    workqueue: 'replicaset',
+    inputs: { pods: partitioned('pods'), sets: partitioned('replicasets') },
+    expectations: true,
+    workers: {
+      name: 'concurrent-replicaset-syncs',
+      default: 5,
+      help: "ReplicaSets synced at once (kube-controller-manager's flag).",
+    },
+  },
+);
+
+/** ENDPOINTS_CONTROLLER is upstream's endpoints-controller. */
+export const ENDPOINTS_CONTROLLER = entry({
+  name: 'endpoints-controller',
+  service: 'reconciler-endpoint',
+  eventSource: 'endpoint-controller',
+  reconciles: 'services',
+  eventKinds: ['Endpoints'],
+  ownerFinalizers: [],
+  grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'] }, events],
+  parts: [
+    {
+      workqueue: 'endpoint',
+      inputs: { services: partitioned('services'), pods: partitioned('pods'), endpoints: partitioned('endpoints') },
+      workers: {
+        name: 'concurrent-endpoint-syncs',
+        default: 5,
+        help: "Services synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
+/** ENDPOINTSLICE_CONTROLLER is upstream's endpointslice-controller (its mirroring sibling is not replaced). */
+export const ENDPOINTSLICE_CONTROLLER = entry({
+  name: 'endpointslice-controller',
+  service: 'reconciler-endpoint',
+  eventSource: 'endpoint-slice-controller',
+  reconciles: 'services',
+  eventKinds: ['Service'],
+  ownerFinalizers: ['services'],
+  grants: [
+    {
+      resource: 'endpointslices.discovery.k8s.io',
+      verbs: ['Create', 'Update'],
+      content: { rule: 'managed-endpoint-slice', managedBy: 'endpointslice-controller.k8s.io' },
+    },
+    { resource: 'endpointslices.discovery.k8s.io', verbs: ['Delete'] },
+    events,
+  ],
+  parts: [
+    {
+      workqueue: 'endpoint_slice',
+      inputs: {
+        services: partitioned('services'),
+        pods: partitioned('pods'),
+        endpointSlices: partitioned('endpointslices'),
+        nodes: global('nodes'),
+      },
+      workers: {
+        name: 'concurrent-service-endpoint-syncs',
+        default: 5,
+        help: "Services whose EndpointSlices are synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
+/** NODE_LIFECYCLE_CONTROLLER is upstream's node-lifecycle-controller: a node part (one active member) and a pod part. */
+export const NODE_LIFECYCLE_CONTROLLER = entry({
+  name: 'node-lifecycle-controller',
+  service: 'reconciler-node',
+  eventSource: 'node-controller',
+  reconciles: null,
+  eventKinds: ['Node', 'Pod'],
+  ownerFinalizers: [],
+  grants: [
+    { resource: 'nodes/status', verbs: ['UpdateStatus'] },
+    {
+      resource: 'nodes',
+      verbs: ['Patch'],
+      content: {
+        rule: 'merge-patch',
+        fields: {
+          metadata: { labels: { 'beta.kubernetes.io/os': true, 'beta.kubernetes.io/arch': true } },
+          spec: { taints: true },
+        },
+      },
+    },
+    { resource: 'pods/status', verbs: ['UpdateStatus'] },
+    { resource: 'pods', verbs: ['Delete'] },
+    events,
+  ],
+  parts: [
+    {
+      workqueue: 'node_lifecycle_controller',
+      inputs: { nodes: global('nodes'), leases: global('leases') },
+      singleton: true,
+      workers: {
+        name: 'node-update-workers',
+        default: 8,
+        help: "Nodes synced at once (upstream's nodeUpdateWorkerSize).",
+      },
+    },
+    {
+      workqueue: 'node_lifecycle_controller_pods',
+      inputs: { pods: partitioned('pods'), nodes: global('nodes') },
+      workers: {
+        name: 'pod-update-workers',
+        default: 4,
+        help: "Pods marked NotReady at once (upstream's podUpdateWorkerSize).",
+      },
+    },
+  ],
+});
+
+/** TAINT_EVICTION_CONTROLLER is upstream's taint-eviction-controller. */
+export const TAINT_EVICTION_CONTROLLER = entry({
+  name: 'taint-eviction-controller',
+  service: 'reconciler-node',
+  eventSource: 'taint-eviction-controller',
+  reconciles: null,
+  eventKinds: ['Pod'],
+  ownerFinalizers: [],
+  grants: [
+    {
+      resource: 'pods/status',
+      verbs: ['Patch'],
+      content: { rule: 'merge-patch', fields: { status: { conditions: true } }, conditionType: 'DisruptionTarget' },
+    },
+    { resource: 'pods', verbs: ['Delete'] },
+    events,
+  ],
+  parts: [
+    {
+      workqueue: 'noexec_taint_pod',
+      inputs: { pods: partitioned('pods'), nodes: global('nodes') },
+      workers: {
+        name: 'taint-eviction-workers',
+        default: 8,
+        help: "Pods decided at once (upstream's UpdateWorkerSize).",
+      },
+    },
+  ],
+});
+
+/** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
+export const CONTROLLERS: readonly CatalogEntry[] = [
+  REPLICATION_CONTROLLER,
+  REPLICASET_CONTROLLER,
+  ENDPOINTS_CONTROLLER,
+  ENDPOINTSLICE_CONTROLLER,
+  NODE_LIFECYCLE_CONTROLLER,
+  TAINT_EVICTION_CONTROLLER,
+];
+
+/** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */
+export function catalogEntry(name: string): CatalogEntry {
+  const entry = CONTROLLERS.find((c) => c.name === name);
+  if (entry === undefined)
+    throw new Error(
+      `no controller ${JSON.stringify(name)} in the catalog (packages/catalog/src/controllers.ts): ${CONTROLLERS.map((c) => c.name).join(', ')}`,
+    );
+  return entry;
+}
+
+/** controllersOf are the controllers a service runs, in catalog order. */
+export function controllersOf(service: ReconcilerService): readonly CatalogEntry[] {
+  return CONTROLLERS.filter((c) => c.service === service);
+}
+
+/** inputKindsOf are the watched kinds (plurals) a service's controllers read, each once. */
+export function inputKindsOf(service: ReconcilerService): readonly string[] {
+  return [
+    ...new Set(
+      controllersOf(service).flatMap((c) => c.parts.flatMap((p) => Object.values(p.inputs).map((i) => i.kind))),
+    ),
+  ];
+}
+
+/** reconciledKinds are the kinds (plurals) whose objects controllers sync, each once, in catalog order. */
+export function reconciledKinds(): readonly string[] {
+  return [...new Set(CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [c.reconciles])))];
+}
