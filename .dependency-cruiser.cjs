@@ -13,7 +13,10 @@
  * - pure modules (every module of schemas, packages/runtime, packages/k8s, packages/catalog and services/* except adapters
  *   `*.<impl>.ts`, `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
  * - only the watcher and the writer import @kubernetes/client-node (and schemas' dev tools, `*.kube.ts`);
- * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs.
+ * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs;
+ * - outside packages/runtime, a runtime area is reached only through its entry (src/<area>/index.ts), an adapter, a
+ *   fixture or a contract; the controller side (runtime/src/controller) imports nothing of the consumer side, the bus,
+ *   replay or the reconciler service; the consumer side reaches a controller only through controller-types.ts.
  */
 const PURE =
   '^(schemas|packages/(runtime|k8s|catalog)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
@@ -86,6 +89,30 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^packages/runtime/src/bus/.*\\.kafka(\\.test)?\\.ts$' },
       to: { path: '(^|/)node_modules/kafkajs/' },
+    },
+    {
+      name: 'runtime-through-its-entries',
+      comment: "Outside packages/runtime, a runtime area is reached through its public entry (src/<area>/index.ts), an adapter (*.<impl>.ts), a fixture or a contract: the modules behind an entry are the area's own.",
+      severity: 'error',
+      from: { pathNot: '^packages/runtime/' },
+      to: {
+        path: '^packages/runtime/src/[^/]+/',
+        pathNot: '/(index|[^/]+\\.(kafka|redis|kube|avro|prom|http|node|fs|fixture|contract))\\.ts$',
+      },
+    },
+    {
+      name: 'controller-side-knows-no-consumer',
+      comment: 'The controller side (per-key state, workqueue use, expectations, read your writes, informers) knows nothing of how records reach it: no consumer group, bus, replay or service wiring.',
+      severity: 'error',
+      from: { path: '^packages/runtime/src/controller/' },
+      to: { path: '^packages/runtime/src/(consumer|bus|reconciler|replay)/' },
+    },
+    {
+      name: 'consumer-feeds-controllers-through-their-port',
+      comment: 'The consumer side (group membership, restore, readers, routing) reaches a controller through its port alone (ControllerFeed and the event types in controller/controller-types.ts).',
+      severity: 'error',
+      from: { path: '^packages/runtime/src/consumer/' },
+      to: { path: '^packages/runtime/src/controller/', pathNot: '/controller-types\\.ts$' },
     },
     {
       name: 'no-circular',

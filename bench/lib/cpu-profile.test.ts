@@ -10,7 +10,7 @@ describe('CPU profile summary', () => {
       [
         where(frame('encode', 'file:///w/node_modules/avsc/lib/types.js')),
         where(frame('send', 'file:///w/node_modules/@kubernetes/client-node/dist/api.js')),
-        where(frame('sync', 'file:///w/packages/runtime/src/reconcile/controller.ts')),
+        where(frame('sync', 'file:///w/packages/runtime/src/controller/controller.ts')),
         where(frame('main', 'file:///w/services/writer/src/main.ts')),
         where(frame('write', 'node:internal/net')),
         where(frame('(garbage collector)', '')),

@@ -1,7 +1,7 @@
 import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import { partitionFor } from '@kcm-bus/runtime/partition/index.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { inParallel } from '@kcm-bus/harness/parallel.ts';
 import type { BenchContext } from './scenario.ts';

@@ -1,4 +1,4 @@
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import type { RawKube } from '@kcm-bus/harness/kube.ts';

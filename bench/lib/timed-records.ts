@@ -1,6 +1,6 @@
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 

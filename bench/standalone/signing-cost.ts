@@ -3,7 +3,7 @@
  * pod-sized mutation), as the reconcilers and the writer do each mutation and each result. No stack needed.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
+import { signingWith } from '@kcm-bus/runtime/signing/index.ts';
 
 const N = 10_000;
 const signer = 'replicationcontroller-controller';

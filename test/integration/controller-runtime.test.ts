@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
-import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/index.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { itBehavesLikeExpectations } from '@kcm-bus/runtime/expectations/expectations-store.contract.ts';
 import { RedisExpectations } from '@kcm-bus/runtime/expectations/expectations.redis.ts';
-import { FencedError } from '@kcm-bus/runtime/expectations/expectations.ts';
+import { FencedError } from '@kcm-bus/runtime/expectations/index.ts';
 import { testStack, uniqueName } from '../support/stack.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 

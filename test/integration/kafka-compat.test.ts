@@ -9,7 +9,7 @@ import {
   type GroupMember,
   type OutgoingRecord,
   type PartitionOffsets,
-} from '@kcm-bus/runtime/bus/bus.ts';
+} from '@kcm-bus/runtime/bus/index.ts';
 import { startStandaloneKafka, type StandaloneKafka } from '@kcm-bus/stack/kafka-standalone.ts';
 import { otherKafka } from '@kcm-bus/stack/kafka-versions.ts';
 import { uniqueName } from '../support/stack.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ReplayReport } from '@kcm-bus/runtime/replay/replay-report.ts';
+import type { ReplayReport } from '@kcm-bus/runtime/replay/index.ts';
 import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
 import { compactEtcd } from '@kcm-bus/harness/etcd.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';

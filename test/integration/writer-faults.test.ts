@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frame } from '@kcm-bus/runtime/codec/wire.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { frame } from '@kcm-bus/runtime/codec/index.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';

@@ -1,9 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { frame } from '@kcm-bus/runtime/codec/wire.ts';
-import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { signingWith } from '@kcm-bus/runtime/signing/signing.ts';
+import { frame } from '@kcm-bus/runtime/codec/index.ts';
+import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/index.ts';
+import { signingWith } from '@kcm-bus/runtime/signing/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';

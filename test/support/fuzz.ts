@@ -1,5 +1,5 @@
-import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import { frame } from '@kcm-bus/runtime/codec/wire.ts';
+import type { OutgoingRecord } from '@kcm-bus/runtime/bus/index.ts';
+import { frame } from '@kcm-bus/runtime/codec/index.ts';
 
 /** Random is a seeded pseudo-random source (mulberry32): a failing fuzz run can be replayed with its seed. */
 export type Random = { readonly int: (below: number) => number; readonly bytes: (n: number) => Buffer };

@@ -1,5 +1,5 @@
-import { global, partitioned, type ControllerDeclaration } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import { runController } from '@kcm-bus/runtime/reconcile/run-controller.node.ts';
+import { global, partitioned, type ControllerDeclaration } from '@kcm-bus/runtime/controller/index.ts';
+import { runController } from '@kcm-bus/runtime/reconciler/run-controllers.node.ts';
 
 /**
  * The probe controller is a controller the runtime's integration tests run as a real service: it reads pods

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTROLLERS, RECONCILER_SERVICES, type ReconcilerService } from '@kcm-bus/catalog/controllers.ts';
-import type { Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
+import type { Declared } from '@kcm-bus/runtime/controller/index.ts';
 
 /** declarationsOf loads what a reconciler service runs: the DECLARATIONS of its src/declarations.ts (main.ts runs them). */
 async function declarationsOf(service: ReconcilerService): Promise<readonly Declared[]> {

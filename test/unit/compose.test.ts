@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** SERVICES are the five services. */

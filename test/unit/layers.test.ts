@@ -51,7 +51,7 @@ const VIOLATIONS: readonly Violation[] = [
   },
   {
     rule: 'only-the-bus-adapter-uses-kafkajs',
-    file: 'packages/runtime/src/reconcile/controller.kafka.ts',
+    file: 'packages/runtime/src/controller/controller.kafka.ts',
     text: "import { Kafka } from 'kafkajs';\nexport const z = Kafka;\n",
   },
   {
@@ -61,7 +61,7 @@ const VIOLATIONS: readonly Violation[] = [
   },
   {
     rule: 'packages-in-order',
-    file: 'packages/runtime/src/reconcile/controller.ts',
+    file: 'packages/runtime/src/controller/controller.ts',
     text: "import '../../../k8s/src/target.ts';\n",
   },
   {
@@ -91,6 +91,21 @@ const VIOLATIONS: readonly Violation[] = [
     text: "import '../../../bench/lib/target.ts';\n",
   },
   {
+    rule: 'runtime-through-its-entries',
+    file: 'services/writer/src/reach.ts',
+    text: "import '../../../packages/runtime/src/bus/deep.ts';\n",
+  },
+  {
+    rule: 'controller-side-knows-no-consumer',
+    file: 'packages/runtime/src/controller/feed.ts',
+    text: "import '../consumer/target.ts';\n",
+  },
+  {
+    rule: 'consumer-feeds-controllers-through-their-port',
+    file: 'packages/runtime/src/consumer/feeding.ts',
+    text: "import '../controller/inside.ts';\n",
+  },
+  {
     rule: 'no-circular',
     file: 'packages/tools/src/a.ts',
     text: "import { b } from './b.ts';\nexport const a = (): number => b();\n",
@@ -105,6 +120,9 @@ const TARGETS: Readonly<Record<string, string>> = {
   'packages/stack/src/target.ts': 'export const x = 1;\n',
   'test/support/target.ts': 'export const x = 1;\n',
   'bench/lib/target.ts': 'export const x = 1;\n',
+  'packages/runtime/src/bus/deep.ts': 'export const x = 1;\n',
+  'packages/runtime/src/consumer/target.ts': 'export const x = 1;\n',
+  'packages/runtime/src/controller/inside.ts': 'export const x = 1;\n',
   'packages/tools/src/b.ts': "import { a } from './a.ts';\nexport const b = (): number => a();\n",
 };
 

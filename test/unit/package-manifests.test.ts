@@ -108,7 +108,7 @@ describe("the workspaces' package.json files", () => {
 describe('packageOf', () => {
   it('given specifiers, then it names the package of bare ones only', () => {
     assert.deepEqual(
-      ['@kcm-bus/runtime/store/store.ts', 'avsc', 'yaml/util', './x.ts', 'node:fs', 'fs', '@types/node'].map(packageOf),
+      ['@kcm-bus/runtime/store/index.ts', 'avsc', 'yaml/util', './x.ts', 'node:fs', 'fs', '@types/node'].map(packageOf),
       ['@kcm-bus/runtime', 'avsc', 'yaml', undefined, undefined, undefined, '@types/node'],
     );
   });

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';

@@ -1,4 +1,4 @@
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { stateTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { isWatermarkKey } from '@kcm-bus/schemas/watch-record.ts';
 

@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { startService, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { clusterCount, Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';

@@ -4,7 +4,7 @@ import type {
   ControllerPart,
   Grant,
   ObjectKind,
-} from '@kcm-bus/runtime/catalog/entry.ts';
+} from '@kcm-bus/runtime/catalog/index.ts';
 
 /*
  * The controller catalog: the one place that says which of upstream's controllers kcm-bus runs, which service runs

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { OutgoingRecord } from '@kcm-bus/runtime/bus/index.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import type { MutationResult, Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/index.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
-import { type Signing, UNSIGNED } from '@kcm-bus/runtime/signing/signing.ts';
+import { type Signing, UNSIGNED } from '@kcm-bus/runtime/signing/index.ts';
 import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';

@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
 import { serviceScript } from '@kcm-bus/stack/services.ts';
 import { waitFor } from './wait.ts';
 

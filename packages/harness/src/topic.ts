@@ -1,7 +1,7 @@
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
 import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 

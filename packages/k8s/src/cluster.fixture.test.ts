@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import { byNamespace } from '@kcm-bus/runtime/store/index-funcs.ts';
+import { generatedName } from '@kcm-bus/runtime/mutation/index.ts';
+import { byNamespace } from '@kcm-bus/runtime/store/index.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { applyMutations, changeObject, type Cluster, failuresOf, newCluster, objectNames } from './cluster.fixture.ts';
 import type { Pod, ReplicationController } from './core-v1.ts';

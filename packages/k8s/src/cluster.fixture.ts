@@ -1,7 +1,12 @@
-import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { SLOW_START_SKIPPED, slowStartBatchOf, tookEffect } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import {
+  objectNameOf,
+  type Mutation,
+  type MutationEvent,
+  type MutationResult,
+  SLOW_START_SKIPPED,
+  slowStartBatchOf,
+  tookEffect,
+} from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import {

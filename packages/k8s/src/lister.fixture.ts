@@ -1,6 +1,5 @@
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
-import { Store } from '@kcm-bus/runtime/store/store.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
+import { type Indexers, Store } from '@kcm-bus/runtime/store/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectMeta } from './core-v1.ts';
 

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mutationId } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { isMutationError, validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import { mutationId, type Mutation, isMutationError, validateMutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { ReplicationController } from './core-v1.ts';
 import {

@@ -1,5 +1,10 @@
-import { mutationId } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import type { EventType, Mutation, MutationCause, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import {
+  mutationId,
+  type EventType,
+  type Mutation,
+  type MutationCause,
+  type MutationTarget,
+} from '@kcm-bus/runtime/mutation/index.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectMeta } from './core-v1.ts';
 import type { JsonPatchOp } from './json-patch.ts';

@@ -1,5 +1,4 @@
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { Outcome } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation, Outcome } from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { ObjectMeta } from './core-v1.ts';

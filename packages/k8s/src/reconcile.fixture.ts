@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { applyMutations, type Cluster, failuresOf, type Kinds } from './cluster.fixture.ts';
 
 /** Reconciled is the part of a reconcile's result the convergence check reads: the mutations and the error. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FlagError, wantsHelp, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import { FlagError, wantsHelp, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { commandHelp, commandLine, commandList, type Command, type EnvSetting } from '@kcm-bus/tools/command.ts';
 import { HISTORY_COMMAND } from '@kcm-bus/tools/history.ts';
 import { LAG_COMMAND } from '@kcm-bus/tools/lag.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KafkaAcl } from '@kcm-bus/runtime/bus/bus.ts';
+import type { KafkaAcl } from '@kcm-bus/runtime/bus/index.ts';
 import { serviceAcls, SERVICES } from './kafka-acls.ts';
 
 /** allowed tells whether the ACLs let a principal do an operation on a topic, as the authorizer matches them. */

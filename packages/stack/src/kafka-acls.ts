@@ -1,4 +1,4 @@
-import type { KafkaAcl, KafkaAclOperation } from '@kcm-bus/runtime/bus/bus.ts';
+import type { KafkaAcl, KafkaAclOperation } from '@kcm-bus/runtime/bus/index.ts';
 import { inputKindsOf, RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
 import { WATCHER_EPOCHS_TOPIC } from '@kcm-bus/schemas/watch-record.ts';
 

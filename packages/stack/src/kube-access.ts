@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
-import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/index.ts';
 import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { IDENTITIES, pkiDir } from './pki.ts';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { REPLAY_FLAGS } from '@kcm-bus/runtime/replay/replay.node.ts';
-import { FlagError, wantsHelp, type CommandLine } from '@kcm-bus/runtime/service/flags.ts';
+import { FlagError, wantsHelp, type CommandLine } from '@kcm-bus/runtime/service/index.ts';
 import { commandHelp, type Command } from '@kcm-bus/tools/command.ts';
 import { CONNECTION_FLAGS } from '@kcm-bus/tools/connection-options.ts';
 import { serviceScript } from './services.ts';

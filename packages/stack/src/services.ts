@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/malloc-env.ts';
+import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
 import type { PortName, StackConfig } from './config.ts';
 import { serviceBusFlags, type StackEndpoints } from './endpoints.ts';
 import type { ServiceName } from './kafka-acls.ts';

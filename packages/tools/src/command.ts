@@ -1,4 +1,4 @@
-import { FlagError, parseCommandLine, usage, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import { FlagError, parseCommandLine, usage, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 
 /** EnvSetting is an environment variable a command reads that is no flag's (the stack's cache and ports). */
 export type EnvSetting = { readonly name: string; readonly default: string; readonly help: string };

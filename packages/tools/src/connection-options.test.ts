@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseCommandLine } from '@kcm-bus/runtime/service/flags.ts';
+import { parseCommandLine } from '@kcm-bus/runtime/service/index.ts';
 import { CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';
 
 const connection = (argv: readonly string[], env: NodeJS.ProcessEnv = {}): Connection =>

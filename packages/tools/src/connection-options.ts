@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
-import type { Bus } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { httpSchemaRegistry } from '@kcm-bus/runtime/registry/registry.http.ts';
-import type { SchemaRegistry } from '@kcm-bus/runtime/registry/registry.ts';
-import { COMMON_FLAGS } from '@kcm-bus/runtime/service/common.ts';
-import type { FlagReader, FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
-import { KAFKA_SECURITY_FLAGS, kafkaSecurity, type KafkaSecurity } from '@kcm-bus/runtime/service/kafka-security.ts';
+import type { SchemaRegistry } from '@kcm-bus/runtime/registry/index.ts';
+import {
+  COMMON_FLAGS,
+  type FlagReader,
+  type FlagSpec,
+  KAFKA_SECURITY_FLAGS,
+  kafkaSecurity,
+  type KafkaSecurity,
+} from '@kcm-bus/runtime/service/index.ts';
 
 /**
  * CONNECTION_FLAGS are the flags every kcm-bus tool takes to reach a kcm-bus Kafka and its registry, the services'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { explainCause, podState } from './explain.ts';
 import type { Version } from './history-format.ts';
 import type { Json } from './object-diff.ts';

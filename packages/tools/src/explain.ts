@@ -1,6 +1,5 @@
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { MutationResult, MutationCause } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Version } from './history-format.ts';
 import { at, diffObjects, formatDiffLine, isArrayOf, type DiffLine, type Json } from './object-diff.ts';
 

@@ -1,4 +1,4 @@
-import type { GroupOffsets } from '@kcm-bus/runtime/bus/bus.ts';
+import type { GroupOffsets } from '@kcm-bus/runtime/bus/index.ts';
 
 /** PartitionLag is one partition of a group: where it is, where the partition ends, and its input's age. */
 export type PartitionLag = {

@@ -1,7 +1,7 @@
-import type { Bus, TopicPartition } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus, TopicPartition } from '@kcm-bus/runtime/bus/index.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import type { CommandLine } from '@kcm-bus/runtime/service/flags.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import type { CommandLine } from '@kcm-bus/runtime/service/index.ts';
 import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { Command } from './command.ts';
 import { connect, CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FlagError } from '@kcm-bus/runtime/service/flags.ts';
+import { FlagError } from '@kcm-bus/runtime/service/index.ts';
 import { commandLine } from './command.ts';
 import { HISTORY_COMMAND } from './history.ts';
 import { kindNamed, objectArgs } from './object-args.ts';

@@ -1,4 +1,4 @@
-import { FlagError, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import { FlagError, type CommandLine, type FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { CONNECTION_FLAGS, connectionOf, type Connection } from './connection-options.ts';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { BusRecord } from '@kcm-bus/runtime/bus/index.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import { classifyFault } from '@kcm-bus/runtime/faults/index.ts';
 import type { Command } from './command.ts';
 import { connect } from './connection-options.ts';
 import { TAIL_FLAGS, tailOptions, type TailOptions } from './tail-options.ts';

@@ -1,7 +1,7 @@
-import type { Bus, BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus, BusRecord } from '@kcm-bus/runtime/bus/index.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/index.ts';
 import { connect, type Connection } from './connection-options.ts';
 
 /** Progress receives a line about a long scan (the CLI prints it on stderr). */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import { ACTIVATED_TOPIC } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { ACTIVATED_TOPIC } from '@kcm-bus/runtime/controller/index.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { Version } from './history-format.ts';
 import type { Json } from './object-diff.ts';

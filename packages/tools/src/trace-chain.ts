@@ -1,6 +1,5 @@
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation, MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { ACTIVATED_TOPIC, TICK_TOPIC } from '@kcm-bus/runtime/reconcile/controller.ts';
+import type { MutationResult, Mutation, MutationCause } from '@kcm-bus/runtime/mutation/index.ts';
+import { ACTIVATED_TOPIC, TICK_TOPIC } from '@kcm-bus/runtime/controller/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { compareResourceVersion } from '@kcm-bus/schemas/watch-record.ts';

@@ -1,5 +1,4 @@
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation, MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { MutationResult, Mutation, MutationCause } from '@kcm-bus/runtime/mutation/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { WATCHED_KINDS, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';

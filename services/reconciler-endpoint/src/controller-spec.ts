@@ -1,5 +1,5 @@
 import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
-import type { ControllerSpec, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { ControllerSpec, Listers } from '@kcm-bus/runtime/controller/index.ts';
 import { isLeftoverCandidate, podEvent, serviceEvent } from './handlers.ts';
 import { syncService } from './sync-service.ts';
 import { TriggerTimeTracker } from './trigger-time-tracker.ts';

@@ -1,7 +1,7 @@
 import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { ENDPOINTSLICE_CONTROLLER, ENDPOINTS_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
-import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
-import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/controller/index.ts';
+import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import { endpointsControllerSpec } from './controller-spec.ts';
 import { POD_FIELDS } from './endpoints-controller.ts';
 import {

@@ -2,10 +2,9 @@ import { applyMutations, type Cluster, failuresOf, newCluster } from '@kcm-bus/k
 import type { Endpoints, EndpointSubset, Pod, Service, ServiceSpec } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import { converge } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
-import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import { type MutationResult, validateMutation } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import { syncService } from './sync-service.ts';
 import { TriggerTimeTracker } from './trigger-time-tracker.ts';
 

@@ -2,10 +2,8 @@ import type { Endpoints, Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { labelsSuperset } from '@kcm-bus/k8s/labels.ts';
 import { isPodReady } from '@kcm-bus/k8s/pod-util.ts';
-import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import type { HandlerOutput, ObjectEvent, Lister } from '@kcm-bus/runtime/controller/index.ts';
+import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { ANNOTATION_LEADER } from './endpoints-controller.ts';
 

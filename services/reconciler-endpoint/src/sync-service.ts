@@ -2,9 +2,8 @@ import type { Endpoints, EndpointSubset, Pod, Service } from '@kcm-bus/k8s/core-
 import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339Nano } from '@kcm-bus/k8s/meta-v1.ts';
 import { createDraft, deleteDraft, type MutationLog, mutationLog, updateDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import type { ReconcileInput, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import {
   ANNOTATION_OVER_CAPACITY,
   ANNOTATION_TRIGGER_TIME,

@@ -1,7 +1,7 @@
 import type { Endpoints } from '@kcm-bus/k8s/core-v1.ts';
 import { type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { ENDPOINTS, EVENT_SOURCE } from './endpoints-controller.ts';
 

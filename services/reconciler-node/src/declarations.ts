@@ -1,7 +1,7 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Lease, Node } from '@kcm-bus/k8s/node-v1.ts';
 import { NODE_LIFECYCLE_CONTROLLER, TAINT_EVICTION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
-import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/controller/index.ts';
 import { promNodeCollectorMetrics } from './node-health/metrics.prom.ts';
 import { withStalenessLog } from './node-health/metrics.ts';
 import { MONITOR_KEY, NO_EXECUTE_KEY, nodeHealthSpec } from './node-health/node-health-spec.ts';

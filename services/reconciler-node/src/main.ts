@@ -1,4 +1,4 @@
-import { runControllers } from '@kcm-bus/runtime/reconcile/run-controller.node.ts';
+import { runControllers } from '@kcm-bus/runtime/reconciler/run-controllers.node.ts';
 import { DECLARATIONS } from './declarations.ts';
 
 await runControllers(DECLARATIONS);

@@ -1,4 +1,4 @@
-import type { FlagReader, FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import type { FlagReader, FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { DEFAULT_NODE_LIFECYCLE_CONFIG as D, type NodeLifecycleConfig } from './node-health/node-health-spec.ts';
 
 /**

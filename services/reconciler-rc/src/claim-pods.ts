@@ -2,7 +2,7 @@ import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { JsonPatchOp } from '@kcm-bus/k8s/json-patch.ts';
 import type { LabelsMatcher } from '@kcm-bus/k8s/labels.ts';
 import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
-import type { ObjectKind } from '@kcm-bus/runtime/catalog/entry.ts';
+import type { ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import type { ReplicaSetLike } from './replica-set-kind.ts';
 
 /** ClaimAction is a patch ClaimPods decided on: Adopt an orphan, or Release a pod that no longer matches. */

@@ -2,7 +2,7 @@ import { type Cluster, type ClusterWatchEvent, newCluster as newKubeCluster } fr
 import type { ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { REPLICATION_CONTROLLERS, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
 import { POD_INDEXERS, SET_INDEXERS } from './set-lookup.ts';
 

@@ -6,9 +6,8 @@
  * beside the projection it measures: bench/ drives the system from outside and imports no service's modules.
  */
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { watchEventView } from '@kcm-bus/runtime/codec/project-schema.ts';
+import { watchEventView, Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { realisticPod } from '@kcm-bus/runtime/codec/realistic-pod.fixture.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
 import { memoryRegistry } from '@kcm-bus/runtime/registry/registry.fixture.ts';
 import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';

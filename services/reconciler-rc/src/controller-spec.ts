@@ -1,8 +1,14 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
-import type { HandlerOutput, ObservedKeys } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { ExpectationsView, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type {
+  HandlerOutput,
+  ObservedKeys,
+  ControllerSpec,
+  Listers,
+  ObjectEvent,
+  ExpectationsView,
+  Lister,
+} from '@kcm-bus/runtime/controller/index.ts';
 import { onPodEvent, onSetEvent } from './handlers.ts';
 import type { ReplicaSetKind, ReplicaSetLike } from './replica-set-kind.ts';
 import { type ReplicaSetConfig, syncReplicaSet } from './sync-replica-set.ts';

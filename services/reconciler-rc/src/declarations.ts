@@ -1,5 +1,5 @@
 import { REPLICASET_CONTROLLER, REPLICATION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
-import { declared, type Declared } from '@kcm-bus/runtime/reconcile/catalog-declaration.ts';
+import { declared, type Declared } from '@kcm-bus/runtime/controller/index.ts';
 import { replicaSetControllerSpec, type SetInputs } from './controller-spec.ts';
 import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';
 import { REPLICA_SETS, REPLICATION_CONTROLLERS } from './replica-set-kind.ts';

@@ -3,7 +3,7 @@ import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { labelsEqual } from '@kcm-bus/k8s/labels.ts';
 import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { isPodReady, podKey } from '@kcm-bus/k8s/pod-util.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { ReplicaSetKind, ReplicaSetLike } from './replica-set-kind.ts';

@@ -8,9 +8,8 @@ import {
   withOutcomeEvent,
 } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import type { EventType } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { ExpectationChange, Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import { generatedName, type EventType } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ExpectationChange, Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { getPodsToDelete } from './active-pods-with-ranks.ts';
 import type { FailureSummary } from './failures.ts';

@@ -1,5 +1,5 @@
 import { newControllerRef } from './claim-pods.ts';
-import type { ObjectKind } from '@kcm-bus/runtime/catalog/entry.ts';
+import type { ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import type { ReplicaSetLike } from './replica-set-kind.ts';
 
 /** DNS1123_SUBDOMAIN_MAX_LENGTH is validation.DNS1123SubdomainMaxLength, the longest valid pod name. */

@@ -1,5 +1,5 @@
 import type { ContainerStatus, ObjectMeta, OwnerReference, Pod, PodCondition } from '@kcm-bus/k8s/core-v1.ts';
-import { Interner } from '@kcm-bus/runtime/store/interner.ts';
+import { Interner } from '@kcm-bus/runtime/store/index.ts';
 import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
 
 /** strings is the one copy of the strings that the cached pods share; s interns one. */

@@ -2,7 +2,7 @@ import type { LabelSelector, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import type { Pod, PodCondition, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import type { ReplicaSetLike } from './replica-set-kind.ts';
 import { rfc3339 } from '@kcm-bus/k8s/meta-v1.ts';
-import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { MutationCause } from '@kcm-bus/runtime/mutation/index.ts';
 
 /** T0 is the tests' clock: reconciles happen at T0 unless a test moves time. */
 export const T0 = new Date('2026-03-01T12:00:00Z');

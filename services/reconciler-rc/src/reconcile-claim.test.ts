@@ -4,7 +4,7 @@ import { applyMutations, changeObject, failuresOf, objectNames } from '@kcm-bus/
 import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { newCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { convergeRc, podWrites, sync } from './sync.fixture.ts';

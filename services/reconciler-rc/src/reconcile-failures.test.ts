@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyMutations, failuresOf } from '@kcm-bus/k8s/cluster.fixture.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { newCluster, type SetCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { REPLICA_FAILURE } from './set-status.ts';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyMutations, objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
 import type { ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
 import { verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import { generatedName } from '@kcm-bus/runtime/mutation/index.ts';
 import { newCluster } from './cluster.fixture.ts';
 import { newPod, newRc, T0 } from './rc.fixture.ts';
 import { convergeRc, podWrites, sync, UNSATISFIED } from './sync.fixture.ts';

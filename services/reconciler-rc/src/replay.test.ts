@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod, ReplicationController } from '@kcm-bus/k8s/core-v1.ts';
-import { partitioned } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import { controllerHooks, Informers } from '@kcm-bus/runtime/reconcile/informers.ts';
-import { signature } from '@kcm-bus/runtime/replay/replay-diff.ts';
-import { ControllerReplay } from '@kcm-bus/runtime/replay/controller-replay.ts';
-import type { ReplayInput } from '@kcm-bus/runtime/replay/replay-input.ts';
+import { partitioned, controllerHooks, Informers } from '@kcm-bus/runtime/controller/index.ts';
+import { signature, ControllerReplay, type ReplayInput } from '@kcm-bus/runtime/replay/index.ts';
 import { stateTopic } from '@kcm-bus/schemas/kinds.ts';
 import { replicaSetControllerSpec, type SetInputs } from './controller-spec.ts';
 import { projectPod } from './project-pod.ts';

@@ -3,7 +3,7 @@ import type { ObjectMeta, PodTemplateSpec } from '@kcm-bus/k8s/core-v1.ts';
 import { labelSelectorMatcher, type SelectorOrError } from '@kcm-bus/k8s/label-selector.ts';
 import { type Labels, selectorMatcher } from '@kcm-bus/k8s/labels.ts';
 import { type CatalogEntry, REPLICASET_CONTROLLER, REPLICATION_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
-import type { ObjectKind } from '@kcm-bus/runtime/catalog/entry.ts';
+import type { ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import { watchedKind, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 
 /*

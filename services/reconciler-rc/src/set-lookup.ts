@@ -1,6 +1,6 @@
 import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { controllerOf } from '@kcm-bus/k8s/meta-v1.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import {
   byControllerUID,
   byNamespace,
@@ -9,8 +9,8 @@ import {
   NAMESPACE_INDEX,
   POD_CONTROLLER_INDEX,
   podControllerIndexKey,
-} from '@kcm-bus/runtime/store/index-funcs.ts';
-import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
+  type Indexers,
+} from '@kcm-bus/runtime/store/index.ts';
 import { podSelects, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
 
 /**

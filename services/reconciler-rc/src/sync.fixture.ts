@@ -1,14 +1,12 @@
 import { converge, verbs } from '@kcm-bus/k8s/reconcile.fixture.ts';
-import type { MutationCause } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import { type MutationCause, type MutationResult, validateMutation } from '@kcm-bus/runtime/mutation/index.ts';
 import {
   type ControlleeExpectations,
   expectationsView,
   lowerExpectations,
   recordFor,
-} from '@kcm-bus/runtime/expectations/expectations.ts';
-import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+} from '@kcm-bus/runtime/expectations/index.ts';
+import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
 import { listers, type PodWatchEvent, type SetCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
 import { CAUSE, T0 } from './rc.fixture.ts';

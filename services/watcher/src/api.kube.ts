@@ -1,7 +1,7 @@
 import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/credentials.ts';
+import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/index.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { ApiStatusError, type ListPage, type ListWatcher } from './list-watcher.ts';
 import { LineSplitter, parseWatchLine, type RawWatchEvent } from './watch-stream.ts';

@@ -1,5 +1,5 @@
 import { reconciledKinds } from '@kcm-bus/catalog/controllers.ts';
-import type { FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import type { FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 
 /** WATCHER_FLAGS are the watcher's own flags (client-go reflector names where it has them). */

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OutgoingRecord, ProducedOffsets } from '@kcm-bus/runtime/bus/bus.ts';
-import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
+import type { OutgoingRecord, ProducedOffsets, TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import { openKindTopic } from './kind-topic.ts';

@@ -1,6 +1,6 @@
-import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import type { OutgoingRecord } from '@kcm-bus/runtime/bus/index.ts';
+import type { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/index.ts';
 import { EPOCH_HEADER, INVENTORY_HEADER, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, PublishedRecord } from './events.ts';
 import type { StateCheckpoints } from './state-checkpoints.ts';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
+import { jsonLogger } from '@kcm-bus/runtime/service/index.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';

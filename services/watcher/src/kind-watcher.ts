@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
-import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/index.ts';
+import type { Logger } from '@kcm-bus/runtime/service/index.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, PublishedRecord, StreamItem } from './events.ts';

@@ -1,7 +1,7 @@
 import { KubeConfig, loadYaml } from '@kubernetes/client-node';
 import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
-import type { CredentialCache } from '@kcm-bus/runtime/credentials/credentials.ts';
-import { historyTopicConfigs, publisherFenced, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/bus.ts';
+import type { CredentialCache } from '@kcm-bus/runtime/credentials/index.ts';
+import { historyTopicConfigs, publisherFenced, STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/index.ts';
 import { serviceMain, type ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
 import { stateTopic, watchedKind, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { kubeListWatcher } from './api.kube.ts';

@@ -1,8 +1,8 @@
-import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
-import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/murmur2.ts';
+import type { TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
+import { namespacePartitionKey, partitionFor } from '@kcm-bus/runtime/partition/index.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import type { Logger } from '@kcm-bus/runtime/service/index.ts';
 import type { ServiceContext } from '@kcm-bus/runtime/service/main.node.ts';
 import { stateTopic, watchTopic, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { EPOCH_HEADER, WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
+import { jsonLogger } from '@kcm-bus/runtime/service/index.ts';
 import type { StreamItem } from './events.ts';
 import { ApiStatusError, type ListWatcher } from './list-watcher.ts';
 import { runReflector } from './reflector.ts';

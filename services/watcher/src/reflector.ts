@@ -1,5 +1,5 @@
-import { type Backoff, ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
-import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import { type Backoff, ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/index.ts';
+import type { Logger } from '@kcm-bus/runtime/service/index.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 import { ApiStatusError, isGoneError, type ListWatcher } from './list-watcher.ts';
 import type { PublishedState } from './store.ts';

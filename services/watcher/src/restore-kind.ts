@@ -1,7 +1,6 @@
-import type { Bus, BusRecord, OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import { partitionId, readRange } from '@kcm-bus/runtime/bus/read-range.ts';
-import type { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import { classifyFault } from '@kcm-bus/runtime/faults/record-fault.ts';
+import { type Bus, type BusRecord, type OutgoingRecord, partitionId, readRange } from '@kcm-bus/runtime/bus/index.ts';
+import type { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import { classifyFault } from '@kcm-bus/runtime/faults/index.ts';
 import {
   compareResourceVersion,
   epochOf,

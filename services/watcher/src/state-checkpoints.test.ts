@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
+import type { TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
 import { StateCheckpoints } from './state-checkpoints.ts';
 
 const kind = { state: 'kcm.state.pods', history: 'kcm.watch.pods', partitions: 2, marker: () => Buffer.from('wm') };

@@ -1,5 +1,4 @@
-import type { OutgoingRecord, ProducedOffsets } from '@kcm-bus/runtime/bus/bus.ts';
-import type { TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
+import type { OutgoingRecord, ProducedOffsets, TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
 import { EPOCH_HEADER, HISTORY_NEXT_HEADER, WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
 
 /** CheckpointedKind is one kind as the checkpoints write it: its topics, partitions, and its marker's value now. */

@@ -1,5 +1,5 @@
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { Inventory } from '@kcm-bus/runtime/consumer/inventory.ts';
+import { Inventory } from '@kcm-bus/runtime/consumer/index.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, StreamItem } from './events.ts';
 

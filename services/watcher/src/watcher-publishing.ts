@@ -1,13 +1,14 @@
 import { hostname } from 'node:os';
-import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
 import {
+  Batcher,
   publisherFenced,
   type Bus,
   type ProducedOffsets,
   type TransactionalPublisher,
-} from '@kcm-bus/runtime/bus/bus.ts';
-import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
-import { OversizedRecordError, type TopicRecords } from '@kcm-bus/runtime/bus/produce-limits.ts';
+  OversizedRecordError,
+  type TopicRecords,
+} from '@kcm-bus/runtime/bus/index.ts';
+import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/index.ts';
 import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { WATCHER_EPOCHS_TOPIC } from '@kcm-bus/schemas/watch-record.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent, podTarget } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { allows, DEFAULT_ALLOWLIST, parseAllowlist, resourceOf } from './allowlist.ts';
 
 const rc = 'replicationcontroller-controller';

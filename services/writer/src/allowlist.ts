@@ -5,7 +5,7 @@ import {
   type MutationVerb,
   qualifiedResource,
   subresourceOf,
-} from '@kcm-bus/runtime/mutation/mutation.ts';
+} from '@kcm-bus/runtime/mutation/index.ts';
 
 /**
  * AllowRule is one (controller, verb, resource) triple the writer will perform. resource is kubectl's

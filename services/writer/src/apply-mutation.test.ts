@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCreate, aMutation, anEvent, aRecordEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
-import { FakeClock } from '@kcm-bus/runtime/workqueue/fake-clock.ts';
+import { type Scheduler, FakeClock } from '@kcm-bus/runtime/workqueue/index.ts';
 import { DEFAULT_ALLOWLIST } from './allowlist.ts';
 import { applyMutation, type KubeApi, type WriterDeps } from './apply-mutation.ts';
 import { DEFAULT_RETRY_POLICY } from './backoff.ts';

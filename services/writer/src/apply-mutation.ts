@@ -1,6 +1,5 @@
-import { CREATE_EXPIRED, type MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
+import { CREATE_EXPIRED, type MutationResult, type Mutation } from '@kcm-bus/runtime/mutation/index.ts';
+import type { Scheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { type Allowlist, allows, resourceOf } from './allowlist.ts';
 import { abortableSleep, type RetryPolicy } from './backoff.ts';
 import type { EventCorrelator } from './event-correlator.ts';

@@ -1,5 +1,5 @@
-import type { Backoff } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
-import type { Scheduler, TimerHandle } from '@kcm-bus/runtime/workqueue/clock.ts';
+import type { Backoff } from '@kcm-bus/runtime/flowcontrol/index.ts';
+import type { Scheduler, TimerHandle } from '@kcm-bus/runtime/workqueue/index.ts';
 
 /**
  * RetryPolicy bounds the writer's retries of 429, 5xx and unanswered requests: the runtime's Backoff (delays from

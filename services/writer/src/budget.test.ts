@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '@kcm-bus/runtime/workqueue/fake-clock.ts';
+import { FakeClock } from '@kcm-bus/runtime/workqueue/index.ts';
 import { budgetConfig, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS, RequestBudget } from './budget.ts';
 
 describe('budgetConfig', () => {

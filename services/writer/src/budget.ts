@@ -1,5 +1,5 @@
-import type { Clock, Scheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
-import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
+import type { Clock, Scheduler } from '@kcm-bus/runtime/workqueue/index.ts';
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/index.ts';
 
 /** DEFAULT_KUBE_API_QPS is kube-controller-manager's --kube-api-qps default (it overrides client-go's 5). */
 export const DEFAULT_KUBE_API_QPS = 20;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { Mutation, MutationTarget } from '@kcm-bus/runtime/mutation/index.ts';
 import { contentRefusal } from './content-rules.ts';
 
 const rcRef = {

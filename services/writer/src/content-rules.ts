@@ -1,6 +1,6 @@
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
-import type { ContentRuleSpec, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/entry.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { ContentRuleSpec, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/index.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourceOf } from './allowlist.ts';
 
 /*

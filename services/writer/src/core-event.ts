@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventType, MutationEvent, ObjectReference } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { EventType, MutationEvent, ObjectReference } from '@kcm-bus/runtime/mutation/index.ts';
 import { metaTime, unixNanos } from './event-time.ts';
 import { MAX_EVENT_MESSAGE_LENGTH, truncateMessage } from './truncate-message.ts';
 

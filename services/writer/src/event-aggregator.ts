@@ -1,4 +1,4 @@
-import type { Clock } from '@kcm-bus/runtime/workqueue/clock.ts';
+import type { Clock } from '@kcm-bus/runtime/workqueue/index.ts';
 import { type CoreEvent, eventAggregatorByReason, getEventKey } from './core-event.ts';
 import { LruCache } from './lru-cache.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { anEvent } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { FakeClock } from '@kcm-bus/runtime/workqueue/fake-clock.ts';
+import type { MutationEvent } from '@kcm-bus/runtime/mutation/index.ts';
+import { FakeClock } from '@kcm-bus/runtime/workqueue/index.ts';
 import { EventCorrelator, type EventWrite } from './event-correlator.ts';
 
 const T0 = '2026-11-22T14:00:00.000000001Z';

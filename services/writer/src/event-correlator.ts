@@ -1,5 +1,5 @@
-import type { MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { Clock } from '@kcm-bus/runtime/workqueue/clock.ts';
+import type { MutationEvent } from '@kcm-bus/runtime/mutation/index.ts';
+import type { Clock } from '@kcm-bus/runtime/workqueue/index.ts';
 import { type CoreEvent, getEventKey, makeEvent } from './core-event.ts';
 import { EventAggregator } from './event-aggregator.ts';
 import { EventSourceObjectSpamFilter } from './event-spam-filter.ts';

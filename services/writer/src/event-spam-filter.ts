@@ -1,5 +1,5 @@
-import type { Clock } from '@kcm-bus/runtime/workqueue/clock.ts';
-import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
+import type { Clock } from '@kcm-bus/runtime/workqueue/index.ts';
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/index.ts';
 import { type CoreEvent, getSpamKey } from './core-event.ts';
 import { LruCache } from './lru-cache.ts';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig, loadYaml } from '@kubernetes/client-node';
 import { loadKubeConfig } from '@kcm-bus/runtime/credentials/credentials.fs.ts';
-import { SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import { SlowStartGate } from '@kcm-bus/runtime/mutation/index.ts';
 import { serviceMain } from '@kcm-bus/runtime/service/main.node.ts';
 import { loadSigning } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
-import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/signing.ts';
-import { realClock, realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
+import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/index.ts';
+import { realClock, realScheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { DEFAULT_ALLOWLIST, parseAllowlist } from './allowlist.ts';
 import { kubeApi } from './api.kube.ts';
 import { applyMutation } from './apply-mutation.ts';

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OutgoingRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import { MAX_REQUEST_BYTES, OversizedRecordError, recordBytes } from '@kcm-bus/runtime/bus/produce-limits.ts';
+import {
+  type OutgoingRecord,
+  MAX_REQUEST_BYTES,
+  OversizedRecordError,
+  recordBytes,
+} from '@kcm-bus/runtime/bus/index.ts';
 import { checkFits, fitDeadLetter, Outbox, TRUNCATED_HEADER } from './outbox.ts';
 
 const of = (valueBytes: number, key = 'k'): OutgoingRecord => ({ key, value: Buffer.alloc(valueBytes, 1) });

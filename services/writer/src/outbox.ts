@@ -1,7 +1,12 @@
-import { Batcher } from '@kcm-bus/runtime/bus/batcher.ts';
-import type { OutgoingRecord, Publisher } from '@kcm-bus/runtime/bus/bus.ts';
-import { MAX_REQUEST_BYTES, OversizedRecordError, recordBytes } from '@kcm-bus/runtime/bus/produce-limits.ts';
-import { DEAD_LETTER_HEADERS } from '@kcm-bus/runtime/faults/record-fault.ts';
+import {
+  Batcher,
+  type OutgoingRecord,
+  type Publisher,
+  MAX_REQUEST_BYTES,
+  OversizedRecordError,
+  recordBytes,
+} from '@kcm-bus/runtime/bus/index.ts';
+import { DEAD_LETTER_HEADERS } from '@kcm-bus/runtime/faults/index.ts';
 
 /** TRUNCATED_HEADER marks a dead letter cut to fit MAX_REQUEST_BYTES; its value says the original sizes. */
 export const TRUNCATED_HEADER = DEAD_LETTER_HEADERS.truncated;

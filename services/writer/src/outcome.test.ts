@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
+import { generatedName } from '@kcm-bus/runtime/mutation/index.ts';
+import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/index.ts';
 import { DEFAULT_RETRY_POLICY, retryAfterMs } from './backoff.ts';
 import { classify, type HttpAnswer, nextStep } from './outcome.ts';
 import type { HttpMethod } from './request.ts';

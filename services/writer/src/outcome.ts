@@ -1,7 +1,6 @@
-import type { Outcome } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type Outcome, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
 import { type ApiAnswer, hasStatusCause, readAnswer } from './api-status.ts';
-import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/backoff.ts';
+import { backoffDelay } from '@kcm-bus/runtime/flowcontrol/index.ts';
 import { retryAfterMs, type RetryPolicy } from './backoff.ts';
 import type { KubeRequest } from './request.ts';
 

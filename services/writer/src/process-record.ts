@@ -1,7 +1,10 @@
-import type { BusRecord } from '@kcm-bus/runtime/bus/bus.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { isMutationError, validateMutation } from '@kcm-bus/runtime/mutation/validate-mutation.ts';
+import type { BusRecord } from '@kcm-bus/runtime/bus/index.ts';
+import {
+  type MutationResult,
+  type Mutation,
+  isMutationError,
+  validateMutation,
+} from '@kcm-bus/runtime/mutation/index.ts';
 import { AbandonedError } from './executor.ts';
 import { failedResult } from './result.ts';
 

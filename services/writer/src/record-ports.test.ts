@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { podTarget } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { resultLogLine } from './record-ports.ts';
 
 describe('resultLogLine', () => {

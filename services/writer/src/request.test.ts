@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent, podTarget } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import { generatedName } from '@kcm-bus/runtime/mutation/mutation-id.ts';
+import { generatedName } from '@kcm-bus/runtime/mutation/index.ts';
 import { toRequest } from './request.ts';
 import { resourcePath } from './rest-path.ts';
 

@@ -1,5 +1,4 @@
-import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import { type Mutation, type PatchType, subresourceOf } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { objectNameOf, type Mutation, type PatchType, subresourceOf } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourcePath } from './rest-path.ts';
 
 /** HttpMethod is the method of a write to the apiserver; the writer never reads. */

@@ -1,4 +1,4 @@
-import { apiGroup } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { apiGroup } from '@kcm-bus/runtime/mutation/index.ts';
 
 /** RestLocation is what a REST path is built from: the target's apiVersion, resource and namespace. */
 export type RestLocation = {

@@ -1,6 +1,4 @@
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import { objectNameOf } from '@kcm-bus/runtime/mutation/mutation-id.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
+import { type MutationResult, objectNameOf, type Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Final } from './outcome.ts';
 import { MAX_RESULT_MESSAGE_LENGTH, truncateMessage } from './truncate-message.ts';
 

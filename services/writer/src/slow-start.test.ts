@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type MutationResult, type Mutation, SlowStartGate } from '@kcm-bus/runtime/mutation/index.ts';
 import { aCreate, aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { SlowStartGate } from '@kcm-bus/runtime/mutation/slow-start.ts';
 import { refusedResult, resultOf } from './result.ts';
 import { withSlowStart } from './slow-start.ts';
 

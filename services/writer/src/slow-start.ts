@@ -1,6 +1,10 @@
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import { SLOW_START_SKIPPED, type SlowStartGate, tookEffect } from '@kcm-bus/runtime/mutation/slow-start.ts';
+import {
+  type MutationResult,
+  type Mutation,
+  SLOW_START_SKIPPED,
+  type SlowStartGate,
+  tookEffect,
+} from '@kcm-bus/runtime/mutation/index.ts';
 import { refusedResult } from './result.ts';
 
 /**

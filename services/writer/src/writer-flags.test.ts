@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { flagReader, parseFlags } from '@kcm-bus/runtime/service/flags.ts';
+import { flagReader, parseFlags } from '@kcm-bus/runtime/service/index.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
 
 const configOf = (argv: string[], env: NodeJS.ProcessEnv = {}) =>

@@ -1,4 +1,4 @@
-import type { FlagReader, FlagSpec } from '@kcm-bus/runtime/service/flags.ts';
+import type { FlagReader, FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { type BudgetConfig, budgetConfig, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS } from './budget.ts';
 
 /** DEFAULT_CONCURRENCY is how many mutations (of distinct targets) the writer has in flight at most by default. */

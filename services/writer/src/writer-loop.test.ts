@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Bus, BusBatch, GroupOptions } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus, BusBatch, GroupOptions } from '@kcm-bus/runtime/bus/index.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/serde.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { Serde } from '@kcm-bus/runtime/codec/index.ts';
+import type { MutationResult, Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { SchemaRegistry } from '@kcm-bus/runtime/registry/registry.ts';
-import { jsonLogger } from '@kcm-bus/runtime/service/log.ts';
-import { realScheduler } from '@kcm-bus/runtime/workqueue/clock.ts';
+import type { SchemaRegistry } from '@kcm-bus/runtime/registry/index.ts';
+import { jsonLogger } from '@kcm-bus/runtime/service/index.ts';
+import { realScheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { abortableSleep } from './backoff.ts';
 import { AbandonedError } from './executor.ts';
-import { UNSIGNED } from '@kcm-bus/runtime/signing/signing.ts';
+import { UNSIGNED } from '@kcm-bus/runtime/signing/index.ts';
 import { resultOf } from './result.ts';
 import { startWriterLoop, type WriterLoop } from './writer-loop.ts';
 

@@ -1,4 +1,4 @@
-import type { Bus, BusBatch, GroupMember, PartitionOffsets } from '@kcm-bus/runtime/bus/bus.ts';
+import type { Bus, BusBatch, GroupMember, PartitionOffsets } from '@kcm-bus/runtime/bus/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { AbandonedError, Executor } from './executor.ts';
 import { InflightScheduler } from './inflight.ts';

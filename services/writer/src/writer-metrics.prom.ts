@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { deadLetterCounter } from '@kcm-bus/runtime/faults/dead-letters.prom.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 
 /** WriterMetrics counts what the writer did with each record. */
 export type WriterMetrics = {

@@ -1,4 +1,4 @@
-import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
+import type { ExpectationChange, ExpectationsView } from '../controller/reconciler.ts';
 import type { Clock } from '../workqueue/clock.ts';
 import {
   type ControlleeExpectations,

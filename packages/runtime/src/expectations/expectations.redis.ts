@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
+import type { ExpectationChange, ExpectationsView } from '../controller/reconciler.ts';
 import {
   type ControlleeExpectations,
   type ExpectationsStore,

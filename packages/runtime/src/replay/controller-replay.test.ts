@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Mutation } from '../mutation/mutation.ts';
 import { aMutation } from '../mutation/mutation.fixture.ts';
-import type { ControllerHooks, InputEvent } from '../reconcile/controller-types.ts';
+import type { ControllerHooks, InputEvent } from '../controller/controller-types.ts';
 import { ControllerReplay } from './controller-replay.ts';
 import { runLive, scriptedSpec, setRecord } from './controller-replay.fixture.ts';
 import type { Decision, ReplayInput } from './replay-input.ts';

@@ -1,6 +1,6 @@
-import type { RetryBackoff } from '../reconcile/declaration.ts';
+import type { RetryBackoff } from '../controller/declaration.ts';
 import type { Mutation } from '../mutation/mutation.ts';
-import { Controller, type ControllerHooks, type ControllerPorts } from '../reconcile/controller.ts';
+import { Controller, type ControllerHooks, type ControllerPorts } from '../controller/controller.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';

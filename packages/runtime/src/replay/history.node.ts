@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.ts';
 import { AvroCodec } from '../codec/codec.avro.ts';
 import { Serde } from '../codec/serde.ts';
 import type { Mutation } from '../mutation/mutation.ts';
-import { recordKey, routeRecord } from '../reconcile/record-route.ts';
+import { recordKey, routeRecord } from '../consumer/record-route.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Signing } from '../signing/signing.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';

@@ -1,6 +1,6 @@
 import { MemoryExpectations } from '../expectations/expectations.memory.ts';
 import type { ExpectationsStore } from '../expectations/expectations.ts';
-import type { ExpectationChange, ExpectationsView } from '../reconcile/reconciler.ts';
+import type { ExpectationChange, ExpectationsView } from '../controller/reconciler.ts';
 import type { Clock } from '../workqueue/clock.ts';
 
 /**

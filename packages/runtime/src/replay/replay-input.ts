@@ -1,6 +1,6 @@
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { InputEvent } from '../reconcile/controller-types.ts';
+import type { InputEvent } from '../controller/controller-types.ts';
 
 /**
  * ReplayInput is one history record at its time (ms), of a topic partition: an object event or a watermark of a

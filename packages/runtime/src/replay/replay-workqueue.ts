@@ -1,4 +1,4 @@
-import type { RetryBackoff } from '../reconcile/declaration.ts';
+import type { RetryBackoff } from '../controller/declaration.ts';
 import type { FakeClock } from '../workqueue/fake-clock.ts';
 import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import { aCreate, aMutation, aRecordEvent, podTarget } from '../mutation/mutation.fixture.ts';
-import { HELD_RETRY_MS } from '../reconcile/read-your-writes.ts';
+import { HELD_RETRY_MS } from '../controller/read-your-writes.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { ReplayWriter } from './replay-writer.ts';
 

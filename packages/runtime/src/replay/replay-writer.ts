@@ -1,7 +1,7 @@
 import { objectNameOf } from '../mutation/mutation-id.ts';
 import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import { HELD_RETRY_MS } from '../reconcile/read-your-writes.ts';
+import { HELD_RETRY_MS } from '../controller/read-your-writes.ts';
 import type { FakeClock } from '../workqueue/fake-clock.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
-import type { Declared } from '../reconcile/catalog-declaration.ts';
-import type { ControllerDeclaration, Inputs } from '../reconcile/declaration.ts';
-import { controllerHooks, Informers } from '../reconcile/informers.ts';
+import type { Declared } from '../controller/catalog-declaration.ts';
+import type { ControllerDeclaration, Inputs } from '../controller/declaration.ts';
+import { controllerHooks, Informers } from '../controller/informers.ts';
 import { COMMON_FLAGS } from '../service/common.ts';
 import { busConnection } from '../service/connect.node.ts';
 import {

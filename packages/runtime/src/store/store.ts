@@ -1,4 +1,4 @@
-import type { Lister } from '../reconcile/reconciler.ts';
+import type { Lister } from '../controller/reconciler.ts';
 import { type Indexers, Indices } from './indices.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import type { AddressType } from '@kcm-bus/k8s/discovery-v1.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { shouldPodBeInEndpoints } from '../endpoint-address.ts';
 import { endpointHash, type EndpointSet, portMapKey, type PortMapKey } from './endpoint-set.ts';
 import { getEndpointPorts, podToEndpoint } from './pod-to-endpoint.ts';

@@ -2,7 +2,7 @@ import type { Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { ENDPOINT_SLICES, type EndpointSlice } from '@kcm-bus/k8s/discovery-v1.ts';
 import { deleteDraft, type MutationDraft, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { EVENT_SOURCE } from './endpointslice-controller.ts';
 import { getAddressTypesForService } from './pod-to-endpoint.ts';

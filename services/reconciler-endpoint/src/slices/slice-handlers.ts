@@ -1,8 +1,6 @@
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import { type EndpointSlice, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
-import type { HandlerOutput } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { HandlerOutput, ObjectEvent, Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { afterDelay } from '../handlers.ts';
 import {
   ENDPOINT_SLICE_CHANGE_MIN_SYNC_DELAY_MS,

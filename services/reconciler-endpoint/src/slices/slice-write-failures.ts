@@ -1,6 +1,6 @@
 import type { Service } from '@kcm-bus/k8s/core-v1.ts';
 import { ENDPOINT_SLICES } from '@kcm-bus/k8s/discovery-v1.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /**

@@ -4,9 +4,8 @@ import { type EndpointSlice, LABEL_MANAGED_BY } from '@kcm-bus/k8s/discovery-v1.
 import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { type MutationLog, mutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller.ts';
-import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index-funcs.ts';
+import type { ReconcileInput, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import type { TriggerTimeTracker } from '../trigger-time-tracker.ts';
 import { CONTROLLER_NAME, EVENT_SOURCE, MANAGED_BY, SERVICE_NAME_INDEX } from './endpointslice-controller.ts';
 import { reconcileSlices } from './reconcile-slices.ts';

@@ -2,7 +2,7 @@ import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
-import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
 import { nodeEvent } from './slice-handlers.ts';
 import { newNode } from './slices.fixture.ts';
 import { addHints } from './topology-hints.ts';

@@ -1,7 +1,7 @@
 import { getCondition } from '@kcm-bus/k8s/conditions.ts';
 import type { AddressType } from '@kcm-bus/k8s/discovery-v1.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
-import type { EventType } from '@kcm-bus/runtime/mutation/mutation.ts';
+import type { EventType } from '@kcm-bus/runtime/mutation/index.ts';
 import { milliValue } from './cpu-quantity.ts';
 import { LABEL_TOPOLOGY_ZONE } from './endpointslice-controller.ts';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@kcm-bus/runtime/service/log.ts';
+import type { Logger } from '@kcm-bus/runtime/service/index.ts';
 
 /**
  * NodeCollectorMetrics are the node_collector_* series of upstream's nodelifecycle/metrics.go as calls, plus the

@@ -1,6 +1,6 @@
 import { getZoneKey } from '@kcm-bus/k8s/node-taints.ts';
 import { type Lease, type Node, NODE_LEASE_NAMESPACE, type NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
-import type { InputWatermarks, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { InputWatermarks, Listers } from '@kcm-bus/runtime/controller/index.ts';
 import { handleDisruption, type ZoneConfig } from './handle-disruption.ts';
 import type { NodeCollectorMetrics, NodeSilence } from './metrics.ts';
 import { addPodEvictorForNewZone, inFlight, type NodeLifecycleState, published } from './node-lifecycle-state.ts';

@@ -1,7 +1,7 @@
 import { getCondition } from '@kcm-bus/k8s/conditions.ts';
 import { getZoneKey, taintExists, type TaintRef } from '@kcm-bus/k8s/node-taints.ts';
 import type { Node, NodeCondition } from '@kcm-bus/k8s/node-v1.ts';
-import type { Lister } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { inFlight, type NodeLifecycleState, tainterOf } from './node-lifecycle-state.ts';
 import type { NodeWrites } from './node-writes.ts';

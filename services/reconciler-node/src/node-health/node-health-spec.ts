@@ -1,7 +1,11 @@
 import { type MutationDraft, mutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { ControllerSpec, InputWatermarks, Listers } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type {
+  ReconcileInput,
+  ControllerSpec,
+  InputWatermarks,
+  Listers,
+  ReconcileResult,
+} from '@kcm-bus/runtime/controller/index.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
 import {

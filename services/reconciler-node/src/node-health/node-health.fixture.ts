@@ -1,7 +1,6 @@
 import type { Lease, Node, NodeCondition, Taint } from '@kcm-bus/k8s/node-v1.ts';
-import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { ControllerSpec, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ControllerSpec, ObjectEvent, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
 import { NOOP_NODE_COLLECTOR_METRICS, type NodeCollectorMetrics } from './metrics.ts';
 import {
   DEFAULT_NODE_LIFECYCLE_CONFIG,

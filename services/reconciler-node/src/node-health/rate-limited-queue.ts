@@ -2,7 +2,7 @@
  * scheduler/rate_limited_queue.go as pure code: times are epoch milliseconds passed in by the caller (the injected
  * clock), so a test steps time by hand and a reconcile uses its ReconcileInput.now.
  */
-import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/token-bucket.ts';
+import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/index.ts';
 
 /** EVICTION_RATE_LIMITER_BURST is scheduler.EvictionRateLimiterBurst: the burst of every zone's limiter. */
 export const EVICTION_RATE_LIMITER_BURST = 1;

@@ -1,8 +1,7 @@
 import type { ConditionStatus, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Node, Taint, Toleration } from '@kcm-bus/k8s/node-v1.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { InputWatermarks, Inputs, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
+import type { MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ReconcileInput, InputWatermarks, Inputs, ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /** T0 is the tests' fakeNow (2015-01-01 12:00 UTC, as node_lifecycle_controller_test.go). */

@@ -1,5 +1,5 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
-import type { Indexers } from '@kcm-bus/runtime/store/indices.ts';
+import type { Indexers } from '@kcm-bus/runtime/store/index.ts';
 
 /** POD_NODE_NAME_INDEX is upstream's controller.PodNodeNameKeyIndex: the pods index by spec.nodeName. */
 export const POD_NODE_NAME_INDEX = 'spec.nodeName';

@@ -3,9 +3,15 @@ import type { ConditionStatus, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { mutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
-import type { HandlerOutput, ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { ControllerSpec, InputWatermarks, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type {
+  HandlerOutput,
+  ReconcileInput,
+  ControllerSpec,
+  InputWatermarks,
+  Listers,
+  ObjectEvent,
+  ReconcileResult,
+} from '@kcm-bus/runtime/controller/index.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { markPodNotReady } from './mark-pods-not-ready.ts';
 import { POD_NODE_NAME_INDEX } from './pod-node-name-index.ts';

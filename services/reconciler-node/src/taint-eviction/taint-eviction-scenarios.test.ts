@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
+import type { Mutation, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import { at, newNode, newPod, noExecute, T0, tolerate } from '../pods-not-ready/node-pods.fixture.ts';
 import { actions, taintEvictionWorld } from './taint-eviction.fixture.ts';
 

@@ -3,9 +3,15 @@ import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { type MutationLog, mutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import { podKey } from '@kcm-bus/k8s/pod-util.ts';
-import type { HandlerOutput, ReconcileInput } from '@kcm-bus/runtime/reconcile/controller-types.ts';
-import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { Lister, ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
+import type {
+  HandlerOutput,
+  ReconcileInput,
+  ControllerSpec,
+  Listers,
+  ObjectEvent,
+  Lister,
+  ReconcileResult,
+} from '@kcm-bus/runtime/controller/index.ts';
 import { POD_NODE_NAME_INDEX } from '../pods-not-ready/pod-node-name-index.ts';
 import { TAINT_EVICTION_CONTROLLER } from '../controller-names.ts';
 import { addConditionAndDeletePod, evictionEvent } from './evict-pod.ts';

@@ -1,10 +1,8 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
-import type { Mutation } from '@kcm-bus/runtime/mutation/mutation.ts';
-import type { MutationResult } from '@kcm-bus/runtime/mutation/mutation-result.ts';
-import type { ObjectEvent } from '@kcm-bus/runtime/reconcile/declaration.ts';
-import type { ReconcileResult } from '@kcm-bus/runtime/reconcile/reconciler.ts';
-import { Store } from '@kcm-bus/runtime/store/store.ts';
+import type { Mutation, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ObjectEvent, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import { Store } from '@kcm-bus/runtime/store/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { input } from '../pods-not-ready/node-pods.fixture.ts';
 import { POD_NODE_NAME_INDEXERS } from '../pods-not-ready/pod-node-name-index.ts';

@@ -1,7 +1,7 @@
 import type { BusRecord, GroupMember, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
-import { CacheSync } from '../consumer/cache-sync.ts';
-import { type Disagreement, Inventories } from '../consumer/inventory.ts';
-import { StateHandoff } from '../consumer/state-handoff.ts';
+import { CacheSync } from './cache-sync.ts';
+import { type Disagreement, Inventories } from './inventory.ts';
+import { StateHandoff } from './state-handoff.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { INVENTORY_HEADER } from '@kcm-bus/schemas/watch-record.ts';
 import type { Routed } from './record-route.ts';

@@ -6,7 +6,7 @@ import type { Mutation } from '../mutation/mutation.ts';
 import { type Signing, WRITER_SIGNER } from '../signing/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
-import type { InputEvent } from './controller-types.ts';
+import type { InputEvent } from '../controller/controller-types.ts';
 
 /** Routed is what a consumed record is for a controller: a watch event, one of its results, or nothing to act on. */
 export type Routed =

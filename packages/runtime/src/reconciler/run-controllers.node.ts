@@ -19,12 +19,12 @@ import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
-import { ControllerGroup } from './controller-group.ts';
-import { Controller } from './controller.ts';
-import { type Declared, sealed } from './catalog-declaration.ts';
-import type { ControllerDeclaration, Input, Inputs } from './declaration.ts';
-import { controllerHooks, Informers } from './informers.ts';
-import { ControllerMetrics } from './metrics.prom.ts';
+import { ControllerGroup } from '../consumer/controller-group.ts';
+import { Controller } from '../controller/controller.ts';
+import { type Declared, sealed } from '../controller/catalog-declaration.ts';
+import type { ControllerDeclaration, Input, Inputs } from '../controller/declaration.ts';
+import { controllerHooks, Informers } from '../controller/informers.ts';
+import { ControllerMetrics } from '../controller/metrics.prom.ts';
 
 /**
  * controllerFlags are a controller service's flags: the common ones, the group's, expectations' when a controller

@@ -1,7 +1,13 @@
 import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import type { ControllerPorts, ControllerHooks, HandlerOutput, InputEvent } from './controller-types.ts';
+import type {
+  ControllerFeed,
+  ControllerPorts,
+  ControllerHooks,
+  HandlerOutput,
+  InputEvent,
+} from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
 import { FencedError } from '../expectations/expectations.ts';
 import { CUT_RETRY_MS, Cuts } from './cuts.ts';
@@ -40,7 +46,7 @@ export const ACTIVATED_TOPIC = '~activated';
  * expectations (upstream: CreationObserved/DeletionObserved after a failed create/delete) and reach the
  * next reconcile as failures.
  */
-export class Controller {
+export class Controller implements ControllerFeed {
   readonly #spec: ControllerHooks;
   readonly #ports: ControllerPorts;
   /** #causes: per key, the input record that last enqueued it and how many syncs ran since (the attempt). */

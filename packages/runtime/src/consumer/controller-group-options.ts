@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { Logger } from '../service/log.ts';
 import type { Signing } from '../signing/signing.ts';
-import type { Controller } from './controller.ts';
+import type { ControllerFeed } from '../controller/controller-types.ts';
 
 /**
  * ControllerGroupOptions wire a service's controllers (GroupParts) to their input topics, the results topic and the
@@ -48,8 +48,8 @@ export type GroupPart = {
   readonly takeFencingTokens?: (partitions: readonly number[]) => Promise<void>;
 };
 
-/** GroupController is what the group feeds: records, results, and the keys whose partitions moved away. */
-export type GroupController = Pick<Controller, 'onEvent' | 'onResult' | 'onWatermark' | 'dropWhere' | 'onActivated'>;
+/** GroupController is what the group feeds (ControllerFeed): records, results, and the keys whose partitions moved away. */
+export type GroupController = ControllerFeed;
 
 /** lockTopic is the one-partition topic whose owner is a singleton group's active member. */
 export function lockTopic(groupId: string): string {

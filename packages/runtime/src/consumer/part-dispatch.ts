@@ -1,6 +1,6 @@
 import type { BusRecord, TopicPartition } from '../bus/bus.ts';
 import type { Serde } from '../codec/serde.ts';
-import type { Watermarks } from '../consumer/watermarks.ts';
+import type { Watermarks } from './watermarks.ts';
 import type { Signing } from '../signing/signing.ts';
 import type { GroupPart } from './controller-group-options.ts';
 import { routeRecord, type Routed } from './record-route.ts';

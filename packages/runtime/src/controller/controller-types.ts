@@ -107,3 +107,16 @@ export type ControllerPorts = {
   readonly log: Logger;
   readonly now: () => Date;
 };
+
+/**
+ * ControllerFeed is what the consumer side tells a controller (Controller implements it): each watch record, each
+ * of its results, each watermark, the keys of partitions that moved away, and its member becoming active. The
+ * consumer side knows the controller side by this port alone.
+ */
+export interface ControllerFeed {
+  onEvent(topic: string, event: InputEvent): Promise<void>;
+  onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void>;
+  onWatermark(topic: string, partition: number, rv: string): void;
+  dropWhere(pred: (key: string) => boolean): void;
+  onActivated(at: Date): void;
+}

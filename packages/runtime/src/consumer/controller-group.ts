@@ -7,7 +7,7 @@ import type {
   Publisher,
   TopicPartition,
 } from '../bus/bus.ts';
-import { Watermarks } from '../consumer/watermarks.ts';
+import { Watermarks } from './watermarks.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterHeaders, deadLetterTopic } from '../faults/record-fault.ts';

@@ -5,10 +5,10 @@ import { aCreate } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { UNSIGNED } from '../signing/signing.ts';
 import { partitionFor, namespacePartitionKey } from '../partition/murmur2.ts';
-import type { InputEvent } from './controller-types.ts';
+import type { InputEvent } from '../controller/controller-types.ts';
 import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { ControllerGroup } from './controller-group.ts';
-import { KeyInventory } from '../consumer/inventory.ts';
+import { KeyInventory } from './inventory.ts';
 
 const PODS = 'kcm.state.pods';
 const PODS_HISTORY = 'kcm.watch.pods';
