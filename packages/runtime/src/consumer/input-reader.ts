@@ -1,4 +1,4 @@
-import type { BusRecord, GroupMember, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
+import type { BusRecord, GroupMember, GroupOptions, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from './cache-sync.ts';
 import { type Disagreement, Inventories } from './inventory.ts';
 import { StateHandoff } from './state-handoff.ts';
@@ -39,6 +39,27 @@ export class InputReader {
 
   /** held: a history partition waits at every join until its state partition is restored. */
   readonly held = (tp: TopicPartition): boolean => this.#handoff.isHistory(tp.topic);
+
+  /**
+   * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its beginning on
+   * each assignment, whatever the group committed (its stores are rebuilt from the topics), its history topic from the
+   * state's checkpoint (InputReader, which holds it until then); the results from where the
+   * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
+   * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
+   * lowered), and restoring them whole on every assignment made a restart cost the audit window, an Ed25519
+   * verification per result ever written. Progress on the history and results is committed either way, so ordinary lag
+   * tools (kafka-consumer-groups.sh --describe) see the members; a state topic, read only to restore, has none. Not for
+   * the ephemeral readers of global inputs: a member
+   * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
+   * offsets.retention.minutes (a week) where an empty one goes at once.
+   */
+  startPositions(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'heldAtJoin'> {
+    return {
+      startAt: (tp) => (tp.topic === resultsTopic || this.held(tp) ? undefined : '0'),
+      commitProgress: (tp) => !this.restoresFrom(tp.topic),
+      heldAtJoin: this.held,
+    };
+  }
 
   /** canonical is the input's name of a topic's records (the state topic's, for both). */
   canonical(topic: string): string {
