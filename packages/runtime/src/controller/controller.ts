@@ -9,6 +9,7 @@ import type {
   InputEvent,
 } from './controller-types.ts';
 import { KeyExpectations } from './key-expectations.ts';
+import { KeyStates } from './key-states.ts';
 import { FencedError } from '../expectations/expectations.ts';
 import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
@@ -49,16 +50,10 @@ export const ACTIVATED_TOPIC = '~activated';
 export class Controller implements ControllerFeed {
   readonly #spec: ControllerHooks;
   readonly #ports: ControllerPorts;
-  /** #causes: per key, the input record that last enqueued it and how many syncs ran since (the attempt). */
-  readonly #causes = new Map<string, { readonly cause: MutationCause[]; attempt: number }>();
-  readonly #failures = new Map<string, MutationResult[]>();
+  readonly #keys = new KeyStates();
   readonly #writes = new ReadYourWrites();
   readonly #gone = new GoneOnWrite();
   readonly #cuts = new Cuts();
-  /** #fresh: keys whose cut for a fresh read was reached; their next sync reads `fresh`. */
-  readonly #fresh = new Set<string>();
-  /** #tickWaiters: per key, the ticks waiting for a worker to take it up. */
-  readonly #tickWaiters = new Map<string, (() => void)[]>();
   readonly #expectations: KeyExpectations;
 
   constructor(spec: ControllerHooks, ports: ControllerPorts) {
@@ -139,7 +134,7 @@ export class Controller implements ControllerFeed {
       .map(
         (key) =>
           new Promise<void>((resolve) => {
-            this.#tickWaiters.set(key, [...(this.#tickWaiters.get(key) ?? []), resolve]);
+            this.#keys.waitTick(key, resolve);
           }),
       );
     for (const key of keys) this.#enqueue(key, { topic: TICK_TOPIC, partition: 0, offset: at.getTime() });
@@ -148,7 +143,7 @@ export class Controller implements ControllerFeed {
 
   /** releaseTicks lets go of every tick waiting for its keys (the queue is shutting down). */
   releaseTicks(): void {
-    for (const key of [...this.#tickWaiters.keys()]) this.#tookUp(key);
+    for (const key of this.#keys.tickKeys()) this.#keys.tookUp(key);
   }
 
   /**
@@ -172,8 +167,8 @@ export class Controller implements ControllerFeed {
     const failed = result.outcome !== 'Applied' && result.outcome !== 'AlreadyDone';
     const reported = failed && live && !NOT_FAILURES.has(result.reason ?? '');
     if (reported) {
-      this.#failures.set(key, [...(this.#failures.get(key) ?? []), result]);
-      this.#setCause(key, cause);
+      this.#keys.failed(key, result);
+      this.#keys.caused(key, cause);
     }
     if (result.outcome !== 'Applied') await this.#expectations.failed(key, result);
     const waits = this.#spec.waitsForOwnWrites !== false;
@@ -198,7 +193,7 @@ export class Controller implements ControllerFeed {
         this.#failed(key, err);
       } finally {
         this.#ports.queue.done(key);
-        this.#tookUp(key);
+        this.#keys.tookUp(key);
       }
     }
   }
@@ -221,7 +216,7 @@ export class Controller implements ControllerFeed {
   async #atCut(key: string, partition: number): Promise<void> {
     const state = this.#cuts.state(key, this.#ports.partitionWatermark(partition), this.#ports.now().getTime());
     if (state === 'wait') return this.#ports.queue.addAfter(key, CUT_RETRY_MS);
-    if (state === 'fresh') this.#fresh.add(key);
+    if (state === 'fresh') this.#keys.freshRead(key);
     await this.#sync(key);
   }
 
@@ -233,11 +228,7 @@ export class Controller implements ControllerFeed {
     }
     const expectations = await this.#expectations.read(key);
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
-    const failures = this.#failures.get(key) ?? [];
-    this.#failures.delete(key);
-    const { cause, attempt } = this.#causes.get(key) ?? { cause: [], attempt: 0 };
-    this.#causes.set(key, { cause, attempt: attempt + 1 });
-    const fresh = this.#fresh.delete(key);
+    const { failures, cause, attempt, fresh } = this.#keys.startSync(key);
     const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt, fresh });
     if (result.expectations) await this.#expectations.record(key, result.expectations);
     this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
@@ -306,7 +297,7 @@ export class Controller implements ControllerFeed {
   /** #enqueue adds a key of an owned partition (a global input's event may name keys other members own). */
   #enqueue(key: string, cause: MutationCause): void {
     if (!this.#owned(key)) return;
-    this.#setCause(key, cause);
+    this.#keys.caused(key, cause);
     this.#ports.queue.add(key);
   }
 
@@ -327,19 +318,9 @@ export class Controller implements ControllerFeed {
     return this.#ports.partitionOwned(this.#ports.partitionOf(key));
   }
 
-  #setCause(key: string, cause: MutationCause): void {
-    this.#causes.set(key, { cause: [cause], attempt: 0 });
-  }
-
-  #tookUp(key: string): void {
-    for (const resolve of this.#tickWaiters.get(key) ?? []) resolve();
-    this.#tickWaiters.delete(key);
-  }
-
   /** dropWhere drops the state of keys whose partitions this member lost. */
   dropWhere(pred: (key: string) => boolean): void {
-    for (const map of [this.#failures, this.#causes]) for (const key of [...map.keys()]) if (pred(key)) map.delete(key);
-    for (const key of [...this.#fresh]) if (pred(key)) this.#fresh.delete(key);
+    this.#keys.dropWhere(pred);
     this.#cuts.dropWhere(pred);
     this.#writes.dropWhere(pred);
     this.#gone.dropWhere(pred);
