@@ -5,7 +5,7 @@ import { globSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { controllerFlags } from '@kcm-bus/runtime/reconciler/run-controllers.node.ts';
+import { controllerFlags } from '@kcm-bus/runtime/reconciler/index.ts';
 import { REPLAY_FLAGS } from '@kcm-bus/runtime/replay/replay.node.ts';
 import { COMMON_FLAGS, envName, type FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { COMMANDS } from '@kcm-bus/stack/cli.ts';

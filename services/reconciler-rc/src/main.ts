@@ -1,4 +1,4 @@
-import { runControllers } from '@kcm-bus/runtime/reconciler/run-controllers.node.ts';
+import { controllerService } from '@kcm-bus/runtime/reconciler/main.node.ts';
 import { DECLARATIONS } from './declarations.ts';
 
-await runControllers(DECLARATIONS);
+await controllerService(DECLARATIONS);

@@ -10,5 +10,6 @@ export * from './declaration.ts';
 export * from './gone-on-write.ts';
 export * from './informers.ts';
 export * from './key-expectations.ts';
+export * from './key-states.ts';
 export * from './read-your-writes.ts';
 export * from './reconciler.ts';
