@@ -4,14 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { controllersOf, RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
-import { ROLES } from '@kcm-bus/stack/kube-access.ts';
-import { LOCAL_SIGNERS } from '@kcm-bus/stack/signing.ts';
+import { RECONCILER_SERVICES } from '@kcm-bus/catalog/controllers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BASE = join(ROOT, 'deploy/kustomize/base');
 
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
 type Container = {
   image: string;
   command: string[];
@@ -24,15 +21,7 @@ type Container = {
   resources: { requests: object; limits: object };
 };
 type Probe = { httpGet: { path: string; port: string } };
-type Resource = {
-  kind: string;
-  metadata: { name: string };
-  rules?: Rule[];
-  roleRef?: { name: string };
-  subjects?: { kind: string; name: string }[];
-  automountServiceAccountToken?: boolean;
-  spec?: Deployment;
-};
+type Resource = { kind: string; spec?: Deployment };
 type Deployment = {
   replicas: number;
   strategy?: { type: string };
@@ -43,17 +32,12 @@ type PodSpec = {
   automountServiceAccountToken?: boolean;
   securityContext: Record<string, unknown>;
   containers: Container[];
-  volumes?: { projected: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[];
+  volumes?: unknown[];
 };
 
 const load = (file: string): Resource[] =>
   parseAllDocuments(readFileSync(join(BASE, file), 'utf8')).map((d) => d.toJSON() as Resource);
-const rbac = load('rbac.yaml');
 const SERVICES = ['watcher', 'writer', ...RECONCILER_SERVICES] as const;
-/** RECONCILER_SIGNERS are the controllers each reconciler service signs as, the catalog's. */
-const RECONCILER_SIGNERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  RECONCILER_SERVICES.map((s) => [s, controllersOf(s).map((c) => c.name)]),
-);
 const deployment = (service: string): Deployment => load(`${service}.yaml`).find((r) => r.kind === 'Deployment')!.spec!;
 const container = (service: string): Container => deployment(service).template.spec.containers[0]!;
 
@@ -76,30 +60,6 @@ const envFlag = (name: string): string =>
     .replace(/_/g, '-');
 
 describe('deploy/kustomize/base: the manifests say what the code does', () => {
-  it("given the base's ClusterRoles, then they are exactly the local stack's ROLES (one truth for least privilege)", () => {
-    const roles = rbac.filter((r) => r.kind === 'ClusterRole');
-    assert.deepEqual(
-      Object.fromEntries(roles.map((r) => [r.metadata.name, r.rules])),
-      Object.fromEntries(Object.entries(ROLES).map(([id, rules]) => [`kcm-bus:${id}`, rules])),
-    );
-  });
-
-  it("given the bindings, then each role goes to its own ServiceAccount and the reconcilers' account is bound to nothing, without a token", () => {
-    const bindings = rbac.filter((r) => r.kind.endsWith('Binding'));
-    assert.deepEqual(
-      bindings.map((b) => [b.kind, b.roleRef?.name, b.subjects]),
-      [
-        ['ClusterRoleBinding', 'kcm-bus:watcher', [{ kind: 'ServiceAccount', name: 'kcm-bus-watcher' }]],
-        ['ClusterRoleBinding', 'kcm-bus:writer', [{ kind: 'ServiceAccount', name: 'kcm-bus-writer' }]],
-      ],
-    );
-    assert.equal(rbac.find((r) => r.metadata.name === 'kcm-bus-reconciler')?.automountServiceAccountToken, false);
-    assert.deepEqual(
-      rbac.filter((r) => r.kind.endsWith('Role')).map((r) => r.kind),
-      ['ClusterRole', 'ClusterRole'],
-    );
-  });
-
   for (const service of SERVICES) {
     it(`given ${service}'s Deployment, then it runs its image's command with flags the service takes, its probes and metrics on 0.0.0.0:9090`, () => {
       const c = container(service);
@@ -154,7 +114,7 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
       for (const name of names) assert.ok(flagsOf(service).has(envFlag(name)), `${service} reads ${name}`);
   });
 
-  it('given replicas and identities, then the watcher and the writer run one pod each (Recreate) with their accounts, the reconcilers several with none', () => {
+  it('given replicas and identities, then the watcher and the writer run one pod each (Recreate) with their accounts, the reconcilers several with none; the watcher mounts no key', () => {
     for (const service of ['watcher', 'writer']) {
       const d = deployment(service);
       assert.deepEqual(
@@ -162,7 +122,7 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
         [1, 'Recreate', `kcm-bus-${service}`],
       );
     }
-    for (const service of Object.keys(RECONCILER_SIGNERS)) {
+    for (const service of RECONCILER_SERVICES) {
       const d = deployment(service);
       assert.ok(d.replicas >= 2, service);
       assert.deepEqual(
@@ -170,24 +130,6 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
         ['kcm-bus-reconciler', false],
       );
     }
-  });
-
-  it('given the signing volumes, then each service mounts only its own private keys and the public keys it trusts', () => {
-    const mounted = (service: string): string[] =>
-      (deployment(service).template.spec.volumes ?? [])
-        .flatMap((v) => v.projected.sources.flatMap((s) => s.secret.items.map((i) => `${s.secret.name}:${i.path}`)))
-        .sort();
-    const controllers = LOCAL_SIGNERS.filter((s) => s !== 'writer');
-    assert.deepEqual(mounted('watcher'), []);
-    assert.deepEqual(
-      mounted('writer'),
-      ['kcm-bus-signer-writer:writer.key', ...controllers.map((c) => `kcm-bus-signing-public:${c}.pub`)].sort(),
-    );
-    for (const [service, signers] of Object.entries(RECONCILER_SIGNERS)) {
-      assert.deepEqual(
-        mounted(service),
-        [...signers.map((s) => `kcm-bus-signer-${s}:${s}.key`), 'kcm-bus-signing-public:writer.pub'].sort(),
-      );
-    }
+    assert.equal(deployment('watcher').template.spec.volumes, undefined, 'the watcher signs nothing');
   });
 });
