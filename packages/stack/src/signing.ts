@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CONTROLLERS, controllersOf, type ReconcilerService } from '@kcm-bus/catalog/controllers.ts';
-import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/signing.ts';
+import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/index.ts';
 import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**

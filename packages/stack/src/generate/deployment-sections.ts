@@ -1,5 +1,5 @@
 import { type CatalogEntry, CONTROLLERS, controllersOf, type ReconcilerService } from '@kcm-bus/catalog/controllers.ts';
-import { DEFAULT_EXPECTATIONS_TTL_SECONDS } from '@kcm-bus/runtime/expectations/expectations.ts';
+import { DEFAULT_EXPECTATIONS_TTL_SECONDS } from '@kcm-bus/runtime/expectations/index.ts';
 import { LOCAL_SIGNERS, signingFilesOf } from '../signing.ts';
 import type { Sections } from './sections.ts';
 import { yamlLines } from './yaml-text.ts';
