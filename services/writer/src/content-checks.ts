@@ -120,7 +120,11 @@ function patchFields(w: Written, fields: PatchShape): string | undefined {
   if (typeof w.ops === 'string') return w.ops;
   if (w.ops !== undefined) {
     const op = w.ops.find((o) => !pointerWithin(fieldOf(o, 'path'), fields));
-    return op === undefined ? undefined : `a patch of ${JSON.stringify(fieldOf(op, 'path'))}, ${outside}`;
+    if (op === undefined) return undefined;
+    const path = fieldOf(op, 'path');
+    return typeof path === 'string'
+      ? `a patch of ${JSON.stringify(path)}, ${outside}`
+      : 'a json patch operation without a path';
   }
   if (!isJsonObject(w.object)) return 'a patch that is not an object';
   const field = fieldOutside(w.object, fields);
