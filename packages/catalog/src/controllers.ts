@@ -5,6 +5,7 @@ import type {
   Grant,
   ObjectKind,
 } from '@kcm-bus/runtime/catalog/index.ts';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.ts';
 
 /*
  * The controller catalog: the one place that says which of upstream's controllers kcm-bus runs, which service runs
@@ -51,8 +52,20 @@ function replicaSetLike<const N extends string, const P extends ControllerPart>(
     ownerFinalizers: [plural],
     parts: [part],
     grants: [
-      { resource: 'pods', verbs: ['Create'], content: { rule: 'controlled-by', owner } },
-      { resource: 'pods', verbs: ['Patch'], content: { rule: 'owner-references', owner } },
+      {
+        resource: 'pods',
+        verbs: ['Create'],
+        content: [{ check: 'namespace' }, { check: 'controllerRef', kind: owner }],
+      },
+      {
+        resource: 'pods',
+        verbs: ['Patch'],
+        content: [
+          { check: 'patchType', types: ['json'] },
+          { check: 'patchFields', fields: { metadata: { ownerReferences: true } } },
+          { check: 'ownerReferences', kind: owner },
+        ],
+      },
       { resource: 'pods', verbs: ['Delete'] },
       { resource: statusResource, verbs: ['UpdateStatus'] },
       events,
@@ -128,7 +141,11 @@ export const ENDPOINTSLICE_CONTROLLER = entry({
     {
       resource: 'endpointslices.discovery.k8s.io',
       verbs: ['Create', 'Update'],
-      content: { rule: 'managed-endpoint-slice', managedBy: 'endpointslice-controller.k8s.io' },
+      content: [
+        { check: 'namespace' },
+        { check: 'label', key: LABEL_MANAGED_BY, equals: 'endpointslice-controller.k8s.io' },
+        { check: 'controllerRef', kind: { apiVersion: 'v1', kind: 'Service' }, nameLabel: LABEL_SERVICE_NAME },
+      ],
     },
     { resource: 'endpointslices.discovery.k8s.io', verbs: ['Delete'] },
     events,
@@ -164,13 +181,16 @@ export const NODE_LIFECYCLE_CONTROLLER = entry({
     {
       resource: 'nodes',
       verbs: ['Patch'],
-      content: {
-        rule: 'merge-patch',
-        fields: {
-          metadata: { labels: { 'beta.kubernetes.io/os': true, 'beta.kubernetes.io/arch': true } },
-          spec: { taints: true },
+      content: [
+        { check: 'patchType', types: ['strategic-merge', 'merge'] },
+        {
+          check: 'patchFields',
+          fields: {
+            metadata: { labels: { 'beta.kubernetes.io/os': true, 'beta.kubernetes.io/arch': true } },
+            spec: { taints: true },
+          },
         },
-      },
+      ],
     },
     { resource: 'pods/status', verbs: ['UpdateStatus'] },
     { resource: 'pods', verbs: ['Delete'] },
@@ -211,7 +231,11 @@ export const TAINT_EVICTION_CONTROLLER = entry({
     {
       resource: 'pods/status',
       verbs: ['Patch'],
-      content: { rule: 'merge-patch', fields: { status: { conditions: true } }, conditionType: 'DisruptionTarget' },
+      content: [
+        { check: 'patchType', types: ['strategic-merge', 'merge'] },
+        { check: 'patchFields', fields: { status: { conditions: true } } },
+        { check: 'conditionTypes', types: ['DisruptionTarget'] },
+      ],
     },
     { resource: 'pods', verbs: ['Delete'] },
     events,

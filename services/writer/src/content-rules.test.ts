@@ -227,6 +227,12 @@ describe('contentRefusal: what node lifecycle and taint eviction may write', () 
     );
     assert.match(nodeLifecycle({ metadata: { annotations: { a: 'b' } } }) ?? '', /\/metadata\/annotations/);
     assert.match(
+      nodeLifecycle({ spec: null }) ?? '',
+      /a patch of \/spec, outside .*\/spec\/taints/,
+      'null deletes the spec',
+    );
+    assert.match(nodeLifecycle({ metadata: { labels: null } }) ?? '', /a patch of \/metadata\/labels,/, 'every label');
+    assert.match(
       nodeLifecycle([{ op: 'replace', path: '/spec/taints', value: [] }], node, 'json') ?? '',
       /a json patch/,
     );

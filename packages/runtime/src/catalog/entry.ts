@@ -1,4 +1,4 @@
-import type { MutationVerb } from '../mutation/mutation.ts';
+import type { MutationVerb, PatchType } from '../mutation/mutation.ts';
 
 /*
  * What a controller catalog entry is: the runtime's description of one of upstream's controllers as kcm-bus runs it.
@@ -9,27 +9,44 @@ import type { MutationVerb } from '../mutation/mutation.ts';
 /** ObjectKind names a kind by apiVersion and kind, as owner references do. */
 export type ObjectKind = { readonly apiVersion: string; readonly kind: string };
 
-/** PatchShape lists the fields a merge patch may set: `true` allows anything below a field, a shape only its own fields. */
+/**
+ * PatchShape lists the fields a patch may write: `true` allows anything below a field, a shape only its own fields
+ * (a merge patch's keys, which must then be an object, as null there would delete the rest; a json patch's paths).
+ */
 export type PatchShape = { readonly [field: string]: true | PatchShape };
 
 /**
- * ContentRuleSpec is what a granted write must carry beyond its (controller, verb, resource); the writer implements
- * each kind of rule once (services/writer/src/content-rules.ts):
- * - controlled-by: a Create of an object of the mutation's namespace whose one controller reference is of `owner`'s
- *   kind (what GetPodFromTemplate makes for a ReplicaSet or an RC);
- * - owner-references: a json patch of metadata.ownerReferences only, writing only references of `owner`'s kind
- *   (AdoptPod and ReleasePod);
- * - merge-patch: a strategic merge or merge patch setting no field outside `fields`, and, when `conditionType` is
- *   given, writing only conditions of that type;
- * - managed-endpoint-slice: an EndpointSlice of the mutation's namespace labelled managed-by `managedBy`, whose one
- *   controller reference is a v1 Service named as its kubernetes.io/service-name label (what the endpointslice
- *   controller writes; a slice of the user's, or one pointing traffic at another Service's name, is refused).
+ * ContentCheck is one check of a content rule, read by the writer's one interpreter
+ * (services/writer/src/content-checks.ts). The object checks read what a mutation writes as an object: its merge or
+ * strategic merge patch, else its body (a json patch writes no object, so they find nothing there):
+ * - namespace: the object's metadata.namespace, when set, is the mutation's (a Create cannot escape its namespace);
+ * - name: its metadata.name is `equals` (the ServiceAccount controller's `default`);
+ * - label: it carries the label `key`, of value `equals` when given;
+ * - controllerRef: it has one controller reference (metav1.GetControllerOf), of `kind`, and, when `nameLabel` is
+ *   given, named as that label's value (a slice's Service, by kubernetes.io/service-name);
+ * - ownerReferences: every owner reference it writes is of `kind` (for a json patch: every value it adds or replaces
+ *   under /metadata/ownerReferences), as AdoptPod's;
+ * - conditionTypes: every condition its status.conditions writes is of one of `types`.
+ * And what a Patch carries:
+ * - patchType: its patch type is one of `types` (types.PatchType; a mutation without a patch has none);
+ * - patchFields: it writes no field outside `fields`: a json patch's paths, else the keys of the object it writes.
  */
-export type ContentRuleSpec =
-  | { readonly rule: 'controlled-by'; readonly owner: ObjectKind }
-  | { readonly rule: 'owner-references'; readonly owner: ObjectKind }
-  | { readonly rule: 'merge-patch'; readonly fields: PatchShape; readonly conditionType?: string }
-  | { readonly rule: 'managed-endpoint-slice'; readonly managedBy: string };
+export type ContentCheck =
+  | { readonly check: 'namespace' }
+  | { readonly check: 'name'; readonly equals: string }
+  | { readonly check: 'label'; readonly key: string; readonly equals?: string }
+  | { readonly check: 'controllerRef'; readonly kind: ObjectKind; readonly nameLabel?: string }
+  | { readonly check: 'ownerReferences'; readonly kind: ObjectKind }
+  | { readonly check: 'conditionTypes'; readonly types: readonly string[] }
+  | { readonly check: 'patchType'; readonly types: readonly PatchType[] }
+  | { readonly check: 'patchFields'; readonly fields: PatchShape };
+
+/**
+ * ContentRule is what a granted write must carry beyond its (controller, verb, resource): checks that all hold, the
+ * first that fails saying why the writer refuses it. It is data only, so a new controller's rule is catalog data and
+ * no writer code; it is never empty, so a grant that names a rule checks something.
+ */
+export type ContentRule = readonly [ContentCheck, ...ContentCheck[]];
 
 /** CatalogInput is one input of a controller part: a watched kind (by plural), read partitioned or whole (global). */
 export type CatalogInput = { readonly kind: string; readonly scope: 'partitioned' | 'global' };
@@ -52,12 +69,12 @@ export type ControllerPart = {
 
 /**
  * Grant is one resource the writer lets a controller write, kubectl's `resource[.group][/subresource]`, with the
- * verbs and, where the verb alone says too little, the content rule its mutations must pass (ContentRuleSpec).
+ * verbs and, where the verb alone says too little, the content rule its mutations must pass (ContentRule).
  */
 export type Grant = {
   readonly resource: string;
   readonly verbs: readonly MutationVerb[];
-  readonly content?: ContentRuleSpec;
+  readonly content?: ContentRule;
 };
 
 /**

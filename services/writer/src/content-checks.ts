@@ -1,0 +1,166 @@
+import type { ContentCheck, ContentRule, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/index.ts';
+import type { Mutation, PatchType } from '@kcm-bus/runtime/mutation/index.ts';
+import { allowedPaths, fieldOutside, isJsonObject, type JsonObject, pointerWithin } from './patch-shape.ts';
+
+/*
+ * The one interpreter of the catalog's content rules (ContentRule in packages/runtime/src/catalog/entry.ts): each
+ * check is implemented once here, and a controller's rule is data in its catalog entry, so a new controller adds no
+ * code to the writer. Mutations reach it validated: bodies and patches parse as JSON, but are otherwise untrusted.
+ */
+
+/**
+ * Written is a mutation as the checks read it, parsed once: the object it writes (its merge, strategic merge or
+ * apply patch, else its body) or, for a json patch, its operations (or why it has none).
+ */
+type Written = {
+  readonly m: Mutation;
+  readonly object: unknown;
+  readonly ops: readonly unknown[] | string | undefined;
+};
+
+/** REFS is where a json patch writes owner references (AdoptPod, ReleasePod). */
+const REFS: PatchShape = { metadata: { ownerReferences: true } };
+
+function writtenBy(m: Mutation): Written {
+  if (m.verb !== 'Patch') return { m, object: parse(m.body), ops: undefined };
+  if (m.patchType !== 'json') return { m, object: parse(m.patch), ops: undefined };
+  const ops = parse(m.patch);
+  return { m, object: undefined, ops: Array.isArray(ops) ? ops : 'a json patch that is not a list of operations' };
+}
+
+const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
+const fieldOf = (value: unknown, field: string): unknown => (isJsonObject(value) ? value[field] : undefined);
+const metaOf = (w: Written): JsonObject => {
+  const meta = fieldOf(w.object, 'metadata');
+  return isJsonObject(meta) ? meta : {};
+};
+const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+const isRefTo =
+  (kind: ObjectKind) =>
+  (ref: unknown): boolean =>
+    fieldOf(ref, 'apiVersion') === kind.apiVersion && fieldOf(ref, 'kind') === kind.kind;
+
+const withArticle = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
+/** aTarget names the target as refusals do: its kind's last word in lower case, with its article (a pod, a slice). */
+function aTarget(w: Written): string {
+  const kind = w.m.target.kind;
+  return withArticle((/[A-Z][a-z0-9]*$/.exec(kind)?.[0] ?? kind).toLowerCase());
+}
+
+function namespace(w: Written): string | undefined {
+  const ns = metaOf(w)['namespace'];
+  const target = w.m.target.namespace;
+  return ns === undefined || ns === target
+    ? undefined
+    : `${aTarget(w)} of namespace ${JSON.stringify(ns)} in ${target ?? ''}`;
+}
+
+function name(w: Written, equals: string): string | undefined {
+  return metaOf(w)['name'] === equals ? undefined : `${aTarget(w)} not named ${JSON.stringify(equals)}`;
+}
+
+function label(w: Written, key: string, equals: string | undefined): string | undefined {
+  const value = fieldOf(metaOf(w)['labels'], key);
+  if (equals === undefined) return typeof value === 'string' ? undefined : `${aTarget(w)} not labelled ${key}`;
+  return value === equals ? undefined : `${aTarget(w)} not labelled ${key}=${equals}`;
+}
+
+/** controllerRef: one controller reference (GetControllerOf finds the first; two are refused), of kind, named so. */
+function controllerRef(w: Written, kind: ObjectKind, nameLabel: string | undefined): string | undefined {
+  const meta = metaOf(w);
+  const controllers = listOf(meta['ownerReferences']).filter((r) => fieldOf(r, 'controller') === true);
+  const [ref] = controllers;
+  const named = nameLabel === undefined ? undefined : fieldOf(meta['labels'], nameLabel);
+  if (controllers.length === 1 && isRefTo(kind)(ref)) {
+    if (nameLabel === undefined || (typeof named === 'string' && fieldOf(ref, 'name') === named)) return undefined;
+  }
+  return nameLabel === undefined
+    ? `${aTarget(w)} whose controller is not one ${kind.kind}`
+    : `${aTarget(w)} whose controller is not the one ${kind.kind} its ${nameLabel} label names`;
+}
+
+/**
+ * refsWritten are the owner references a mutation writes: those of the object it writes, or the values a json patch
+ * adds or replaces under REFS (a whole list, or one reference), or why there are none to read.
+ */
+function refsWritten(w: Written): readonly unknown[] | string {
+  if (w.ops === undefined) return listOf(metaOf(w)['ownerReferences']);
+  if (typeof w.ops === 'string') return w.ops;
+  const writes = (o: unknown): boolean => ['add', 'replace'].includes(String(fieldOf(o, 'op')));
+  return w.ops
+    .filter((o) => writes(o) && pointerWithin(fieldOf(o, 'path'), REFS))
+    .flatMap((o) => {
+      const value = fieldOf(o, 'value');
+      return Array.isArray(value) ? value : [value];
+    });
+}
+
+function ownerReferences(w: Written, kind: ObjectKind): string | undefined {
+  const refs = refsWritten(w);
+  if (typeof refs === 'string') return refs;
+  return refs.every(isRefTo(kind)) ? undefined : `an owner reference that is not ${withArticle(kind.kind)}`;
+}
+
+function conditionTypes(w: Written, types: readonly string[]): string | undefined {
+  const written = listOf(fieldOf(fieldOf(w.object, 'status'), 'conditions')).map((c) => fieldOf(c, 'type'));
+  const i = written.findIndex((t) => typeof t !== 'string' || !types.includes(t));
+  if (i < 0) return undefined;
+  const type = written[i];
+  return `${aTarget(w)} condition ${typeof type === 'string' ? `of type ${JSON.stringify(type)}` : 'without a type'}`;
+}
+
+function patchType(w: Written, types: readonly PatchType[]): string | undefined {
+  const type = w.m.patchType;
+  return type !== null && types.includes(type) ? undefined : `a ${type ?? 'missing'} patch, not ${types.join(' or ')}`;
+}
+
+function patchFields(w: Written, fields: PatchShape): string | undefined {
+  const outside = `outside ${allowedPaths(fields)}`;
+  if (typeof w.ops === 'string') return w.ops;
+  if (w.ops !== undefined) {
+    const op = w.ops.find((o) => !pointerWithin(fieldOf(o, 'path'), fields));
+    if (op === undefined) return undefined;
+    const path = fieldOf(op, 'path');
+    return typeof path === 'string'
+      ? `a patch of ${JSON.stringify(path)}, ${outside}`
+      : 'a json patch operation without a path';
+  }
+  if (!isJsonObject(w.object)) return 'a patch that is not an object';
+  const field = fieldOutside(w.object, fields);
+  return field === undefined ? undefined : `a patch of ${field}, ${outside}`;
+}
+
+function refusalOf(c: ContentCheck, w: Written): string | undefined {
+  switch (c.check) {
+    case 'namespace':
+      return namespace(w);
+    case 'name':
+      return name(w, c.equals);
+    case 'label':
+      return label(w, c.key, c.equals);
+    case 'controllerRef':
+      return controllerRef(w, c.kind, c.nameLabel);
+    case 'ownerReferences':
+      return ownerReferences(w, c.kind);
+    case 'conditionTypes':
+      return conditionTypes(w, c.types);
+    case 'patchType':
+      return patchType(w, c.types);
+    case 'patchFields':
+      return patchFields(w, c.fields);
+  }
+}
+
+/**
+ * ruleRefusal says why a mutation breaks a content rule, from the first check that fails (`a pod whose controller is
+ * not one ReplicationController`), or undefined when every check holds.
+ */
+export function ruleRefusal(rule: ContentRule, m: Mutation): string | undefined {
+  const w = writtenBy(m);
+  for (const check of rule) {
+    const why = refusalOf(check, w);
+    if (why !== undefined) return why;
+  }
+  return undefined;
+}
