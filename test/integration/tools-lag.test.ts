@@ -83,7 +83,7 @@ describe("kcm-bus lag: the services' consumer groups, their lag and their inputs
     await running('web', 2);
     // The history topics are what it reads live: lag 0 there; a state topic is read only to restore, and has no lag.
     const group = await waitFor(
-      'reconciler-rc caught up: lag 0 on every input partition it committed on',
+      'reconciler-rc synced: lag 0 on every input partition it committed on',
       async () => {
         const g = await rcGroup();
         const histories = g?.partitions.filter((p) => p.topic.startsWith('kcm.watch.')) ?? [];

@@ -1,7 +1,7 @@
 /**
  * S13, idle: what each system costs with nothing to do, the way a controller manager runs most of the day. For each
  * population (BENCH_S13_PODS, "0,10000": pods owned by RCs, never scheduled, so nothing changes them), the CPU-seconds
- * per minute over BENCH_S13_SECONDS (60) once the controller caught up and BENCH_S13_WARM_UP_SECONDS (30) passed: upstream kube-controller-manager (the RC
+ * per minute over BENCH_S13_SECONDS (60) once the controller synced and BENCH_S13_WARM_UP_SECONDS (30) passed: upstream kube-controller-manager (the RC
  * controller) against the watcher, writer and reconciler-rc, and the broker, registry and Redis on their own line
  * (under upstream they serve only the bench's watcher).
  */
@@ -16,7 +16,7 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const SIZES_KNOB = knob('BENCH_S13_PODS', '0,10000', 'the populations measured, in pods (RCs of 50, never scheduled)');
 const SECONDS_KNOB = knob('BENCH_S13_SECONDS', '60', 'the measured window, in seconds');
-const WARM_UP_KNOB = knob('BENCH_S13_WARM_UP_SECONDS', '30', 'seconds waited before each window, once caught up');
+const WARM_UP_KNOB = knob('BENCH_S13_WARM_UP_SECONDS', '30', 'seconds waited before each window, once synced');
 const SIZES = numbersKnob(SIZES_KNOB);
 const WINDOW_MS = numberKnob(SECONDS_KNOB) * 1000;
 /** WARM_UP_MS passes before each window: the first minute after a start (JIT, the broker's first requests) is not idle. */

@@ -44,7 +44,7 @@ async function upstreamRss(ctx: BenchContext, pop: Population): Promise<number> 
 }
 
 /**
- * kcmBusMemory runs the writer and reconciler-rc until reconciler-rc caught up, then collects the garbage of the
+ * kcmBusMemory runs the writer and reconciler-rc until reconciler-rc synced, then collects the garbage of the
  * three services (one at a time: one inspector port) and reads their live heaps and their RSS once steady.
  */
 async function kcmBusMemory(ctx: BenchContext, pods: number): Promise<Omit<Sample, 'pods' | 'upstream'>> {
@@ -181,6 +181,6 @@ export const scenario: Scenario = {
   run,
   knobs: [SIZES_KNOB],
   measures:
-    'RSS of upstream kube-controller-manager (RC controller) and of each kcm-bus service at each cluster size, once caught up ' +
+    'RSS of upstream kube-controller-manager (RC controller) and of each kcm-bus service at each cluster size, once synced ' +
     'and steady after a full GC; RSS per added pod and live heap per cached pod',
 };

@@ -4,7 +4,7 @@
  * annotation PATCHes per pod through the API, which the bench's watcher turns into records of kcm.watch.pods (the
  * history) and kcm.state.pods (compacted). With each history, REPEATS times (the median is printed):
  * - a fresh reconciler-rc member (a consumer group of its own, mutations to a throwaway topic: it acts on nothing),
- *   from its start until it owns every partition, each caught up with its high-water mark (WaitForCacheSync);
+ *   from its start until it owns every partition, each synced to its high-water mark (WaitForCacheSync);
  * - the watcher stopped and started again, to /readyz 200 (it restores from its state topics, then lists);
  * - upstream kube-controller-manager (replicationcontroller-controller only), from its start to "Caches are synced":
  *   its informers relist, so its cost follows the live objects, whatever the history (the yardstick).

@@ -174,5 +174,5 @@ export const scenario: Scenario = {
   knobs: [PODS_KNOB],
   measures:
     "reconcile throughput of 1, 2 and 4 reconciler-rc replicas replaying the pods' and RCs' history in a fresh consumer group " +
-    '(mutations to a throwaway topic): decisions per second, seconds to caught up',
+    '(mutations to a throwaway topic): decisions per second, seconds to synced',
 };

@@ -3,7 +3,7 @@ import type { Endpoints, EndpointSubset, Pod, Service, ServiceSpec } from '@kcm-
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import { converge } from '@kcm-bus/k8s/reconcile.fixture.ts';
 import { type MutationResult, validateMutation } from '@kcm-bus/runtime/mutation/index.ts';
-import type { ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { byNamespace, NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import { syncService } from './sync-service.ts';
 import { TriggerTimeTracker } from './trigger-time-tracker.ts';
@@ -89,9 +89,9 @@ export function storedEndpoints(
 export type EndpointsFixture = {
   readonly cluster: Cluster<EndpointsKinds>;
   /** sync is syncService(key) on the cluster's current objects; every mutation is checked valid. */
-  readonly sync: (key: string, failures?: readonly MutationResult[], now?: Date) => ReconcileResult;
+  readonly sync: (key: string, failures?: readonly MutationResult[], now?: Date) => Decision;
   /** write applies a sync's mutations to the cluster, returning the failed results. */
-  readonly write: (result: ReconcileResult) => MutationResult[];
+  readonly write: (result: Decision) => MutationResult[];
   /** converge is the convergence check from the current state; returns the rounds that wrote. */
   readonly converge: (key: string) => number;
 };
@@ -107,7 +107,7 @@ export function endpointsFixture(
   });
   const tracker = new TriggerTimeTracker();
   let offset = 0;
-  const sync = (key: string, failures: readonly MutationResult[] = [], now = T0): ReconcileResult => {
+  const sync = (key: string, failures: readonly MutationResult[] = [], now = T0): Decision => {
     const result = syncService(key, {
       services: listerOf(cluster.objects.services.values(), { [NAMESPACE_INDEX]: byNamespace }),
       pods: listerOf(cluster.objects.pods.values(), { [NAMESPACE_INDEX]: byNamespace }),
@@ -123,7 +123,7 @@ export function endpointsFixture(
     for (const m of result.mutations) validateMutation(JSON.parse(JSON.stringify(m)));
     return result;
   };
-  const write = (result: ReconcileResult): MutationResult[] =>
+  const write = (result: Decision): MutationResult[] =>
     failuresOf(applyMutations(cluster, result.mutations, T0).results);
   return {
     cluster,
@@ -134,7 +134,7 @@ export function endpointsFixture(
 }
 
 /** written is the Endpoints body a sync's single Create or Update carries (undefined: no such write). */
-export function written(result: ReconcileResult): Endpoints | undefined {
+export function written(result: Decision): Endpoints | undefined {
   const m = result.mutations.find((x) => x.verb === 'Create' || x.verb === 'Update');
   return m && (JSON.parse(m.body!) as Endpoints);
 }

@@ -2,7 +2,7 @@ import type { Endpoints, EndpointSubset, Pod, Service } from '@kcm-bus/k8s/core-
 import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { rfc3339Nano } from '@kcm-bus/k8s/meta-v1.ts';
 import { createDraft, deleteDraft, type MutationLog, mutationLog, updateDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { ReconcileInput, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ReconcileInput, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import {
   ANNOTATION_OVER_CAPACITY,
@@ -39,7 +39,7 @@ export type SyncInput = ReconcileInput & EndpointsListers & { readonly tracker: 
  * upstream records for the failed call, and end the sync with its error (the retry waits the backoff, and after a
  * Conflict a fresh read).
  */
-export function syncService(key: string, input: SyncInput): ReconcileResult {
+export function syncService(key: string, input: SyncInput): Decision {
   const log = mutationLog(CONTROLLER_NAME, key, input.cause, input.now, input.attempt);
   const error = recordWriteFailures(log, input.failures, input.endpoints);
   if (error !== undefined)
@@ -64,7 +64,7 @@ export function syncService(key: string, input: SyncInput): ReconcileResult {
   return { mutations: log.mutations() };
 }
 
-/** conflicted: a write met a stale resourceVersion, so the retry must read the Endpoints fresh (upstream: the informer has caught up by the rate-limited retry). */
+/** conflicted: a write met a stale resourceVersion, so the retry must read the Endpoints fresh (upstream: the informer has synced past it by the rate-limited retry). */
 function conflicted(failures: SyncInput['failures']): boolean {
   return failures.some((r) => r.outcome === 'Conflict');
 }

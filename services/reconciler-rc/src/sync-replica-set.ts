@@ -6,7 +6,7 @@ import { controllerOf, isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { type MutationLog, mutationLog, patchDraft, updateStatusDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { isPodActive } from '@kcm-bus/k8s/pod-util.ts';
 import type { MutationCause, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
-import type { ExpectationsView, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ExpectationsView, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { claimPods } from './claim-pods.ts';
 import { type FailureSummary, releasedBy, summarizeFailures } from './failures.ts';
 import { type ManageError, manageReplicas, type ManageResult, reportFailures } from './manage-replicas.ts';
@@ -54,7 +54,7 @@ export type SyncInput = {
  * known complete up to that moment (`input.fresh`): adopting for a set deleted meanwhile would hand the pod to the
  * garbage collector.
  */
-export function syncReplicaSet(key: string, input: SyncInput): ReconcileResult {
+export function syncReplicaSet(key: string, input: SyncInput): Decision {
   const set = input.sets.get(key);
   if (set === undefined) return { mutations: [], expectations: { type: 'DeleteExpectations' } };
   const selector = input.kind.selector(set);
@@ -93,7 +93,7 @@ function finish(
     readonly input: SyncInput;
     readonly log: MutationLog;
   },
-): ReconcileResult {
+): Decision {
   const retryStatus = s.failures.status.length > 0 && !s.input.fresh;
   const write = statusToWrite(set, status);
   if (write !== undefined && !retryStatus) s.log.push(updateStatusDraft(s.input.kind.objects, set, write));
@@ -126,12 +126,7 @@ function claimedTerminating(set: ReplicaSetLike, matches: LabelsMatcher, pods: r
  * applied (upstream counts it when AdoptPod returned nil, in the same sync), so manageReplicas and the status wait
  * for the next sync, which the patched pod's update wakes. Failures of the previous round are still reported.
  */
-function adopting(
-  kind: ReplicaSetKind,
-  set: ReplicaSetLike,
-  failures: FailureSummary,
-  log: MutationLog,
-): ReconcileResult {
+function adopting(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): Decision {
   const reported = reportFailures(kind, set, failures, log);
   return withOptional({ mutations: log.mutations(), error: reported?.message });
 }
@@ -140,12 +135,7 @@ function adopting(
  * claimFailed is syncReplicaSet returning claimPods's aggregated error before anything else: no writes, no status.
  * Failed creates or deletes of the same earlier round still get their events, so none goes unreported.
  */
-function claimFailed(
-  kind: ReplicaSetKind,
-  set: ReplicaSetLike,
-  failures: FailureSummary,
-  log: MutationLog,
-): ReconcileResult {
+function claimFailed(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): Decision {
   reportFailures(kind, set, failures, log);
   return { mutations: log.mutations(), error: `failed to claim pods: ${failures.claim.join('; ')}` };
 }
@@ -200,9 +190,9 @@ function availabilityRequeue(
   return nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000;
 }
 
-type Optional = { -readonly [K in keyof ReconcileResult]?: ReconcileResult[K] | undefined };
+type Optional = { -readonly [K in keyof Decision]?: Decision[K] | undefined };
 
 /** withOptional drops the undefined optional fields (exactOptionalPropertyTypes: absent, not undefined). */
-function withOptional(r: Optional & Pick<ReconcileResult, 'mutations'>): ReconcileResult {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as ReconcileResult;
+function withOptional(r: Optional & Pick<Decision, 'mutations'>): Decision {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Decision;
 }

@@ -6,7 +6,7 @@ import {
   lowerExpectations,
   recordFor,
 } from '@kcm-bus/runtime/expectations/index.ts';
-import type { ExpectationChange, ExpectationsView, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ExpectationChange, ExpectationsView, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { listers, type PodWatchEvent, type SetCluster } from './cluster.fixture.ts';
 import { type ExpectationObservation, onPodEvent } from './handlers.ts';
 import { CAUSE, T0 } from './rc.fixture.ts';
@@ -43,7 +43,7 @@ export function nextCause(): readonly MutationCause[] {
 }
 
 /** sync reconciles key against the cluster (upstream's manager.syncReplicaSet), checking every mutation is valid. */
-export function sync(c: SetCluster, key: string, o: SyncOptions = {}): ReconcileResult {
+export function sync(c: SetCluster, key: string, o: SyncOptions = {}): Decision {
   const kind = o.kind ?? REPLICATION_CONTROLLERS;
   const result = syncReplicaSet(key, {
     kind,
@@ -63,7 +63,7 @@ export function sync(c: SetCluster, key: string, o: SyncOptions = {}): Reconcile
 }
 
 /** podWrites counts Create, Delete and Patch mutations: upstream's validateSyncReplicaSet(creates, deletes, patches). */
-export function podWrites(result: ReconcileResult): { creates: number; deletes: number; patches: number } {
+export function podWrites(result: Decision): { creates: number; deletes: number; patches: number } {
   const v = verbs(result);
   return { creates: v['Create'] ?? 0, deletes: v['Delete'] ?? 0, patches: v['Patch'] ?? 0 };
 }
@@ -78,7 +78,7 @@ export function convergeRc(
   o: Omit<SyncOptions, 'expectations' | 'failures' | 'cause'> & { maxRounds?: number } = {},
 ): number {
   const { maxRounds, ...options } = o;
-  const reconcile = (k: string, failures: readonly MutationResult[]): ReconcileResult =>
+  const reconcile = (k: string, failures: readonly MutationResult[]): Decision =>
     sync(c, k, { ...options, failures, cause: nextCause() });
   return converge(c, key, reconcile, { now: o.now ?? T0, ...(maxRounds === undefined ? {} : { maxRounds }) });
 }

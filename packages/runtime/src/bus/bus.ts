@@ -110,10 +110,10 @@ export type GroupOptions = {
   /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
   readonly concurrency?: number;
   /**
-   * heldAtJoin: the assigned partitions it says true of are paused at every join, before their first fetch, until
+   * pausedAtJoin: the assigned partitions it says true of are paused at every join, before their first fetch, until
    * the member resumes them (GroupMember.resume); every other assigned partition is fetched.
    */
-  readonly heldAtJoin?: (tp: TopicPartition) => boolean;
+  readonly pausedAtJoin?: (tp: TopicPartition) => boolean;
   /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
   readonly onAssigned?: (assignment: readonly PartitionOffsets[]) => Promise<void> | void;
   /**

@@ -107,7 +107,7 @@ function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Members
   const membership: Membership = { joined: false, assignment: Promise.resolve() };
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
     membership.joined = true;
-    holdAtJoin(o, consumer, e.payload.memberAssignment);
+    pauseAtJoin(o, consumer, e.payload.memberAssignment);
     seekStarts(o, consumer, e.payload.memberAssignment);
     membership.assignment = assigned(kafka, o, e.payload.memberAssignment);
     // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
@@ -140,18 +140,18 @@ function seekStarts(
 }
 
 /**
- * holdAtJoin pauses the assigned partitions o.heldAtJoin says true of and resumes the others, from GROUP_JOIN (before
- * the assignment's first fetch): kafkajs keeps a partition paused across rebalances, so a partition a member held
+ * pauseAtJoin pauses the assigned partitions o.pausedAtJoin says true of and resumes the others, from GROUP_JOIN (before
+ * the assignment's first fetch): kafkajs keeps a partition paused across rebalances, so a partition a member paused
  * or resumed under an earlier assignment must be set again.
  */
-function holdAtJoin(
+function pauseAtJoin(
   o: GroupOptions,
   consumer: Consumer,
   assignment: Readonly<Record<string, readonly number[]>>,
 ): void {
-  if (!o.heldAtJoin) return;
+  if (!o.pausedAtJoin) return;
   for (const [topic, partitions] of Object.entries(assignment)) {
-    const held = partitions.filter((partition) => o.heldAtJoin!({ topic, partition }));
+    const held = partitions.filter((partition) => o.pausedAtJoin!({ topic, partition }));
     consumer.pause([{ topic, partitions: held }]);
     consumer.resume([{ topic, partitions: partitions.filter((p) => !held.includes(p)) }]);
   }

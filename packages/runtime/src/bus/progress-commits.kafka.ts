@@ -3,7 +3,7 @@ import type { TopicPartition } from './bus.ts';
 
 /**
  * PROGRESS_COMMIT_DELAY_MS is how long progress waits to be committed, gathering the batches of that while into one
- * commit: a member caught up shows lag 0 but for that moment after each batch, where a commit every few seconds (the
+ * commit: a synced member shows lag 0 but for that moment after each batch, where a commit every few seconds (the
  * Java client's auto-commit) would always trail the watermarks each partition gets every second or few.
  */
 const PROGRESS_COMMIT_DELAY_MS = 200;

@@ -12,7 +12,7 @@ describe('CacheSync', () => {
     assert.equal(sync.consumed(pods(0), '8'), false);
     assert.equal(sync.synced(pods(0)), false);
     assert.equal(sync.allSynced(), false);
-    assert.equal(sync.consumed(pods(0), '9'), true, 'the offset that caught up says so (the member logs it)');
+    assert.equal(sync.consumed(pods(0), '9'), true, 'the offset that synced it says so (the member logs it)');
     assert.equal(sync.synced(pods(0)), true);
     assert.equal(sync.allSynced(), true);
     assert.equal(sync.consumed(pods(0), '10'), false, 'only once');

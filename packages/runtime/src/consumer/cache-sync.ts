@@ -53,13 +53,13 @@ export class CacheSync {
     );
   }
 
-  /** synced tells whether an assigned partition has caught up; a partition not assigned is not synced. */
+  /** synced tells whether an assigned partition has synced; a partition not assigned is not synced. */
   synced(tp: TopicPartition): boolean {
     return this.#targets.get(tp.topic)?.get(tp.partition)?.synced ?? false;
   }
 
   /**
-   * partitionSynced tells whether partition number n has caught up on every topic it is assigned of: a
+   * partitionSynced tells whether partition number n has synced on every topic it is assigned of: a
    * co-partitioned key may be reconciled only then. False when no topic's partition n is assigned.
    */
   partitionSynced(n: number): boolean {
@@ -67,7 +67,7 @@ export class CacheSync {
     return targets.length > 0 && targets.every((t) => t.synced);
   }
 
-  /** allSynced tells whether every assigned partition has caught up (true when none is assigned, as client-go). */
+  /** allSynced tells whether every assigned partition has synced (true when none is assigned, as client-go). */
   allSynced(): boolean {
     return this.unsynced().length === 0;
   }

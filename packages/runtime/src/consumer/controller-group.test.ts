@@ -290,7 +290,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       'no commits on a state topic, read only to restore',
     );
     assert.deepEqual(
-      [PODS, PODS_HISTORY, RESULTS].map((topic) => o.heldAtJoin?.({ topic, partition: 0 })),
+      [PODS, PODS_HISTORY, RESULTS].map((topic) => o.pausedAtJoin?.({ topic, partition: 0 })),
       [false, true, false],
       'the history waits for the state',
     );

@@ -17,7 +17,7 @@ const PARTITIONS_AT_ONCE = 16;
  * the beginning (state is rebuilt from the topics; InputReader) and the results read on from where the group left
  * them (restoreFrom); global inputs are read whole by an ephemeral group of this member's own (a singleton's results
  * with them). A key is owned when its partition is assigned here, and synced once that partition and every global
- * input caught up with the high-water marks seen on assignment (the Kafka form of WaitForCacheSync). What it reads
+ * input was read up to the high-water marks seen on assignment (the Kafka form of WaitForCacheSync). What it reads
  * goes to the controllers through RecordIntake; what it writes, through GroupPublisher.
  */
 export class ControllerGroup {
@@ -102,7 +102,7 @@ export class ControllerGroup {
     return this.#owned.has(n);
   }
 
-  /** partitionSynced: the partition is owned, caught up, and every global input caught up too. */
+  /** partitionSynced: the partition is owned and synced, and every global input is synced too. */
   partitionSynced(n: number): boolean {
     return this.#owned.has(n) && this.#partitioned.sync.partitionSynced(n) && this.#globalSynced();
   }
@@ -139,7 +139,7 @@ export class ControllerGroup {
     return this.ready() ? undefined : "joining the group or catching up with the inputs' backlog";
   }
 
-  /** ready: assigned (an empty share counts), and every assigned partition and every global input caught up. */
+  /** ready: assigned (an empty share counts), and every assigned partition and every global input synced. */
   ready(): boolean {
     return (
       this.#partitionedAssigned &&
@@ -202,8 +202,8 @@ export class ControllerGroup {
       topics,
       fromBeginning: true,
       concurrency: PARTITIONS_AT_ONCE,
-      startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.held(tp) ? '0' : undefined),
-      heldAtJoin: this.#global.held,
+      startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.pausedAtJoin(tp) ? '0' : undefined),
+      pausedAtJoin: this.#global.pausedAtJoin,
       onAssigned: (assignment) => {
         this.#track(this.#global, assignment);
         this.#globalAssigned = true;

@@ -10,7 +10,7 @@ const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
 
 /**
  * InputReader is what one consumer group member of a ControllerGroup reads of its inputs (StateHandoff): each
- * assigned partition of a state topic from the beginning while the history partition waits (held at join), then the
+ * assigned partition of a state topic from the beginning while the history partition waits (paused at join), then the
  * history partition from the state's checkpoint on. A partition is synced once its state reached the high-water
  * mark seen on assignment and its history the one seen then too (the Kafka form of WaitForCacheSync). What it reads
  * of the state past that mark is left to the history, which holds it too, in order.
@@ -37,13 +37,13 @@ export class InputReader {
     this.#member = member;
   }
 
-  /** held: a history partition waits at every join until its state partition is restored. */
-  readonly held = (tp: TopicPartition): boolean => this.#handoff.isHistory(tp.topic);
+  /** pausedAtJoin: a history partition waits at every join until its state partition is restored. */
+  readonly pausedAtJoin = (tp: TopicPartition): boolean => this.#handoff.isHistory(tp.topic);
 
   /**
    * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its beginning on
    * each assignment, whatever the group committed (its stores are rebuilt from the topics), its history topic from the
-   * state's checkpoint (InputReader, which holds it until then); the results from where the
+   * state's checkpoint (InputReader, which pauses it until then); the results from where the
    * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
    * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
    * lowered), and restoring them whole on every assignment made a restart cost the audit window, an Ed25519
@@ -53,11 +53,11 @@ export class InputReader {
    * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
    * offsets.retention.minutes (a week) where an empty one goes at once.
    */
-  startPositions(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'heldAtJoin'> {
+  startPositions(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'pausedAtJoin'> {
     return {
-      startAt: (tp) => (tp.topic === resultsTopic || this.held(tp) ? undefined : '0'),
+      startAt: (tp) => (tp.topic === resultsTopic || this.pausedAtJoin(tp) ? undefined : '0'),
       commitProgress: (tp) => !this.restoresFrom(tp.topic),
-      heldAtJoin: this.held,
+      pausedAtJoin: this.pausedAtJoin,
     };
   }
 

@@ -74,9 +74,9 @@ export class RecordIntake {
     }
   }
 
-  /** progress records how far a partition was read (a batch's last offset too), logging when it caught up. */
+  /** progress records how far a partition was read (a batch's last offset too), logging when it synced. */
   progress(reader: InputReader, tp: TopicPartition, offset: string): void {
-    if (reader.progress(tp, offset)) this.#o.log.info('partition caught up', { ...tp, offset });
+    if (reader.progress(tp, offset)) this.#o.log.info('partition synced', { ...tp, offset });
   }
 
   /**

@@ -4,7 +4,7 @@ import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type { Logger } from '../service/log.ts';
 import type { Workqueue } from '../workqueue/workqueue.ts';
-import type { ExpectationsView, ReconcileResult } from './reconciler.ts';
+import type { ExpectationsView, Decision } from './reconciler.ts';
 import type { GoneObject } from './gone-on-write.ts';
 
 /**
@@ -76,7 +76,7 @@ export type ControllerHooks = {
   readonly evict?: (gone: GoneObject) => HandlerOutput | undefined;
   /** activated: the handlers' outputs for every object of the global inputs, as adds, once the member is active (Informers.globalAsAdds). */
   readonly activated?: () => HandlerOutput;
-  readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
+  readonly reconcile: (key: string, input: ReconcileInput) => Decision;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /** ownsKey: the results of this key are this controller part's (ControllerSpec.ownsKey); absent, all are. */
   readonly ownsKey?: (key: string) => boolean;
@@ -101,7 +101,7 @@ export type ControllerPorts = {
   readonly partitionOwned: (partition: number) => boolean;
   /** partitionWatermark: the time up to which every co-partitioned input is known complete on the partition. */
   readonly partitionWatermark: (partition: number) => Date | undefined;
-  /** partitionSynced: the partition and every global input caught up (the cache-sync gate). */
+  /** partitionSynced: the partition and every global input synced (the cache-sync gate). */
   readonly partitionSynced: (partition: number) => boolean;
   readonly queue: Workqueue<string>;
   readonly log: Logger;

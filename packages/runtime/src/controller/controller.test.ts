@@ -19,7 +19,7 @@ import {
   type ObservedKeys,
   type ReconcileInput,
 } from './controller.ts';
-import type { ReconcileResult } from './reconciler.ts';
+import type { Decision } from './reconciler.ts';
 
 const KEY = 'ns/rc';
 const cause = (offset: number): MutationCause => ({ topic: 'kcm.watch.pods', partition: 0, offset });
@@ -35,7 +35,7 @@ async function until(what: string, pred: () => boolean): Promise<void> {
  * `inStores` what the stores show done; every reconcile's input is kept. syncs(n) waits for the n-th reconcile.
  */
 function harness(
-  answer: (input: ReconcileInput) => ReconcileResult,
+  answer: (input: ReconcileInput) => Decision,
   inStores: ObservedKeys = { creates: [], deletes: [] },
   o: {
     readonly maxRetries?: number;

@@ -15,7 +15,7 @@ import { CUT_RETRY_MS, Cuts } from './cuts.ts';
 import { ReadYourWrites, type Written } from './read-your-writes.ts';
 import { GoneOnWrite } from './gone-on-write.ts';
 import { SLOW_START_SKIPPED } from '../mutation/slow-start.ts';
-import type { ReconcileResult } from './reconciler.ts';
+import type { Decision } from './reconciler.ts';
 
 export type {
   ControllerPorts,
@@ -43,7 +43,7 @@ export const ACTIVATED_TOPIC = '~activated';
  * Controller runs a spec the way client-go controllers run: events update stores and enqueue keys; workers
  * take keys from a workqueue (never one key on two workers), reconcile them purely, record expectations
  * before publishing the mutations, and requeue rate-limited on error or after requeueAfter. A key whose
- * partition has not caught up waits (WaitForCacheSync). Results of failed mutations lower
+ * partition has not synced waits (WaitForCacheSync). Results of failed mutations lower
  * expectations (upstream: CreationObserved/DeletionObserved after a failed create/delete) and reach the
  * next reconcile as failures.
  */
@@ -229,35 +229,46 @@ export class Controller implements ControllerFeed {
     const expectations = await this.#expectations.read(key);
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
     const { failures, cause, attempt, fresh } = this.#keys.startSync(key);
-    const result = this.#spec.reconcile(key, { expectations, failures, now: this.#ports.now(), cause, attempt, fresh });
-    if (result.expectations) await this.#expectations.record(key, result.expectations);
-    this.#ports.log.debug('synced', { key, mutations: result.mutations.length, requeueAfterMs: result.requeueAfterMs });
-    if (result.warning !== undefined)
-      this.#ports.log.warn('sync skipped until the object changes', { key, warning: result.warning });
-    await this.#publish(key, result.mutations, result.expectations !== undefined);
-    this.#requeue(key, result, failures);
+    const decision = this.#spec.reconcile(key, {
+      expectations,
+      failures,
+      now: this.#ports.now(),
+      cause,
+      attempt,
+      fresh,
+    });
+    if (decision.expectations) await this.#expectations.record(key, decision.expectations);
+    this.#ports.log.debug('finished syncing', {
+      key,
+      mutations: decision.mutations.length,
+      requeueAfterMs: decision.requeueAfterMs,
+    });
+    if (decision.warning !== undefined)
+      this.#ports.log.warn('sync skipped until the object changes', { key, warning: decision.warning });
+    await this.#publish(key, decision.mutations, decision.expectations !== undefined);
+    this.#requeue(key, decision, failures);
   }
 
   /**
    * #requeue plans the key's next sync: rate-limited after an error, at a fresh read's cut, after requeueAfter; and
    * forgets its backoff once it is quiet. failures are the write results this sync reported.
    */
-  #requeue(key: string, result: ReconcileResult, failures: readonly MutationResult[]): void {
-    if (result.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
-    if (result.error) {
+  #requeue(key: string, decision: Decision, failures: readonly MutationResult[]): void {
+    if (decision.freshRead) this.#cuts.fresh(key, this.#ports.now().getTime());
+    if (decision.error) {
       this.#retryOrDrop(
         key,
-        result.error,
+        decision.error,
         failures.map((f) => f.mutationId),
       );
-    } else if (result.freshRead) {
+    } else if (decision.freshRead) {
       this.#ports.queue.add(key);
-    } else if (result.mutations.length === 0 && failures.length === 0) {
+    } else if (decision.mutations.length === 0 && failures.length === 0) {
       // The backoff is forgotten only once the key is quiet: a sync that publishes writes has not succeeded yet
       // (their results come later), so a create failing every time keeps backing off as upstream's would.
       this.#ports.queue.forget(key);
     }
-    if (result.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, result.requeueAfterMs);
+    if (decision.requeueAfterMs !== undefined) this.#ports.queue.addAfter(key, decision.requeueAfterMs);
   }
 
   /**

@@ -19,7 +19,7 @@ type Cut = { readonly at: number; readonly since: number; readonly fresh: boolea
 export type CutState = 'wait' | 'go' | 'fresh';
 
 /**
- * Cuts hold keys until the co-partitioned inputs are known complete up to a time: the watcher writes each kind in
+ * Cuts make keys wait until the co-partitioned inputs are known complete up to a time: the watcher writes each kind in
  * transactions of its own, so a record of one topic (an RC just created) can be read before records of another that
  * the watcher saw earlier (the pods created just before it); informers on one apiserver watch rarely show that skew,
  * a pipeline of per-kind transactions does. A key enqueued at a cut syncs once every input's watermark on its
@@ -29,12 +29,12 @@ export type CutState = 'wait' | 'go' | 'fresh';
 export class Cuts {
   readonly #cuts = new Map<string, Cut>();
 
-  /** at holds the key until its inputs are complete up to `observedAt` (the latest of its cuts). */
+  /** at makes the key wait until its inputs are complete up to `observedAt` (the latest of its cuts). */
   at(key: string, observedAt: Date, now: number): void {
     this.#set(key, observedAt.getTime(), now, false);
   }
 
-  /** fresh holds the key until its inputs are complete up to now; the sync that follows is told it reads fresh. */
+  /** fresh makes the key wait until its inputs are complete up to now; the sync that follows is told it reads fresh. */
   fresh(key: string, now: number): void {
     this.#set(key, now, now, true);
   }

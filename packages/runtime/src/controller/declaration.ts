@@ -5,7 +5,7 @@ import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
 import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
 import type { MetricsRegistry } from './metrics.prom.ts';
-import type { ExpectationsView, Lister, ReconcileResult } from './reconciler.ts';
+import type { ExpectationsView, Lister, Decision } from './reconciler.ts';
 
 /**
  * InputScope says how the members of a controller's group share an input topic: `partitioned` inputs are
@@ -73,7 +73,7 @@ export type Handlers<L extends Inputs> = { readonly [K in keyof L]: (event: Obje
  */
 export type ControllerSpec<L extends Inputs> = {
   readonly handlers: Handlers<L>;
-  readonly reconcile: (key: string, input: ReconcileInput) => ReconcileResult;
+  readonly reconcile: (key: string, input: ReconcileInput) => Decision;
   readonly observedInStores?: (key: string, pending: ExpectationsView) => ObservedKeys;
   /**
    * ownsKey tells this spec's keys from those of another part of the same controller (node lifecycle's node part

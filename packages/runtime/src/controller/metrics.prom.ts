@@ -53,7 +53,7 @@ export class ControllerMetrics {
     });
     new Gauge({
       name: 'kcm_bus_partitions',
-      help: 'Partition numbers this member owns: synced (caught up) or syncing.',
+      help: 'Partition numbers this member owns: synced (read up to its high-water mark at assignment) or syncing.',
       labelNames: ['controller', 'state'],
       registers,
       collect() {

@@ -33,10 +33,10 @@ export type ExpectationChange =
   | { readonly type: 'DeleteExpectations' };
 
 /**
- * ReconcileResult is a pure reconcile's answer (controller-runtime's Result plus the commands): mutations to
+ * Decision is a pure reconcile's answer (controller-runtime's Result plus the commands): mutations to
  * publish, the expectation change to record first, and when to look at the key again.
  */
-export type ReconcileResult = {
+export type Decision = {
   readonly mutations: readonly Mutation[];
   readonly expectations?: ExpectationChange;
   /** requeueAfterMs: reconcile the key again after this long (e.g. minReadySeconds), even with no event. */

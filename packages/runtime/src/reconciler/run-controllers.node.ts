@@ -18,7 +18,7 @@ export async function runController<L extends Inputs>(d: ControllerDeclaration<L
  * topics by one consumer group that reads each input once for all of them (a singleton, one active member at a time,
  * in a group of its own), each controller's workers over a client-go workqueue, expectations in Redis when it keeps
  * them, its tick; the service serves /metrics, /healthz (every controller's workers run) and /readyz (every assigned
- * partition and global input caught up), and stops gracefully on SIGTERM.
+ * partition and global input synced), and stops gracefully on SIGTERM.
  */
 export async function runControllers(ds: readonly Declared[]): Promise<void> {
   await serviceMain(ds[0]!.service, controllerFlags(ds), async (ctx) => {

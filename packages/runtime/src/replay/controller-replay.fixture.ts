@@ -8,12 +8,12 @@ import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationVerb } from '../mutation/mutation.ts';
 import { aMutation, aRecordEvent, podTarget } from '../mutation/mutation.fixture.ts';
 import { Controller, type ControllerHooks, type ReconcileInput } from '../controller/controller.ts';
-import type { ReconcileResult } from '../controller/reconciler.ts';
+import type { Decision } from '../controller/reconciler.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
 import type { ObjectEventType } from '@kcm-bus/schemas/watch-record.ts';
-import type { Decision, ReplayInput } from './replay-input.ts';
+import type { TimedDecision, ReplayInput } from './replay-input.ts';
 
 const CONTROLLER = 'replicationcontroller-controller';
 const SETS = 'kcm.state.replicationcontrollers';
@@ -54,12 +54,7 @@ export function scriptedSpec(): ControllerHooks {
   };
 }
 
-function decide(
-  key: string,
-  input: ReconcileInput,
-  want: number | undefined,
-  have: readonly string[],
-): ReconcileResult {
+function decide(key: string, input: ReconcileInput, want: number | undefined, have: readonly string[]): Decision {
   const write = (verb: MutationVerb, seq: number, pod?: string): Mutation => {
     const id = mutationId({ controller: CONTROLLER, key, cause: input.cause, attempt: input.attempt, seq });
     const target = { ...podTarget, namespace: 'ns', name: (pod ?? `${key}-${id.slice(0, 5)}`).slice('ns/'.length) };
@@ -91,7 +86,7 @@ export function setRecord(at: number, name: string, replicas: number, offset: nu
 }
 
 /** LiveRun is what a live Controller published, each sync's mutations at its time, and every record it read. */
-export type LiveRun = { readonly published: readonly Decision[]; readonly history: readonly ReplayInput[] };
+export type LiveRun = { readonly published: readonly TimedDecision[]; readonly history: readonly ReplayInput[] };
 
 /**
  * runLive drives a Controller live, as a service runs it (a plain Workqueue, expectations in memory), on a fake clock
@@ -104,7 +99,7 @@ export async function runLive(script: readonly ReplayInput[], end: number): Prom
   const clock = new FakeClock(0);
   const queue = new Workqueue<string>({ name: 'live', clock, scheduler: clock });
   const cluster = scriptedCluster(clock);
-  const published: Decision[] = [];
+  const published: TimedDecision[] = [];
   const publish = async (mutations: readonly Mutation[]): Promise<void> => {
     if (mutations.length > 0) published.push({ at: clock.now(), key: mutations[0]!.reconcileKey ?? '', mutations });
     cluster.answer(mutations);

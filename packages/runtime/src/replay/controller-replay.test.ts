@@ -5,10 +5,10 @@ import { aMutation } from '../mutation/mutation.fixture.ts';
 import type { ControllerHooks, InputEvent } from '../controller/controller-types.ts';
 import { ControllerReplay } from './controller-replay.ts';
 import { runLive, scriptedSpec, setRecord } from './controller-replay.fixture.ts';
-import type { Decision, ReplayInput } from './replay-input.ts';
+import type { TimedDecision, ReplayInput } from './replay-input.ts';
 
 /** writes lists what decisions published, one line per mutation: time, id, verb, target. */
-function writes(decisions: readonly Decision[], withTimes = true): string[] {
+function writes(decisions: readonly TimedDecision[], withTimes = true): string[] {
   const line = (at: number, m: Mutation): string =>
     `${withTimes ? `${at} ` : ''}${m.id} ${m.verb} ${m.target.resource} ${m.target.namespace}/${m.target.name}`;
   return decisions.flatMap((d) => d.mutations.map((m) => line(d.at, m)));

@@ -5,7 +5,7 @@ import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { ReplayExpectations } from './replay-expectations.ts';
-import type { Decision, ReplayInput } from './replay-input.ts';
+import type { TimedDecision, ReplayInput } from './replay-input.ts';
 import { type ReplayTopics, ReplayWatermarks } from './replay-watermarks.ts';
 import { ReplayWorkqueue } from './replay-workqueue.ts';
 import { ReplayWriter } from './replay-writer.ts';
@@ -33,7 +33,7 @@ type Replaying = {
   readonly controller: Controller;
   readonly queue: ReplayWorkqueue;
   readonly writer: ReplayWriter;
-  readonly decisions: Decision[];
+  readonly decisions: TimedDecision[];
   readonly answers: Promise<void>[];
 };
 
@@ -62,7 +62,7 @@ export class ControllerReplay {
   }
 
   /** run replays the history (in time order) through a Controller over `hooks`: every sync's decision, in time order. */
-  async run(hooks: ControllerHooks, history: readonly ReplayInput[]): Promise<readonly Decision[]> {
+  async run(hooks: ControllerHooks, history: readonly ReplayInput[]): Promise<readonly TimedDecision[]> {
     const r = this.#start(hooks, history);
     const workers = r.controller.run(1);
     this.#tick(r.controller);
@@ -79,7 +79,7 @@ export class ControllerReplay {
   }
 
   #start(hooks: ControllerHooks, history: readonly ReplayInput[]): Replaying {
-    const decisions: Decision[] = [];
+    const decisions: TimedDecision[] = [];
     const answers: Promise<void>[] = [];
     const queue = new ReplayWorkqueue(this.#clock, this.#o.batchMs ?? BATCH_MS, this.#o.retryBackoff);
     const recorded = history.flatMap((i) =>

@@ -9,7 +9,7 @@ import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { epochOf } from '@kcm-bus/schemas/watch-record.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
-import type { Decision, ReplayInput } from './replay-input.ts';
+import type { TimedDecision, ReplayInput } from './replay-input.ts';
 
 /** HistoryReader reads what a replay needs from the topics: the inputs' history and the deployed decisions. */
 export type HistoryReader = {
@@ -96,7 +96,7 @@ export async function readDeployed(
   controller: string,
   from: number,
   to: number,
-): Promise<readonly Decision[]> {
+): Promise<readonly TimedDecision[]> {
   const serde = new Serde(
     r.registry,
     MUTATION_TOPICS.mutations,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { aCreate, aMutation, aRecordEvent, podTarget } from '../mutation/mutation.fixture.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { compareDecisions, same, signature } from './replay-diff.ts';
-import type { Decision } from './replay-input.ts';
+import type { TimedDecision } from './replay-input.ts';
 
 const rcStatus = (replicas: number, rv: string): Mutation =>
   aMutation({
@@ -22,7 +22,7 @@ const rcStatus = (replicas: number, rv: string): Mutation =>
     }),
   });
 
-function decided(at: number, ...mutations: Mutation[]): Decision {
+function decided(at: number, ...mutations: Mutation[]): TimedDecision {
   return { at, key: 'default/web', mutations };
 }
 
@@ -71,7 +71,7 @@ describe('compareDecisions', () => {
   });
 
   it('takes a replayed sync that decided nothing as agreeing with the world: the object ends as the deployed controller left it', () => {
-    const noOp = (at: number): Decision => ({ at, key: 'default/web', mutations: [] });
+    const noOp = (at: number): TimedDecision => ({ at, key: 'default/web', mutations: [] });
     const deployed = [decided(2, rcStatus(1, '2'))];
     assert.ok(
       same(compareDecisions(deployed, [decided(1, rcStatus(2, '1')), noOp(3)])[0]!),

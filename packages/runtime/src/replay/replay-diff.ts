@@ -1,5 +1,5 @@
 import type { Mutation } from '../mutation/mutation.ts';
-import type { Decision } from './replay-input.ts';
+import type { TimedDecision } from './replay-input.ts';
 
 /**
  * KeyVerdict compares what the deployed controller decided for one key over the window (its mutations on
@@ -41,7 +41,10 @@ export function signature(m: Mutation): string {
  * sync that decided nothing (the replay records those too) agrees with the world as it then was: what the replay had
  * written to an object before it is superseded by the deployed controller's last write to it, if any.
  */
-export function compareDecisions(deployed: readonly Decision[], replayed: readonly Decision[]): readonly KeyVerdict[] {
+export function compareDecisions(
+  deployed: readonly TimedDecision[],
+  replayed: readonly TimedDecision[],
+): readonly KeyVerdict[] {
   const keys = [...new Set([...deployed, ...replayed].filter((d) => d.mutations.length > 0).map((d) => d.key))].sort();
   return keys.map((key) => {
     const a = factsOf(deployed, key);
@@ -74,7 +77,7 @@ type Facts = {
   readonly last: ReadonlyMap<string, { readonly at: number; readonly text: string }>;
 };
 
-function factsOf(decisions: readonly Decision[], key: string): Facts {
+function factsOf(decisions: readonly TimedDecision[], key: string): Facts {
   const mine = [...decisions].filter((d) => d.key === key).sort((x, y) => x.at - y.at);
   const last = new Map<string, { at: number; text: string }>();
   const events = new Set<string>();
@@ -105,7 +108,7 @@ function agreeing(replay: Facts, deployed: Facts, agreedAt: number): Facts {
   return { ...replay, last };
 }
 
-function lastNoOp(decisions: readonly Decision[], key: string): number {
+function lastNoOp(decisions: readonly TimedDecision[], key: string): number {
   return Math.max(-Infinity, ...decisions.filter((d) => d.key === key && d.mutations.length === 0).map((d) => d.at));
 }
 

@@ -12,5 +12,5 @@ export type ReplayInput = { readonly at: number; readonly topic: string; readonl
   | { readonly kind: 'result'; readonly result: MutationResult; readonly cause: MutationCause }
 );
 
-/** Decision is what one sync of one key decided, at its time (ms): the mutations it published (none: a no-op sync). */
-export type Decision = { readonly at: number; readonly key: string; readonly mutations: readonly Mutation[] };
+/** TimedDecision is what one sync of one key decided, at its time (ms): the mutations it published (none: a no-op sync). */
+export type TimedDecision = { readonly at: number; readonly key: string; readonly mutations: readonly Mutation[] };

@@ -18,7 +18,7 @@ import { loadSigning } from '../signing/signing-keys.fs.ts';
 import { ControllerReplay } from './controller-replay.ts';
 import { type History, readDeployed, readHistory, readResults, type HistoryReader } from './history.node.ts';
 import { compareDecisions } from './replay-diff.ts';
-import type { Decision } from './replay-input.ts';
+import type { TimedDecision } from './replay-input.ts';
 import { differing, formatReport, type ReplayReport } from './replay-report.ts';
 import { timeOrAge } from './window.ts';
 
@@ -109,7 +109,7 @@ async function replayController(
   flags: FlagReader,
   w: Window,
 ): Promise<ReplayReport> {
-  const replayed: Decision[] = [];
+  const replayed: TimedDecision[] = [];
   const results = await readResults(reader, ds[0]!.name, loadSigning(flags.string('signing-dir'), ds[0]!.name), w.to);
   let records = 0;
   let skipped = results.skipped;
@@ -140,7 +140,7 @@ async function replayDeclaration<L extends Inputs>(
   flags: FlagReader,
   w: Window,
   results: History,
-): Promise<{ decisions: readonly Decision[]; inputs: number; undecodable: number }> {
+): Promise<{ decisions: readonly TimedDecision[]; inputs: number; undecodable: number }> {
   const informers = new Informers<L>(d.inputs);
   const partitioned = informers.topics('partitioned');
   const topics = [...partitioned, ...informers.topics('global')];

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 
 /**
- * Probes say whether the service lives and whether it is ready (e.g. caught up, connected); notReadyReason, when
+ * Probes say whether the service lives and whether it is ready (e.g. synced, connected); notReadyReason, when
  * given, says why it is not (the body of a 503 /readyz).
  */
 export type Probes = {

@@ -1,7 +1,7 @@
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import type { Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import type { EndpointSlice } from '@kcm-bus/k8s/discovery-v1.ts';
-import type { ControllerSpec, Listers, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ControllerSpec, Listers, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { podEvent, serviceEvent } from '../handlers.ts';
 import { TriggerTimeTracker } from '../trigger-time-tracker.ts';
 import { MAX_RETRIES } from './endpointslice-controller.ts';
@@ -42,7 +42,7 @@ export function endpointSliceControllerSpec(
       endpointSlices: (event) => endpointSliceEvent(event, batch),
       nodes: (event) => nodeEvent(event, listers.nodes, topology),
     },
-    reconcile: (key, input): ReconcileResult => {
+    reconcile: (key, input): Decision => {
       const {
         metrics: observed,
         topology: entry,

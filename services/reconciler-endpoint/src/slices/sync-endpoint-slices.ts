@@ -4,7 +4,7 @@ import { type EndpointSlice, LABEL_MANAGED_BY } from '@kcm-bus/k8s/discovery-v1.
 import { supersetMatcher } from '@kcm-bus/k8s/labels.ts';
 import { isTerminating } from '@kcm-bus/k8s/meta-v1.ts';
 import { type MutationLog, mutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import type { ReconcileInput, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ReconcileInput, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { NAMESPACE_INDEX } from '@kcm-bus/runtime/store/index.ts';
 import type { TriggerTimeTracker } from '../trigger-time-tracker.ts';
 import { CONTROLLER_NAME, EVENT_SOURCE, MANAGED_BY, SERVICE_NAME_INDEX } from './endpointslice-controller.ts';
@@ -37,10 +37,10 @@ export type SliceSyncInput = ReconcileInput &
   };
 
 /**
- * SliceSyncResult is the sync's ReconcileResult with the metric observations, the Service's topology cache entry to
+ * SliceSyncResult is the sync's Decision with the metric observations, the Service's topology cache entry to
  * keep (undefined: drop it) and whether the Service is gone (the metrics cache drops it, Reconciler.DeleteService).
  */
-export type SliceSyncResult = ReconcileResult & {
+export type SliceSyncResult = Decision & {
   readonly metrics: SliceMetrics;
   readonly topology: ServiceTopologyHints | undefined;
   readonly serviceDeleted: boolean;

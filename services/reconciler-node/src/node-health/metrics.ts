@@ -66,7 +66,7 @@ export function withStalenessLog(
     inputsStale: (stale, reason) => {
       if (stale && !wasStale)
         log.warn('node lifecycle inputs are stale: judging no node until they catch up', { reason });
-      if (!stale && wasStale) log.info('node lifecycle inputs caught up: every node gets a new grace period');
+      if (!stale && wasStale) log.info('node lifecycle inputs fresh again: every node gets a new grace period');
       wasStale = stale;
       metrics.inputsStale(stale, reason);
     },

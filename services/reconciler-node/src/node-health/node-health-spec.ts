@@ -4,7 +4,7 @@ import type {
   ControllerSpec,
   InputWatermarks,
   Listers,
-  ReconcileResult,
+  Decision,
 } from '@kcm-bus/runtime/controller/index.ts';
 import type { NodeCollectorMetrics } from './metrics.ts';
 import { type MonitorConfig, monitorNodeHealth, type NodeHealthInputs } from './monitor-node-health.ts';
@@ -101,7 +101,7 @@ type Deps = {
  * reported through metrics.inputsStale; the first fresh pass after a stale one (or the member's first) gives every
  * node a new grace period.
  */
-function monitorSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInput): ReconcileResult {
+function monitorSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInput): Decision {
   const stale = staleness(deps, input.now);
   deps.metrics.inputsStale(stale !== undefined, stale ?? '');
   if (stale !== undefined) {
@@ -114,7 +114,7 @@ function monitorSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInpu
 }
 
 /** noExecuteSync is doNoExecuteTaintingPass on its own; nothing while the inputs are stale. */
-function noExecuteSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInput): ReconcileResult {
+function noExecuteSync(state: NodeLifecycleState, deps: Deps, input: ReconcileInput): Decision {
   if (staleness(deps, input.now) !== undefined) return { mutations: [] };
   const writes = new NodeWrites(input.now, (name) => inFlight(state, deps.listers.nodes.get(name)));
   const next = doNoExecuteTaintingPass({ state, writes, nowMs: input.now.getTime() }, deps.listers.nodes, deps.metrics);
@@ -139,7 +139,7 @@ function published(
   input: ReconcileInput,
   drafts: readonly MutationDraft[],
   requeueAfterMs?: number,
-): ReconcileResult {
+): Decision {
   const log = mutationLog(NODE_LIFECYCLE_CONTROLLER, key, input.cause, input.now, input.attempt);
   for (const draft of drafts) log.push(draft);
   return { mutations: log.mutations(), ...(requeueAfterMs === undefined ? {} : { requeueAfterMs }) };

@@ -1,6 +1,6 @@
 import type { Lease, Node, NodeCondition, Taint } from '@kcm-bus/k8s/node-v1.ts';
 import type { Mutation, MutationEvent } from '@kcm-bus/runtime/mutation/index.ts';
-import type { ControllerSpec, ObjectEvent, Lister, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ControllerSpec, ObjectEvent, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { NOOP_NODE_COLLECTOR_METRICS, type NodeCollectorMetrics } from './metrics.ts';
 import {
   DEFAULT_NODE_LIFECYCLE_CONFIG,
@@ -25,9 +25,9 @@ export type Harness = {
   /** watermark: the time both inputs are known complete up to (null: not known); undefined means "as fresh as the run's now". */
   watermark: Date | null | undefined;
   /** run reconciles `key` at `now`, applies its mutations to the cluster and returns the result; node events it causes are handled. */
-  run: (key: string, now: Date) => ReconcileResult;
+  run: (key: string, now: Date) => Decision;
   /** publish reconciles `key` at `now` without applying its mutations yet (the writer has not got to them); apply does. */
-  publish: (key: string, now: Date) => ReconcileResult & { readonly apply: () => void };
+  publish: (key: string, now: Date) => Decision & { readonly apply: () => void };
   /** enqueued collects the keys the handlers asked for since the last call. */
   enqueued: () => string[];
 };
@@ -53,7 +53,7 @@ export function newHarness(
   };
   let queue: string[] = [];
   let runAt = new Date(0);
-  const reconcile = (key: string, now: Date): ReconcileResult => {
+  const reconcile = (key: string, now: Date): Decision => {
     runAt = now;
     return spec.reconcile(key, {
       expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },

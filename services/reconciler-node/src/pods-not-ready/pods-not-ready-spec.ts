@@ -10,7 +10,7 @@ import type {
   InputWatermarks,
   Listers,
   ObjectEvent,
-  ReconcileResult,
+  Decision,
 } from '@kcm-bus/runtime/controller/index.ts';
 import { NODE_LIFECYCLE_CONTROLLER } from '../controller-names.ts';
 import { markPodNotReady } from './mark-pods-not-ready.ts';
@@ -85,7 +85,7 @@ function podBound(
  * markPodsNotReady decides one pod: it still exists, its node's Ready is not True, and its own Ready condition is
  * not already False, then markPodNotReady.
  */
-function markPodsNotReady(key: string, input: ReconcileInput, listers: Listers<PodsNotReadyInputs>): ReconcileResult {
+function markPodsNotReady(key: string, input: ReconcileInput, listers: Listers<PodsNotReadyInputs>): Decision {
   const pod = listers.pods.get(key);
   const nodeName = pod?.spec?.nodeName ?? '';
   if (pod === undefined || nodeName === '' || !notReady(listers.nodes.get(nodeName))) return { mutations: [] };

@@ -10,7 +10,7 @@ import type {
   Listers,
   ObjectEvent,
   Lister,
-  ReconcileResult,
+  Decision,
 } from '@kcm-bus/runtime/controller/index.ts';
 import { POD_NODE_NAME_INDEX } from '../pods-not-ready/pod-node-name-index.ts';
 import { TAINT_EVICTION_CONTROLLER } from '../controller-names.ts';
@@ -84,7 +84,7 @@ function syncPod(
   input: ReconcileInput,
   listers: Listers<TaintEvictionInputs>,
   { evictions, metrics }: Memory,
-): ReconcileResult {
+): Decision {
   const log = mutationLog(TAINT_EVICTION_CONTROLLER, key, input.cause, input.now, input.attempt);
   const pod = listers.pods.get(key);
   if (pod === undefined) {
@@ -111,7 +111,7 @@ function decide(pod: Pod, nodes: Lister<Node>, evictions: TimedEvictions, now: D
 }
 
 /** carryOut applies a decision: cancelWorkWithEvent, AddWork at now, or AddWork at fireAt (a requeue until due). */
-function carryOut(decision: EvictionDecision, log: MutationLog, pod: Pod, now: Date, memory: Memory): ReconcileResult {
+function carryOut(decision: EvictionDecision, log: MutationLog, pod: Pod, now: Date, memory: Memory): Decision {
   const { evictions } = memory;
   const key = podKey(pod);
   if (decision.action !== 'schedule') {

@@ -1,7 +1,7 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import type { Mutation, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
-import type { ObjectEvent, ReconcileResult } from '@kcm-bus/runtime/controller/index.ts';
+import type { ObjectEvent, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { Store } from '@kcm-bus/runtime/store/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { input } from '../pods-not-ready/node-pods.fixture.ts';
@@ -18,7 +18,7 @@ export type TaintEvictionWorld = {
   readonly removePod: (pod: Pod) => readonly string[];
   readonly putNode: (node: Node) => readonly string[];
   readonly removeNode: (node: Node) => readonly string[];
-  readonly sync: (key: string, now: Date, failures?: readonly MutationResult[]) => ReconcileResult;
+  readonly sync: (key: string, now: Date, failures?: readonly MutationResult[]) => Decision;
 };
 
 /** taintEvictionWorld starts a member whose stores hold these pods and nodes. */
