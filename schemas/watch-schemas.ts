@@ -1,6 +1,6 @@
 import { openApiToAvro } from './generator/openapi-to-avro.ts';
 import type { OpenApiDocument } from './generator/openapi.ts';
-import { watchEventSchema } from './generator/watch-event-schema.ts';
+import { watchEventSchema } from './avro/watch-event-schema.ts';
 import { WATCHED_KINDS, type WatchedKind } from './kinds.ts';
 
 /** watchSchemaFile is where a watched kind's value schema is committed, relative to schemas/. */
