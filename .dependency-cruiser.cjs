@@ -13,7 +13,10 @@
  * - pure modules (every module of schemas, packages/runtime, packages/k8s, packages/catalog and services/* except adapters
  *   `*.<impl>.ts`, `main.ts` and tests) import no kafkajs, ioredis, avsc, client-node, prom-client or node I/O;
  * - only the watcher and the writer import @kubernetes/client-node (and schemas' dev tools, `*.kube.ts`);
- * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs.
+ * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs;
+ * - schemas/generator is a dev tool: no module of packages or services (tests and fixtures aside, like test/ and
+ *   bench/) and nothing of the wire model (schemas/avro, which the generator and the runtime's codec both import)
+ *   reaches it, even indirectly.
  */
 const PURE =
   '^(schemas|packages/(runtime|k8s|catalog)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
@@ -86,6 +89,14 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^packages/runtime/src/bus/.*\\.kafka(\\.test)?\\.ts$' },
       to: { path: '(^|/)node_modules/kafkajs/' },
+    },
+    {
+      name: 'the-generator-is-a-dev-tool',
+      comment:
+        "schemas/generator turns the apiserver's OpenAPI into the wire model (schemas/avro) at development time; what runs reads that model and the committed schemas. So no module of packages or services (tests and their fixtures aside, like test/ and bench/) and nothing of the wire model reaches schemas/generator, even through another module.",
+      severity: 'error',
+      from: { path: '^(packages/[^/]+|services/[^/]+|schemas/avro)/', pathNot: '\\.(test|fixture)\\.ts$' },
+      to: { path: '^schemas/generator/', reachable: true },
     },
     {
       name: 'no-circular',
