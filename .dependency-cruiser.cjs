@@ -16,7 +16,10 @@
  * - only the bus adapter (packages/runtime/src/bus/*.kafka.ts) imports kafkajs;
  * - outside packages/runtime, a runtime area is reached only through its entry (src/<area>/index.ts), an adapter, a
  *   fixture or a contract; the controller side (runtime/src/controller) imports nothing of the consumer side, the bus,
- *   replay or the reconciler service; the consumer side reaches a controller only through controller-types.ts.
+ *   replay or the reconciler service; the consumer side reaches a controller only through controller-types.ts;
+ * - schemas/generator is a dev tool: no module of packages or services (tests and fixtures aside, like test/ and
+ *   bench/) and nothing of the wire model (schemas/avro, which the generator and the runtime's codec both import)
+ *   reaches it, even indirectly.
  */
 const PURE =
   '^(schemas|packages/(runtime|k8s|catalog)|services/[^/]+)/.*(?<!\\.(kafka|redis|kube|avro|prom|http|node|fs|test))\\.ts$';
@@ -92,7 +95,8 @@ module.exports = {
     },
     {
       name: 'runtime-through-its-entries',
-      comment: "Outside packages/runtime, a runtime area is reached through its public entry (src/<area>/index.ts), an adapter (*.<impl>.ts), a fixture or a contract: the modules behind an entry are the area's own.",
+      comment:
+        "Outside packages/runtime, a runtime area is reached through its public entry (src/<area>/index.ts), an adapter (*.<impl>.ts), a fixture or a contract: the modules behind an entry are the area's own.",
       severity: 'error',
       from: { pathNot: '^packages/runtime/' },
       to: {
@@ -102,17 +106,27 @@ module.exports = {
     },
     {
       name: 'controller-side-knows-no-consumer',
-      comment: 'The controller side (per-key state, workqueue use, expectations, read your writes, informers) knows nothing of how records reach it: no consumer group, bus, replay or service wiring.',
+      comment:
+        'The controller side (per-key state, workqueue use, expectations, read your writes, informers) knows nothing of how records reach it: no consumer group, bus, replay or service wiring.',
       severity: 'error',
       from: { path: '^packages/runtime/src/controller/' },
       to: { path: '^packages/runtime/src/(consumer|bus|reconciler|replay)/' },
     },
     {
       name: 'consumer-feeds-controllers-through-their-port',
-      comment: 'The consumer side (group membership, restore, readers, routing) reaches a controller through its port alone (ControllerFeed and the event types in controller/controller-types.ts).',
+      comment:
+        'The consumer side (group membership, restore, readers, routing) reaches a controller through its port alone (ControllerFeed and the event types in controller/controller-types.ts).',
       severity: 'error',
       from: { path: '^packages/runtime/src/consumer/' },
       to: { path: '^packages/runtime/src/controller/', pathNot: '/controller-types\\.ts$' },
+    },
+    {
+      name: 'the-generator-is-a-dev-tool',
+      comment:
+        "schemas/generator turns the apiserver's OpenAPI into the wire model (schemas/avro) at development time; what runs reads that model and the committed schemas. So no module of packages or services (tests and their fixtures aside, like test/ and bench/) and nothing of the wire model reaches schemas/generator, even through another module.",
+      severity: 'error',
+      from: { path: '^(packages/[^/]+|services/[^/]+|schemas/avro)/', pathNot: '\\.(test|fixture)\\.ts$' },
+      to: { path: '^schemas/generator/', reachable: true },
     },
     {
       name: 'no-circular',

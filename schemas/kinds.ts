@@ -55,6 +55,14 @@ export function watchedKind(name: string): WatchedKind {
 }
 
 /**
+ * watchSchemaFile is where a watched kind's value schema is committed, relative to schemas/ (the generator writes it,
+ * watch-schemas.fs.ts reads it).
+ */
+export function watchSchemaFile(kind: Pick<WatchedKind, 'plural'>): string {
+  return `watch/${kind.plural}.avsc`;
+}
+
+/**
  * watchTopic is a watched kind's history topic: every record of the audit window, in order (replay, trace, audit,
  * `tail`).
  */

@@ -1,6 +1,6 @@
 /**
  * The watch-record contract: what a `kcm.watch.<plural>` topic holds, defined once for the watcher that writes it and
- * the runtime that reads it. Its Avro form is generator/watch-event-schema.ts (`io.kcmbus.v1.<Kind>WatchEvent`).
+ * the runtime that reads it. Its Avro form is avro/watch-event-schema.ts (`io.kcmbus.v1.<Kind>WatchEvent`).
  */
 
 /** WATCH_RECORD_TYPES are the symbols of the record's `type` enum, in schema order (adding one breaks old readers). */

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WatchedKind } from './kinds.ts';
-import { watchSchemaFile } from './watch-schemas.ts';
+import { type WatchedKind, watchSchemaFile } from './kinds.ts';
 
 /** loadWatchSchema reads the committed value schema of a kind's watch topic. */
 export function loadWatchSchema(kind: WatchedKind): object {

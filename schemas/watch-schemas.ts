@@ -1,12 +1,7 @@
 import { openApiToAvro } from './generator/openapi-to-avro.ts';
 import type { OpenApiDocument } from './generator/openapi.ts';
-import { watchEventSchema } from './generator/watch-event-schema.ts';
-import { WATCHED_KINDS, type WatchedKind } from './kinds.ts';
-
-/** watchSchemaFile is where a watched kind's value schema is committed, relative to schemas/. */
-export function watchSchemaFile(kind: WatchedKind): string {
-  return `watch/${kind.plural}.avsc`;
-}
+import { watchEventSchema } from './avro/watch-event-schema.ts';
+import { WATCHED_KINDS, watchSchemaFile } from './kinds.ts';
 
 /**
  * watchSchemaFiles generates the value schema of every watch topic from the apiserver's OpenAPI v3

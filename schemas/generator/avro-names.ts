@@ -1,15 +1,10 @@
+import { isValidAvroName } from '../avro/avro-schema.ts';
+
 /**
- * Avro naming (specification, "Names"): every name is [A-Za-z_][A-Za-z0-9_]* and a full name is dot-separated.
- * Kubernetes JSON names are freer (`$ref`, `x-kubernetes-int-or-string`, `kube-aggregator`), so names are
- * sanitised here and the original kept beside them (see JSON_NAME) so nothing is lost.
+ * Avro naming (specification, "Names"): every name is [A-Za-z_][A-Za-z0-9_]* (isValidAvroName) and a full name is
+ * dot-separated. Kubernetes JSON names are freer (`$ref`, `x-kubernetes-int-or-string`, `kube-aggregator`), so names
+ * are sanitised here and the original kept beside them (see JSON_NAME) so nothing is lost.
  */
-
-const VALID = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** isValidAvroName tells whether a string may be used as an Avro name as it is. */
-export function isValidAvroName(raw: string): boolean {
-  return VALID.test(raw);
-}
 
 /** avroName turns any string into a valid Avro name, replacing each other character with `_`. */
 export function avroName(raw: string): string {

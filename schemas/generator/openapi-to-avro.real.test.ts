@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type AvroRecord, type AvroType, isUnion, jsonNameOf } from './avro-schema.ts';
-import { deref, indexNamedTypes, type NamedTypes } from './named-types.ts';
+import { type AvroRecord, type AvroType, isUnion, jsonNameOf } from '../avro/avro-schema.ts';
+import { deref, indexNamedTypes, type NamedTypes } from '../avro/named-types.ts';
 import { WATCHED_KINDS, watchedKind } from '../kinds.ts';
 import { realSchema, skipReal } from './real-openapi.fs.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AvroRecord, AvroType } from './avro-schema.ts';
+import type { AvroRecord, AvroType } from '../avro/avro-schema.ts';
 import { openApiToAvro } from './openapi-to-avro.ts';
 import type { OpenApiDocument, OpenApiSchema } from './openapi.ts';
 

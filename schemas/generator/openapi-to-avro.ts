@@ -8,7 +8,7 @@ import {
   isUnion,
   JSON_ENCODING,
   JSON_NAME,
-} from './avro-schema.ts';
+} from '../avro/avro-schema.ts';
 import { definitionOf, isIntOrString, type OpenApiDocument, type OpenApiSchema, refOf } from './openapi.ts';
 
 /** OpenApiToAvroOptions tunes the output; `docs` copies OpenAPI descriptions into Avro `doc` (off by default). */

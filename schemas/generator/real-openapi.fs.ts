@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AvroRecord } from './avro-schema.ts';
+import type { AvroRecord } from '../avro/avro-schema.ts';
 import { openApiToAvro } from './openapi-to-avro.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import type { WatchedKind } from '../kinds.ts';

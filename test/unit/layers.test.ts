@@ -106,6 +106,21 @@ const VIOLATIONS: readonly Violation[] = [
     text: "import '../controller/inside.ts';\n",
   },
   {
+    rule: 'the-generator-is-a-dev-tool',
+    file: 'packages/runtime/src/codec/codec.ts',
+    text: "import '../../../../schemas/generator/target.ts';\n",
+  },
+  {
+    rule: 'the-generator-is-a-dev-tool',
+    file: 'services/watcher/src/open-kind.ts',
+    text: "import '../../../schemas/watch-schemas.fs.ts';\n",
+  },
+  {
+    rule: 'the-generator-is-a-dev-tool',
+    file: 'schemas/avro/watch-event-schema.ts',
+    text: "import '../generator/target.ts';\n",
+  },
+  {
     rule: 'no-circular',
     file: 'packages/tools/src/a.ts',
     text: "import { b } from './b.ts';\nexport const a = (): number => b();\n",
@@ -124,6 +139,8 @@ const TARGETS: Readonly<Record<string, string>> = {
   'packages/runtime/src/consumer/target.ts': 'export const x = 1;\n',
   'packages/runtime/src/controller/inside.ts': 'export const x = 1;\n',
   'packages/tools/src/b.ts': "import { a } from './a.ts';\nexport const b = (): number => a();\n",
+  'schemas/generator/target.ts': 'export const x = 1;\n',
+  'schemas/watch-schemas.fs.ts': "import './generator/target.ts';\n",
 };
 
 /** RULES are the names of the configured rules. */

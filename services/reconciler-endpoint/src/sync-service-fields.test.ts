@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod, Service } from '@kcm-bus/k8s/core-v1.ts';
 import { throughFields } from '@kcm-bus/runtime/codec/view.fixture.ts';
-import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { POD_FIELDS, PODS } from './endpoints-controller.ts';
 import { endpointsFixture, newService, written } from './endpoints.fixture.ts';

@@ -9,7 +9,7 @@ import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
 import { watchEventView, Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { realisticPod } from '@kcm-bus/runtime/codec/realistic-pod.fixture.ts';
 import { memoryRegistry } from '@kcm-bus/runtime/registry/registry.fixture.ts';
-import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { PROJECTED_POD_FIELDS, projectPod } from './project-pod.ts';

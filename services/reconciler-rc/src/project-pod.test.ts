@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { realisticPod } from '@kcm-bus/runtime/codec/realistic-pod.fixture.ts';
 import { throughFields } from '@kcm-bus/runtime/codec/view.fixture.ts';
-import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { POD_DELETION_COST } from './active-pods-with-ranks.ts';
 import { newCluster } from './cluster.fixture.ts';

@@ -1,5 +1,5 @@
-import { type AvroType, isJsonString, isUnion } from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+import { type AvroType, isJsonString, isUnion } from '@kcm-bus/schemas/avro/avro-schema.ts';
+import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
 
 /**
  * Helpers shared by the two value converters (to-avro-value.ts, from-avro-value.ts). Both use avsc's unwrapped

@@ -4,7 +4,7 @@ import {
   isJsonString,
   isUnion,
   jsonNameOf,
-} from '@kcm-bus/schemas/generator/avro-schema.ts';
+} from '@kcm-bus/schemas/avro/avro-schema.ts';
 import {
   childPath,
   compiledFor,
@@ -17,7 +17,7 @@ import {
   unionPicker,
   ValueShapeError,
 } from './avro-value.ts';
-import { deref, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+import { deref, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
 
 /** FromAvro converts the decoded value at one place of a schema back to Kubernetes JSON (undefined: leave it out). */
 type FromAvro = (value: unknown) => unknown;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AvroRecord, AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import type { AvroRecord, AvroType } from '@kcm-bus/schemas/avro/avro-schema.ts';
+import { watchEventSchema } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
 import { classifyFault } from '../faults/record-fault.ts';
 import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec } from './codec.avro.ts';

@@ -7,9 +7,9 @@ import {
   isPrimitive,
   isUnion,
   jsonNameOf,
-} from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
-import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+} from '@kcm-bus/schemas/avro/avro-schema.ts';
+import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
+import { RESIDUE_FIELD } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
 
 /** Kept is, for each record by full name, the Avro names of the fields a projection keeps, or WHOLE: all, all the way down. */
 type Kept = Map<string, Set<string> | typeof WHOLE>;

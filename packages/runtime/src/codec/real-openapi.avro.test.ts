@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiToAvro } from '@kcm-bus/schemas/generator/openapi-to-avro.ts';
 import { openApiDir, realSchema, skipReal } from '@kcm-bus/schemas/generator/real-openapi.fs.ts';
-import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import { watchEventSchema } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
 import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec, avscOptions } from './codec.avro.ts';

@@ -4,9 +4,9 @@ import {
   isJsonString,
   isUnion,
   jsonNameOf,
-} from '@kcm-bus/schemas/generator/avro-schema.ts';
-import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
-import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+} from '@kcm-bus/schemas/avro/avro-schema.ts';
+import { RESIDUE_FIELD } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
+import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
 import { type JsonObject, ownValue, unionBranch } from './avro-value.ts';
 
 /**

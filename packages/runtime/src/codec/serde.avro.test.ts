@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openApiToAvro } from '@kcm-bus/schemas/generator/openapi-to-avro.ts';
 import type { OpenApiDocument, OpenApiSchema } from '@kcm-bus/schemas/generator/openapi.ts';
-import { watchEventSchema } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import { watchEventSchema } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec } from './codec.avro.ts';

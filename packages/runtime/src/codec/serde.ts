@@ -1,12 +1,12 @@
 import { lazily } from './avro-value.ts';
 import { fromAvroValue } from './from-avro-value.ts';
 import { toAvroValue } from './to-avro-value.ts';
-import type { AvroType } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroType } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Codec } from './codec.ts';
 import { frame, unframe } from './wire.ts';
 import { hasResidueField, residueOf, restoreResidue } from './residue.ts';
-import { RESIDUE_FIELD } from '@kcm-bus/schemas/generator/watch-event-schema.ts';
+import { RESIDUE_FIELD } from '@kcm-bus/schemas/avro/watch-event-schema.ts';
 
 /** Encoded is a record value in Confluent wire format, and the fields of the input the schema lacked. */
 export type Encoded = { readonly bytes: Buffer; readonly unknownPaths: readonly string[] };

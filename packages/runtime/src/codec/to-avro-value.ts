@@ -4,7 +4,7 @@ import {
   isJsonString,
   isUnion,
   jsonNameOf,
-} from '@kcm-bus/schemas/generator/avro-schema.ts';
+} from '@kcm-bus/schemas/avro/avro-schema.ts';
 import {
   acceptsPrimitive,
   childPath,
@@ -18,7 +18,7 @@ import {
   unionPicker,
   ValueShapeError,
 } from './avro-value.ts';
-import { deref, type NamedTypes } from '@kcm-bus/schemas/generator/named-types.ts';
+import { deref, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
 
 /** ToAvroResult is the Avro value of an object and the paths of its fields the schema has no place for. */
 export type ToAvroResult = { readonly value: unknown; readonly unknownPaths: readonly string[] };

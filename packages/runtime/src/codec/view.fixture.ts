@@ -1,4 +1,4 @@
-import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { memoryRegistry } from '../registry/registry.fixture.ts';
 import { AvroCodec } from './codec.avro.ts';
 import { watchEventView } from './project-schema.ts';

@@ -161,7 +161,7 @@ export class Controller implements ControllerFeed {
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
-    // A decoded null comes back absent (schemas/generator: null and absent are alike), hence the loose check.
+    // A decoded null comes back absent (schemas/avro: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
     await this.#goneOnWrite(result, cause, live);
     const failed = result.outcome !== 'Applied' && result.outcome !== 'AlreadyDone';

@@ -10,7 +10,7 @@ import type { Signing } from '../signing/signing.ts';
 import { PromWorkqueueMetricsProvider } from '../workqueue/metrics.prom.ts';
 import { defaultControllerRateLimiter } from '../workqueue/rate-limiter.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import type { AvroRecord } from '@kcm-bus/schemas/generator/avro-schema.ts';
+import type { AvroRecord } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { kindOfTopic } from '@kcm-bus/schemas/kinds.ts';
 import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';

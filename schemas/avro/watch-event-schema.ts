@@ -1,5 +1,4 @@
-import { isValidAvroName } from './avro-names.ts';
-import { type AvroRecord, JSON_ENCODING } from './avro-schema.ts';
+import { type AvroRecord, isValidAvroName, JSON_ENCODING } from './avro-schema.ts';
 import { WATCH_RECORD_TYPES } from '../watch-record.ts';
 
 /** WATCH_EVENT_NAMESPACE is the Avro namespace of kcm-bus's own records, versioned like an API group. */

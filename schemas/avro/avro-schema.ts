@@ -1,6 +1,6 @@
 /**
  * The subset of Avro schema JSON (Avro 1.11 specification, "Schema Declaration") that the generator emits and the
- * value converters walk, plus the two kcm-bus attributes that make the mapping to Kubernetes JSON lossless.
+ * value converters walk (packages/runtime/src/codec), plus the two kcm-bus attributes that make the mapping to Kubernetes JSON lossless.
  * Avro readers ignore attributes they do not know, so both attributes travel with the schema to the registry
  * without changing what any Avro library decodes.
  */
@@ -84,6 +84,13 @@ export function isJsonString(type: AvroType): type is AvroJsonString {
 /** jsonNameOf is the Kubernetes JSON name of a field: its `kcmbus.jsonName` when renamed, else its Avro name. */
 export function jsonNameOf(field: AvroField): string {
   return field[JSON_NAME] ?? field.name;
+}
+
+const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** isValidAvroName tells whether a string may be used as an Avro name as it is (specification, "Names"). */
+export function isValidAvroName(raw: string): boolean {
+  return VALID_NAME.test(raw);
 }
 
 /** isUnion tells a union (a JSON array of branches) from every other schema node. */
