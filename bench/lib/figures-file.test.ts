@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Figure } from './figures.ts';
 import { formatFigures, KEPT, nextFiguresFile, parseFigures } from './figures-file.ts';
 
@@ -42,5 +44,16 @@ describe('docs/figures.md as the bench writes and reads it', () => {
     const text = nextFiguresFile('', figures);
     assert.deepEqual(parseFigures(text), { figures, kept: '' });
     assert.ok(text.startsWith('# Figures\n'));
+  });
+
+  it('given docs/figures.md as checked in, then it is as the bench writes it, and no row is in it twice', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../docs/figures.md'), 'utf8');
+    const file = parseFigures(text);
+    assert.equal(formatFigures(file), text);
+    const rows = file.figures.map((f) => f.row);
+    assert.deepEqual(
+      rows.filter((r, i) => rows.indexOf(r) !== i),
+      [],
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Figure } from './figures.ts';
+import { parseFigures } from './figures-file.ts';
 import { syncMeasuredTable } from './readme-table.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
 
 const figure = (row: string, kcmBus: string, date: string): Figure => ({
   row,
@@ -60,5 +65,11 @@ describe("README.md's Measured table, rewritten from docs/figures.md", () => {
       () => syncMeasuredTable('# x\n\n## Measured\n\nNo table.\n## Next\n| a |', FIGURES),
       /no table under/,
     );
+  });
+
+  it("given README.md and docs/figures.md as checked in, then README's table is what the bench writes from the figures", () => {
+    const readmeText = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const { figures } = parseFigures(readFileSync(join(ROOT, 'docs/figures.md'), 'utf8'));
+    assert.equal(syncMeasuredTable(readmeText, figures), readmeText, 'npm run bench -- --figures-from rewrites it');
   });
 });
