@@ -3,9 +3,11 @@
  * machine: brings up its own stack (bench/lib/bench-stack.ts: profile "bench" or KCM_BUS_BENCH_PROFILE, ports 17600+
  * or KCM_BUS_PORT_BASE, 4 kwok nodes, kube-scheduler at 1000 qps so binding is never the bottleneck), starts the
  * watcher, runs the scenarios of bench/scenarios/<name>/ in turn (each starts and stops the systems it compares),
- * prints one table and writes bench/out/bench.json with every figure and the flag values in effect. Everything it
- * started is stopped at the end, also on failure and on Ctrl-C or SIGTERM (onInterrupt). `npm run bench -- --list` prints each scenario's id (what --only
- * takes), name, what it measures and the variables it reads.
+ * prints one table and writes bench/out/bench.json with every figure and the flag values in effect, and after each
+ * scenario its rows into docs/figures.md and README.md's table (bench/lib/report.ts). Everything it started is
+ * stopped at the end, also on failure and on Ctrl-C or SIGTERM (onInterrupt). `npm run bench -- --list` prints each
+ * scenario's id (what --only takes), name, what it measures and the variables it reads; `npm run bench --
+ * --figures-from <bench.json>` writes a saved run's rows into docs/figures.md and README.md, and starts nothing.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,11 +18,11 @@ import { benchStack, startBench } from './lib/bench-stack.ts';
 import { startBrokerProfile } from './lib/broker-profile.ts';
 import { profileOptions, summarizeProfiles } from './lib/cpu-profile.ts';
 import { stackPids } from './lib/cpu.ts';
-import { knobValue, RUN } from './lib/knobs.ts';
+import { knobsSet, knobValue, RUN } from './lib/knobs.ts';
 import { formatList } from './lib/list.ts';
-import { report } from './lib/report.ts';
+import { figuresFrom, report, runCommit, type RunSoFar } from './lib/report.ts';
 import { allScenarios, chooseScenarios } from './lib/scenarios.ts';
-import type { BenchContext, Row, Scenario, ScenarioResult } from './lib/scenario.ts';
+import type { BenchContext, Scenario, ScenarioResult } from './lib/scenario.ts';
 import { warmUp } from './lib/warm-up.ts';
 
 const OUT = resolve(import.meta.dirname, 'out');
@@ -28,22 +30,30 @@ const PROFILES = join(OUT, 'profiles');
 const CPU_PROFILE = knobValue(RUN.cpuProfile) === '1';
 const BROKER_PROFILE = knobValue(RUN.brokerProfile) === '1';
 
-function onlyFlag(argv: readonly string[]): string[] {
-  const i = argv.indexOf('--only');
-  return i < 0 ? [] : (argv[i + 1] ?? '').split(',').filter(Boolean);
+/** flagValue is the word after a flag (`--only s1,s8`), if the flag is given. */
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  return i < 0 ? undefined : argv[i + 1];
 }
 
-/** runAll runs the chosen scenarios on the running stack, printing the table and rewriting bench.json after each. */
+/**
+ * runAll runs the chosen scenarios on the running stack; after each it reports (the table, bench.json, the figures),
+ * the scenario's rows dated by its end. The commit is read before anything is written.
+ */
 async function runAll(chosen: readonly Scenario[], ctx: BenchContext, brokerSummaries: string[]): Promise<void> {
-  const rows: Row[] = [];
-  const data: Record<string, unknown> = {};
+  let run: RunSoFar = { commit: runCommit(), scenarios: {}, rows: [], data: {} };
   await warmUp(ctx);
   for (const s of chosen) {
     ctx.log(`${s.id}: ${s.title}`);
     const result = await runScenario(s, ctx, brokerSummaries);
-    rows.push(...result.rows);
-    data[s.id] = result.data;
-    report(OUT, rows, data);
+    const scenario = { at: new Date().toISOString(), knobs: knobsSet(s.knobs) };
+    run = {
+      commit: run.commit,
+      scenarios: { ...run.scenarios, [s.id]: scenario },
+      rows: [...run.rows, ...result.rows],
+      data: { ...run.data, [s.id]: result.data },
+    };
+    report(OUT, run);
   }
 }
 
@@ -100,4 +110,5 @@ async function runScenario(s: Scenario, ctx: BenchContext, summaries: string[]):
 const argv = process.argv.slice(2);
 const all = await allScenarios();
 if (argv.includes('--list')) console.log(formatList(all, Object.values(RUN)));
-else await bench(chooseScenarios(all, onlyFlag(argv)));
+else if (argv.includes('--figures-from')) figuresFrom(flagValue(argv, '--figures-from') ?? join(OUT, 'bench.json'));
+else await bench(chooseScenarios(all, (flagValue(argv, '--only') ?? '').split(',').filter(Boolean)));

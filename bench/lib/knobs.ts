@@ -59,3 +59,15 @@ export const RUN = {
     '1: a Flight Recorder profile of the broker around each scenario, in bench/out/profiles',
   ),
 } as const;
+
+/** WHERE are the run's knobs that say only where the bench stack runs: they change no figure. */
+const WHERE: ReadonlySet<string> = new Set([RUN.profile.env, RUN.portBase.env]);
+
+/**
+ * knobsSet lists what was set for a scenario's run, as `NAME=value`: those of its knobs and of the run's that are set
+ * in the environment (a value equal to the default included), but WHERE.
+ */
+export function knobsSet(own: readonly Knob[]): string[] {
+  const names = new Set([...own, ...Object.values(RUN)].map((k) => k.env).filter((env) => !WHERE.has(env)));
+  return [...names].filter((env) => process.env[env] !== undefined).map((env) => `${env}=${process.env[env]}`);
+}

@@ -5,9 +5,17 @@ import type { Scenario } from './scenario.ts';
 /** SCENARIOS is the folder of the scenarios: one folder each, its scenario.ts exporting `scenario`. */
 export const SCENARIOS = resolve(import.meta.dirname, '../scenarios');
 
-/** sNumber orders the ids as docs/benchmarks.md does: s1, s4, s4s, s5, ..., s13, then ids with no S-number (chaos). */
-const sNumber = (id: string): number => Number(/^s(\d+)/.exec(id)?.[1] ?? Infinity);
-const byId = (a: Scenario, b: Scenario): number => sNumber(a.id) - sNumber(b.id) || a.id.localeCompare(b.id);
+const sNumber = (id: string): number => Number(/^s(\d+)/i.exec(id)?.[1] ?? Infinity);
+
+/**
+ * compareIds orders scenario ids (in either case) as docs/benchmarks.md does: s1, s4, s4s, s5, ..., s13, then the ids
+ * with no S-number (chaos).
+ */
+export function compareIds(a: string, b: string): number {
+  return sNumber(a) - sNumber(b) || a.toLowerCase().localeCompare(b.toLowerCase());
+}
+
+const byId = (a: Scenario, b: Scenario): number => compareIds(a.id, b.id);
 
 /** load imports bench/scenarios/<name>/scenario.ts; its scenario must be named as its folder. */
 async function load(name: string): Promise<Scenario> {
