@@ -167,7 +167,7 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
  * shows a quorum's liveness to brokers, and this node is its own quorum). A bare broker's utime+stime over 60 s, read
  * from /proc: 0.96 CPU-s per minute with Kafka's defaults, 1.03 with the 5 s record alone (raft-io 0.20 → 0.05, its
  * request threads 0.41-0.53 either way), 0.63 with both (request threads 0.15-0.21). S13's broker with 10,000 pods:
- * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (docs/benchmarks.md, history of figures, session 15).
+ * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (docs/benchmarks-history.md, session 15).
  */
 function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
   const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
