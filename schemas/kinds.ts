@@ -11,11 +11,14 @@ export type WatchedKind = {
   readonly openApiPath: string;
   /** The same document's file name in upstream's `api/openapi-spec/v3`. */
   readonly openApiFile: string;
+  /** kubectl's short names of the kind (`po`, `rs`), which the tools take as well. */
+  readonly shortNames: readonly string[];
 };
 
-const core = (kind: string, plural: string, namespaced: boolean): WatchedKind => ({
+const core = (kind: string, plural: string, namespaced: boolean, shortNames: readonly string[] = []): WatchedKind => ({
   kind,
   plural,
+  shortNames,
   apiVersion: 'v1',
   namespaced,
   definition: `io.k8s.api.core.v1.${kind}`,
@@ -24,9 +27,16 @@ const core = (kind: string, plural: string, namespaced: boolean): WatchedKind =>
 });
 
 /** grouped is a namespaced kind of an API group (`apps`, `discovery.k8s.io`) at version v1, defined in io.k8s.api.<pkg>.v1. */
-const grouped = (group: string, pkg: string, kind: string, plural: string): WatchedKind => ({
+const grouped = (
+  group: string,
+  pkg: string,
+  kind: string,
+  plural: string,
+  shortNames: readonly string[] = [],
+): WatchedKind => ({
   kind,
   plural,
+  shortNames,
   apiVersion: `${group}/v1`,
   namespaced: true,
   definition: `io.k8s.api.${pkg}.v1.${kind}`,
@@ -36,13 +46,13 @@ const grouped = (group: string, pkg: string, kind: string, plural: string): Watc
 
 /** WATCHED_KINDS are the kinds with a watch topic (DESIGN "Topics and records"); the generator serves any other. */
 export const WATCHED_KINDS: readonly WatchedKind[] = [
-  core('Pod', 'pods', true),
-  core('ReplicationController', 'replicationcontrollers', true),
-  core('Service', 'services', true),
-  core('Endpoints', 'endpoints', true),
-  core('Node', 'nodes', false),
+  core('Pod', 'pods', true, ['po']),
+  core('ReplicationController', 'replicationcontrollers', true, ['rc']),
+  core('Service', 'services', true, ['svc']),
+  core('Endpoints', 'endpoints', true, ['ep']),
+  core('Node', 'nodes', false, ['no']),
   grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
-  grouped('apps', 'apps', 'ReplicaSet', 'replicasets'),
+  grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
   grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
 ];
 

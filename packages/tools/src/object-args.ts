@@ -18,21 +18,10 @@ export function objectFlags(json: string): readonly FlagSpec[] {
   return [{ name: 'json', type: 'boolean', default: false, env: false, help: json }, ...CONNECTION_FLAGS];
 }
 
-/** SHORT_NAMES are kubectl's short names of the watched kinds. */
-const SHORT_NAMES: Readonly<Record<string, string>> = {
-  po: 'pods',
-  rc: 'replicationcontrollers',
-  rs: 'replicasets',
-  svc: 'services',
-  ep: 'endpoints',
-  no: 'nodes',
-};
-
-/** kindNamed finds a watched kind by plural, singular (any case) or kubectl short name: pods, pod, Pod, po. */
+/** kindNamed finds a watched kind by plural, singular (any case) or kubectl short name (WatchedKind.shortNames): pods, pod, Pod, po. */
 export function kindNamed(name: string): WatchedKind {
   const n = name.toLowerCase();
-  const plural = SHORT_NAMES[n] ?? n;
-  const found = WATCHED_KINDS.find((k) => k.plural === plural || k.kind.toLowerCase() === n);
+  const found = WATCHED_KINDS.find((k) => k.plural === n || k.kind.toLowerCase() === n || k.shortNames.includes(n));
   if (!found)
     throw new FlagError(`${name} is not a watched kind; watched: ${WATCHED_KINDS.map((k) => k.plural).join(', ')}`);
   return found;
