@@ -55,3 +55,62 @@ export type ReplicaSet = {
   readonly spec: ReplicaSetSpec;
   readonly status?: ReplicaSetStatus;
 };
+
+/** IntOrString is intstr.IntOrString as the wire carries it: a number, or a string such as "25%". */
+export type IntOrString = number | string;
+
+/** RollingUpdateDeployment is apps/v1 RollingUpdateDeployment: each bound a count or a percentage of the replicas. */
+export type RollingUpdateDeployment = {
+  readonly maxUnavailable?: IntOrString | null;
+  readonly maxSurge?: IntOrString | null;
+};
+
+/** DeploymentStrategy is apps/v1 DeploymentStrategy: `RollingUpdate` (the default) or `Recreate`. */
+export type DeploymentStrategy = {
+  readonly type?: string;
+  readonly rollingUpdate?: RollingUpdateDeployment | null;
+};
+
+/** DeploymentSpec is apps/v1 DeploymentSpec (the apiserver defaults replicas, strategy, revisionHistoryLimit, progressDeadlineSeconds). */
+export type DeploymentSpec = {
+  readonly replicas?: number;
+  readonly selector?: LabelSelector | null;
+  readonly template?: PodTemplateSpec;
+  readonly strategy?: DeploymentStrategy;
+  readonly minReadySeconds?: number;
+  readonly revisionHistoryLimit?: number | null;
+  readonly paused?: boolean;
+  readonly progressDeadlineSeconds?: number | null;
+};
+
+/** DeploymentCondition is apps/v1 DeploymentCondition (Available, Progressing, ReplicaFailure). */
+export type DeploymentCondition = {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly lastUpdateTime?: string;
+  readonly lastTransitionTime?: string;
+  readonly reason?: string;
+  readonly message?: string;
+};
+
+/** DeploymentStatus is apps/v1 DeploymentStatus; zero counts are omitted on the wire. */
+export type DeploymentStatus = {
+  readonly observedGeneration?: number;
+  readonly replicas?: number;
+  readonly updatedReplicas?: number;
+  readonly readyReplicas?: number;
+  readonly availableReplicas?: number;
+  readonly unavailableReplicas?: number;
+  readonly terminatingReplicas?: number | null;
+  readonly conditions?: readonly DeploymentCondition[];
+  readonly collisionCount?: number | null;
+};
+
+/** Deployment is apps/v1 Deployment. */
+export type Deployment = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly spec: DeploymentSpec;
+  readonly status?: DeploymentStatus;
+};
