@@ -53,6 +53,7 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Node', 'nodes', false, ['no']),
   grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
   grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
+  grouped('apps', 'apps', 'Deployment', 'deployments', ['deploy']),
   grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
 ];
 

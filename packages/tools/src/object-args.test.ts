@@ -23,7 +23,7 @@ describe('kindNamed', () => {
   });
 
   it('given a kind that is not watched, then it says which are', () => {
-    assert.throws(() => kindNamed('deployments'), /not a watched kind; watched: pods, /);
+    assert.throws(() => kindNamed('jobs'), /not a watched kind; watched: pods, /);
   });
 });
 

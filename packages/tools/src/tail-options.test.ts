@@ -17,7 +17,7 @@ describe('tailOptions', () => {
       'kcm.watch.replicasets',
       'kcm.watch.pods',
     ]);
-    assert.throws(() => topicOf('deployments'), /deployments is not a watched kind/);
+    assert.throws(() => topicOf('jobs'), /jobs is not a watched kind/);
   });
 
   it('given nothing but the topic, then it follows new records; given --since, then the history from then, and exits at its end', () => {
