@@ -1,12 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
-import {
-  deploymentClient,
-  deploymentManifest,
-  convergedWorkloads,
-  type WorkloadSnapshot,
-} from '@kcm-bus/harness/deployment.ts';
+import { deploymentClient, deploymentManifest } from '@kcm-bus/harness/deployment.ts';
+import { convergedWorkloads, type WorkloadSnapshot } from '@kcm-bus/harness/workload-snapshot.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -50,7 +46,7 @@ async function script(ns: string): Promise<WorkloadSnapshot> {
     ns,
     (s) =>
       s.pods.includes('escaped nginx:1 owned by nobody Running') &&
-      s.pods.filter((p) => p.startsWith('web nginx:1 owned by web-')).length === 5 &&
+      s.pods.filter((p) => p.startsWith('web nginx:1 owned by web@r')).length === 5 &&
       s.pods.filter((p) => p.startsWith('adopter ')).length === 1,
   );
 }

@@ -1,42 +1,6 @@
 import type { RawKube } from './kube.ts';
-import { waitFor, waitForSteady } from './wait.ts';
-
-type Condition = { readonly type: string; readonly status: string; readonly reason?: string };
-type Meta = {
-  readonly name: string;
-  readonly uid: string;
-  readonly generation?: number;
-  readonly labels?: Record<string, string>;
-  readonly annotations?: Record<string, string>;
-  readonly deletionTimestamp?: string;
-  readonly ownerReferences?: readonly {
-    readonly kind: string;
-    readonly name: string;
-    readonly uid: string;
-    readonly controller?: boolean;
-  }[];
-};
-type Workload = {
-  readonly metadata: Meta;
-  readonly spec: {
-    readonly replicas?: number;
-    readonly template?: { readonly spec?: { readonly containers?: readonly { readonly image?: string }[] } };
-  };
-  readonly status?: Record<string, unknown> & {
-    readonly conditions?: readonly Condition[];
-    readonly observedGeneration?: number;
-  };
-};
-type PodJson = {
-  readonly metadata: Meta;
-  readonly spec?: { readonly nodeName?: string; readonly containers?: readonly { readonly image?: string }[] };
-  readonly status?: { readonly phase?: string };
-};
-type EventJson = {
-  readonly reason: string;
-  readonly source?: { readonly component?: string };
-  readonly involvedObject: { readonly kind: string; readonly name: string };
-};
+import { waitFor } from './wait.ts';
+import type { PodJson, Workload } from './workload-snapshot.ts';
 
 /** deploymentManifest is a Deployment of `replicas` pods of `image`, labelled app=<name>, with extra spec fields. */
 export function deploymentManifest(
@@ -107,70 +71,4 @@ export function deploymentClient(kube: RawKube, ns: string): DeploymentClient {
         (p) => p.metadata.deletionTimestamp === undefined,
       ),
   };
-}
-
-/**
- * WorkloadSnapshot is a namespace's end state, pod names aside: every Deployment and ReplicaSet (spec replicas,
- * status, conditions, owner), every live pod (app, image, owner, phase), and the event reasons per object and source.
- */
-export type WorkloadSnapshot = {
-  readonly deployments: Record<string, unknown>;
-  readonly replicaSets: Record<string, unknown>;
-  readonly pods: readonly string[];
-  readonly events: readonly string[];
-};
-
-/** workloadSnapshot reads a namespace's WorkloadSnapshot. */
-export async function workloadSnapshot(kube: RawKube, ns: string): Promise<WorkloadSnapshot> {
-  const list = async <T>(path: string): Promise<T[]> => (await kube('GET', path))['items'] as T[];
-  const describe = (w: Workload): unknown => {
-    // A rolling update's number of scaling steps (each a new ReplicaSet generation) depends on how fast pods become
-    // available: compare whether the status observed the latest generation, not the generation's number.
-    const { conditions, observedGeneration, ...rest } = w.status ?? {};
-    const status = { ...rest, observedLatest: observedGeneration === w.metadata.generation };
-    const owner = w.metadata.ownerReferences?.find((r) => r.controller)?.kind ?? 'none';
-    return {
-      replicas: w.spec.replicas,
-      status,
-      conditions: (conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).sort(),
-      owner,
-      image: w.spec.template?.spec?.containers?.[0]?.image,
-      revision: w.metadata.annotations?.['deployment.kubernetes.io/revision'],
-    };
-  };
-  const byName = (items: Workload[]): Record<string, unknown> =>
-    Object.fromEntries(
-      items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)).map((w) => [w.metadata.name, describe(w)]),
-    );
-  const pods = (await list<PodJson>(`/api/v1/namespaces/${ns}/pods`)).filter(
-    (p) => p.metadata.deletionTimestamp === undefined,
-  );
-  const owner = (p: PodJson): string => p.metadata.ownerReferences?.find((r) => r.controller)?.name ?? 'nobody';
-  const events = await list<EventJson>(`/api/v1/namespaces/${ns}/events`);
-  return {
-    deployments: byName(await list<Workload>(`/apis/apps/v1/namespaces/${ns}/deployments`)),
-    replicaSets: byName(await list<Workload>(`/apis/apps/v1/namespaces/${ns}/replicasets`)),
-    pods: pods
-      .map(
-        (p) =>
-          `${p.metadata.labels?.['app'] ?? '?'} ${p.spec?.containers?.[0]?.image ?? ''} owned by ${owner(p)} ${p.status?.phase ?? ''}`,
-      )
-      .sort(),
-    events: [
-      ...new Set(
-        events
-          .filter((e) => e.involvedObject.kind !== 'Pod')
-          .map((e) => `${e.involvedObject.kind} ${e.involvedObject.name} ${e.reason} (${e.source?.component ?? ''})`),
-      ),
-    ].sort(),
-  };
-}
-
-/** convergedWorkloads waits until `done` holds and three polls a second apart agree. */
-export function convergedWorkloads(
-  kube: RawKube,
-  ns: string,
-  done: (s: WorkloadSnapshot) => boolean,
-): Promise<WorkloadSnapshot> {
-  return waitForSteady(ns, () => workloadSnapshot(kube, ns), done, { timeoutMs: 240_000 });
 }
