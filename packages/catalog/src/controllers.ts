@@ -55,7 +55,7 @@ function replicaSetLike<const N extends string, const P extends ControllerPart>(
       {
         resource: 'pods',
         verbs: ['Create'],
-        content: [{ check: 'namespace' }, { check: 'controllerRef', kind: owner }],
+        content: [{ check: 'namespace' }, { check: 'controllerRef', kind: owner, namedByKey: true }],
       },
       {
         resource: 'pods',
@@ -63,11 +63,11 @@ function replicaSetLike<const N extends string, const P extends ControllerPart>(
         content: [
           { check: 'patchType', types: ['json'] },
           { check: 'patchFields', fields: { metadata: { ownerReferences: true } } },
-          { check: 'ownerReferences', kind: owner },
+          { check: 'ownerReferences', kind: owner, namedByKey: true },
         ],
       },
       { resource: 'pods', verbs: ['Delete'] },
-      { resource: statusResource, verbs: ['UpdateStatus'] },
+      { resource: statusResource, verbs: ['UpdateStatus'], content: [{ check: 'keyObject' }] },
       events,
     ],
   });
@@ -115,7 +115,7 @@ export const ENDPOINTS_CONTROLLER = entry({
   reconciles: 'services',
   eventKinds: ['Endpoints'],
   ownerFinalizers: [],
-  grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'] }, events],
+  grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'], content: [{ check: 'keyObject' }] }, events],
   parts: [
     {
       workqueue: 'endpoint',

@@ -119,7 +119,10 @@ describe('applyMutation', () => {
       deps,
     );
     assert.deepEqual([result.outcome, result.reason], ['Refused', 'ContentNotAllowed']);
-    assert.match(result.message, /may not Create a pod whose controller is not one ReplicationController/);
+    assert.match(
+      result.message,
+      /may not Create a pod whose controller is not the ReplicationController its key names/,
+    );
     assert.equal(sent.length, 0);
   });
 

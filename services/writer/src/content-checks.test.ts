@@ -86,6 +86,26 @@ describe('ruleRefusal: the checks a content rule is made of', () => {
       );
   });
 
+  it("given controllerRef namedByKey (a Deployment's ReplicaSets), then the controller must be the Deployment the mutation's key names", () => {
+    const rule: ContentRule = [{ check: 'controllerRef', kind: DEPLOYMENT, namedByKey: true }];
+    const rs = (key: string | null, name = 'web') => ({
+      ...write('ReplicaSet', { ownerReferences: [ref(DEPLOYMENT, name)] }),
+      reconcileKey: key,
+    });
+    assert.equal(ruleRefusal(rule, rs('default/web')), undefined);
+    for (const m of [rs('default/web', 'db'), rs('default/db'), rs(null)])
+      assert.equal(refusal(rule, m), 'a set whose controller is not the Deployment its key names');
+  });
+
+  it("given keyObject (a controller's status write), then the target must be the object the mutation's key names", () => {
+    const rule: ContentRule = [{ check: 'keyObject' }];
+    const status = (key: string | null) => aMutation({ verb: 'UpdateStatus', reconcileKey: key });
+    assert.equal(ruleRefusal(rule, status('default/web-1')), undefined);
+    assert.equal(refusal(rule, status('default/web-2')), 'a pod its key (default/web-2) does not name');
+    assert.equal(refusal(rule, status('other/web-1')), 'a pod its key (other/web-1) does not name');
+    assert.equal(refusal(rule, status(null)), 'a pod its key (none) does not name');
+  });
+
   it("given ownerReferences, then a json patch may add, replace or remove references of the kind under metadata.ownerReferences (AdoptPod, ReleasePod), and nothing else's", () => {
     const rule: ContentRule = [{ check: 'ownerReferences', kind: DEPLOYMENT }];
     const ops = (...o: unknown[]) => patch('json', o);
@@ -103,6 +123,16 @@ describe('ruleRefusal: the checks a content rule is made of', () => {
       'an owner reference that is not a Deployment',
     );
     assert.equal(refusal(rule, patch('json', { op: 'add' })), 'a json patch that is not a list of operations');
+  });
+
+  it("given ownerReferences namedByKey, then an adoption's reference must name the key's object", () => {
+    const rule: ContentRule = [{ check: 'ownerReferences', kind: DEPLOYMENT, namedByKey: true }];
+    const adopt = (name: string) => ({
+      ...patch('json', [{ op: 'add', path: '/metadata/ownerReferences', value: [ref(DEPLOYMENT, name)] }]),
+      reconcileKey: 'default/web',
+    });
+    assert.equal(ruleRefusal(rule, adopt('web')), undefined);
+    assert.equal(refusal(rule, adopt('db')), 'an owner reference to another Deployment than its key names');
   });
 
   it("given ownerReferences, then a merge patch or a body writes only its own metadata.ownerReferences' kind (ControllerRefManager's strategic merge adoption)", () => {

@@ -66,18 +66,36 @@ function label(w: Written, key: string, equals: string | undefined): string | un
   return value === equals ? undefined : `${aTarget(w)} not labelled ${key}=${equals}`;
 }
 
+/**
+ * keyName is the name the mutation's reconcile key (`namespace/name`, or `name`) gives its object; a mutation without
+ * a key names none, so a check bound to the key refuses it.
+ */
+const keyName = (m: Mutation): string | undefined => m.reconcileKey?.slice(m.reconcileKey.indexOf('/') + 1);
+
+type RefCheck = Extract<ContentCheck, { readonly check: 'controllerRef' }>;
+
 /** controllerRef: one controller reference (GetControllerOf finds the first; two are refused), of kind, named so. */
-function controllerRef(w: Written, kind: ObjectKind, nameLabel: string | undefined): string | undefined {
+function controllerRef(w: Written, c: RefCheck): string | undefined {
   const meta = metaOf(w);
   const controllers = listOf(meta['ownerReferences']).filter((r) => fieldOf(r, 'controller') === true);
   const [ref] = controllers;
-  const named = nameLabel === undefined ? undefined : fieldOf(meta['labels'], nameLabel);
-  if (controllers.length === 1 && isRefTo(kind)(ref)) {
-    if (nameLabel === undefined || (typeof named === 'string' && fieldOf(ref, 'name') === named)) return undefined;
-  }
-  return nameLabel === undefined
-    ? `${aTarget(w)} whose controller is not one ${kind.kind}`
-    : `${aTarget(w)} whose controller is not the one ${kind.kind} its ${nameLabel} label names`;
+  const one = controllers.length === 1 && isRefTo(c.kind)(ref);
+  if (c.namedByKey)
+    return one && fieldOf(ref, 'name') === keyName(w.m)
+      ? undefined
+      : `${aTarget(w)} whose controller is not the ${c.kind.kind} its key names`;
+  if (c.nameLabel === undefined) return one ? undefined : `${aTarget(w)} whose controller is not one ${c.kind.kind}`;
+  const named = fieldOf(meta['labels'], c.nameLabel);
+  return one && typeof named === 'string' && fieldOf(ref, 'name') === named
+    ? undefined
+    : `${aTarget(w)} whose controller is not the one ${c.kind.kind} its ${c.nameLabel} label names`;
+}
+
+/** keyObject: the mutation writes the object its reconcile key names (same namespace and name). */
+function keyObject(w: Written): string | undefined {
+  const { namespace, name } = w.m.target;
+  const key = namespace === null ? name : `${namespace}/${name}`;
+  return key === w.m.reconcileKey ? undefined : `${aTarget(w)} its key (${w.m.reconcileKey ?? 'none'}) does not name`;
 }
 
 /**
@@ -96,10 +114,14 @@ function refsWritten(w: Written): readonly unknown[] | string {
     });
 }
 
-function ownerReferences(w: Written, kind: ObjectKind): string | undefined {
+function ownerReferences(w: Written, kind: ObjectKind, namedByKey: boolean): string | undefined {
   const refs = refsWritten(w);
   if (typeof refs === 'string') return refs;
-  return refs.every(isRefTo(kind)) ? undefined : `an owner reference that is not ${withArticle(kind.kind)}`;
+  if (!refs.every(isRefTo(kind))) return `an owner reference that is not ${withArticle(kind.kind)}`;
+  const name = keyName(w.m);
+  return !namedByKey || refs.every((r) => fieldOf(r, 'name') === name)
+    ? undefined
+    : `an owner reference to another ${kind.kind} than its key names`;
 }
 
 function conditionTypes(w: Written, types: readonly string[]): string | undefined {
@@ -140,9 +162,11 @@ function refusalOf(c: ContentCheck, w: Written): string | undefined {
     case 'label':
       return label(w, c.key, c.equals);
     case 'controllerRef':
-      return controllerRef(w, c.kind, c.nameLabel);
+      return controllerRef(w, c);
     case 'ownerReferences':
-      return ownerReferences(w, c.kind);
+      return ownerReferences(w, c.kind, c.namedByKey === true);
+    case 'keyObject':
+      return keyObject(w);
     case 'conditionTypes':
       return conditionTypes(w, c.types);
     case 'patchType':

@@ -32,17 +32,18 @@ describe('contentRefusal: what a controller may write, beyond verb and resource'
     );
   });
 
-  it('given the RC controller creating a pod with no controller, another kind of controller or two, then it is refused naming why', () => {
+  it('given the RC controller creating a pod with no controller, another kind of controller, two, or another RC than the one it syncs, then it is refused naming why', () => {
     for (const ownerReferences of [
       undefined,
       [],
+      [{ ...rcRef, name: 'db' }],
       [{ ...rcRef, controller: false }],
       [{ ...rcRef, kind: 'ReplicaSet', apiVersion: 'apps/v1' }],
       [rcRef, { ...rcRef, uid: 'other' }],
     ]) {
       assert.match(
         contentRefusal(createWith({ generateName: 'web-', ownerReferences })) ?? '',
-        /replicationcontroller-controller may not Create a pod whose controller is not one ReplicationController/,
+        /replicationcontroller-controller may not Create a pod whose controller is not the ReplicationController its key names/,
       );
     }
   });
@@ -104,7 +105,7 @@ describe('contentRefusal: what a controller may write, beyond verb and resource'
     assert.equal(contentRefusal(rs(createWith({ generateName: 'web-', ownerReferences: [rsRef] }))), undefined);
     assert.match(
       contentRefusal(rs(createWith({ generateName: 'web-', ownerReferences: [rcRef] }))) ?? '',
-      /replicaset-controller may not Create a pod whose controller is not one ReplicaSet/,
+      /replicaset-controller may not Create a pod whose controller is not the ReplicaSet its key names/,
     );
     assert.equal(
       contentRefusal(

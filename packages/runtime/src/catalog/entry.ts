@@ -23,9 +23,11 @@ export type PatchShape = { readonly [field: string]: true | PatchShape };
  * - name: its metadata.name is `equals` (the ServiceAccount controller's `default`);
  * - label: it carries the label `key`, of value `equals` when given;
  * - controllerRef: it has one controller reference (metav1.GetControllerOf), of `kind`, and, when `nameLabel` is
- *   given, named as that label's value (a slice's Service, by kubernetes.io/service-name);
+ *   given, named as that label's value (a slice's Service, by kubernetes.io/service-name); with `namedByKey`, named
+ *   as the object the mutation's reconcile key names (a Deployment's ReplicaSets, only that Deployment's);
  * - ownerReferences: every owner reference it writes is of `kind` (for a json patch: every value it adds or replaces
- *   under /metadata/ownerReferences), as AdoptPod's;
+ *   under /metadata/ownerReferences), as AdoptPod's, and with `namedByKey` names the key's object;
+ * - keyObject: its target is the object its reconcile key names (a controller writes its own object's status);
  * - conditionTypes: every condition its status.conditions writes is of one of `types`.
  * And what a Patch carries:
  * - patchType: its patch type is one of `types` (types.PatchType; a mutation without a patch has none);
@@ -35,8 +37,14 @@ export type ContentCheck =
   | { readonly check: 'namespace' }
   | { readonly check: 'name'; readonly equals: string }
   | { readonly check: 'label'; readonly key: string; readonly equals?: string }
-  | { readonly check: 'controllerRef'; readonly kind: ObjectKind; readonly nameLabel?: string }
-  | { readonly check: 'ownerReferences'; readonly kind: ObjectKind }
+  | {
+      readonly check: 'controllerRef';
+      readonly kind: ObjectKind;
+      readonly nameLabel?: string;
+      readonly namedByKey?: true;
+    }
+  | { readonly check: 'ownerReferences'; readonly kind: ObjectKind; readonly namedByKey?: true }
+  | { readonly check: 'keyObject' }
   | { readonly check: 'conditionTypes'; readonly types: readonly string[] }
   | { readonly check: 'patchType'; readonly types: readonly PatchType[] }
   | { readonly check: 'patchFields'; readonly fields: PatchShape };

@@ -28,8 +28,8 @@ export const anEvent: MutationEvent = {
 };
 
 /**
- * aMutation is a valid Delete of pod default/web-1 by the RC controller, with every optional part null; tests
- * override what they are about.
+ * aMutation is a valid Delete of pod default/web-1 by the RC controller syncing RC default/web, with every optional
+ * part null; tests override what they are about.
  */
 export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
   return {
@@ -47,7 +47,7 @@ export function aMutation(overrides: Partial<Mutation> = {}): Mutation {
     ],
     createdAt: '2026-11-22T14:00:00.123456789Z',
     event: null,
-    reconcileKey: null,
+    reconcileKey: 'default/web',
     slowStart: null,
     ...overrides,
   };
