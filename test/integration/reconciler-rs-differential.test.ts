@@ -12,8 +12,8 @@ const kube = rawKube();
 
 /**
  * script is the Deployment scenario both systems run, each in its own namespace, with the test stack's own
- * kube-controller-manager running the Deployment controller and the garbage collector over whichever ReplicaSet
- * controller is under test: a Deployment of 3 scaled to 5, rolled out to a new image and rolled back; a ReplicaSet
+ * kube-controller-manager running the garbage collector and the ReplicaSet and Deployment controllers under test
+ * (upstream's or kcm-bus's): a Deployment of 3 scaled to 5, rolled out to a new image and rolled back; a ReplicaSet
  * whose selector has matchExpressions adopting two orphans, one of them never Ready, then scaled down to 1; a
  * Deployment with minReadySeconds; a pod relabelled out of its ReplicaSet.
  */
@@ -107,7 +107,11 @@ describe("differential: the same Deployment script under upstream's replicaset-c
   });
 
   it('Deployments, ReplicaSets, their statuses and conditions, pods and event reasons match, names aside', async () => {
-    upstream = startUpstream(stack, { controllers: 'replicaset-controller', qps: 100, burst: 100 });
+    upstream = startUpstream(stack, {
+      controllers: 'replicaset-controller,deployment-controller',
+      qps: 100,
+      burst: 100,
+    });
     const expected = await script(uniqueName('rs-up'));
     await upstream.stop();
     const bus = busFlags(stack);
