@@ -121,12 +121,13 @@ export async function withThrowawayTopic<T>(
 }
 
 /**
- * cleanUpNamespace deletes a scenario's RCs, ReplicaSets and pods: the stack runs no namespace or garbage collector controller,
+ * cleanUpNamespace deletes a scenario's Deployments, RCs, ReplicaSets and pods: the stack runs no namespace or garbage collector controller,
  * so the pods are deleted here (Background propagation: an Orphan one would leave the RCs behind with the orphan
  * finalizer nobody removes). A failure is reported, not fatal.
  */
 export async function cleanUpNamespace(kube: RawKube, ns: string): Promise<void> {
   const collections = [
+    `/apis/apps/v1/namespaces/${ns}/deployments?propagationPolicy=Background`,
     `/api/v1/namespaces/${ns}/replicationcontrollers?propagationPolicy=Background`,
     `/apis/apps/v1/namespaces/${ns}/replicasets?propagationPolicy=Background`,
     `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`,
