@@ -12,6 +12,7 @@ import {
   type Evidence,
   type Explanation,
 } from './explain.ts';
+import { explainRollout } from './explain-rollout.ts';
 import type { Version } from './history-format.ts';
 
 /** InputRecord is a watch or state record trace read at a cause's offset. */
@@ -35,7 +36,10 @@ export type TraceStep = TraceFound['mutations'][number] & {
   readonly result: MutationResult | undefined;
   readonly causes: readonly Explanation[];
   readonly before: Version | undefined;
-  /** context is what the reconciled object wanted then, when no cause already shows its version. */
+  /**
+   * context is what the reconciled object wanted then, when no cause already shows its version; for a Deployment's
+   * ReplicaSet, the rollout step the write was (explainRollout).
+   */
   readonly context: string | undefined;
 };
 
@@ -81,16 +85,26 @@ export function traceSteps(kind: WatchedKind, key: string, found: TraceFound): T
   return found.mutations.map((m) => {
     const evidence = m.mutation.cause.map((c) => [c, evidenceFor(c, found)] as const);
     const when = Date.parse(m.mutation.createdAt);
+    const before = history.filter((v) => v.timestamp <= when).at(-1);
     return {
       ...m,
       result: found.results.get(m.mutation.id),
       causes: evidence.map(([c, e]) => explainCause(c, e)),
-      before: history.filter((v) => v.timestamp <= when).at(-1),
-      context: evidence.some(([, e]) => e.kind === 'version' && e.key === m.mutation.reconcileKey)
-        ? undefined
-        : contextOf(m.mutation, found, when),
+      before,
+      context:
+        rolloutOf(m.mutation, before, found, when) ??
+        (evidence.some(([, e]) => e.kind === 'version' && e.key === m.mutation.reconcileKey)
+          ? undefined
+          : contextOf(m.mutation, found, when)),
     };
   });
+}
+
+/** rolloutOf is explainRollout for a Deployment controller's write of a ReplicaSet. */
+function rolloutOf(m: Mutation, before: Version | undefined, found: TraceFound, when: number): string | undefined {
+  if (RECONCILED_KINDS[m.controller] !== 'deployments' || m.target.kind !== 'ReplicaSet' || m.reconcileKey === null)
+    return undefined;
+  return explainRollout(m, before, found.histories.get('deployments')?.get(m.reconcileKey) ?? [], when);
 }
 
 /** contextOf is explainReconciled for the object a mutation's controller was reconciling, when trace read its history. */
