@@ -146,13 +146,17 @@ if (${symbol} === undefined) r.badIndex("enum symbol", ${index}, P(S, D, ${liter
 ${sink.value(symbol)}`;
   }
 
+  /** #array sizes the array to each block's count before reading its items: pushed to, it would keep spare room. */
   #array(writer: AvroType, reader: AvroType, sink: Sink, segment: string): string {
-    const [array, n, i] = [this.#code.local('a'), this.#code.local('n'), this.#code.local('i')];
-    const item = { value: (e: string) => `${array}.push(${e});`, none: `${array}.push(null);` };
+    const code = this.#code;
+    const [array, n, i, j] = [code.local('a'), code.local('n'), code.local('i'), code.local('i')];
+    const item = { value: (e: string) => `${array}[${j}++] = ${e};`, none: `${array}[${j}++] = null;` };
     return `const ${array} = [];
-for (let ${n}; (${n} = r.count(${this.#skip.minBytes(writer)})) !== 0; )
+for (let ${n}, ${j} = 0; (${n} = r.count(${this.#skip.minBytes(writer)})) !== 0; ) {
+${array}.length = ${j} + ${n};
 for (let ${i} = 0; ${i} < ${n}; ${i}++) {
 ${this.#read(writer, reader, item, `${segment}[]`)}
+}
 }
 ${sink.value(array)}`;
   }
