@@ -5,7 +5,7 @@
  * (`*.<impl>.ts`) or a fixture, never a module behind it (.dependency-cruiser.cjs, runtime-through-its-entries).
  */
 export * from './avro-value.ts';
-export * from './binary-reader.ts';
+export { AvroDecodeError } from './binary-reader.ts';
 export * from './codec.ts';
 export * from './compile-decoder.ts';
 export * from './compile-encoder.ts';
