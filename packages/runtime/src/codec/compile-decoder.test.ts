@@ -108,9 +108,14 @@ describe('compileDecoder: a writer schema read as another (Avro schema resolutio
     assert.deepEqual(decode(written(writer, value), writer, reader), { name: 'g', count: 2, flag: true });
   });
 
-  test('given a reader field the writer lacks and without default null, compiling the pair throws', () => {
+  test('given a reader field the writer lacks and without default null, or one with aliases, compiling the pair throws', () => {
     const reader = record([['zone', 'string']]);
     assert.throws(() => compileDecoder(writer, reader), /Gadget\.zone: the writer lacks it and it has no default null/);
+    const aliased = {
+      ...reader,
+      fields: [{ name: 'zone', type: 'string', aliases: ['name'] }],
+    } as unknown as AvroRecord;
+    assert.throws(() => compileDecoder(writer, aliased), /Gadget\.zone: field aliases are not supported/);
   });
 
   test('given blocks a writer wrote with their byte size (negative counts), they are read, or skipped in one step', () => {

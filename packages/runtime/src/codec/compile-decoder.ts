@@ -11,7 +11,7 @@ import { deref, indexNamedTypes, type NamedTypes } from '@kcm-bus/schemas/avro/n
 import { pathOf, setField, ValueShapeError } from './avro-value.ts';
 import { BinaryReader } from './binary-reader.ts';
 import { GeneratedCode, literal } from './generated-code.ts';
-import { branchFor, matchingBranch, type Resolved } from './resolve-types.ts';
+import { branchFor, checkReaderFields, matchingBranch, type Resolved } from './resolve-types.ts';
 import { SkipSource } from './skip-source.ts';
 
 /** Decoder reads Avro binary of one writer schema as the JSON values of one reader schema (compileDecoder). */
@@ -191,9 +191,7 @@ ${sink.value(map)}`;
             : (e: string) => `o[${literal(jsonName)}] = ${e};`;
         return this.#read(field.type, target.type, { value: store, none: '' }, jsonName);
       });
-      for (const field of reader.fields)
-        if (!writer.fields.some((f) => f.name === field.name) && field.default !== null)
-          throw new Error(`${fullName(reader)}.${field.name}: the writer lacks it and it has no default null`);
+      checkReaderFields(writer, reader);
       return `function ${name}() {\nconst o = {};\n${fields.join('\n')}\nreturn o;\n}`;
     });
   }

@@ -1,4 +1,4 @@
-import { type AvroType, fullName, isJsonString, isUnion } from '@kcm-bus/schemas/avro/avro-schema.ts';
+import { type AvroRecord, type AvroType, fullName, isJsonString, isUnion } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import { deref, type NamedTypes } from '@kcm-bus/schemas/avro/named-types.ts';
 
 /** Resolved is a schema node with its by-name reference followed (what `deref` returns). */
@@ -52,4 +52,17 @@ function describe(type: AvroType): string {
   if (typeof type === 'string') return type;
   if (isUnion(type)) return `a union of ${type.length}`;
   return 'name' in type ? fullName(type) : type.type;
+}
+
+/**
+ * checkReaderFields refuses what the decoder does not do where Avro would fill in or rename a field, rather than leave
+ * it out silently: a reader's field the writer lacks must default to null (it is then absent), and field aliases are
+ * not followed.
+ */
+export function checkReaderFields(writer: AvroRecord, reader: AvroRecord): void {
+  for (const field of reader.fields) {
+    if ('aliases' in field) throw new Error(`${fullName(reader)}.${field.name}: field aliases are not supported`);
+    if (!writer.fields.some((f) => f.name === field.name) && field.default !== null)
+      throw new Error(`${fullName(reader)}.${field.name}: the writer lacks it and it has no default null`);
+  }
 }
