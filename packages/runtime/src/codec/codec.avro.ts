@@ -1,48 +1,36 @@
 import avro from 'avsc';
-import type { Codec } from './codec.ts';
+import type { AvroType } from '@kcm-bus/schemas/avro/avro-schema.ts';
+import type { Codec, Encoding } from './codec.ts';
+import { compileDecoder, type Decoder } from './compile-decoder.ts';
+import { compileEncoder, type Encoder } from './compile-encoder.ts';
 
 /**
- * avscOptions are the avsc options of every kcm-bus codec. Unions are unwrapped (`wrapUnions: 'never'`): a value
+ * avscOptions are the avsc options of every kcm-bus schema. Unions are unwrapped (`wrapUnions: 'never'`): a value
  * of `["null","string"]` is `null` or the string itself, never `{"string": …}`, so Kubernetes JSON and Avro values
- * share one shape (see avro-value.ts); the generator only emits unions whose branches JS tells
- * apart. A fresh object on each call, because avsc keeps its registry of named types in the options it is given
- * (a shared one would make a second version of a schema a "duplicate type name").
+ * share one shape; the generator only emits unions whose branches JS tells apart. A fresh object on each call,
+ * because avsc keeps its registry of named types in the options it is given (a shared one would make a second version
+ * of a schema a "duplicate type name").
  */
 export function avscOptions(): { wrapUnions: 'never' } {
   return { wrapUnions: 'never' };
 }
 
-type Resolver = ReturnType<avro.Type['createResolver']>;
-
-/** SCRATCH_BYTES is the encode buffer a codec starts with: a watched object of a few kilobytes fits in it. */
-const SCRATCH_BYTES = 64 * 1024;
-
-/** AvroEncodeError lists where a value does not fit the schema (avsc's isValid paths, e.g. `object.spec.replicas`). */
-export class AvroEncodeError extends Error {
-  readonly paths: readonly string[];
-  constructor(schemaName: string, paths: readonly string[], cause: unknown) {
-    super(`value does not fit ${schemaName} at ${paths.join(', ') || '(unknown path)'}`, { cause });
-    this.paths = paths;
-  }
-}
-
 /**
- * AvroCodec is the avsc implementation of Codec for one reader schema. decode resolves a writer schema against it
- * with avsc's resolver (Avro's schema resolution rules), which is what makes BACKWARD (new reader, old records) and
- * FORWARD (old reader, new records) compatibility real; resolvers are built once per distinct writer schema.
+ * AvroCodec is the Codec of one reader schema. Values are written and read by the code compiled for the schema
+ * (compile-encoder.ts, compile-decoder.ts: straight from JSON to bytes and back, in time proportional to the fields a
+ * value has); avsc is asked what a library maintained against the Avro specification knows best: whether the schema
+ * is valid Avro (when the codec is built), and whether records of a writer schema can be read as it at all (Avro's
+ * schema resolution, which is what makes BACKWARD, new reader and old records, and FORWARD, old reader and new
+ * records, real), once per distinct writer schema, before a decoder of the pair is compiled.
  */
 export class AvroCodec implements Codec {
   readonly schema: object;
   readonly #type: avro.Type;
   readonly #canonical: string;
-  readonly #resolvers = new Map<string, Resolver>();
+  readonly #decoders = new Map<string, Decoder>();
   /** #texts: each writer schema object's text, computed once (a pod's schema is tens of kilobytes of JSON). */
   readonly #texts = new WeakMap<object, string>();
-  /**
-   * #scratch is where every value is encoded first, grown when one does not fit: avsc's toBuffer encodes a value of
-   * over 1 KiB twice (into its shared 1 KiB buffer, then again into one of the right size), and a pod is larger.
-   */
-  #scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  #encoder: Encoder | undefined;
 
   constructor(schema: object) {
     this.schema = schema;
@@ -50,27 +38,22 @@ export class AvroCodec implements Codec {
     this.#canonical = JSON.stringify(schema);
   }
 
-  /** encode writes a value as Avro binary; on a misfit it throws AvroEncodeError naming every offending path. */
-  encode(value: unknown): Buffer {
-    try {
-      let end = this.#type.encode(value, this.#scratch, 0);
-      if (end < 0) {
-        this.#scratch = Buffer.allocUnsafe(Math.max(2 * this.#scratch.length, this.#scratch.length - end));
-        end = this.#type.encode(value, this.#scratch, 0);
-      }
-      return Buffer.from(this.#scratch.subarray(0, end));
-    } catch (err) {
-      const paths: string[] = [];
-      this.#type.isValid(value, { errorHook: (path) => paths.push(path.join('.')) });
-      throw new AvroEncodeError(this.#type.name ?? this.#type.typeName, paths, err);
-    }
+  /** encode writes a JSON value as Avro binary; on a misfit it throws AvroEncodeError naming every offending path. */
+  encode(value: unknown): Encoding {
+    this.#encoder ??= compileEncoder(this.schema as AvroType);
+    return this.#encoder.encode(value);
   }
 
   /** decode reads Avro binary written with `writerSchema` (default: this codec's schema) as this codec's schema. */
   decode(payload: Buffer, writerSchema?: object): unknown {
-    const writer = writerSchema === undefined ? undefined : this.#textOf(writerSchema);
-    if (writer === undefined || writer === this.#canonical) return this.#type.fromBuffer(payload);
-    return this.#type.fromBuffer(payload, this.#resolverFor(writer, writerSchema as object));
+    const writer = writerSchema ?? this.schema;
+    const text = writer === this.schema ? this.#canonical : this.#textOf(writer);
+    let decoder = this.#decoders.get(text);
+    if (decoder === undefined) {
+      if (text !== this.#canonical) this.#checkResolvable(writer);
+      this.#decoders.set(text, (decoder = compileDecoder(writer as AvroType, this.schema as AvroType)));
+    }
+    return decoder.decode(payload);
   }
 
   #textOf(schema: object): string {
@@ -79,18 +62,13 @@ export class AvroCodec implements Codec {
     return text;
   }
 
-  #resolverFor(key: string, writerSchema: object): Resolver {
-    const cached = this.#resolvers.get(key);
-    if (cached) return cached;
-    let resolver: Resolver;
+  #checkResolvable(writerSchema: object): void {
     try {
-      resolver = this.#type.createResolver(avro.Type.forSchema(writerSchema as avro.Schema, avscOptions()));
+      this.#type.createResolver(avro.Type.forSchema(writerSchema as avro.Schema, avscOptions()));
     } catch (err) {
       throw new Error(`records of the writer schema cannot be read as ${this.#type.name}: ${(err as Error).message}`, {
         cause: err,
       });
     }
-    this.#resolvers.set(key, resolver);
-    return resolver;
   }
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fromAvroValue } from './from-avro-value.ts';
+import { compileDecoder } from './compile-decoder.ts';
+import { compileEncoder } from './compile-encoder.ts';
 import { mergeResidue, residueOf, restoreResidue } from './residue.ts';
-import { toAvroValue } from './to-avro-value.ts';
 import { widgetSchema } from './widget.fixture.ts';
 
 const object = {
@@ -13,8 +13,9 @@ const object = {
   labels: { app: 'web' },
 };
 
-/** throughSchema is what the schema alone keeps of a value: encode to its Avro shape and back. */
-const throughSchema = (value: unknown): unknown => fromAvroValue(widgetSchema, toAvroValue(widgetSchema, value).value);
+/** throughSchema is what the schema alone keeps of a value: encode to Avro and back. */
+const throughSchema = (value: unknown): unknown =>
+  compileDecoder(widgetSchema, widgetSchema).decode(compileEncoder(widgetSchema).encode(value).payload);
 
 describe('residueOf', () => {
   test('given fields the schema lacks, the residue keeps only the keys leading to them, arrays index-aligned', () => {

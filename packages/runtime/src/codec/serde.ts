@@ -1,6 +1,4 @@
 import { lazily } from './avro-value.ts';
-import { fromAvroValue } from './from-avro-value.ts';
-import { toAvroValue } from './to-avro-value.ts';
 import type { AvroType } from '@kcm-bus/schemas/avro/avro-schema.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import type { Codec } from './codec.ts';
@@ -67,15 +65,19 @@ export class Serde {
     return this.#id;
   }
 
-  /** encode converts a JSON value to the schema's shape (reporting unknown fields, keeping them when it can) and frames it. */
+  /**
+   * encode writes a JSON value with the schema and frames it, reporting the fields the schema lacks; a schema with
+   * `unknownFields` carries them there (written again with the residue: a slow path, for an apiserver newer than the
+   * schemas).
+   */
   async encode(value: unknown): Promise<Encoded> {
     const id = await this.schemaId();
     const reader = this.#reader as AvroType;
-    this.#readerCodec ??= this.#makeCodec(reader as object);
-    const { value: avro, unknownPaths } = toAvroValue(reader, value);
-    if (unknownPaths.length > 0 && hasResidueField(reader))
-      (avro as Record<string, unknown>)[RESIDUE_FIELD] = JSON.stringify(residueOf(reader, value));
-    return { bytes: frame(id, this.#readerCodec.encode(avro)), unknownPaths };
+    const codec = (this.#readerCodec ??= this.#makeCodec(reader as object));
+    const { payload, unknownPaths } = codec.encode(value);
+    if (unknownPaths.length === 0 || !hasResidueField(reader)) return { bytes: frame(id, payload), unknownPaths };
+    const carried = codec.encode({ ...(value as object), [RESIDUE_FIELD]: residueOf(reader, value) });
+    return { bytes: frame(id, carried.payload), unknownPaths };
   }
 
   /** decode reads a framed value back to JSON (its view's fields only, given one), fetching its writer schema from the registry when new. */
@@ -84,10 +86,7 @@ export class Serde {
     const writer = await this.#writer(schemaId);
     if (this.#view) {
       this.#viewCodec ??= this.#makeCodec(this.#view);
-      return {
-        value: restoreResidue(fromAvroValue(this.#view as AvroType, this.#viewCodec.decode(payload, writer.schema))),
-        schemaId,
-      };
+      return { value: restoreResidue(this.#viewCodec.decode(payload, writer.schema)), schemaId };
     }
     if (this.#reader && !writer.sameAsReader) {
       // Resolved against the reader's schema only to prove it can read the record (it throws otherwise); the value is
@@ -95,10 +94,7 @@ export class Serde {
       this.#readerCodec ??= this.#makeCodec(this.#reader);
       this.#readerCodec.decode(payload, writer.schema);
     }
-    return {
-      value: restoreResidue(fromAvroValue(writer.schema as AvroType, writer.codec().decode(payload))),
-      schemaId,
-    };
+    return { value: restoreResidue(writer.codec().decode(payload)), schemaId };
   }
 
   async #writer(id: number): Promise<WriterSchema> {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AvroEncodeError } from '../codec/codec.avro.ts';
+import { ValueShapeError } from '../codec/avro-value.ts';
+import { AvroDecodeError } from '../codec/binary-reader.ts';
+import { AvroEncodeError } from '../codec/encode-state.ts';
 import { WireFormatError } from '../codec/wire.ts';
 import { RegistryError } from '../registry/registry.ts';
 import { classifyFault, deadLetterHeaders, deadLetterTopic, TransientError } from './record-fault.ts';
@@ -25,7 +27,8 @@ describe('classifyFault: retry what passes, dead-letter what never can succeed',
     for (const err of [
       new WireFormatError('magic'),
       new RegistryError('schema 999 not found', 404),
-      new AvroEncodeError('T', ['a'], undefined),
+      new AvroEncodeError('T', [new ValueShapeError('a', 'int', 'x')]),
+      new AvroDecodeError('truncated buffer'),
       new RangeError('truncated buffer'),
       'a string was thrown',
     ]) {
