@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareResourceVersion, isWatermarkKey, WATERMARK_KEY } from './watch-record.ts';
+import { compareResourceVersion, isWatermarkKey, misplacedRecord, WATERMARK_KEY } from './watch-record.ts';
 
 describe('the watch-record contract', () => {
   it('given decimal resourceVersions, then they compare as integers of any size, not as text (CompareResourceVersion)', () => {
@@ -31,5 +31,29 @@ describe('the watch-record contract', () => {
     assert.equal(isWatermarkKey(WATERMARK_KEY), true);
     assert.equal(isWatermarkKey('ns/web'), false);
     assert.equal(isWatermarkKey('~other'), false);
+  });
+
+  it('given records under keys, then only a watermark goes under the watermark key, and an Applied object is the one its key names (misplacedRecord)', () => {
+    const object = (namespace: string | null, name: string) => ({ metadata: { namespace, name } });
+    assert.equal(misplacedRecord('ns/web', { type: 'Applied', object: object('ns', 'web') }), undefined);
+    assert.equal(misplacedRecord('node-1', { type: 'Applied', object: object(null, 'node-1') }), undefined);
+    assert.equal(
+      misplacedRecord('ns/gone', { type: 'Deleted', object: null }),
+      undefined,
+      'a delete may carry no object',
+    );
+    assert.equal(misplacedRecord(WATERMARK_KEY, { type: 'Watermark', object: null }), undefined);
+    assert.equal(
+      misplacedRecord('ns/f1', { type: 'Applied', object: object('ns', 'p') }),
+      'record key "ns/f1" does not name its object ("ns/p")',
+    );
+    assert.equal(
+      misplacedRecord('ns/web', { type: 'Watermark', object: null }),
+      'a Watermark record under key "ns/web"',
+    );
+    assert.equal(
+      misplacedRecord(WATERMARK_KEY, { type: 'Applied', object: object('ns', 'web') }),
+      'an Applied record under key "~watermark"',
+    );
   });
 });

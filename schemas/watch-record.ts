@@ -1,3 +1,5 @@
+import { objectKey } from './kinds.ts';
+
 /**
  * The watch-record contract: what a `kcm.watch.<plural>` topic holds, defined once for the watcher that writes it and
  * the runtime that reads it. Its Avro form is avro/watch-event-schema.ts (`io.kcmbus.v1.<Kind>WatchEvent`).
@@ -44,6 +46,28 @@ export type WatchRecord<T> =
       readonly observedAt: string;
       readonly object: null;
     };
+
+/**
+ * misplacedRecord says why a decoded record under `key` is not what the watch topics promise, or undefined when it
+ * is: a watermark goes only under WATERMARK_KEY and nothing else does, and an Applied record's object is the one its
+ * key names. Every reader of the topics applies this one rule (a consumer dead-letters such a record, the watcher's
+ * restore skips it), so that none holds an object another refused: their inventories stay comparable.
+ */
+export function misplacedRecord(
+  key: string,
+  event: Pick<
+    WatchRecord<{ readonly metadata?: { readonly namespace?: string | null; readonly name?: string } } | null>,
+    'type' | 'object'
+  >,
+): string | undefined {
+  if (isWatermarkKey(key) !== (event.type === 'Watermark'))
+    return `${event.type === 'Applied' ? 'an' : 'a'} ${event.type} record under key ${JSON.stringify(key)}`;
+  if (event.type !== 'Applied') return undefined;
+  const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
+  return named === key
+    ? undefined
+    : `record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`;
+}
 
 const WELL_FORMED = /^[1-9][0-9]*$/;
 

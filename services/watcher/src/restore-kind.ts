@@ -1,10 +1,12 @@
 import { type Bus, type BusRecord, type OutgoingRecord, partitionId, readRange } from '@kcm-bus/runtime/bus/index.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { classifyFault } from '@kcm-bus/runtime/faults/index.ts';
+import { MalformedRecordError } from '@kcm-bus/runtime/consumer/index.ts';
 import {
   compareResourceVersion,
   epochOf,
   HISTORY_NEXT_HEADER,
+  misplacedRecord,
   type WatchRecord,
 } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
@@ -35,6 +37,9 @@ type Reading = {
   readonly markers: Map<number, { next: bigint; epoch: bigint }>;
 };
 
+/** RestorePorts are what a restore reads the topics with: the state from the start, the history's tail in a group. */
+export type RestorePorts = Pick<Bus, 'readToEnd' | 'offsets' | 'joinGroup'>;
+
 /**
  * restoreKind rebuilds what was published (after a restart): the state topic from the beginning (about one record per
  * live object, whatever the length of the history), then each history partition from the state's marker on (the
@@ -44,9 +49,9 @@ type Reading = {
  * end of the watcher; a transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
  */
 export async function restoreKind(
-  bus: Bus,
+  bus: RestorePorts,
   topics: KindTopics,
-  serde: Serde,
+  serde: Pick<Serde, 'decode'>,
   placed: { readonly partitions: number; readonly partitionOf: (key: string) => number },
   onPoison: (offset: string, err: unknown) => void,
 ): Promise<Restored> {
@@ -94,7 +99,7 @@ type TailRange = {
  * than the partition's floor (raised by the records read), and returns the state records of what it applied.
  */
 async function readHistoryTail(
-  bus: Bus,
+  bus: RestorePorts,
   history: string,
   range: TailRange,
   apply: (record: BusRecord) => Promise<WatchRecord<KubeObject> | undefined>,
@@ -124,7 +129,7 @@ async function readHistoryTail(
 /** applyRecord applies one record of either topic to the reading; a marker's history offset and epoch go to onMarker. */
 async function applyRecord(
   r: Reading,
-  serde: Serde,
+  serde: Pick<Serde, 'decode'>,
   record: BusRecord,
   onPoison: (offset: string, err: unknown) => void,
   onMarker: (marker: { next: bigint; epoch: bigint }) => void,
@@ -132,7 +137,7 @@ async function applyRecord(
   r.records++;
   const key = record.key?.toString() ?? '';
   if (record.value === null) return void r.state.apply('Deleted', key, {});
-  const event = await decodeRecord(serde, record.value).catch((err: unknown) => {
+  const event = await decodeRecord(serde, key, record.value).catch((err: unknown) => {
     if (classifyFault(err) === 'transient') throw err;
     if (r.skipped++ === 0) onPoison(record.offset, err);
   });
@@ -148,8 +153,19 @@ async function applyRecord(
   return event;
 }
 
-async function decodeRecord(serde: Serde, value: Buffer): Promise<WatchRecord<KubeObject>> {
-  return (await serde.decode(value)).value as WatchRecord<KubeObject>;
+/**
+ * decodeRecord decodes a record and refuses, as poison, one the consumers would refuse (misplacedRecord): what the
+ * watcher takes for published must be what its readers hold, or its inventories would report them diverging.
+ */
+async function decodeRecord(
+  serde: Pick<Serde, 'decode'>,
+  key: string,
+  value: Buffer,
+): Promise<WatchRecord<KubeObject>> {
+  const event = (await serde.decode(value)).value as WatchRecord<KubeObject>;
+  const misplaced = misplacedRecord(key, event);
+  if (misplaced !== undefined) throw new MalformedRecordError(misplaced);
+  return event;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation } from '../mutation/mutation.ts';
 import { type Signing, WRITER_SIGNER } from '../signing/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { isWatermarkKey, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import { misplacedRecord, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { InputEvent } from '../controller/controller-types.ts';
 
 /** Routed is what a consumed record is for a controller: a watch event, one of its results, or nothing to act on. */
@@ -48,12 +48,9 @@ export async function routeRecord(
   const event = value as WatchRecord<{
     readonly metadata?: { readonly namespace?: string | null; readonly name?: string };
   } | null>;
-  if (isWatermarkKey(key) || event.type === 'Watermark') return watermarkOf(key, event);
-  const named = event.object?.metadata === undefined ? undefined : objectKey(event.object.metadata);
-  if (event.type === 'Applied' && named !== key)
-    throw new MalformedRecordError(
-      `record key ${JSON.stringify(key)} does not name its object (${JSON.stringify(named)})`,
-    );
+  const misplaced = misplacedRecord(key, event);
+  if (misplaced !== undefined) throw new MalformedRecordError(misplaced);
+  if (event.type === 'Watermark') return watermarkOf(event);
   const observedAt = new Date(event.observedAt);
   return {
     kind: 'event',
@@ -82,9 +79,7 @@ function tombstoneEvent(cause: InputEvent['cause'], key: string, live: boolean):
   return { cause, type: 'Deleted', key, object: null, resourceVersion: '', live };
 }
 
-function watermarkOf(key: string, event: WatchRecord<unknown>): Routed {
-  if (!isWatermarkKey(key) || event.type !== 'Watermark')
-    throw new MalformedRecordError(`a ${event.type} record under key ${JSON.stringify(key)}`);
+function watermarkOf(event: WatchRecord<unknown>): Routed {
   const observedAt = new Date(event.observedAt);
   if (Number.isNaN(observedAt.getTime()))
     throw new MalformedRecordError(`watermark time ${JSON.stringify(event.observedAt)} is not a time`);
