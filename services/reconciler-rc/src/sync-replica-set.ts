@@ -8,6 +8,7 @@ import { isPodActive } from '@kcm-bus/k8s/pod-util.ts';
 import type { MutationCause, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import type { ExpectationsView, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
 import { claimObjects } from './claim-objects.ts';
+import { withOptional } from './decision.ts';
 import { type FailureSummary, releasedBy, summarizeFailures } from './failures.ts';
 import { type ManageError, manageReplicas, type ManageResult, reportFailures } from './manage-replicas.ts';
 import { PODS, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
@@ -188,11 +189,4 @@ function availabilityRequeue(
   const minReadySeconds = set.spec.minReadySeconds ?? 0;
   if (minReadySeconds <= 0 || status.readyReplicas === status.availableReplicas) return undefined;
   return nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000;
-}
-
-type Optional = { -readonly [K in keyof Decision]?: Decision[K] | undefined };
-
-/** withOptional drops the undefined optional fields (exactOptionalPropertyTypes: absent, not undefined). */
-function withOptional(r: Optional & Pick<Decision, 'mutations'>): Decision {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Decision;
 }
