@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentStatus, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
+import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import { jsonEqual } from '@kcm-bus/k8s/json-equal.ts';
 import { AVAILABLE, newDeploymentCondition, REASONS, setDeploymentCondition } from './conditions.ts';
 import { maxUnavailable } from './fenceposts.ts';
@@ -31,24 +31,18 @@ export function calculateStatus(
     ...(d.status?.conditions === undefined ? {} : { conditions: d.status.conditions }),
     ...(collisionCount == null ? {} : { collisionCount }),
   };
-  const available = availableReplicas >= replicasOf(d) - maxUnavailable(d);
-  const cond = available
-    ? newDeploymentCondition(
-        AVAILABLE,
-        'True',
-        REASONS.MinimumReplicasAvailable,
-        'Deployment has minimum availability.',
-        now,
-      )
-    : newDeploymentCondition(
-        AVAILABLE,
-        'False',
-        REASONS.MinimumReplicasUnavailable,
-        'Deployment does not have minimum availability.',
-        now,
-      );
-  return setDeploymentCondition(status, cond);
+  return setDeploymentCondition(status, availableCondition(d, availableReplicas, now));
 }
+
+/** availableCondition is calculateStatus's Available condition: whether minAvailable (replicas - maxUnavailable) pods are. */
+function availableCondition(d: Deployment, availableReplicas: number, now: Date): DeploymentCondition {
+  return availableReplicas >= replicasOf(d) - maxUnavailable(d)
+    ? newDeploymentCondition(AVAILABLE, 'True', REASONS.MinimumReplicasAvailable, MIN_AVAILABLE, now)
+    : newDeploymentCondition(AVAILABLE, 'False', REASONS.MinimumReplicasUnavailable, MIN_UNAVAILABLE, now);
+}
+
+const MIN_AVAILABLE = 'Deployment has minimum availability.';
+const MIN_UNAVAILABLE = 'Deployment does not have minimum availability.';
 
 const COUNTS = [
   'observedGeneration',
