@@ -261,6 +261,23 @@ describe('syncDeployment: strategies and paths', () => {
     ]);
   });
 
+  it('given a paused Deployment of a new template scaled from 0 with revisionHistoryLimit 0, then its newest old ReplicaSet is scaled and, judged on its stale copy, deleted (as upstream)', () => {
+    const d = newDeployment('foo', 3, { paused: true, revisionHistoryLimit: 0 });
+    const old = withAnnotations(
+      {
+        ...newReplicaSet(d, 'foo-old', 0),
+        spec: { ...newReplicaSet(d, 'foo-old', 0).spec, template: { metadata: { labels: LABELS } } },
+        status: { replicas: 0 },
+      },
+      { [REVISION]: '1' },
+    );
+    assert.deepEqual(verbsOf(sync(newCluster([d], [old]), KEY)), [
+      ['Update', 'foo-old'],
+      ['Delete', 'foo-old'],
+      ['UpdateStatus', 'foo'],
+    ]);
+  });
+
   it('given a Deployment unknown to the store, then nothing', () => {
     assert.deepEqual(sync(newCluster([]), KEY), { mutations: [] });
   });

@@ -66,4 +66,20 @@ describe('DeploymentView: one sync, its writes folded per object', () => {
     );
     assert.equal(s.view.writesStatus(), false);
   });
+
+  it('given an Update then a Delete of one ReplicaSet (a paused scale, then cleanupDeployment on its stale list), then both, in order, as upstream sends them', () => {
+    const old = newReplicaSet(d, 'foo-0', 0);
+    const s = contextOf(d, [old]);
+    s.view.updateReplicaSet(resized(old, 3));
+    s.view.deleteReplicaSet(old);
+    const writes = writesOf(s);
+    assert.deepEqual(
+      writes.map((m) => [m.verb, m.target.name]),
+      [
+        ['Update', 'foo-0'],
+        ['Delete', 'foo-0'],
+      ],
+    );
+    assert.equal(bodyOf<ReplicaSet>(writes[0]).spec.replicas, 3);
+  });
 });

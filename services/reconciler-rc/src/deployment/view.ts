@@ -14,13 +14,13 @@ import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { DEPLOYMENTS, EVENT_SOURCE, REPLICA_SETS } from './kinds.ts';
 
 /**
- * Folded is a write whose object the view holds: a later write of the same `id` (the object, and the verb for the
- * Deployment's two) folds into it, its events added.
+ * Folded is a write a later one of the same `id` folds into (the ReplicaSet's key; the Deployment's, per verb), its
+ * events added: a ReplicaSet's write holds the state it ends up with, the Deployment's are written as the view ends.
  */
 type Folded = {
   readonly id: string;
   readonly verb: 'Create' | 'Update' | 'UpdateStatus';
-  readonly key?: string;
+  rs?: ReplicaSet;
   readonly events: MutationDraft[];
 };
 
@@ -117,14 +117,18 @@ export class DeploymentView {
   #putReplicaSet(verb: 'Create' | 'Update', rs: ReplicaSet, outcomeEvent: MutationDraft | undefined): void {
     const key = objectKey(rs.metadata);
     this.#rss.set(key, rs);
-    this.#fold({ id: key, verb, key, events: outcomeEvent === undefined ? [] : [outcomeEvent] });
+    this.#fold({ id: key, verb, rs, events: outcomeEvent === undefined ? [] : [outcomeEvent] });
   }
 
-  /** #fold adds the write, or adds its events to the pending write of the same object (an Update to its Create). */
+  /** #fold adds the write, or folds it into the pending write of the same object (an Update into its Create). */
   #fold(write: Folded): void {
     const same = this.#writes.find((w): w is Folded => 'id' in w && w.id === write.id);
-    if (same === undefined) this.#writes.push(write);
-    else same.events.push(...write.events);
+    if (same === undefined) {
+      this.#writes.push(write);
+      return;
+    }
+    if (write.rs !== undefined) same.rs = write.rs;
+    same.events.push(...write.events);
   }
 
   /** publish pushes the writes onto the sync's log, in order, each with the final state of its object. */
@@ -143,11 +147,10 @@ export class DeploymentView {
 
   #draft(w: Folded): MutationDraft {
     if (w.verb === 'UpdateStatus') return updateStatusDraft(DEPLOYMENTS, this.#d, this.#d.status);
-    if (w.key === undefined) return updateDraft(DEPLOYMENTS, this.#d);
-    const rs = this.#rss.get(w.key)!;
+    if (w.rs === undefined) return updateDraft(DEPLOYMENTS, this.#d);
     return w.verb === 'Update'
-      ? updateDraft(REPLICA_SETS, rs)
-      : createDraft(REPLICA_SETS, rs.metadata.namespace, createBody(rs));
+      ? updateDraft(REPLICA_SETS, w.rs)
+      : createDraft(REPLICA_SETS, w.rs.metadata.namespace, createBody(w.rs));
   }
 }
 
