@@ -56,15 +56,15 @@ function scaleProportionally(s: SyncContext, allRSs: readonly ReplicaSet[]): voi
   ordered.forEach((rs, i) => scaleReplicaSet(s, rs, sizes[i]!, true));
 }
 
-/** Scaled is scaleReplicaSet's answer: whether the size changed, and the ReplicaSet as the view now holds it. */
-export type Scaled = { readonly scaled: boolean; readonly rs: ReplicaSet };
+/** ScaleResult is scaleReplicaSet's answer: whether the size changed, and the ReplicaSet as the view now holds it. */
+export type ScaleResult = { readonly scaled: boolean; readonly rs: ReplicaSet };
 
 /**
  * scaleReplicaSet mirrors sync.go scaleReplicaSet on the view's ReplicaSet: unless forced, only a change of size is
  * written; forced, a change of the replicas annotations is too. The write carries the new size and the Deployment's
  * desired-replicas and max-replicas annotations, and a change of size is announced (ScalingReplicaSet) once written.
  */
-export function scaleReplicaSet(s: SyncContext, target: ReplicaSet, newScale: number, force: boolean): Scaled {
+export function scaleReplicaSet(s: SyncContext, target: ReplicaSet, newScale: number, force: boolean): ScaleResult {
   const rs = s.view.current(target);
   const d = s.view.deployment;
   const [oldScale, desired, max] = [replicasOf(rs), replicasOf(d), replicasOf(d) + maxSurge(d)];

@@ -80,7 +80,7 @@ export function cleanupDeployment(s: SyncContext, oldRSs: readonly ReplicaSet[])
 }
 
 /** syncDeploymentStatus mirrors sync.go syncDeploymentStatus: the calculated status, written when it changed. */
-export function syncDeploymentStatus(
+function syncDeploymentStatus(
   s: SyncContext,
   allRSs: readonly (ReplicaSet | undefined)[],
   newRS: ReplicaSet | undefined,
