@@ -107,6 +107,57 @@ export const REPLICASET_CONTROLLER = replicaSetLike(
   },
 );
 
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
+
+/**
+ * DEPLOYMENT_CONTROLLER is upstream's deployment-controller: it creates, scales, adopts and deletes a Deployment's
+ * ReplicaSets (each owned by it) and writes the Deployment's status and revision annotations; its one write of a
+ * Deployment's spec is the rollback of the deprecated `deprecated.deployment.rollback.to` annotation, as upstream's.
+ */
+export const DEPLOYMENT_CONTROLLER = entry({
+  name: 'deployment-controller',
+  service: 'reconciler-rc',
+  eventSource: 'deployment-controller',
+  reconciles: 'deployments',
+  eventKinds: ['Deployment'],
+  ownerFinalizers: ['deployments'],
+  grants: [
+    {
+      resource: 'replicasets.apps',
+      verbs: ['Create', 'Update'],
+      content: [{ check: 'namespace' }, { check: 'controllerRef', kind: DEPLOYMENT }],
+    },
+    {
+      resource: 'replicasets.apps',
+      verbs: ['Patch'],
+      content: [
+        { check: 'patchType', types: ['json'] },
+        { check: 'patchFields', fields: { metadata: { ownerReferences: true } } },
+        { check: 'ownerReferences', kind: DEPLOYMENT },
+      ],
+    },
+    { resource: 'replicasets.apps', verbs: ['Delete'] },
+    { resource: 'deployments.apps/status', verbs: ['UpdateStatus'] },
+    { resource: 'deployments.apps', verbs: ['Update'], content: [{ check: 'namespace' }] },
+    events,
+  ],
+  parts: [
+    {
+      workqueue: 'deployment',
+      inputs: {
+        deployments: partitioned('deployments'),
+        replicaSets: partitioned('replicasets'),
+        pods: partitioned('pods'),
+      },
+      workers: {
+        name: 'concurrent-deployment-syncs',
+        default: 5,
+        help: "Deployments synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
 /** ENDPOINTS_CONTROLLER is upstream's endpoints-controller. */
 export const ENDPOINTS_CONTROLLER = entry({
   name: 'endpoints-controller',
@@ -257,6 +308,7 @@ export const TAINT_EVICTION_CONTROLLER = entry({
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
   REPLICASET_CONTROLLER,
+  DEPLOYMENT_CONTROLLER,
   ENDPOINTS_CONTROLLER,
   ENDPOINTSLICE_CONTROLLER,
   NODE_LIFECYCLE_CONTROLLER,

@@ -124,8 +124,9 @@ export function patchObject(
 
 /**
  * updateObject is an Update or an UpdateStatus with its resourceVersion precondition (409 when the object changed
- * since): UpdateStatus takes only the body's status, Update everything but the status (a status subresource's
- * split between the two).
+ * since): UpdateStatus takes the body's status and annotations (status strategies reset the spec, and some the
+ * labels, but let annotation changes through: the deployment controller writes its revision annotation so),
+ * Update everything but the status (a status subresource's split between the two).
  */
 export function updateObject(
   objects: Map<string, KubeObject>,
@@ -143,9 +144,16 @@ export function updateObject(
   const { status, ...rest } = JSON.parse(m.body!) as KubeObject & { readonly status?: unknown };
   const next =
     m.verb === 'UpdateStatus'
-      ? { ...object, ...(status === undefined ? {} : { status }) }
+      ? { ...withAnnotationsOf(object, rest), ...(status === undefined ? {} : { status }) }
       : { ...rest, ...(object.status === undefined ? {} : { status: object.status }) };
   const updated = { ...next, metadata: { ...next.metadata, resourceVersion: rv() } };
   objects.set(key, updated);
   return { outcome: 'Applied', status: 200, event: { type: 'Applied', object: updated, old: object } };
+}
+
+/** withAnnotationsOf is the object with the body's annotations (none when the body has none). */
+function withAnnotationsOf<T extends KubeObject>(object: T, body: KubeObject): T {
+  const { annotations: _old, ...meta } = object.metadata;
+  const annotations = body.metadata.annotations;
+  return { ...object, metadata: annotations === undefined ? meta : { ...meta, annotations } };
 }

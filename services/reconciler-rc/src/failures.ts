@@ -42,7 +42,7 @@ export function summarizeFailures(
 }
 
 /**
- * releasedBy tells which of the set's pod patches was a ReleasePod: claimPods releases only pods the selector no
+ * releasedBy tells which of the set's pod patches was a ReleasePod: claimObjects releases only pods the selector no
  * longer matches and adopts only pods it matches, so a patched pod that no longer matches (or is gone) was released.
  */
 export function releasedBy(matches: LabelsMatcher, pods: Lister<Pod>): (r: MutationResult) => boolean {

@@ -1,4 +1,4 @@
-import { newControllerRef } from './claim-pods.ts';
+import { newControllerRef } from './claim-objects.ts';
 import type { ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import type { ReplicaSetLike } from './replica-set-kind.ts';
 

@@ -7,7 +7,8 @@ import { type MutationLog, mutationLog, patchDraft, updateStatusDraft } from '@k
 import { isPodActive } from '@kcm-bus/k8s/pod-util.ts';
 import type { MutationCause, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
 import type { ExpectationsView, Lister, Decision } from '@kcm-bus/runtime/controller/index.ts';
-import { claimPods } from './claim-pods.ts';
+import { claimObjects } from './claim-objects.ts';
+import { withOptional } from './decision.ts';
 import { type FailureSummary, releasedBy, summarizeFailures } from './failures.ts';
 import { type ManageError, manageReplicas, type ManageResult, reportFailures } from './manage-replicas.ts';
 import { PODS, type ReplicaSetKind, type ReplicaSetLike } from './replica-set-kind.ts';
@@ -67,10 +68,10 @@ export function syncReplicaSet(key: string, input: SyncInput): Decision {
   const log = mutationLog(input.kind.controller, key, input.cause, input.now, input.attempt);
   if (failures.claim.length > 0) return claimFailed(input.kind, set, failures, log);
   const owned = filterPodsByOwner(input.kind, input.pods, set);
-  const { claimed, actions } = claimPods(set, input.kind.owner, selector.matches, owned.filter(isPodActive));
+  const { claimed, actions } = claimObjects(set, input.kind.owner, selector.matches, owned.filter(isPodActive));
   const adopts = actions.some((a) => a.type === 'Adopt');
   if (adopts && !input.fresh) return { ...adopting(input.kind, set, failures, log), freshRead: true };
-  for (const a of actions) log.push(patchDraft(PODS, a.pod.metadata, a.ops));
+  for (const a of actions) log.push(patchDraft(PODS, a.object.metadata, a.ops));
   if (adopts) return adopting(input.kind, set, failures, log);
   const manage = manageOrReport(set, claimed, failures, input, log);
   const terminating = input.kind.terminatingReplicas ? claimedTerminating(set, selector.matches, owned) : undefined;
@@ -132,7 +133,7 @@ function adopting(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSu
 }
 
 /**
- * claimFailed is syncReplicaSet returning claimPods's aggregated error before anything else: no writes, no status.
+ * claimFailed is syncReplicaSet returning ClaimPods's aggregated error before anything else: no writes, no status.
  * Failed creates or deletes of the same earlier round still get their events, so none goes unreported.
  */
 function claimFailed(kind: ReplicaSetKind, set: ReplicaSetLike, failures: FailureSummary, log: MutationLog): Decision {
@@ -188,11 +189,4 @@ function availabilityRequeue(
   const minReadySeconds = set.spec.minReadySeconds ?? 0;
   if (minReadySeconds <= 0 || status.readyReplicas === status.availableReplicas) return undefined;
   return nextAvailabilityCheckMs(pods, minReadySeconds, now) ?? minReadySeconds * 1000;
-}
-
-type Optional = { -readonly [K in keyof Decision]?: Decision[K] | undefined };
-
-/** withOptional drops the undefined optional fields (exactOptionalPropertyTypes: absent, not undefined). */
-function withOptional(r: Optional & Pick<Decision, 'mutations'>): Decision {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Decision;
 }

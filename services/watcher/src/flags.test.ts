@@ -7,6 +7,7 @@ describe('WATCHER_FLAGS', () => {
     assert.deepEqual(WATCHER_FLAGS.find((f) => f.name === 'watermark-prompt-kinds')?.default, [
       'replicationcontrollers',
       'replicasets',
+      'deployments',
       'services',
     ]);
   });

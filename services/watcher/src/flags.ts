@@ -45,7 +45,7 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
     name: 'watermark-prompt-kinds',
     type: 'list',
     default: reconciledKinds(),
-    help: "Kinds whose creations bring every kind's watermark at once, also while changes go on (by plural; default: the kinds the catalog's controllers sync): a controller syncs a new object of them at a cut (reconciler-rc an RC or a ReplicaSet, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one poll (at most 100 ms), not up to --watermark-interval-ms.",
+    help: "Kinds whose creations bring every kind's watermark at once, also while changes go on (by plural; default: the kinds the catalog's controllers sync): a controller syncs a new object of them at a cut (reconciler-rc an RC, a ReplicaSet or a Deployment, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one poll (at most 100 ms), not up to --watermark-interval-ms.",
   },
   {
     name: 'state-checkpoint-interval-ms',

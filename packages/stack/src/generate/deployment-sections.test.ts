@@ -17,6 +17,7 @@ describe("deploymentSections: the catalog's lines of each Deployment", () => {
     assert.deepEqual(section('reconciler-rc', 'catalog-flags'), [
       '--concurrent-rc-syncs=5',
       '--concurrent-replicaset-syncs=5',
+      '--concurrent-deployment-syncs=5',
       '--expectations-ttl-seconds=300',
     ]);
     assert.deepEqual(section('reconciler-rc', 'expectations-redis'), [

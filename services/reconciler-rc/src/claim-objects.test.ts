@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OwnerReference, Pod } from '@kcm-bus/k8s/core-v1.ts';
 import { applyJsonPatch, JsonPatchError } from '@kcm-bus/k8s/json-patch.fixture.ts';
-import { adoptOps, claimPods, newControllerRef, releaseOps } from './claim-pods.ts';
+import { adoptOps, claimObjects, newControllerRef, releaseOps } from './claim-objects.ts';
 import { newPod, newRc } from './rc.fixture.ts';
 import { REPLICATION_CONTROLLERS } from './replica-set-kind.ts';
 
@@ -24,7 +24,7 @@ const withRefs = (pod: Pod, ownerReferences: readonly OwnerReference[] | undefin
 const refsAfter = (pod: Pod, ops: ReturnType<typeof adoptOps>): readonly OwnerReference[] | null | undefined =>
   applyJsonPatch(pod, ops).metadata.ownerReferences;
 
-describe('claimPods (ClaimObject)', () => {
+describe('claimObjects (ClaimObject) over pods', () => {
   it("given ours-matching, ours-not-matching, orphan-matching, orphan-not-matching and someone else's pods, then it claims, releases and adopts as upstream, the adoptee not yet counted as owned", () => {
     const pods = [
       newPod('ours', rc),
@@ -33,13 +33,13 @@ describe('claimPods (ClaimObject)', () => {
       newPod('orphan-other-labels', rc, { owned: false, labels: { foo: 'x' } }),
       newPod('theirs', rc, { ownerReferences: [other] }),
     ];
-    const { claimed, actions } = claimPods(rc, OWNER, (labels) => labels?.['foo'] === 'bar', pods);
+    const { claimed, actions } = claimObjects(rc, OWNER, (labels) => labels?.['foo'] === 'bar', pods);
     assert.deepEqual(
       claimed.map((p) => p.metadata.name),
       ['ours'],
     );
     assert.deepEqual(
-      actions.map((a) => [a.type, a.pod.metadata.name]),
+      actions.map((a) => [a.type, a.object.metadata.name]),
       [
         ['Release', 'ours-relabelled'],
         ['Adopt', 'orphan'],
