@@ -125,7 +125,7 @@ export const DEPLOYMENT_CONTROLLER = entry({
     {
       resource: 'replicasets.apps',
       verbs: ['Create', 'Update'],
-      content: [{ check: 'namespace' }, { check: 'controllerRef', kind: DEPLOYMENT }],
+      content: [{ check: 'namespace' }, { check: 'controllerRef', kind: DEPLOYMENT, namedByKey: true }],
     },
     {
       resource: 'replicasets.apps',
@@ -133,12 +133,12 @@ export const DEPLOYMENT_CONTROLLER = entry({
       content: [
         { check: 'patchType', types: ['json'] },
         { check: 'patchFields', fields: { metadata: { ownerReferences: true } } },
-        { check: 'ownerReferences', kind: DEPLOYMENT },
+        { check: 'ownerReferences', kind: DEPLOYMENT, namedByKey: true },
       ],
     },
     { resource: 'replicasets.apps', verbs: ['Delete'] },
-    { resource: 'deployments.apps/status', verbs: ['UpdateStatus'] },
-    { resource: 'deployments.apps', verbs: ['Update'], content: [{ check: 'namespace' }] },
+    { resource: 'deployments.apps/status', verbs: ['UpdateStatus'], content: [{ check: 'keyObject' }] },
+    { resource: 'deployments.apps', verbs: ['Update'], content: [{ check: 'namespace' }, { check: 'keyObject' }] },
     events,
   ],
   parts: [
