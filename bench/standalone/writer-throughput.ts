@@ -11,7 +11,7 @@ import { busFlags, type StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 import { stackConfig } from '@kcm-bus/stack/config.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { metricValue, startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
-import { mutation, ownerRc, podBody, podTarget, produceMutations } from '@kcm-bus/harness/mutations.ts';
+import { ownerRc, podCreate, produceMutations } from '@kcm-bus/harness/mutations.ts';
 import { rawKube } from '@kcm-bus/harness/kube.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
@@ -42,9 +42,7 @@ async function plainLoop(core: CoreV1Api, ns: string, inFlight: number): Promise
 async function throughWriter(e: StackEndpoints, ns: string, flags: readonly string[]): Promise<number> {
   const owner = await ownerRc(rawKube(join(c.dir, 'endpoints.json')), ns);
   const writer = await startService('writer', ['--kubeconfig', e.kubeconfigs.writer, ...busFlags(e), ...flags]);
-  const batch = Array.from({ length: N }, (_, i) =>
-    mutation({ verb: 'Create', target: podTarget(ns, `w-${i}`), body: podBody(`w-${i}`, owner) }),
-  );
+  const batch = Array.from({ length: N }, (_, i) => podCreate(ns, `w-${i}`, owner));
   const started = performance.now();
   await produceMutations(e, batch);
   await waitFor(

@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import { busFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import {
-  mutation,
   outcomeOf,
   ownedNamespace,
-  podBody,
+  podCreate,
   type PodOwner,
-  podTarget,
   produceMutations,
   resultsFor,
 } from '@kcm-bus/harness/mutations.ts';
@@ -85,7 +83,7 @@ describe('the writer follows a token file that rotates under it', () => {
     const first = await tokenOf(ns, 'first');
     rotateTo(first);
     writer = await startService('writer', ['--kubeconfig', tokenKubeconfig(), ...busFlags(stack), '--partitions', '3']);
-    const before = mutation({ verb: 'Create', target: podTarget(ns, 'before'), body: podBody('before', owner) });
+    const before = podCreate(ns, 'before', owner);
     await produceMutations(stack, [before]);
     assert.equal(outcomeOf(await resultsFor(stack, [before]), before), 'Applied', 'the first token works');
 
@@ -101,7 +99,7 @@ describe('the writer follows a token file that rotates under it', () => {
     );
     rotateTo(second);
 
-    const afterRotation = mutation({ verb: 'Create', target: podTarget(ns, 'after'), body: podBody('after', owner) });
+    const afterRotation = podCreate(ns, 'after', owner);
     await produceMutations(stack, [afterRotation]);
     assert.equal(
       outcomeOf(await resultsFor(stack, [afterRotation]), afterRotation),

@@ -7,21 +7,16 @@ import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueNa
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { inputKindsOf } from '@kcm-bus/catalog/controllers.ts';
 
 const stack = testStack();
 const kube = rawKube();
 const bus = busFlags(stack);
 const CLI = resolve(import.meta.dirname, '../../packages/stack/bin/kcm-bus.ts');
 const PARTITIONS = 3;
-const INPUTS = [
-  'kcm.state.pods',
-  'kcm.watch.pods',
-  'kcm.state.replicationcontrollers',
-  'kcm.watch.replicationcontrollers',
-  'kcm.state.replicasets',
-  'kcm.watch.replicasets',
-  'kcm.mutation-results',
-];
+/** INPUTS are the topics reconciler-rc's group reads: each watched kind's state and history, and the writer's results. */
+const KINDS = inputKindsOf('reconciler-rc');
+const INPUTS = [...KINDS.flatMap((k) => [`kcm.state.${k}`, `kcm.watch.${k}`]), 'kcm.mutation-results'];
 
 /** kcmBusLag runs `kcm-bus lag` as a user would, against the test stack. */
 async function kcmBusLag(...args: string[]): Promise<string> {
@@ -90,7 +85,7 @@ describe("kcm-bus lag: the services' consumer groups, their lag and their inputs
         const states = g?.partitions.filter((p) => p.topic.startsWith('kcm.state.')) ?? [];
         return (
           g !== undefined &&
-          histories.length === 3 * PARTITIONS &&
+          histories.length === KINDS.length * PARTITIONS &&
           g.partitions.every((p) => p.lag === 0 || p.lag === null) &&
           histories.every((p) => p.lag === 0) &&
           states.every((p) => p.lag === null) &&

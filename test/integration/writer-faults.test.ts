@@ -18,7 +18,7 @@ import {
   signerOf,
   ownedNamespace,
   ownerRc,
-  podBody,
+  podCreate,
   type PodOwner,
   podTarget,
   produceMutations,
@@ -79,17 +79,10 @@ describe('the writer under faults: no record stops it, a transient fault is retr
       }),
       mutation({ verb: 'Patch', target: podTarget(ns, 'non-json-patch'), patchType: 'merge', patch: '{"spec":' }),
       mutation({ verb: 'Evict' as Mutation['verb'], target: podTarget(ns, 'unknown-verb') }),
-      mutation({
-        verb: 'Create',
-        controller: 'c'.repeat(200_000),
-        target: podTarget(ns, 'huge-controller'),
-        body: podBody('huge-controller', owner),
-      }),
+      podCreate(ns, 'huge-controller', owner, { controller: 'c'.repeat(200_000) }),
       mutation({ verb: 'Delete', target: podTarget(ns, ''), preconditions: { uid: 'u', resourceVersion: null } }),
     ];
-    const valid = (
-      await serde.encode(mutation({ verb: 'Create', target: podTarget(ns, 'x'), body: podBody('x', owner) }))
-    ).bytes;
+    const valid = (await serde.encode(podCreate(ns, 'x', owner))).bytes;
     const raw = [
       { key: `${ns}/wrong-magic`, value: Buffer.from('not avro at all') },
       { key: `${ns}/unknown-schema`, value: frame(987654, Buffer.from([1, 2, 3])) },
@@ -97,11 +90,7 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     ];
     // Just under what a kcm-bus producer sends (MAX_REQUEST_BYTES): its dead letter, with the reason headers, is not.
     const huge = { key: `${ns}/huge`, value: Buffer.alloc(999_900, 0x41) };
-    const good = mutation({
-      verb: 'Create',
-      target: podTarget(ns, 'after-garbage'),
-      body: podBody('after-garbage', owner),
-    });
+    const good = podCreate(ns, 'after-garbage', owner);
     await produceMutations(stack, absurd, raw);
     await produceMutations(stack, [], [huge]);
     await produceMutations(stack, [good]);
@@ -141,11 +130,7 @@ describe('the writer under faults: no record stops it, a transient fault is retr
 
   it('retries a mutation while the registry is down (not ready meanwhile, SIGTERM exits 0 at once), applies it once the registry is back', async () => {
     const registry = registryPart();
-    const late = mutation({
-      verb: 'Create',
-      target: podTarget(ns, 'after-outage'),
-      body: podBody('after-outage', owner),
-    });
+    const late = podCreate(ns, 'after-outage', owner);
     const bytes = (await serde.encode(late)).bytes;
     assert.equal(await writer.stop(), 0, 'an idle writer stops with status 0');
     await registry.stop();
@@ -212,10 +197,10 @@ describe('the writer under faults: no record stops it, a transient fault is retr
     const failed500 = (): Promise<number> =>
       metricValue(writer, 'rest_client_requests_total', { method: 'POST', code: '500' });
     const before = await failed500();
-    const stuck = mutation({ verb: 'Create', target: podTarget(slow, 'stuck'), body: podBody('stuck', slowOwner) });
+    const stuck = podCreate(slow, 'stuck', slowOwner);
     await produceMutations(stack, [stuck]);
     await waitFor('the stuck create answered 500 and being retried', async () => (await failed500()) > before);
-    const next = mutation({ verb: 'Create', target: podTarget(ns, 'not-held'), body: podBody('not-held', owner) });
+    const next = podCreate(ns, 'not-held', owner);
     const sent = Date.now();
     await produceMutations(stack, [next]);
     const results = await resultsFor(stack, [next]);

@@ -13,6 +13,7 @@ import {
   outcomeOf,
   ownedNamespace,
   podBody,
+  podCreate,
   type PodOwner,
   podTarget,
   produceMutations,
@@ -66,7 +67,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
     };
     const nodeName = (node['metadata'] as { name: string }).name;
     const batch = [
-      mutation({ verb: 'Create', target: podTarget(ns, 'created'), body: podBody('created', owner) }),
+      podCreate(ns, 'created', owner),
       mutation({
         verb: 'Delete',
         target: podTarget(ns, 'victim'),
@@ -75,12 +76,14 @@ describe('the writer: the one metered, idempotent path from mutations to the API
       mutation({
         verb: 'UpdateStatus',
         target: rcTarget,
+        reconcileKey: `${ns}/web`,
         preconditions: { uid: null, resourceVersion: rvOf(rc) },
         body: JSON.stringify({ ...rc, status: { replicas: 0, observedGeneration: 1 } }),
       }),
       mutation({
         verb: 'Update',
         controller: 'endpoints-controller',
+        reconcileKey: `${ns}/web`,
         target: {
           apiVersion: 'v1',
           kind: 'Endpoints',
@@ -169,8 +172,8 @@ describe('the writer: the one metered, idempotent path from mutations to the API
       },
     });
     const batch = [
-      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-a'), body: podBody('replayed-a', owner) }),
-      mutation({ verb: 'Create', target: podTarget(ns, 'replayed-b'), body: podBody('replayed-b', owner) }),
+      podCreate(ns, 'replayed-a', owner),
+      podCreate(ns, 'replayed-b', owner),
       mutation({
         verb: 'Delete',
         target: podTarget(ns, 'to-delete'),
@@ -179,6 +182,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
       }),
       mutation({
         verb: 'UpdateStatus',
+        reconcileKey: `${ns}/replayed`,
         target: {
           apiVersion: 'v1',
           kind: 'ReplicationController',
@@ -238,13 +242,8 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   });
 
   it('refuses a signed Create older than --max-create-age (a replayed record), creating nothing, and applies a fresh one', async () => {
-    const stale = mutation({
-      verb: 'Create',
-      target: podTarget(ns, 'replayed'),
-      body: podBody('replayed', owner),
-      createdAt: new Date(Date.now() - 10 * 60_000).toISOString(),
-    });
-    const fresh = mutation({ verb: 'Create', target: podTarget(ns, 'fresh'), body: podBody('fresh', owner) });
+    const stale = podCreate(ns, 'replayed', owner, { createdAt: new Date(Date.now() - 10 * 60_000).toISOString() });
+    const fresh = podCreate(ns, 'fresh', owner);
     await produceMutations(stack, [stale, fresh]);
     const results = await resultsFor(stack, [stale, fresh]);
     assert.deepEqual([results.get(stale.id)?.[0]?.reason, outcomeOf(results, fresh)], ['CreateExpired', 'Applied']);
@@ -253,11 +252,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
 
   it('sends malformed records to the dead-letter topic with the reason and applies the next good one', async () => {
     const incomplete = mutation({ verb: 'Delete', target: podTarget(ns, 'x') });
-    const good = mutation({
-      verb: 'Create',
-      target: podTarget(ns, 'after-garbage'),
-      body: podBody('after-garbage', owner),
-    });
+    const good = podCreate(ns, 'after-garbage', owner);
     const key = `${ns}/dlq-${uniqueName('k')}`;
     await produceMutations(
       stack,
@@ -286,9 +281,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   });
 
   it('obeys only mutations their controller signed: unsigned or signed with another key, they are dead-lettered and counted, nothing applied', async () => {
-    const [unsigned, forged, good] = ['unsigned', 'forged', 'signed'].map((name) =>
-      mutation({ verb: 'Create', target: podTarget(ns, name), body: podBody(name, owner) }),
-    );
+    const [unsigned, forged, good] = ['unsigned', 'forged', 'signed'].map((name) => podCreate(ns, name, owner));
     const encode = async (m: Mutation): Promise<{ key: string; value: Buffer }> => ({
       key: `${ns}/${m.target.name}`,
       value: (await mutationSerde(stack).encode(m)).bytes,
@@ -326,9 +319,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   it('keeps to --kube-api-qps=5 --kube-api-burst=5: 25 creates take at least 4 seconds', async () => {
     await writer.stop();
     writer = await startService('writer', [...writerArgs, '--kube-api-qps', '5', '--kube-api-burst', '5']);
-    const batch = Array.from({ length: 25 }, (_, i) =>
-      mutation({ verb: 'Create', target: podTarget(ns, `metered-${i}`), body: podBody(`metered-${i}`, owner) }),
-    );
+    const batch = Array.from({ length: 25 }, (_, i) => podCreate(ns, `metered-${i}`, owner));
     const started = Date.now();
     await produceMutations(stack, batch);
     const results = await resultsFor(stack, batch);
@@ -339,9 +330,7 @@ describe('the writer: the one metered, idempotent path from mutations to the API
   it('after kill -9 mid-batch and a restart, leaves exactly the intended objects', async () => {
     await writer.stop();
     writer = await startService('writer', writerArgs);
-    const batch = Array.from({ length: 60 }, (_, i) =>
-      mutation({ verb: 'Create', target: podTarget(ns, `crash-${i}`), body: podBody(`crash-${i}`, owner) }),
-    );
+    const batch = Array.from({ length: 60 }, (_, i) => podCreate(ns, `crash-${i}`, owner));
     await produceMutations(stack, batch);
     await waitFor('a third of the pods', async () => countPods(/^crash-/).then((n) => n >= 20), { intervalMs: 50 });
     writer.process.kill('SIGKILL');

@@ -83,6 +83,20 @@ export function podBody(name: string, owner: PodOwner): string {
   });
 }
 
+/**
+ * podCreate is the RC controller's Create of pod `name` in ns, controlled by `owner` and keyed by it: the writer applies
+ * a pod create only when its controller reference names the object of the mutation's reconcile key.
+ */
+export function podCreate(ns: string, name: string, owner: PodOwner, parts: Partial<Mutation> = {}): Mutation {
+  return mutation({
+    verb: 'Create',
+    target: podTarget(ns, name),
+    body: podBody(name, owner),
+    reconcileKey: `${ns}/${owner.name}`,
+    ...parts,
+  });
+}
+
 /** mutationSerde encodes mutations for kcm.mutations as a reconciler does. */
 export function mutationSerde(stack: StackEndpoints): Serde {
   return new Serde(
