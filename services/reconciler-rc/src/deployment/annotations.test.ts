@@ -71,12 +71,21 @@ describe('MaxRevision, LastRevision', () => {
   const revised = (...revs: string[]): ReplicaSet[] => revs.map((r) => annotated({ [REVISION]: r }));
   it('given revisions 3, 1, 2 and an unparsable one, then the max is 3 and the last (second max) 2', () => {
     const list = [...revised('3', '1', '2', 'x'), annotated(undefined)];
-    assert.equal(maxRevision(list), 3);
-    assert.equal(lastRevision(list), 2);
+    assert.equal(maxRevision(list), 3n);
+    assert.equal(lastRevision(list), 2n);
+  });
+  it("given upstream e2e's adopted revision 3546343826724305832 (past 2^53), then the next is exactly ...833", () => {
+    const list = revised('3546343826724305832', '1');
+    assert.equal(String(maxRevision(list) + 1n), '3546343826724305833');
+    assert.equal(lastRevision(list), 1n);
+  });
+  it('given a revision past int64, then it is unparsable and skipped, as strconv.ParseInt refuses it', () => {
+    assert.equal(maxRevision(revised('9223372036854775808', '2')), 2n);
+    assert.equal(maxRevision(revised('9223372036854775807')), 9223372036854775807n);
   });
   it('given none, then both are 0; given one, then the last is 0', () => {
-    assert.equal(maxRevision([]), 0);
-    assert.equal(lastRevision(revised('4')), 0);
+    assert.equal(maxRevision([]), 0n);
+    assert.equal(lastRevision(revised('4')), 0n);
   });
 });
 

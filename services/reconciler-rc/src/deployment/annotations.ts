@@ -41,17 +41,31 @@ export function withAnnotations<T extends { readonly metadata: ObjectMeta }>(o: 
 /** ParsedInt is a parsed annotation, or the parse error. */
 export type ParsedInt = { readonly value: number } | { readonly error: string };
 
-/** revision mirrors deploymentutil.Revision: the revision annotation as an integer, 0 when absent. */
-export function revision(o: { readonly metadata: ObjectMeta }): ParsedInt {
+/**
+ * ParsedRevision is a parsed revision: an int64, kept exact as a bigint (a revision may pass 2^53; upstream's e2e
+ * adopts a ReplicaSet at revision 3546343826724305832 and waits for ...833), or the parse error.
+ */
+export type ParsedRevision = { readonly value: bigint } | { readonly error: string };
+
+const [MIN_INT64, MAX_INT64] = [-(2n ** 63n), 2n ** 63n - 1n];
+
+/** parseInt64 mirrors strconv.ParseInt(v, 10, 64): a signed decimal within int64, or its error. */
+export function parseInt64(v: string): ParsedRevision {
+  if (!/^[+-]?\d+$/.test(v)) return { error: `strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax` };
+  const value = BigInt(v);
+  return value < MIN_INT64 || value > MAX_INT64
+    ? { error: `strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range` }
+    : { value };
+}
+
+/** revision mirrors deploymentutil.Revision: the revision annotation as an int64, 0 when absent. */
+export function revision(o: { readonly metadata: ObjectMeta }): ParsedRevision {
   const v = o.metadata.annotations?.[REVISION];
-  if (v === undefined) return { value: 0 };
-  return /^[+-]?\d+$/.test(v)
-    ? { value: Number(v) }
-    : { error: `strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax` };
+  return v === undefined ? { value: 0n } : parseInt64(v);
 }
 
 /** revisions are the parsable revisions of these ReplicaSets (the others are skipped, as upstream logs and skips them). */
-function revisions(rsList: readonly ReplicaSet[]): number[] {
+function revisions(rsList: readonly ReplicaSet[]): bigint[] {
   return rsList.flatMap((rs) => {
     const r = revision(rs);
     return 'value' in r ? [r.value] : [];
@@ -59,13 +73,13 @@ function revisions(rsList: readonly ReplicaSet[]): number[] {
 }
 
 /** maxRevision mirrors deploymentutil.MaxRevision: the highest revision, 0 for none. */
-export function maxRevision(rsList: readonly ReplicaSet[]): number {
-  return Math.max(0, ...revisions(rsList));
+export function maxRevision(rsList: readonly ReplicaSet[]): bigint {
+  return revisions(rsList).reduce((max, v) => (v > max ? v : max), 0n);
 }
 
 /** lastRevision mirrors deploymentutil.LastRevision: the second highest revision (the one before the current), 0 for none. */
-export function lastRevision(rsList: readonly ReplicaSet[]): number {
-  let [max, secMax] = [0, 0];
+export function lastRevision(rsList: readonly ReplicaSet[]): bigint {
+  let [max, secMax] = [0n, 0n];
   for (const v of revisions(rsList)) {
     if (v >= max) [max, secMax] = [v, max];
     else if (v > secMax) secMax = v;

@@ -14,7 +14,7 @@ describe('SetNewReplicaSetAnnotations (TestAnnotationUtils)', () => {
   it('given revisions 11 to 20 set in turn with a history limit of 5 characters, then each is the revision and the history keeps the two before', () => {
     let rs: ReplicaSet = newReplicaSet(d, 'nginx-1', 1);
     for (let i = 10; i < 20; i++) {
-      rs = setNewReplicaSetAnnotations(d, rs, i + 1, true, 5).object;
+      rs = setNewReplicaSetAnnotations(d, rs, BigInt(i + 1), true, 5).object;
       if (i >= 12) assert.equal(rs.metadata.annotations?.[REVISION_HISTORY], `${i - 1},${i}`);
       assert.equal(rs.metadata.annotations?.[REVISION], String(i + 1));
     }
@@ -22,21 +22,21 @@ describe('SetNewReplicaSetAnnotations (TestAnnotationUtils)', () => {
 
   it('given an existing ReplicaSet at a higher revision, then only the copied annotations change', () => {
     const rs = withAnnotations(newReplicaSet(d, 'nginx-1', 1), { [REVISION]: '7' });
-    const got = setNewReplicaSetAnnotations(d, rs, 3, true, 2000);
+    const got = setNewReplicaSetAnnotations(d, rs, 3n, true, 2000);
     assert.equal(got.changed, true);
     assert.deepEqual(got.object.metadata.annotations, { [REVISION]: '7', note: 'x' });
-    assert.equal(setNewReplicaSetAnnotations(d, got.object, 3, true, 2000).changed, false);
+    assert.equal(setNewReplicaSetAnnotations(d, got.object, 3n, true, 2000).changed, false);
   });
 
   it('given an unparsable revision, then nothing is reported changed (the copy still happened, as upstream)', () => {
     const rs = withAnnotations(newReplicaSet(d, 'nginx-1', 1), { [REVISION]: 'x' });
-    const got = setNewReplicaSetAnnotations(d, rs, 3, true, 2000);
+    const got = setNewReplicaSetAnnotations(d, rs, 3n, true, 2000);
     assert.equal(got.changed, false);
     assert.equal(got.object.metadata.annotations?.['note'], 'x');
   });
 
   it('given a ReplicaSet about to be created, then it also gets desired-replicas and max-replicas (replicas + maxSurge)', () => {
-    const got = setNewReplicaSetAnnotations(d, newReplicaSet(d, 'nginx-1', 1), 2, false, 2000);
+    const got = setNewReplicaSetAnnotations(d, newReplicaSet(d, 'nginx-1', 1), 2n, false, 2000);
     assert.deepEqual(got.object.metadata.annotations, {
       note: 'x',
       [REVISION]: '2',

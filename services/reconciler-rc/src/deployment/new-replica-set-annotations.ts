@@ -21,14 +21,14 @@ import { replicasOf } from './spec.ts';
 export function setNewReplicaSetAnnotations(
   d: Deployment,
   rs: ReplicaSet,
-  newRevision: number,
+  newRevision: bigint,
   exists: boolean,
   historyLimit: number,
 ): Changed<ReplicaSet> {
   const copied = copyDeploymentAnnotationsToReplicaSet(d, rs);
   const a: Annotations = { ...copied.object.metadata.annotations };
   const old = a[REVISION];
-  const oldRevision = old === undefined || old === '' ? { value: 0 } : revision(copied.object);
+  const oldRevision = old === undefined || old === '' ? { value: 0n } : revision(copied.object);
   if ('error' in oldRevision) return { object: copied.object, changed: false };
   let changed = copied.changed;
   if (oldRevision.value < newRevision) {

@@ -48,12 +48,12 @@ function getNewReplicaSet(
   create: boolean,
 ): ReplicaSet | undefined {
   const existing = findNewReplicaSet(s.view.deployment, rsList);
-  const newRevision = maxRevision(oldRSs) + 1;
+  const newRevision = maxRevision(oldRSs) + 1n;
   if (existing !== undefined) return syncExistingNewReplicaSet(s, existing, newRevision);
   return create ? createNewReplicaSet(s, oldRSs, newRevision) : undefined;
 }
 
-function syncExistingNewReplicaSet(s: SyncContext, existing: ReplicaSet, newRevision: number): ReplicaSet {
+function syncExistingNewReplicaSet(s: SyncContext, existing: ReplicaSet, newRevision: bigint): ReplicaSet {
   const d = s.view.deployment;
   const annotated = setNewReplicaSetAnnotations(d, existing, newRevision, true, MAX_REV_HISTORY_LENGTH_IN_CHARS);
   const minReadySeconds = d.spec.minReadySeconds ?? 0;
@@ -78,7 +78,7 @@ function syncExistingNewReplicaSet(s: SyncContext, existing: ReplicaSet, newRevi
  * status write) and the sync ends with the error, to create under another name in the next. Then the Deployment
  * takes the new revision, with a NewReplicaSetCreated condition when it has a deadline and the ReplicaSet is new.
  */
-function createNewReplicaSet(s: SyncContext, oldRSs: readonly ReplicaSet[], newRevision: number): ReplicaSet {
+function createNewReplicaSet(s: SyncContext, oldRSs: readonly ReplicaSet[], newRevision: bigint): ReplicaSet {
   const d = s.view.deployment;
   const draft = newReplicaSetOf(d);
   const replicas = newRSNewReplicas(d, [...oldRSs, draft], draft);
@@ -100,7 +100,7 @@ function createNewReplicaSet(s: SyncContext, oldRSs: readonly ReplicaSet[], newR
  * syncCreatedRevision is getNewReplicaSet's end after a create: the Deployment takes the new revision, and a
  * NewReplicaSetCreated condition when it has a deadline and the ReplicaSet was created (not found), written.
  */
-function syncCreatedRevision(s: SyncContext, name: string, newRevision: number, created: boolean): void {
+function syncCreatedRevision(s: SyncContext, name: string, newRevision: bigint, created: boolean): void {
   const revised = setDeploymentRevision(s.view.deployment, String(newRevision));
   const condition = created && hasProgressDeadline(s.view.deployment);
   const message = `Created new replica set ${JSON.stringify(name)}`;

@@ -34,7 +34,7 @@ export const bySizeNewer: Order = (a, b) => replicasOf(b) - replicasOf(a) || byC
 export const byRevision: Order = (a, b) => {
   const [ra, rb] = [revision(a), revision(b)];
   if ('error' in ra || 'error' in rb || ra.value === rb.value) return byCreationTimestamp(a, b);
-  return ra.value - rb.value;
+  return ra.value < rb.value ? -1 : 1;
 };
 
 /** sorted is a sorted copy (Go sorts in place; the callers' lists stay as they are here). */

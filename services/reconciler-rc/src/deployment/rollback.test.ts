@@ -34,7 +34,7 @@ const rs2 = withAnnotations(newReplicaSet(d, 'deploymentrs-new', 1), { [REVISION
 describe('TestReentrantRollback and rollbackToTemplate', () => {
   it("given a rollback to 0 (the last revision), then only the Deployment is updated: revision 1's template without the hash label, its annotations, no rollback annotation; announced once done", () => {
     const s = contextOf(d, [rs1, rs2]);
-    rollback(s, 0);
+    rollback(s, 0n);
     const writes = writesOf(s);
     assert.deepEqual(
       writes.map((m) => [m.verb, m.target.resource]),
@@ -52,7 +52,7 @@ describe('TestReentrantRollback and rollbackToTemplate', () => {
 
   it('given a rollback to the revision of the current template, then a warning and the annotation cleared', () => {
     const s = contextOf(withAnnotations(d, { ...d.metadata.annotations, [DEPRECATED_ROLLBACK_TO]: '2' }), [rs1, rs2]);
-    rollback(s, 2);
+    rollback(s, 2n);
     const writes = writesOf(s);
     assert.deepEqual(
       writes.map((m) => [m.verb, m.event?.reason ?? null]),
@@ -70,8 +70,8 @@ describe('TestReentrantRollback and rollbackToTemplate', () => {
 
   it('given a revision no ReplicaSet has, or no last revision, then a warning and the annotation cleared', () => {
     for (const [to, message, rsList] of [
-      [7, 'Unable to find the revision to rollback to.', [rs1, rs2]],
-      [0, 'Unable to find last revision.', [rs2]],
+      [7n, 'Unable to find the revision to rollback to.', [rs1, rs2]],
+      [0n, 'Unable to find last revision.', [rs2]],
     ] as const) {
       const s = contextOf(d, [...rsList]);
       rollback(s, to);
@@ -88,7 +88,7 @@ describe('TestReentrantRollback and rollbackToTemplate', () => {
 
   it("given the sync also writes the Deployment's status (it created the new ReplicaSet), then the Update waits for the next sync (it would meet 409)", () => {
     const s = contextOf(withAnnotations(newDeployment('foo', 1), { [DEPRECATED_ROLLBACK_TO]: '0' }), []);
-    rollback(s, 0);
+    rollback(s, 0n);
     assert.deepEqual(
       writesOf(s).map((m) => m.verb),
       ['Create', 'UpdateStatus', 'RecordEvent'],
@@ -98,8 +98,13 @@ describe('TestReentrantRollback and rollbackToTemplate', () => {
 
 describe('getRollbackTo', () => {
   it('given the annotation as an integer, then it; absent, empty or not an integer, then none', () => {
-    const at = (v: string | undefined): number | undefined =>
+    const at = (v: string | undefined): bigint | undefined =>
       getRollbackTo(withAnnotations(d, v === undefined ? {} : { [DEPRECATED_ROLLBACK_TO]: v }));
-    assert.deepEqual([at('3'), at('0'), at(undefined), at(''), at('x')], [3, 0, undefined, undefined, undefined]);
+    assert.deepEqual([at('3'), at('0'), at(undefined), at(''), at('x')], [3n, 0n, undefined, undefined, undefined]);
+  });
+
+  it('given a revision past 2^53, then it exactly; past int64, then none (strconv.ParseInt refuses it)', () => {
+    const at = (v: string): bigint | undefined => getRollbackTo(withAnnotations(d, { [DEPRECATED_ROLLBACK_TO]: v }));
+    assert.deepEqual([at('3546343826724305832'), at('9223372036854775808')], [3546343826724305832n, undefined]);
   });
 });

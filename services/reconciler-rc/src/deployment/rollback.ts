@@ -4,6 +4,7 @@ import type { MutationDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import {
   DEPRECATED_ROLLBACK_TO,
   lastRevision,
+  parseInt64,
   revision,
   setDeploymentAnnotationsTo,
   withAnnotations,
@@ -26,11 +27,11 @@ export const ROLLBACK_DONE = 'DeploymentRollback';
  * its deprecated rollback annotation names (0: the one before the current), or give up with a warning when there is
  * none; in every case the annotation is cleared with an Update, which ends the sync.
  */
-export function rollback(s: SyncContext, to: number): Requeue {
+export function rollback(s: SyncContext, to: bigint): Requeue {
   const { newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(s, true);
   const allRSs = [...oldRSs, newRS];
-  const revisionTo = to === 0 ? lastRevision(allRSs) : to;
-  if (revisionTo === 0) {
+  const revisionTo = to === 0n ? lastRevision(allRSs) : to;
+  if (revisionTo === 0n) {
     s.view.event('Warning', ROLLBACK_REVISION_NOT_FOUND, 'Unable to find last revision.');
     return updateDeploymentAndClearRollbackTo(s, s.view.deployment);
   }
@@ -48,7 +49,7 @@ export function rollback(s: SyncContext, to: number): Requeue {
  * template (without the hash label) and annotations, announced once the Update succeeded; the same template is
  * warned about, and only the rollback annotation cleared.
  */
-function rollbackToTemplate(s: SyncContext, rs: ReplicaSet, revisionTo: number): Requeue {
+function rollbackToTemplate(s: SyncContext, rs: ReplicaSet, revisionTo: bigint): Requeue {
   const d = s.view.deployment;
   if (equalIgnoreHash(d.spec.template, rs.spec.template)) {
     const message = `The rollback revision contains the same template as current deployment ${JSON.stringify(d.metadata.name)}`;
@@ -83,7 +84,7 @@ function setFromReplicaSetTemplate(d: Deployment, template: PodTemplateSpec | un
 }
 
 /** getRollbackTo mirrors rollback.go getRollbackTo: the revision the deprecated annotation asks for; none when absent or not an integer. */
-export function getRollbackTo(d: Deployment): number | undefined {
-  const value = d.metadata.annotations?.[DEPRECATED_ROLLBACK_TO] ?? '';
-  return /^[+-]?\d+$/.test(value) ? Number(value) : undefined;
+export function getRollbackTo(d: Deployment): bigint | undefined {
+  const parsed = parseInt64(d.metadata.annotations?.[DEPRECATED_ROLLBACK_TO] ?? '');
+  return 'value' in parsed ? parsed.value : undefined;
 }
