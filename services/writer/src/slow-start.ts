@@ -23,7 +23,9 @@ export function withSlowStart(
     if (s === null) return apply(m);
     let succeeded = true;
     try {
-      if (!(await gate.admit(s))) {
+      // Not awaited when answered at once: a member that need not wait reaches the budget in its turn (admit).
+      const admitted = gate.admit(s);
+      if (!(typeof admitted === 'boolean' ? admitted : await admitted)) {
         succeeded = false;
         return refusedResult(
           m,

@@ -1,109 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Bus, BusBatch, GroupOptions } from '@kcm-bus/runtime/bus/index.ts';
-import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
-import { Serde } from '@kcm-bus/runtime/codec/index.ts';
-import type { MutationResult, Mutation } from '@kcm-bus/runtime/mutation/index.ts';
-import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
-import type { SchemaRegistry } from '@kcm-bus/runtime/registry/index.ts';
-import { jsonLogger } from '@kcm-bus/runtime/service/index.ts';
+import { SlowStartGate } from '@kcm-bus/runtime/mutation/index.ts';
+import { aCreate, aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
 import { realScheduler } from '@kcm-bus/runtime/workqueue/index.ts';
-import { loadMutationSchemas, MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { abortableSleep } from './backoff.ts';
 import { AbandonedError } from './executor.ts';
-import { UNSIGNED } from '@kcm-bus/runtime/signing/index.ts';
-import { resultOf } from './result.ts';
-import { startWriterLoop, type WriterLoop } from './writer-loop.ts';
-
-const schemas = loadMutationSchemas();
-/** registry knows the two schemas of the writer's topics: id 1 for mutations, 2 for results. */
-const registry: SchemaRegistry = {
-  register: async (subject) => (subject === `${MUTATION_TOPICS.mutations}-value` ? 1 : 2),
-  schemaById: async (id) => (id === 1 ? schemas.mutation : schemas.result),
-  setCompatibility: async () => undefined,
-};
-const encode = async (m: Mutation): Promise<Buffer> =>
-  (await new Serde(registry, MUTATION_TOPICS.mutations, schemas.mutation, (s) => new AvroCodec(s)).encode(m)).bytes;
-const applied = (m: Mutation): MutationResult =>
-  resultOf(
-    m,
-    m.target.name,
-    { type: 'Final', outcome: 'Applied', status: 200, reason: null, message: '', uid: 'u', resourceVersion: '1' },
-    1,
-    'now',
-  );
-
-/** Harness is a writer loop on a fake bus: the group options it joined with, its commits, what it applied, fatal calls. */
-type Harness = {
-  loop: WriterLoop;
-  group: GroupOptions;
-  commits: string[];
-  applied: string[];
-  fatal: string[];
-  stopping: AbortController;
-};
-
-async function given(
-  apply: (m: Mutation, signal: AbortSignal) => Promise<MutationResult> = async (m) => applied(m),
-  concurrency = 1,
-): Promise<Harness> {
-  const h = {
-    commits: [] as string[],
-    applied: [] as string[],
-    fatal: [] as string[],
-    stopping: new AbortController(),
-  };
-  let group: GroupOptions | undefined;
-  const bus = {
-    ensureTopics: async () => new Map(),
-    publisher: async () => ({
-      send: async () => undefined,
-      sendTopics: async () => undefined,
-      close: async () => undefined,
-    }),
-    joinGroup: async (o: GroupOptions) => {
-      group = o;
-      return {
-        joined: () => true,
-        commit: async (c: readonly { partition: number; offset: string }[]) =>
-          void h.commits.push(...c.map((x) => `${x.partition}@${x.offset}`)),
-        stop: async () => undefined,
-      };
-    },
-  } as unknown as Bus;
-  const loop = await startWriterLoop({
-    bus,
-    registry,
-    concurrency,
-    partitions: 2,
-    retentionMs: 1000,
-    log: jsonLogger('test', { sink: () => undefined }),
-    metrics: { result: () => undefined, deadLetter: () => undefined },
-    fatal: (what) => void h.fatal.push(what),
-    signal: h.stopping.signal,
-    scheduler: realScheduler,
-    now: () => 'now',
-    signing: UNSIGNED,
-    apply: (m) => (h.applied.push(m.target.name), apply(m, h.stopping.signal)),
-  });
-  return { ...h, loop, group: group! };
-}
-
-async function batchOf(partition: number, offset: number, ...names: string[]): Promise<BusBatch> {
-  const records = await Promise.all(
-    names.map(async (name, i) => ({
-      key: Buffer.from(name),
-      value: await encode(aMutation({ id: name, target: { ...aMutation().target, name } })),
-      offset: String(offset + i),
-      timestamp: '0',
-      headers: {},
-    })),
-  );
-  return { topic: MUTATION_TOPICS.mutations, partition, records, lastOffset: String(offset + names.length - 1) };
-}
-const assignment = (...partitions: number[]) =>
-  partitions.map((partition) => ({ topic: MUTATION_TOPICS.mutations, partition, low: '0', high: '0' }));
-const noHeartbeat = async (): Promise<void> => undefined;
+import { withSlowStart } from './slow-start.ts';
+import {
+  applied,
+  assignment,
+  batchOf,
+  batchOfMutations,
+  eventually,
+  given,
+  noHeartbeat,
+} from './writer-loop.fixture.ts';
 
 describe('writer loop: probes tell the truth', () => {
   it('given a member, then ready only once assigned, not ready again after a crash until the next join, unhealthy once dead for good', async () => {
@@ -118,12 +29,6 @@ describe('writer loop: probes tell the truth', () => {
     assert.deepEqual([h.loop.healthy(), h.fatal], [false, ['the consumer crashed and will not restart']]);
   });
 });
-
-/** eventually waits (real time, 10 s at most) until pred holds. */
-async function eventually(what: string, pred: () => boolean): Promise<void> {
-  for (const t0 = Date.now(); !pred() && Date.now() - t0 < 10_000;) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(pred(), `never happened: ${what}`);
-}
 
 describe('writer loop: at-least-once without holes', () => {
   it('given a batch fetched again while its records are still outstanding, then each is applied once and committed', async () => {
@@ -186,6 +91,30 @@ describe('writer loop: a slow record holds only its own target (issue 41)', () =
     assert.ok(!h.commits.some((c) => c.startsWith('0@')), 'the slow record is not committed past');
     release();
     await eventually('the slow one committed once done', () => h.commits.includes('0@1'));
+  });
+});
+
+describe("writer loop: a controller's requests take its budget in the order it published them", () => {
+  it("given a sync's pod create and its status update in one batch, then the create reaches the budget first (S8)", async () => {
+    const reached: string[] = [];
+    const slowStarted = withSlowStart(
+      new SlowStartGate(),
+      async (m) => (reached.push(m.verb), applied(m)),
+      () => 'now',
+    );
+    const h = await given(slowStarted, 2);
+    await h.group.onAssigned?.(assignment(0));
+    const create = aCreate({ id: 'c', slowStart: { run: 'c', index: 0, size: 1 } });
+    const body = JSON.stringify({ metadata: { name: 'web-1' }, status: {} });
+    const status = aMutation({
+      id: 's',
+      verb: 'UpdateStatus',
+      body,
+      preconditions: { uid: 'u', resourceVersion: '4' },
+    });
+    await h.group.onBatch(await batchOfMutations(0, 0, [create, status]), noHeartbeat);
+    await eventually('both applied', () => reached.length === 2);
+    assert.deepEqual(reached, ['Create', 'UpdateStatus']);
   });
 });
 

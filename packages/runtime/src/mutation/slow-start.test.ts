@@ -53,11 +53,21 @@ describe('slow start (controller_utils.go slowStartBatch) across records', () =>
     assert.equal(await gate.admit(member(7)), true);
   });
 
+  it('given a member whose earlier batches finished, then it is answered at once, in the same turn', () => {
+    const gate = new SlowStartGate();
+    assert.equal(gate.admit(member(0)), true);
+    gate.finished(member(0), true);
+    assert.deepEqual([gate.admit(member(1)), gate.admit(member(2))], [true, true]);
+    gate.finished(member(1), false);
+    gate.finished(member(2), true);
+    assert.equal(gate.admit(member(3)), false, 'a failure of an earlier batch skips it, also at once');
+  });
+
   it('given a member of a later batch, then it waits for the earlier batch to finish', async () => {
     const gate = new SlowStartGate();
     await gate.admit(member(0));
     let admitted = false;
-    const second = gate.admit(member(1)).then((go) => (admitted = go));
+    const second = Promise.resolve(gate.admit(member(1))).then((go) => (admitted = go));
     await Promise.resolve();
     assert.equal(admitted, false, 'waiting on member 0');
     gate.finished(member(0), true);

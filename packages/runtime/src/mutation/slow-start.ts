@@ -28,6 +28,8 @@ type Member = {
   readonly batch: number;
   readonly done: Promise<boolean>;
   readonly finish: (succeeded: boolean) => void;
+  /** succeeded is the member's outcome once it finished. */
+  succeeded?: boolean;
 };
 
 /** MAX_OPEN_RUNS bounds the runs a gate remembers: a run whose last member never comes is forgotten, oldest first. */
@@ -42,20 +44,28 @@ const MAX_OPEN_RUNS = 1024;
 export class SlowStartGate {
   readonly #runs = new Map<string, Map<number, Member>>();
 
-  /** admit answers true when the member may be applied, false when it is skipped; finished must follow either way. */
-  async admit(s: SlowStart): Promise<boolean> {
+  /**
+   * admit answers true when the member may be applied, false when it is skipped; finished must follow either way.
+   * The answer is at once, not a promise, when every earlier member it saw has finished: a member that need not wait
+   * goes on in the same turn as a mutation that is no member, so the writer's requests take their controller's
+   * budget tokens in the order they were published (a sync's status update does not take the token of its create).
+   */
+  admit(s: SlowStart): boolean | Promise<boolean> {
     const members = this.#run(s.run);
     const batch = slowStartBatchOf(s.index);
-    const earlier = [...members.values()].filter((m) => m.batch < batch).map((m) => m.done);
+    const earlier = [...members.values()].filter((m) => m.batch < batch);
     let finish: (succeeded: boolean) => void = () => undefined;
     const done = new Promise<boolean>((resolve) => (finish = resolve));
     members.set(s.index, { batch, done, finish });
-    return (await Promise.all(earlier)).every(Boolean);
+    if (earlier.every((m) => m.succeeded !== undefined)) return earlier.every((m) => m.succeeded);
+    return Promise.all(earlier.map((m) => m.done)).then((outcomes) => outcomes.every(Boolean));
   }
 
   /** finished records a member's outcome (succeeded: its create took effect) and forgets the run after its last member. */
   finished(s: SlowStart, succeeded: boolean): void {
-    this.#runs.get(s.run)?.get(s.index)?.finish(succeeded);
+    const member = this.#runs.get(s.run)?.get(s.index);
+    if (member) member.succeeded = succeeded;
+    member?.finish(succeeded);
     if (s.index === s.size - 1) this.#runs.delete(s.run);
   }
 
