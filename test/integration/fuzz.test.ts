@@ -13,7 +13,7 @@ import { fuzzRecords, seeded, type FuzzKind } from '../support/fuzz.ts';
 import { mutation, podTarget } from '@kcm-bus/harness/mutations.ts';
 import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { readRaw } from '@kcm-bus/harness/topic.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
@@ -119,19 +119,7 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
     services.push(
       await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']),
     );
-    services.push(
-      await startService('writer', [
-        ...bus,
-        '--kubeconfig',
-        stack.kubeconfigs.writer,
-        '--partitions',
-        '3',
-        '--kube-api-qps',
-        '100',
-        '--kube-api-burst',
-        '100',
-      ]),
-    );
+    services.push(await startService('writer', testWriterFlags(bus)));
     services.push(await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]));
     services.push(await startService('reconciler-endpoint', bus));
   });

@@ -1,6 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import {
+  rawKube,
+  schedulableKwokNode,
+  serviceBusFlags,
+  testStack,
+  testWriterFlags,
+  uniqueName,
+} from '../support/stack.ts';
 import { type EndpointsObject, readyIPs as ips } from '@kcm-bus/harness/endpoints.ts';
 import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import type { Pod } from '@kcm-bus/harness/rc.ts';
@@ -51,17 +58,7 @@ describe('reconciler-endpoint end to end: watcher → Kafka → reconciler-endpo
       '--partitions',
       '3',
     ]);
-    await startService('writer', [
-      ...serviceBusFlags(stack, 'writer'),
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(serviceBusFlags(stack, 'writer')));
     reconciler = await startService('reconciler-endpoint', serviceBusFlags(stack, 'reconciler-endpoint'));
   });
   after(stopAllServices);

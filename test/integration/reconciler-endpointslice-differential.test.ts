@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { mergedSlices, convergedSlices, sliceSnapshot, type SliceSnapshot } from '../support/slices.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { startUpstream, type Upstream } from '@kcm-bus/harness/upstream.ts';
@@ -109,17 +109,7 @@ describe("differential: the same EndpointSlice script under upstream's endpoints
     await upstream.stop();
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [
-      ...bus,
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(bus));
     await startService('reconciler-endpoint', bus);
     const actual = await script(uniqueName('eps-bus'));
     for (const step of Object.keys(expected)) assert.deepEqual(actual[step], expected[step], step);

@@ -1,6 +1,6 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { nodeDeath, type NodeDeath } from '@kcm-bus/harness/node-death.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
@@ -45,17 +45,7 @@ describe('reconciler-node against upstream kube-controller-manager: one node-dea
       await upstream.stop();
     }
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [
-      ...bus,
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(bus));
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     await startService('reconciler-node', [...bus, ...PERIODS]);
     const ours = await nodeDeath(kube, 'kcm-bus', 5);

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceBusFlags, rawKube, testStack, uniqueName } from '../support/stack.ts';
+import { rawKube, serviceBusFlags, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { FakeKubelet } from '@kcm-bus/harness/kubelet.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -67,17 +67,7 @@ describe('reconciler-node end to end: fake kubelets → watcher → Kafka → re
       '--watermark-idle-interval-ms',
       '1000',
     ]);
-    await startService('writer', [
-      ...serviceBusFlags(stack, 'writer'),
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(serviceBusFlags(stack, 'writer')));
     reconciler = await startService('reconciler-node', [...serviceBusFlags(stack, 'reconciler-node'), ...NODE_FLAGS]);
   });
   const excluded: string[] = [];

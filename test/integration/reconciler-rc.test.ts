@@ -1,6 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceBusFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import {
+  rawKube,
+  schedulableKwokNode,
+  serviceBusFlags,
+  testStack,
+  testWriterFlags,
+  uniqueName,
+} from '../support/stack.ts';
 import { metricValue, startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { type Pod, type Rc, rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -25,17 +32,7 @@ describe('reconciler-rc end to end: watcher → Kafka → reconciler-rc → Kafk
       '--partitions',
       '3',
     ]);
-    writer = await startService('writer', [
-      ...serviceBusFlags(stack, 'writer'),
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    writer = await startService('writer', testWriterFlags(serviceBusFlags(stack, 'writer')));
     reconciler = await startService('reconciler-rc', [
       ...serviceBusFlags(stack, 'reconciler-rc'),
       '--redis-url',

@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { busFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import { busFlags, rawKube, schedulableKwokNode, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { deploymentClient, deploymentManifest } from '@kcm-bus/harness/deployment.ts';
 import { convergedWorkloads, type WorkloadSnapshot } from '@kcm-bus/harness/workload-snapshot.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
@@ -116,17 +116,7 @@ describe("differential: the same Deployment script under upstream's replicaset-c
     await upstream.stop();
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [
-      ...bus,
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(bus));
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
     const actual = await script(uniqueName('rs-bus'));
     assert.deepEqual(actual, expected);

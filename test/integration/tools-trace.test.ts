@@ -7,7 +7,15 @@ import { history } from '@kcm-bus/tools/history.ts';
 import { kindNamed } from '@kcm-bus/tools/object-args.ts';
 import { trace } from '@kcm-bus/tools/trace.ts';
 import { openScanner } from '@kcm-bus/tools/topic-scan.ts';
-import { busFlags, kafkaFlags, rawKube, schedulableKwokNode, testStack, uniqueName } from '../support/stack.ts';
+import {
+  busFlags,
+  kafkaFlags,
+  rawKube,
+  schedulableKwokNode,
+  testStack,
+  testWriterFlags,
+  uniqueName,
+} from '../support/stack.ts';
 import { startService, stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes.ts';
 import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -49,17 +57,7 @@ describe('kcm-bus history and trace on the real stack: an RC of 3 scaled to 1, r
     await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     await schedulableKwokNode(uniqueName('kwok-trace'));
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
-    await startService('writer', [
-      ...bus,
-      '--kubeconfig',
-      stack.kubeconfigs.writer,
-      '--partitions',
-      '3',
-      '--kube-api-qps',
-      '100',
-      '--kube-api-burst',
-      '100',
-    ]);
+    await startService('writer', testWriterFlags(bus));
     reconciler = await startService('reconciler-rc', reconcilerArgs);
     await kube('POST', rcs, rcManifest('web', 3));
     const created = (await running('web', 3)).map((p) => p.metadata.name);

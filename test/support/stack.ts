@@ -21,6 +21,15 @@ export function testStack(): StackEndpoints {
 /** busFlags and kafkaFlags are the stack's own (what `npm start` gives its services), for tests to start theirs alike. */
 export { busFlags, kafkaFlags, serviceBusFlags } from '@kcm-bus/stack/endpoints.ts';
 
+/**
+ * testWriterFlags are a test's writer: these bus flags, the stack's writer kubeconfig, 3 partitions and a budget of
+ * 100/100, so that the API budget never paces a test.
+ */
+export function testWriterFlags(bus: readonly string[]): string[] {
+  const budget = ['--kube-api-qps', '100', '--kube-api-burst', '100'];
+  return [...bus, '--kubeconfig', testStack().kubeconfigs.writer, '--partitions', '3', ...budget];
+}
+
 /** RawKube, uniqueName and untaintWhenReady are the harness's (packages/harness/src/kube.ts), on the test stack here. */
 export { type RawKube, uniqueName, untaintWhenReady } from '@kcm-bus/harness/kube.ts';
 
