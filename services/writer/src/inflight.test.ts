@@ -44,6 +44,36 @@ describe('InflightScheduler: order and concurrency', () => {
     assert.equal(scheduler.queued(), 1);
   });
 
+  it("given a controller's records filling its lane (waiting for its API budget), then another controller's record still runs", () => {
+    const creates = Array.from({ length: 5 }, (_, i) => ({
+      ...rec(i, `pods/ns/p${i}`),
+      lane: 'replicaset-controller',
+    }));
+    const scale = { ...rec(5, 'replicasets.apps/ns/web-1'), lane: 'deployment-controller' };
+    const scheduler = given(2, ...creates, scale);
+    assert.deepEqual(offsets(scheduler.take()), [0, 1, 5]);
+    assert.deepEqual(scheduler.take(), []);
+    scheduler.done(scale);
+    scheduler.done(creates[0]!);
+    assert.deepEqual(offsets(scheduler.take()), [2]);
+  });
+
+  it("given one target written by two controllers, then its records keep their order, each counted in its own controller's lane", () => {
+    const status = { ...rec(0, 'replicasets.apps/ns/web-1'), lane: 'replicaset-controller' };
+    const scale = { ...rec(1, 'replicasets.apps/ns/web-1'), lane: 'deployment-controller' };
+    const other = { ...rec(2, 'pods/ns/p'), lane: 'replicaset-controller' };
+    const scheduler = given(1, status, scale, other);
+    assert.deepEqual(scheduler.take(), [status]);
+    scheduler.done(status);
+    assert.deepEqual(offsets(scheduler.take()).sort(), [1, 2]);
+  });
+
+  it('given a revoked partition whose record headed a key, then the key is ready in the lane of its new head', () => {
+    const scheduler = given(1, { ...rec(0, 'x', 1), lane: 'a' }, { ...rec(1, 'x', 0), lane: 'b' });
+    scheduler.revoke(1);
+    assert.deepEqual(offsets(scheduler.take()), [1]);
+  });
+
   it('given a record that is not in flight, then done refuses it', () => {
     const scheduler = given(1, rec(0, 'x'));
     assert.throws(() => scheduler.done(rec(0, 'x')), /not in flight/);

@@ -1,12 +1,22 @@
 import { OffsetLog } from './offset-log.ts';
 
-/** InflightRecord is what the scheduler needs of a consumed record: where it came from and what it writes. */
-export type InflightRecord = { readonly partition: number; readonly offset: number; readonly key: string };
+/**
+ * InflightRecord is what the scheduler needs of a consumed record: where it came from, what it writes, and its lane
+ * (the controller that sent it; records without one share a lane).
+ */
+export type InflightRecord = {
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly lane?: string;
+};
 
 /**
  * InflightScheduler decides which consumed mutations may be sent now: per key (targetKey) strictly one after the
- * other in offset order, across keys up to `concurrency` at once, so the thousand creates of one RC (one partition,
- * distinct keys) do not go one request at a time. It also tracks, per partition, the offset that may be committed:
+ * other in offset order, across keys up to `concurrency` at once in each lane, so the thousand creates of one RC (one
+ * partition, distinct keys) do not go one request at a time, and a controller whose records wait for its API budget
+ * holds no slot of another (a key is in the lane of the record at its head), as each upstream controller has a client
+ * and workers of its own. It also tracks, per partition, the offset that may be committed:
  * a record counts as done when its result is published, and the commit never passes an undone record.
  * A record that needs no request (a DLQ'd one) is added under a key of its own and marked done once handled.
  * Like client-go's workqueue it never hands one key to two workers; unlike it, it keeps every record in order.
@@ -15,8 +25,11 @@ export class InflightScheduler<T extends InflightRecord> {
   readonly #concurrency: number;
   readonly #queues = new Map<string, T[]>();
   readonly #busy = new Set<string>();
-  readonly #ready = new Set<string>();
+  /** ready keys by lane, in the order they became ready; readyLane says where a ready key is. */
+  readonly #ready = new Map<string, Set<string>>();
+  readonly #readyLane = new Map<string, string>();
   readonly #running = new Map<T, number>();
+  readonly #runningIn = new Map<string, number>();
   readonly #logs = new Map<number, OffsetLog>();
   readonly #epochs = new Map<number, number>();
 
@@ -35,22 +48,19 @@ export class InflightScheduler<T extends InflightRecord> {
     const queue = this.#queues.get(record.key);
     if (queue) queue.push(record);
     else this.#queues.set(record.key, [record]);
-    if (!this.#busy.has(record.key)) this.#ready.add(record.key);
+    if (!this.#busy.has(record.key)) this.#markReady(record.key);
     return true;
   }
 
-  /** take hands out every record that may run now (head of an idle key, up to concurrency), oldest ready first. */
+  /** take hands out every record that may run now (head of an idle key, up to concurrency a lane), oldest ready first. */
   take(): T[] {
     const runnable: T[] = [];
-    for (const key of this.#ready) {
-      if (this.#running.size >= this.#concurrency) break;
-      this.#ready.delete(key);
-      const queue = this.#queues.get(key)!;
-      const record = queue.shift()!;
-      if (queue.length === 0) this.#queues.delete(key);
-      this.#busy.add(key);
-      this.#running.set(record, this.#epochs.get(record.partition) ?? 0);
-      runnable.push(record);
+    for (const [lane, keys] of this.#ready) {
+      for (const key of keys) {
+        if ((this.#runningIn.get(lane) ?? 0) >= this.#concurrency) break;
+        this.#unmarkReady(key);
+        runnable.push(this.#start(key, lane));
+      }
     }
     return runnable;
   }
@@ -86,11 +96,10 @@ export class InflightScheduler<T extends InflightRecord> {
     for (const [key, queue] of this.#queues) {
       const kept = queue.filter((r) => r.partition !== partition);
       dropped.push(...queue.filter((r) => r.partition === partition));
+      this.#unmarkReady(key);
       if (kept.length > 0) this.#queues.set(key, kept);
-      else {
-        this.#queues.delete(key);
-        this.#ready.delete(key);
-      }
+      else this.#queues.delete(key);
+      if (kept.length > 0 && !this.#busy.has(key)) this.#markReady(key);
     }
     return dropped;
   }
@@ -117,9 +126,42 @@ export class InflightScheduler<T extends InflightRecord> {
     if (epoch === undefined)
       throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
     this.#running.delete(record);
+    const lane = record.lane ?? '';
+    const left = (this.#runningIn.get(lane) ?? 1) - 1;
+    if (left > 0) this.#runningIn.set(lane, left);
+    else this.#runningIn.delete(lane);
     this.#busy.delete(record.key);
-    if (this.#queues.has(record.key)) this.#ready.add(record.key);
+    if (this.#queues.has(record.key)) this.#markReady(record.key);
     return epoch;
+  }
+
+  /** start takes the head record of a ready key as running in its lane. */
+  #start(key: string, lane: string): T {
+    const queue = this.#queues.get(key)!;
+    const record = queue.shift()!;
+    if (queue.length === 0) this.#queues.delete(key);
+    this.#busy.add(key);
+    this.#running.set(record, this.#epochs.get(record.partition) ?? 0);
+    this.#runningIn.set(lane, (this.#runningIn.get(lane) ?? 0) + 1);
+    return record;
+  }
+
+  /** markReady puts an idle key with queued records in the lane of its head record. */
+  #markReady(key: string): void {
+    const lane = this.#queues.get(key)![0]!.lane ?? '';
+    let keys = this.#ready.get(lane);
+    if (!keys) this.#ready.set(lane, (keys = new Set()));
+    keys.add(key);
+    this.#readyLane.set(key, lane);
+  }
+
+  #unmarkReady(key: string): void {
+    const lane = this.#readyLane.get(key);
+    if (lane === undefined) return;
+    this.#readyLane.delete(key);
+    const keys = this.#ready.get(lane)!;
+    keys.delete(key);
+    if (keys.size === 0) this.#ready.delete(lane);
   }
 
   #logFor(partition: number): OffsetLog {

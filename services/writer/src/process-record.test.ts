@@ -27,6 +27,7 @@ const recordOf = (value: Buffer | null, offset = 0): ConsumedMutation => ({
   partition: 0,
   offset,
   key: 'pods/default/web-1',
+  lane: '',
   record: { key: null, value, offset: String(offset), timestamp: '0', headers: {} },
 });
 const bytes = Buffer.from('x');

@@ -14,6 +14,8 @@ export type ConsumedMutation = {
   readonly offset: number;
   /** The scheduling key: the record key (the target object), or the offset itself for a record without one. */
   readonly key: string;
+  /** The scheduling lane: the controller the record claims to be signed by (checked later, with the signature). */
+  readonly lane: string;
   /** record is the record as consumed, for its dead letter. */
   readonly record: BusRecord;
 };

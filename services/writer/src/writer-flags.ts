@@ -37,7 +37,7 @@ export const WRITER_FLAGS: readonly FlagSpec[] = [
     name: 'concurrency',
     type: 'number',
     default: DEFAULT_CONCURRENCY,
-    help: 'Mutations in flight at once, at most one per target object.',
+    help: "Mutations in flight at once per controller (its records' signer), at most one per target object.",
   },
   {
     name: 'max-create-age',

@@ -1,4 +1,5 @@
 import type { Bus, BusBatch, GroupMember, PartitionOffsets } from '@kcm-bus/runtime/bus/index.ts';
+import { SIGNER_HEADER } from '@kcm-bus/runtime/signing/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { AbandonedError, Executor } from './executor.ts';
 import { InflightScheduler } from './inflight.ts';
@@ -42,7 +43,7 @@ const MAX_PENDING = 4096;
 
 /**
  * startWriterLoop consumes kcm.mutations as the `kcm-bus-writer` group, hands each batch's records to the executor
- * (per-target order, up to --concurrency targets at once) and goes on reading without waiting for them: a record
+ * (per-target order, up to --concurrency targets at once per controller) and goes on reading without waiting for them: a record
  * retried for a minute (a 5xx, a webhook down) holds only its own target, never the other partitions, which kafkajs
  * would otherwise not fetch again until every batch of its last fetch returned. Each record gets a result (or a dead
  * letter); a partition's offset is committed only past records whose results are published (PartitionCommits):
@@ -143,6 +144,7 @@ function run(o: WriterLoopOptions, executor: Executor<ConsumedMutation>, m: Memb
     partition: batch.partition,
     offset: Number(r.offset),
     key: r.key?.toString() || `offset:${r.offset}`,
+    lane: r.headers[SIGNER_HEADER] ?? '',
     record: r,
   }));
   executor.run(records).catch((err: unknown) => {
