@@ -24,6 +24,16 @@ import type { Decision } from './reconciler.ts';
 const KEY = 'ns/rc';
 const cause = (offset: number): MutationCause => ({ topic: 'kcm.watch.pods', partition: 0, offset });
 
+/** podApplied is a pod of KEY applied at this offset of kcm.watch.pods: live (past the restore) unless told. */
+const podApplied = (offset: number, resourceVersion = '1', live = true): InputEvent => ({
+  cause: cause(offset),
+  type: 'Applied',
+  key: KEY,
+  object: {},
+  resourceVersion,
+  live,
+});
+
 /** until yields to the event loop until pred holds (in-memory parts only: no I/O, no timers), or fails. */
 async function until(what: string, pred: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !pred(); i++) await new Promise((resolve) => setImmediate(resolve));
@@ -122,14 +132,7 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
   it('given pending creations the stores already hold (restored records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: false,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1, '1', false));
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(
@@ -141,14 +144,7 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
   it('given pending creations the stores do not hold yet, when the key syncs, then it waits for them', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a'], deletes: [] });
     await h.expectations.set(KEY, { type: 'ExpectCreations', objectKeys: ['ns/a', 'ns/b'] });
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     await h.syncs(1);
     await h.stop();
     assert.deepEqual(
@@ -282,25 +278,11 @@ describe('Controller: expectations a restore or a rebalance left behind', () => 
 describe('Controller: attempts', () => {
   it('given a key synced again with no new input (a retry after an error), then the attempt counts up; a new input starts again at 0', async () => {
     const h = harness(() => ({ mutations: [], error: 'try again' }));
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     await h.syncs(1);
     h.clock.advance(1000);
     await h.syncs(2);
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(2),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(2));
     await h.syncs(3);
     await h.stop();
     assert.deepEqual(
@@ -320,14 +302,7 @@ describe('Controller: maxRetries (handleErr)', () => {
       maxRetries: 2,
       withoutExpectations: true,
     });
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     for (const n of [1, 2, 3]) {
       await h.syncs(n);
       await until(`sync ${n} done`, () => h.queue.numRequeues(KEY) === (n < 3 ? n : 0));
@@ -335,14 +310,7 @@ describe('Controller: maxRetries (handleErr)', () => {
     }
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     assert.equal(h.inputs.length, 3, 'dropped after the second retry failed');
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(2),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '2',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(2, '2'));
     await h.syncs(4);
     await h.stop();
   });
@@ -355,14 +323,7 @@ describe('Controller: a warning (HandleError and return nil)', () => {
       withoutExpectations: true,
       logs,
     });
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     await h.syncs(1);
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     h.clock.advance(60_000);
@@ -631,14 +592,7 @@ describe('Controller: a member fenced off its partition (a zombie that lost it w
       { logs },
     );
     h.expectations.set = fenced;
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     await h.syncs(1);
     h.clock.advance(60_000);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -727,14 +681,7 @@ describe('Controller: a write that finds its object gone (issue 41)', () => {
       withoutExpectations: true,
       evict: (g) => (gone.push(g), { enqueue: ['ns/owner'] }),
     });
-    await h.controller.onEvent('kcm.watch.pods', {
-      cause: cause(1),
-      type: 'Applied',
-      key: KEY,
-      object: {},
-      resourceVersion: '1',
-      live: true,
-    });
+    await h.controller.onEvent('kcm.watch.pods', podApplied(1));
     await h.syncs(1);
     const answer = (id: string, status: number, outcome: MutationResult['outcome']): MutationResult => ({
       ...failedCreate('rc'),
