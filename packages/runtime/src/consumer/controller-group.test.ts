@@ -79,13 +79,9 @@ function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'gl
   return { part, ...fed };
 }
 
-/** harness starts a group over the scripted bus with one part (inputs: pods, unless told) that records what it is fed. */
-async function harness(
-  o: Partial<ControllerGroupOptions> & { partitions?: number; partitioned?: string[]; global?: string[] } = {},
-) {
-  const { bus, groups, ensured, sent, moves } = scriptedBus(o.partitions);
-  const { part, ...fed } = recordingPart('c', { partitioned: o.partitioned ?? [PODS], global: o.global ?? [] });
-  const group = new ControllerGroup({
+/** groupOptions are a test group's options over this bus: unsigned JSON results, silent, nothing dead-lettered. */
+function groupOptions(bus: ControllerGroupOptions['bus']): ControllerGroupOptions {
+  return {
     bus,
     groupId: 'g',
     singleton: false,
@@ -96,8 +92,16 @@ async function harness(
     onDivergence: () => undefined,
     log: jsonLogger('test', { sink: () => undefined }),
     fatal: () => undefined,
-    ...o,
-  });
+  };
+}
+
+/** harness starts a group over the scripted bus with one part (inputs: pods, unless told) that records what it is fed. */
+async function harness(
+  o: Partial<ControllerGroupOptions> & { partitions?: number; partitioned?: string[]; global?: string[] } = {},
+) {
+  const { bus, groups, ensured, sent, moves } = scriptedBus(o.partitions);
+  const { part, ...fed } = recordingPart('c', { partitioned: o.partitioned ?? [PODS], global: o.global ?? [] });
+  const group = new ControllerGroup({ ...groupOptions(bus), ...o });
   group.attach(part);
   await group.start();
   return { group, groups, ensured, sent, moves, ...fed };
@@ -408,18 +412,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const { bus, groups } = scriptedBus();
     let decodes = 0;
     const counting = { decode: async (b: Buffer) => (decodes++, json.decode(b)) };
-    const group = new ControllerGroup({
-      bus,
-      groupId: 'g',
-      singleton: false,
-      resultsTopic: RESULTS,
-      results: { serde: json, signing: UNSIGNED },
-      mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
-      onDeadLetter: () => undefined,
-      onDivergence: () => undefined,
-      log: jsonLogger('test', { sink: () => undefined }),
-      fatal: () => undefined,
-    });
+    const group = new ControllerGroup(groupOptions(bus));
     const [rc, rs] = [
       recordingPart('rc', { partitioned: [PODS], global: [] }),
       recordingPart('rs', { partitioned: [PODS, NODES], global: [] }),
