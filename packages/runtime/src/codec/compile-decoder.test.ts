@@ -7,20 +7,7 @@ import { AvroDecodeError } from './binary-reader.ts';
 import { avscOptions } from './codec.avro.ts';
 import { compileDecoder } from './compile-decoder.ts';
 import { compileEncoder } from './compile-encoder.ts';
-import { widgetSchema } from './widget.fixture.ts';
-
-const nulls = {
-  name: null,
-  replicas: null,
-  labels: null,
-  created: null,
-  port: null,
-  raw: null,
-  _ref: null,
-  parts: null,
-  byZone: null,
-  constructor: null,
-};
+import { widgetNulls as nulls, widgetSchema } from './widget.fixture.ts';
 
 /** written is what avsc, the reference writer, writes of an Avro value of `schema`. */
 const written = (schema: AvroType, value: unknown): Buffer =>

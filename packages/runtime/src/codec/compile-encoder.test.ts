@@ -4,20 +4,7 @@ import avro from 'avsc';
 import { avscOptions } from './codec.avro.ts';
 import { compileEncoder } from './compile-encoder.ts';
 import { AvroEncodeError } from './encode-state.ts';
-import { widgetSchema } from './widget.fixture.ts';
-
-const nulls = {
-  name: null,
-  replicas: null,
-  labels: null,
-  created: null,
-  port: null,
-  raw: null,
-  _ref: null,
-  parts: null,
-  byZone: null,
-  constructor: null,
-};
+import { widgetNulls as nulls, widgetSchema } from './widget.fixture.ts';
 
 /** avscReads is the Avro value avsc, the reference reader, reads from what the encoder wrote, as plain objects. */
 const avsc = avro.Type.forSchema(widgetSchema as avro.Schema, avscOptions());

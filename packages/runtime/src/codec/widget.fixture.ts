@@ -36,3 +36,17 @@ export const widgetDocument: OpenApiDocument = {
 
 /** widgetSchema is the Avro schema generated for the fixture's recursive Widget. */
 export const widgetSchema = openApiToAvro(widgetDocument, 'io.kcmbus.test.v1.Widget');
+
+/** widgetNulls is the Avro value of a widget with every field null: what an empty widget encodes to. */
+export const widgetNulls = {
+  name: null,
+  replicas: null,
+  labels: null,
+  created: null,
+  port: null,
+  raw: null,
+  _ref: null,
+  parts: null,
+  byZone: null,
+  constructor: null,
+};
