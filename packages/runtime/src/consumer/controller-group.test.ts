@@ -123,6 +123,20 @@ const record = (
   timestamp: '0',
   headers: {},
 });
+/** watermarkRecord is a watcher's watermark at this offset, with these headers (an inventory, a checkpoint marker). */
+const watermarkRecord = (offset: number, headers: Record<string, string>) => ({
+  ...record('~watermark', offset),
+  value: Buffer.from(
+    JSON.stringify({
+      type: 'Watermark',
+      key: '~watermark',
+      resourceVersion: '5',
+      observedAt: '2026-01-01T00:00:00Z',
+      object: null,
+    }),
+  ),
+  headers,
+});
 const heartbeat = async (): Promise<void> => undefined;
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
@@ -196,19 +210,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       for (const k of keys) i.applied(k);
       return i.inventory.header();
     };
-    const watermark = (offset: number, watcher: string) => ({
-      ...record('~watermark', offset),
-      value: Buffer.from(
-        JSON.stringify({
-          type: 'Watermark',
-          key: '~watermark',
-          resourceVersion: '5',
-          observedAt: '2026-01-01T00:00:00Z',
-          object: null,
-        }),
-      ),
-      headers: { 'kcm-bus-inventory': watcher },
-    });
+    const watermark = (offset: number, watcher: string) => watermarkRecord(offset, { 'kcm-bus-inventory': watcher });
     const history = (...records: ReturnType<typeof record>[]) =>
       h.groups[0]!.onBatch(
         { topic: PODS_HISTORY, partition: p, records, lastOffset: records.at(-1)!.offset },
@@ -225,19 +227,8 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const h = await harness();
     const p = partitionOfNs('ns-a');
     await h.groups[0]!.onAssigned!([offsets(PODS, p, 3), offsets(PODS_HISTORY, p, 40)]);
-    const marker = (offset: number, next: number, epoch: number) => ({
-      ...record('~watermark', offset),
-      value: Buffer.from(
-        JSON.stringify({
-          type: 'Watermark',
-          key: '~watermark',
-          resourceVersion: '5',
-          observedAt: '2026-01-01T00:00:00Z',
-          object: null,
-        }),
-      ),
-      headers: { 'kcm-bus-history-next': String(next), 'kcm-bus-epoch': String(epoch) },
-    });
+    const marker = (offset: number, next: number, epoch: number) =>
+      watermarkRecord(offset, { 'kcm-bus-history-next': String(next), 'kcm-bus-epoch': String(epoch) });
     await h.groups[0]!.onBatch(
       {
         topic: PODS,

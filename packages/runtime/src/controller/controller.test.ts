@@ -128,6 +128,16 @@ const failedCreate = (name: string, outcome: MutationResult['outcome'] = 'Failed
   reconcileKey: KEY,
 });
 
+/** appliedStatus is the writer's Applied result of an UpdateStatus of the RC ns/rc, leaving it at resourceVersion. */
+const appliedStatus = (write: Mutation, resourceVersion: string): MutationResult => ({
+  ...failedCreate('rc'),
+  mutationId: write.id,
+  verb: 'UpdateStatus',
+  outcome: 'Applied',
+  resourceVersion,
+  target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' },
+});
+
 describe('Controller: expectations a restore or a rebalance left behind', () => {
   it('given pending creations the stores already hold (restored records), when the key syncs, then they are lowered first and the sync sees expectations satisfied', async () => {
     const h = harness(() => ({ mutations: [] }), { creates: ['ns/a', 'ns/b'], deletes: [] });
@@ -360,14 +370,7 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(2, '11'));
     await turns();
     assert.equal(h.inputs.length, 1, 'held while the write is in flight');
-    const applied = {
-      ...failedCreate('rc'),
-      mutationId: 'w-1',
-      verb: 'UpdateStatus' as const,
-      outcome: 'Applied' as const,
-      resourceVersion: '12',
-      target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' },
-    };
+    const applied = appliedStatus(write, '12');
     await h.controller.onResult(applied, cause(3), true);
     await turns();
     assert.equal(h.inputs.length, 1, 'held until the watch shows version 12');
@@ -385,14 +388,7 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.syncs(1);
     await h.controller.onEvent(RCS, rcEvent(2, '11'));
     await h.syncs(2);
-    const applied = {
-      ...failedCreate('rc'),
-      mutationId: 'w-1',
-      verb: 'UpdateStatus' as const,
-      outcome: 'Applied' as const,
-      resourceVersion: '12',
-      target: { ...write.target, namespace: 'ns', name: 'rc', resource: 'replicationcontrollers' },
-    };
+    const applied = appliedStatus(write, '12');
     await h.controller.onResult(applied, cause(3), true);
     await h.controller.onEvent(RCS, rcEvent(4, '11'));
     await h.syncs(3);
