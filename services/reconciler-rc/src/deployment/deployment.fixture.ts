@@ -12,6 +12,16 @@ export function at(seconds: number): string {
 }
 
 /** LABELS is the selector upstream's tests use ({"foo": "bar"}). */
+/** FOO_CONTROLLER_REF is the controller reference a ReplicaSet of newDeployment('foo') carries. */
+export const FOO_CONTROLLER_REF = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  name: 'foo',
+  uid: 'uid-foo',
+  controller: true,
+  blockOwnerDeletion: true,
+};
+
 export const LABELS: Readonly<Record<string, string>> = { foo: 'bar' };
 
 /** DeploymentOptions vary newDeployment as upstream's tests vary theirs; absent limits are upstream's nil (none). */

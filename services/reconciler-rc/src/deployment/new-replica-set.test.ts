@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Deployment, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import { DESIRED_REPLICAS, MAX_REPLICAS, REVISION, withAnnotations } from './annotations.ts';
 import { PROGRESSING, REASONS } from './conditions.ts';
-import { LABELS, newDeployment, newReplicaSet } from './deployment.fixture.ts';
+import { FOO_CONTROLLER_REF, LABELS, newDeployment, newReplicaSet } from './deployment.fixture.ts';
 import { computeHash, POD_TEMPLATE_HASH } from './hash.ts';
 import { getAllReplicaSetsAndSyncRevision } from './new-replica-set.ts';
 import { SyncError } from './sync-context.ts';
@@ -34,16 +34,7 @@ describe('getNewReplicaSet: creating the new ReplicaSet', () => {
       metadata: {
         name: `foo-${HASH}`,
         namespace: 'default',
-        ownerReferences: [
-          {
-            apiVersion: 'apps/v1',
-            kind: 'Deployment',
-            name: 'foo',
-            uid: 'uid-foo',
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        ownerReferences: [FOO_CONTROLLER_REF],
         labels: { ...LABELS, [POD_TEMPLATE_HASH]: HASH },
         annotations: { [REVISION]: '5', [DESIRED_REPLICAS]: '3', [MAX_REPLICAS]: '4' },
       },

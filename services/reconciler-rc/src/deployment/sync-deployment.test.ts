@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Deployment, ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import { applyMutations, failuresOf, objectNames } from '@kcm-bus/k8s/cluster.fixture.ts';
 import { DEPRECATED_ROLLBACK_TO, REVISION, withAnnotations } from './annotations.ts';
-import { at, LABELS, newDeployment, newReplicaSet, T0 } from './deployment.fixture.ts';
+import { at, FOO_CONTROLLER_REF, LABELS, newDeployment, newReplicaSet, T0 } from './deployment.fixture.ts';
 import { computeHash, POD_TEMPLATE_HASH } from './hash.ts';
 import { bodyOf, convergeDeployment, newCluster, sync } from './sync.fixture.ts';
 
@@ -153,16 +153,7 @@ describe('TestGetReplicaSetsForDeployment / TestGetReplicaSetsForDeploymentAdopt
       {
         op: 'add',
         path: '/metadata/ownerReferences',
-        value: [
-          {
-            apiVersion: 'apps/v1',
-            kind: 'Deployment',
-            name: 'foo',
-            uid: 'uid-foo',
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        value: [FOO_CONTROLLER_REF],
       },
     ]);
     applyMutations(c, result.mutations, T0);
