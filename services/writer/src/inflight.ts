@@ -11,6 +11,9 @@ export type InflightRecord = {
   readonly lane?: string;
 };
 
+/** laneOf is the lane a record runs in. */
+const laneOf = (r: InflightRecord): string => r.lane ?? '';
+
 /**
  * InflightScheduler decides which consumed mutations may be sent now: per key (targetKey) strictly one after the
  * other in offset order, across keys up to `concurrency` at once in each lane, so the thousand creates of one RC (one
@@ -25,9 +28,8 @@ export class InflightScheduler<T extends InflightRecord> {
   readonly #concurrency: number;
   readonly #queues = new Map<string, T[]>();
   readonly #busy = new Set<string>();
-  /** ready keys by lane, in the order they became ready; readyLane says where a ready key is. */
+  /** ready keys by the lane of their head record, in the order they became ready. */
   readonly #ready = new Map<string, Set<string>>();
-  readonly #readyLane = new Map<string, string>();
   readonly #running = new Map<T, number>();
   readonly #runningIn = new Map<string, number>();
   readonly #logs = new Map<number, OffsetLog>();
@@ -59,7 +61,7 @@ export class InflightScheduler<T extends InflightRecord> {
       for (const key of keys) {
         if ((this.#runningIn.get(lane) ?? 0) >= this.#concurrency) break;
         this.#unmarkReady(key);
-        runnable.push(this.#start(key, lane));
+        runnable.push(this.#start(key));
       }
     }
     return runnable;
@@ -126,7 +128,7 @@ export class InflightScheduler<T extends InflightRecord> {
     if (epoch === undefined)
       throw new Error(`record ${record.partition}@${record.offset} (${record.key}) is not in flight`);
     this.#running.delete(record);
-    const lane = record.lane ?? '';
+    const lane = laneOf(record);
     const left = (this.#runningIn.get(lane) ?? 1) - 1;
     if (left > 0) this.#runningIn.set(lane, left);
     else this.#runningIn.delete(lane);
@@ -136,32 +138,30 @@ export class InflightScheduler<T extends InflightRecord> {
   }
 
   /** start takes the head record of a ready key as running in its lane. */
-  #start(key: string, lane: string): T {
+  #start(key: string): T {
     const queue = this.#queues.get(key)!;
     const record = queue.shift()!;
     if (queue.length === 0) this.#queues.delete(key);
     this.#busy.add(key);
     this.#running.set(record, this.#epochs.get(record.partition) ?? 0);
-    this.#runningIn.set(lane, (this.#runningIn.get(lane) ?? 0) + 1);
+    this.#runningIn.set(laneOf(record), (this.#runningIn.get(laneOf(record)) ?? 0) + 1);
     return record;
   }
 
   /** markReady puts an idle key with queued records in the lane of its head record. */
   #markReady(key: string): void {
-    const lane = this.#queues.get(key)![0]!.lane ?? '';
+    const lane = laneOf(this.#queues.get(key)![0]!);
     let keys = this.#ready.get(lane);
     if (!keys) this.#ready.set(lane, (keys = new Set()));
     keys.add(key);
-    this.#readyLane.set(key, lane);
   }
 
+  /** unmarkReady takes a key out of its lane's ready keys, if it is there; call it before its head record changes. */
   #unmarkReady(key: string): void {
-    const lane = this.#readyLane.get(key);
-    if (lane === undefined) return;
-    this.#readyLane.delete(key);
-    const keys = this.#ready.get(lane)!;
-    keys.delete(key);
-    if (keys.size === 0) this.#ready.delete(lane);
+    const head = this.#queues.get(key)?.[0];
+    if (head === undefined) return;
+    const keys = this.#ready.get(laneOf(head));
+    if (keys?.delete(key) && keys.size === 0) this.#ready.delete(laneOf(head));
   }
 
   #logFor(partition: number): OffsetLog {
