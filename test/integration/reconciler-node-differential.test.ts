@@ -27,10 +27,29 @@ const PERIODS = [
  */
 const PHASE_S = MONITOR_PERIOD_S + 2;
 
+/** Each step is timed from the step that causes it, in either system. */
+const CAUSE = { tainted: 'unknown', notReady: 'unknown', evicted: 'tainted', replaced: 'evicted' } as const;
+
+/**
+ * EVICTION_INTERVAL_S is one token of the zone's tainting queue at the default `--node-eviction-rate` (0.1). Upstream's
+ * tainting loop reads the node from its informer: when the loop runs (every 100 ms) before the informer has seen the
+ * Unknown status its monitor pass just wrote, it drops the node as "ready again" and spends the token, and the taint
+ * comes when the next token does, 10 s after Unknown (a CI run printed exactly that). kcm-bus taints from the state its
+ * pass decided on, at once. Upstream may be that much later on this step, never kcm-bus.
+ */
+const EVICTION_INTERVAL_S = 10;
+
+/** inStep: kcm-bus took `ours` s and upstream `theirs` s from a step's cause to it; within a monitor period (or upstream's race). */
+function inStep(step: keyof typeof CAUSE, ours: number, theirs: number): boolean {
+  const behind = ours - theirs;
+  if (Math.abs(behind) <= MONITOR_PERIOD_S) return true;
+  return step === 'tainted' && behind < 0 && -behind <= EVICTION_INTERVAL_S + 1;
+}
+
 describe('reconciler-node against upstream kube-controller-manager: one node-death script, the same outcome', () => {
   after(stopAllServices);
 
-  it("ends in the same state with the same events, each step after Unknown within one monitor period of upstream's", async () => {
+  it("ends in the same state with the same events, each step after its cause within one monitor period of upstream's", async () => {
     await schedulableKwokNode(uniqueName('kwok-nd'));
     const upstream = startUpstream(stack, {
       controllers: 'node-lifecycle-controller,taint-eviction-controller,replicationcontroller-controller',
@@ -58,10 +77,11 @@ describe('reconciler-node against upstream kube-controller-manager: one node-dea
       `Unknown: kcm-bus ${s2.unknown} s, upstream ${s1.unknown} s after the kill`,
     );
     for (const step of ['tainted', 'notReady', 'evicted', 'replaced'] as const) {
-      const [ours, theirs] = [s2[step] - s2.unknown, s1[step] - s1.unknown];
+      const cause = CAUSE[step];
+      const [ours, theirs] = [s2[step] - s2[cause], s1[step] - s1[cause]];
       assert.ok(
-        Math.abs(ours - theirs) <= MONITOR_PERIOD_S,
-        `${step}: kcm-bus ${ours.toFixed(1)} s, upstream ${theirs.toFixed(1)} s after Unknown`,
+        inStep(step, ours, theirs),
+        `${step}: kcm-bus ${ours.toFixed(1)} s, upstream ${theirs.toFixed(1)} s after ${cause}`,
       );
     }
   });
