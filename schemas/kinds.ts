@@ -51,6 +51,8 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Service', 'services', true, ['svc']),
   core('Endpoints', 'endpoints', true, ['ep']),
   core('Node', 'nodes', false, ['no']),
+  core('Namespace', 'namespaces', false, ['ns']),
+  core('ServiceAccount', 'serviceaccounts', true, ['sa']),
   grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
   grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
   grouped('apps', 'apps', 'Deployment', 'deployments', ['deploy']),

@@ -28,6 +28,8 @@ const HISTORY_TOPICS = [
   'kcm.watch.replicationcontrollers',
   'kcm.watch.services',
   'kcm.watch.endpoints',
+  'kcm.watch.namespaces',
+  'kcm.watch.serviceaccounts',
 ];
 const STATE_TOPICS = ['kcm.state.pods', 'kcm.state.replicationcontrollers'];
 
@@ -122,6 +124,7 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
     services.push(await startService('writer', testWriterFlags(bus)));
     services.push(await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]));
     services.push(await startService('reconciler-endpoint', bus));
+    services.push(await startService('reconciler-namespace', bus));
   });
   after(stopAllServices);
 

@@ -8,7 +8,14 @@ import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** SERVICES are the five services. */
-const SERVICES = ['watcher', 'writer', 'reconciler-rc', 'reconciler-endpoint', 'reconciler-node'];
+const SERVICES = [
+  'watcher',
+  'writer',
+  'reconciler-rc',
+  'reconciler-endpoint',
+  'reconciler-node',
+  'reconciler-namespace',
+];
 
 type ComposeService = {
   build?: { context: string; dockerfile: string };

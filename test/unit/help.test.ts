@@ -12,6 +12,7 @@ import { COMMANDS } from '@kcm-bus/stack/cli.ts';
 import { CONTROLLER_SERVICES } from '@kcm-bus/stack/replay-command.ts';
 import type { Command } from '@kcm-bus/tools/command.ts';
 import { DECLARATIONS as ENDPOINT } from '../../services/reconciler-endpoint/src/declarations.ts';
+import { DECLARATIONS as NAMESPACE } from '../../services/reconciler-namespace/src/declarations.ts';
 import { DECLARATIONS as NODE } from '../../services/reconciler-node/src/declarations.ts';
 import { DECLARATIONS as RC } from '../../services/reconciler-rc/src/declarations.ts';
 import { WATCHER_FLAGS } from '../../services/watcher/src/flags.ts';
@@ -27,6 +28,7 @@ const SERVICE_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
   'reconciler-rc': controllerFlags(RC),
   'reconciler-endpoint': controllerFlags(ENDPOINT),
   'reconciler-node': controllerFlags(NODE),
+  'reconciler-namespace': controllerFlags(NAMESPACE),
 };
 
 /**

@@ -16,7 +16,12 @@ import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '@kcm-bus/k8s/discovery-v1.
  */
 
 /** RECONCILER_SERVICES are the kcm-bus services that run controllers (each its own deployable and Kafka principal). */
-export const RECONCILER_SERVICES = ['reconciler-rc', 'reconciler-endpoint', 'reconciler-node'] as const;
+export const RECONCILER_SERVICES = [
+  'reconciler-rc',
+  'reconciler-endpoint',
+  'reconciler-node',
+  'reconciler-namespace',
+] as const;
 
 /** ReconcilerService is one of RECONCILER_SERVICES. */
 export type ReconcilerService = (typeof RECONCILER_SERVICES)[number];
@@ -304,6 +309,37 @@ export const TAINT_EVICTION_CONTROLLER = entry({
   ],
 });
 
+/**
+ * SERVICEACCOUNT_CONTROLLER is upstream's serviceaccount-controller: the `default` ServiceAccount in every active
+ * namespace, created again when deleted. It records no events; its one write is that Create.
+ */
+export const SERVICEACCOUNT_CONTROLLER = entry({
+  name: 'serviceaccount-controller',
+  service: 'reconciler-namespace',
+  eventSource: 'service-account-controller',
+  reconciles: 'namespaces',
+  eventKinds: [],
+  ownerFinalizers: [],
+  grants: [
+    {
+      resource: 'serviceaccounts',
+      verbs: ['Create'],
+      content: [{ check: 'namespace' }, { check: 'name', equals: 'default' }],
+    },
+  ],
+  parts: [
+    {
+      workqueue: 'serviceaccount',
+      inputs: { namespaces: partitioned('namespaces'), serviceAccounts: partitioned('serviceaccounts') },
+      workers: {
+        name: 'serviceaccount-workers',
+        default: 1,
+        help: 'Namespaces whose service accounts are synced at once (upstream runs one worker: sac.Run(ctx, 1)).',
+      },
+    },
+  ],
+});
+
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
@@ -313,6 +349,7 @@ export const CONTROLLERS: readonly CatalogEntry[] = [
   ENDPOINTSLICE_CONTROLLER,
   NODE_LIFECYCLE_CONTROLLER,
   TAINT_EVICTION_CONTROLLER,
+  SERVICEACCOUNT_CONTROLLER,
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */

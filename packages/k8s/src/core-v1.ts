@@ -222,3 +222,21 @@ export type Endpoints = {
   readonly metadata: ObjectMeta;
   readonly subsets?: readonly EndpointSubset[];
 };
+
+/** NamespacePhase is core/v1 NamespacePhase. */
+export type NamespacePhase = 'Active' | 'Terminating';
+
+/** Namespace is core/v1 Namespace (its phase is what the namespace's controllers read first). */
+export type Namespace = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly status?: { readonly phase?: NamespacePhase };
+};
+
+/** ServiceAccount is core/v1 ServiceAccount, metadata only: the service account controller reads whether one exists. */
+export type ServiceAccount = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+};

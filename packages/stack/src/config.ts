@@ -19,6 +19,7 @@ export const PORT_NAMES = [
   'reconcilerEndpoint',
   'reconcilerNode',
   'kafkaSecure',
+  'reconcilerNamespace',
 ] as const;
 
 /** PortName is one of the stack's ports. */

@@ -28,7 +28,12 @@ describe("the services' Kafka ACLs", () => {
   });
 
   it('given kcm.mutations, then only the reconcilers may write it, and only the writer read it', () => {
-    assert.deepEqual(writers('kcm.mutations'), ['reconciler-rc', 'reconciler-endpoint', 'reconciler-node']);
+    assert.deepEqual(writers('kcm.mutations'), [
+      'reconciler-rc',
+      'reconciler-endpoint',
+      'reconciler-node',
+      'reconciler-namespace',
+    ]);
     assert.deepEqual(
       SERVICES.filter((s) => allowed(serviceAcls(), s, 'READ', 'kcm.mutations')),
       ['writer'],

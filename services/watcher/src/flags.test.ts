@@ -9,6 +9,7 @@ describe('WATCHER_FLAGS', () => {
       'replicasets',
       'deployments',
       'services',
+      'namespaces',
     ]);
   });
 });

@@ -325,3 +325,25 @@ describe('contentRefusal: what the endpointslice controller may write', () => {
     );
   });
 });
+
+describe("contentRefusal: the ServiceAccount controller's one write", () => {
+  const account = (metadata: Record<string, unknown>): Mutation =>
+    aCreate({
+      controller: 'serviceaccount-controller',
+      target: { ...aCreate().target, kind: 'ServiceAccount', resource: 'serviceaccounts', name: 'default' },
+      body: JSON.stringify({ metadata }),
+      reconcileKey: 'default',
+    });
+
+  it('given the default ServiceAccount of the namespace it syncs (syncNamespace), then it may create it', () => {
+    assert.equal(contentRefusal(account({ name: 'default', namespace: 'default' })), undefined);
+  });
+
+  it('given any other account, or one into another namespace than the target, then it is refused naming why', () => {
+    assert.match(contentRefusal(account({ name: 'admin', namespace: 'default' })) ?? '', /not named "default"/);
+    assert.match(
+      contentRefusal(account({ name: 'default', namespace: 'kube-system' })) ?? '',
+      /of namespace "kube-system" in default/,
+    );
+  });
+});
