@@ -30,6 +30,7 @@ const HISTORY_TOPICS = [
   'kcm.watch.endpoints',
   'kcm.watch.namespaces',
   'kcm.watch.serviceaccounts',
+  'kcm.watch.configmaps',
 ];
 const STATE_TOPICS = ['kcm.state.pods', 'kcm.state.replicationcontrollers'];
 
@@ -124,7 +125,7 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
     services.push(await startService('writer', testWriterFlags(bus)));
     services.push(await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]));
     services.push(await startService('reconciler-endpoint', bus));
-    services.push(await startService('reconciler-namespace', bus));
+    services.push(await startService('reconciler-namespace', [...bus, '--root-ca-file', stack.caFile]));
   });
   after(stopAllServices);
 

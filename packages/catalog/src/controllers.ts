@@ -340,6 +340,38 @@ export const SERVICEACCOUNT_CONTROLLER = entry({
   ],
 });
 
+/**
+ * ROOT_CA_CERT_PUBLISHER is upstream's root-ca-certificate-publisher-controller: the `kube-root-ca.crt` ConfigMap in
+ * every namespace, holding the cluster's CA bundle (--root-ca-file), restored when changed and created again when
+ * deleted. It records no events; it writes that ConfigMap and nothing else.
+ */
+export const ROOT_CA_CERT_PUBLISHER = entry({
+  name: 'root-ca-certificate-publisher-controller',
+  service: 'reconciler-namespace',
+  eventSource: 'root-ca-cert-publisher',
+  reconciles: 'namespaces',
+  eventKinds: [],
+  ownerFinalizers: [],
+  grants: [
+    {
+      resource: 'configmaps',
+      verbs: ['Create', 'Update'],
+      content: [{ check: 'namespace' }, { check: 'name', equals: 'kube-root-ca.crt' }],
+    },
+  ],
+  parts: [
+    {
+      workqueue: 'root_ca_cert_publisher',
+      inputs: { namespaces: partitioned('namespaces'), configMaps: partitioned('configmaps') },
+      workers: {
+        name: 'root-ca-cert-publisher-workers',
+        default: 1,
+        help: 'Namespaces whose root CA ConfigMap is synced at once (upstream runs one worker: sac.Run(ctx, 1)).',
+      },
+    },
+  ],
+});
+
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
@@ -350,6 +382,7 @@ export const CONTROLLERS: readonly CatalogEntry[] = [
   NODE_LIFECYCLE_CONTROLLER,
   TAINT_EVICTION_CONTROLLER,
   SERVICEACCOUNT_CONTROLLER,
+  ROOT_CA_CERT_PUBLISHER,
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */

@@ -240,3 +240,12 @@ export type ServiceAccount = {
   readonly kind?: string;
   readonly metadata: ObjectMeta;
 };
+
+/** ConfigMap is core/v1 ConfigMap (the root CA publisher reads and writes `kube-root-ca.crt`). */
+export type ConfigMap = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly data?: Readonly<Record<string, string>>;
+  readonly binaryData?: Readonly<Record<string, string>>;
+};

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { StackConfig } from './config.ts';
 import type { ServiceName } from './kafka-acls.ts';
 import { kafkaSecureEndpoint, type KafkaSecureEndpoint } from './kafka-secure.ts';
 import { kubeconfigPath } from './kube-access.ts';
+import { pkiDir } from './pki.ts';
 import { apiserverUrl } from './parts.ts';
 import { registryUrl } from './registry-part.ts';
 import { signingDir } from './signing.ts';
@@ -19,6 +21,8 @@ export type StackEndpoints = {
   readonly etcd: string;
   /** signingDir holds every local signer's Ed25519 key pair: each service's `--signing-dir`. */
   readonly signingDir: string;
+  /** caFile is the cluster's CA bundle (the apiserver's serving certificate's): reconciler-namespace's --root-ca-file. */
+  readonly caFile: string;
 };
 
 /** stackEndpoints derives the endpoints of a stack from its configuration. */
@@ -33,6 +37,7 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
     redis: `redis://${c.host}:${c.ports.redis}`,
     etcd: `http://${c.host}:${c.ports.etcd}`,
     signingDir: signingDir(c.dir),
+    caFile: join(pkiDir(c.dir), 'ca.crt'),
   };
 }
 

@@ -34,6 +34,7 @@ export function writeKubeconfigs(stackDir: string, server: string): void {
 type Rule = {
   readonly apiGroups: readonly string[];
   readonly resources: readonly string[];
+  readonly resourceNames?: readonly string[];
   readonly verbs: readonly string[];
 };
 
@@ -86,14 +87,36 @@ function writerRules(): Rule[] {
   return rulesOf(grants);
 }
 
-/** watcherRules are list and watch of every watched kind, one rule per API group. */
+/**
+ * watcherRules are list and watch of every watched kind, one rule per API group; a kind watched by name
+ * (`fieldSelector: metadata.name=<name>`) has a rule of its own, for that name only (RBAC authorizes a list or watch
+ * by resourceNames when its field selector names the object).
+ */
 function watcherRules(): Rule[] {
-  const groups = [...new Set(WATCHED_KINDS.map((k) => apiGroup(k.apiVersion)))];
-  return groups.map((group) => ({
-    apiGroups: [group],
-    resources: WATCHED_KINDS.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural),
-    verbs: ['list', 'watch'],
-  }));
+  const byName = (k: (typeof WATCHED_KINDS)[number]): string | undefined =>
+    /^metadata\.name=([^,]+)$/.exec(k.fieldSelector ?? '')?.[1];
+  const whole = WATCHED_KINDS.filter((k) => byName(k) === undefined);
+  const groups = [...new Set(whole.map((k) => apiGroup(k.apiVersion)))];
+  return [
+    ...groups.map((group) => ({
+      apiGroups: [group],
+      resources: whole.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural),
+      verbs: ['list', 'watch'],
+    })),
+    ...WATCHED_KINDS.flatMap((k) => {
+      const name = byName(k);
+      return name === undefined
+        ? []
+        : [
+            {
+              apiGroups: [apiGroup(k.apiVersion)],
+              resources: [k.plural],
+              resourceNames: [name],
+              verbs: ['list', 'watch'],
+            },
+          ];
+    }),
+  ];
 }
 
 /**

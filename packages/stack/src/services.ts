@@ -43,7 +43,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
     service('reconciler-endpoint', 'reconcilerEndpoint', []),
     service('reconciler-node', 'reconcilerNode', []),
-    service('reconciler-namespace', 'reconcilerNamespace', []),
+    service('reconciler-namespace', 'reconcilerNamespace', ['--root-ca-file', e.caFile]),
   ];
 }
 

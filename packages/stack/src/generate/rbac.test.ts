@@ -24,6 +24,15 @@ describe('rbacManifest: deploy/kustomize/base/rbac.yaml', () => {
     );
   });
 
+  it('given a kind watched by name (config maps: kube-root-ca.crt), then the watcher may list and watch that name only', () => {
+    const rules = ROLES['watcher'] ?? [];
+    assert.deepEqual(
+      rules.filter((r) => r.resources.includes('configmaps')),
+      [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-root-ca.crt'], verbs: ['list', 'watch'] }],
+    );
+    assert.ok(rules.some((r) => r.resources.includes('pods') && r.resourceNames === undefined));
+  });
+
   it('given the bindings, then each role goes to its own ServiceAccount, and nothing else is bound', () => {
     assert.deepEqual(
       ofKind('ClusterRoleBinding').map((b) => [b.roleRef?.name, b.subjects]),

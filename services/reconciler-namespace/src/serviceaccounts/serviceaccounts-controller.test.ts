@@ -149,7 +149,7 @@ describe("serviceaccount-controller's failed creates (syncNamespace's aggregate 
 
   it('given a create that failed, then the sync is an error naming it and writes nothing until its retry', () => {
     const decision = spec.reconcile(NS, input([result('Failed', 'InternalError')]));
-    assert.deepEqual([decision.mutations.length, decision.error], [0, 'create default/default: boom']);
+    assert.deepEqual([decision.mutations.length, decision.error], [0, 'Create default/default: boom']);
     assert.equal(spec.reconcile(NS, input()).mutations.length, 1);
   });
   it('given AlreadyExists, or a namespace found terminating, then no error (upstream ignores both)', () => {

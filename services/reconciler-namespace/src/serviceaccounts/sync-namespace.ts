@@ -1,7 +1,8 @@
 import type { Namespace, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
 import { createDraft, mutationLog, type MutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { syncError } from '../write-failures.ts';
 import { SERVICEACCOUNT_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 
@@ -29,7 +30,7 @@ export type ServiceAccountsView = {
  */
 export function syncNamespace(key: string, input: ReconcileInput, view: ServiceAccountsView): Decision {
   const log = mutationLog(SERVICEACCOUNT_CONTROLLER.name, key, input.cause, input.now, input.attempt);
-  const error = createFailures(input.failures);
+  const error = syncError(input.failures, (r) => r.reason === NAMESPACE_TERMINATING);
   if (error !== undefined) return { mutations: [], error };
   if (view.namespaces.get(key)?.status?.phase !== 'Active') return { mutations: [] };
   for (const name of view.accounts) ensure(log, key, name, view.serviceAccounts);
@@ -39,13 +40,4 @@ export function syncNamespace(key: string, input: ReconcileInput, view: ServiceA
 function ensure(log: MutationLog, namespace: string, name: string, serviceAccounts: Lister<ServiceAccount>): void {
   if (serviceAccounts.get(`${namespace}/${name}`) !== undefined) return;
   log.push(createDraft(SERVICE_ACCOUNTS, namespace, { metadata: { name, namespace } }));
-}
-
-/** createFailures is the error of the failed creates among a sync's write results (utilerrors.Flatten of them), if any. */
-function createFailures(failures: readonly MutationResult[]): string | undefined {
-  const failed = failures.filter(
-    (r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone' && r.reason !== NAMESPACE_TERMINATING,
-  );
-  if (failed.length === 0) return undefined;
-  return failed.map((r) => `create ${r.target.namespace}/${r.target.name}: ${r.message}`).join(', ');
 }
