@@ -53,6 +53,7 @@ function replicaSetLike<const N extends string, const P extends ControllerPart>(
     service: 'reconciler-rc',
     eventSource,
     reconciles: plural,
+    newAtCut: true,
     eventKinds: [owner.kind],
     ownerFinalizers: [plural],
     parts: [part],
@@ -124,6 +125,7 @@ export const DEPLOYMENT_CONTROLLER = entry({
   service: 'reconciler-rc',
   eventSource: 'deployment-controller',
   reconciles: 'deployments',
+  newAtCut: true,
   eventKinds: ['Deployment'],
   ownerFinalizers: ['deployments'],
   grants: [
@@ -169,6 +171,7 @@ export const ENDPOINTS_CONTROLLER = entry({
   service: 'reconciler-endpoint',
   eventSource: 'endpoint-controller',
   reconciles: 'services',
+  newAtCut: true,
   eventKinds: ['Endpoints'],
   ownerFinalizers: [],
   grants: [{ resource: 'endpoints', verbs: ['Create', 'Update', 'Delete'], content: [{ check: 'keyObject' }] }, events],
@@ -191,6 +194,7 @@ export const ENDPOINTSLICE_CONTROLLER = entry({
   service: 'reconciler-endpoint',
   eventSource: 'endpoint-slice-controller',
   reconciles: 'services',
+  newAtCut: true,
   eventKinds: ['Service'],
   ownerFinalizers: ['services'],
   grants: [
@@ -409,7 +413,10 @@ export function inputKindsOf(service: ReconcilerService): readonly string[] {
   ];
 }
 
-/** reconciledKinds are the kinds (plurals) whose objects controllers sync, each once, in catalog order. */
-export function reconciledKinds(): readonly string[] {
-  return [...new Set(CONTROLLERS.flatMap((c) => (c.reconciles === null ? [] : [c.reconciles])))];
+/**
+ * cutKinds are the kinds (plurals) whose new objects controllers sync at a cut (newAtCut), each once, in catalog
+ * order: the watcher's --watermark-prompt-kinds.
+ */
+export function cutKinds(): readonly string[] {
+  return [...new Set(CONTROLLERS.flatMap((c) => (c.newAtCut === true && c.reconciles !== null ? [c.reconciles] : [])))];
 }

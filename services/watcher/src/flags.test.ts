@@ -9,7 +9,6 @@ describe('WATCHER_FLAGS', () => {
       'replicasets',
       'deployments',
       'services',
-      'namespaces',
     ]);
   });
 });

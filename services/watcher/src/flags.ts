@@ -1,4 +1,4 @@
-import { reconciledKinds } from '@kcm-bus/catalog/controllers.ts';
+import { cutKinds } from '@kcm-bus/catalog/controllers.ts';
 import type { FlagSpec } from '@kcm-bus/runtime/service/index.ts';
 import { WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 
@@ -44,8 +44,8 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
   {
     name: 'watermark-prompt-kinds',
     type: 'list',
-    default: reconciledKinds(),
-    help: "Kinds whose creations bring every kind's watermark at once, also while changes go on (by plural; default: the kinds the catalog's controllers sync): a controller syncs a new object of them at a cut (reconciler-rc an RC, a ReplicaSet or a Deployment, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one poll (at most 100 ms), not up to --watermark-interval-ms.",
+    default: cutKinds(),
+    help: "Kinds whose creations bring every kind's watermark at once, also while changes go on (by plural; default: the kinds whose new objects the catalog's controllers sync at a cut, newAtCut): a controller syncs a new object of them at a cut (reconciler-rc an RC, a ReplicaSet or a Deployment, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one poll (at most 100 ms), not up to --watermark-interval-ms.",
   },
   {
     name: 'state-checkpoint-interval-ms',

@@ -97,6 +97,13 @@ export type ControllerEntry = {
   readonly service: string;
   readonly eventSource: string;
   readonly reconciles: string | null;
+  /**
+   * newAtCut: a new object of the kind it reconciles is synced at a cut (its handler enqueues it with
+   * `enqueueAtCut`: once its other inputs are known complete up to the object's creation), so a creation of that kind
+   * should bring every kind's watermark at once (the watcher's --watermark-prompt-kinds). Absent: it syncs new objects
+   * on what its stores hold, and their creations hasten nothing.
+   */
+  readonly newAtCut?: true;
   readonly eventKinds: readonly string[];
   readonly grants: readonly Grant[];
   readonly ownerFinalizers: readonly string[];
