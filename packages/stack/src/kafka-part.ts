@@ -60,7 +60,7 @@ export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = s
     launch: kafkaLaunch(c, b, release),
     prepare: () => prepareKafka(c, b, release),
     ready: () => kafkaReady(c),
-    configure: () => grantServiceAcls(c),
+    configure: () => grantServiceAcls(c, (user, password) => addScramUser(c, b, release, user, password)),
   };
 }
 
@@ -133,11 +133,41 @@ export function kafkaReady(c: StackConfig): Promise<boolean> {
 }
 
 /**
- * grantServiceAcls gives each service's principal its rights (kafka-acls.ts), through the loopback PLAINTEXT
- * listener, and checks that each can log in on the secure one: a Kafka formatted before the services had users of
- * their own lacks them, which would otherwise show only as services failing SASL one by one.
+ * addScramUser gives the running broker a user's SCRAM-SHA-512 and -256 credentials (kafka-configs `--alter
+ * --add-config` on the loopback PLAINTEXT listener, as its super user).
  */
-export async function grantServiceAcls(c: StackConfig): Promise<void> {
+async function addScramUser(
+  c: StackConfig,
+  b: Binaries,
+  release: KafkaRelease,
+  user: string,
+  password: string,
+): Promise<void> {
+  // One mechanism a request: the broker refuses to alter a user's credentials twice in one.
+  for (const mechanism of ['SCRAM-SHA-512', 'SCRAM-SHA-256']) {
+    const tool = java(c, b, release, release.configCommand, [
+      '--bootstrap-server',
+      `${c.host}:${c.ports.kafka}`,
+      ...['--alter', '--add-config', `${mechanism}=[password=${password}]`, '--entity-type', 'users'],
+      ...['--entity-name', user],
+    ]);
+    await sh(tool.command, tool.args).catch((err: unknown) => {
+      const output = err instanceof CommandError ? err.output.slice(-1000) : String(err);
+      throw new Error(`adding the Kafka user ${user} (${mechanism}) failed: ${output}`);
+    });
+  }
+}
+
+/**
+ * grantServiceAcls gives each service's principal its rights (kafka-acls.ts), through the loopback PLAINTEXT
+ * listener, and checks that each can log in on the secure one. A Kafka formatted before a service existed
+ * (reconciler-namespace came on 2026-11-29) lacks its user: addUser gives it one, so an upgraded checkout's stack
+ * keeps its state; a login that still fails stops `up` naming the service.
+ */
+export async function grantServiceAcls(
+  c: StackConfig,
+  addUser: (user: string, password: string) => Promise<void>,
+): Promise<void> {
   await grantAcls([`${c.host}:${c.ports.kafka}`], serviceAcls());
   const secure = kafkaSecureEndpoint(c);
   const ssl = { ca: readFileSync(secure.caFile, 'utf8'), rejectUnauthorized: true };
@@ -147,6 +177,8 @@ export async function grantServiceAcls(c: StackConfig): Promise<void> {
       username: service,
       password: readFileSync(secure.servicePasswordFiles[service], 'utf8'),
     };
+    if (await brokerReady([secure.bootstrap], { ssl, sasl })) continue;
+    await addUser(service, sasl.password);
     if (!(await brokerReady([secure.bootstrap], { ssl, sasl }))) {
       throw new Error(
         `Kafka refuses the SCRAM login of ${service}: this stack's Kafka state predates the services' own users; run \`down --purge\` once`,

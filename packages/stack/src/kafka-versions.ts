@@ -13,6 +13,8 @@ export type KafkaRelease = {
   readonly logging: 'log4j' | 'log4j2';
   /** The slf4j binding copied beside Kafka's runtime dependencies. */
   readonly binding: MavenArtifact;
+  /** The main class of kafka-configs.sh (it moved from core to tools in Kafka 4). */
+  readonly configCommand: string;
 };
 
 /**
@@ -25,11 +27,13 @@ export const KAFKA_RELEASES: readonly KafkaRelease[] = [
     version: VERSIONS.kafka,
     logging: 'log4j2',
     binding: { groupId: 'org.apache.logging.log4j', artifactId: 'log4j-slf4j-impl', version: '2.25.5' },
+    configCommand: 'org.apache.kafka.tools.ConfigCommand',
   },
   {
     version: '3.9.1',
     logging: 'log4j',
     binding: { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' },
+    configCommand: 'kafka.admin.ConfigCommand',
   },
 ];
 
