@@ -60,16 +60,20 @@ const PROBED = [
   'serviceaccounts/token',
 ];
 
-/** granted lists what ROLES grant an identity as `verb resource[.group]`, kubectl's spelling (ROLES' subresources are all core). */
+/**
+ * granted lists what ROLES grant an identity as `verb resource[.group]`, kubectl's spelling (ROLES' subresources are
+ * all core), and a rule of resourceNames as `verb resource[.group] name` for each name: on the resource as a whole
+ * it grants nothing.
+ */
 function granted(id: string): Set<string> {
   const named = (res: string, group: string): string => {
     const [resource = '', subresource] = res.split('/');
     return `${group === '' ? resource : `${resource}.${group}`}${subresource === undefined ? '' : `/${subresource}`}`;
   };
+  const checks = (r: (typeof ROLES)[string][number], res: string, g: string): string[] =>
+    r.verbs.flatMap((v) => (r.resourceNames ?? ['']).map((name) => `${v} ${named(res, g)} ${name}`.trimEnd()));
   return new Set(
-    (ROLES[id] ?? []).flatMap((r) =>
-      r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${named(res, g)}`))),
-    ),
+    (ROLES[id] ?? []).flatMap((r) => r.apiGroups.flatMap((g) => r.resources.flatMap((res) => checks(r, res, g)))),
   );
 }
 
@@ -86,13 +90,13 @@ async function canI(sa: string, checks: readonly string[], width = 4): Promise<M
   await Promise.all(
     Array.from({ length: width }, async () => {
       for (let check = queue.shift(); check !== undefined; check = queue.shift()) {
-        const [verb = '', resource = ''] = check.split(' ');
+        const [verb = '', resource = '', name] = check.split(' ');
         const [type = '', subresource] = resource.split('/');
         const run = await kubectl([
           'auth',
           'can-i',
           verb,
-          type,
+          name === undefined ? type : `${type}/${name}`,
           ...(subresource ? [`--subresource=${subresource}`] : []),
           `--as=${sa}`,
         ]);
@@ -122,6 +126,7 @@ describe("deploy/kustomize: the manifests against the stack's real apiserver", (
       'ClusterRoleBinding',
       'ClusterRoleBinding',
       'ConfigMap',
+      'Deployment',
       'Deployment',
       'Deployment',
       'Deployment',
