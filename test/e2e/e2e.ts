@@ -9,12 +9,14 @@ import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 
 /**
- * E2E_SPECS are upstream's e2e specs (Kubernetes v1.37.2, test/e2e/apps and test/e2e/network) for the controllers
+ * E2E_SPECS are upstream's e2e specs (Kubernetes v1.37.2, test/e2e/apps, network and auth) for the controllers
  * kcm-bus replaces that pass on a kwok stack under upstream's kube-controller-manager, and so must pass under
  * kcm-bus. Left out, because they fail under upstream on kwok too (no containers, no pod network): Deployment
  * proportional scaling, ReplicaSet and ReplicationController "serve a basic image on each replica", EndpointSlice
  * "multiple endpoint IPs" and "multiple ports … in multiple EndpointSlices", EndpointSliceMirroring "multiple subsets
- * and same IP address" (`npm run e2e -- --all` runs every spec of these controllers).
+ * and same IP address"; and six ServiceAccounts specs: the token mounts and projections (the stack's apiserver runs
+ * without the ServiceAccount admission plugin) and the OIDC discovery, which needs a running container
+ * (`npm run e2e -- --all` runs every spec of these controllers).
  */
 export const E2E_SPECS: readonly string[] = [
   '[sig-apps] Deployment Deployment should have a working scale subresource [Conformance]',
@@ -45,11 +47,16 @@ export const E2E_SPECS: readonly string[] = [
   '[sig-network] Endpoints should test the lifecycle of an Endpoint [Conformance]',
   '[sig-network] EndpointsController should create Endpoints for Pods matching a Service [Conformance]',
   '[sig-network] EndpointsController should create and delete Endpoints for a Service with a selector that matches no pods [Conformance]',
+  '[sig-auth] ServiceAccounts no secret-based service account token should be auto-generated',
+  '[sig-auth] ServiceAccounts should create a serviceAccountToken and ensure a successful TokenReview [Conformance]',
+  '[sig-auth] ServiceAccounts should guarantee kube-root-ca.crt exist in any namespace [Conformance]',
+  '[sig-auth] ServiceAccounts should run through the lifecycle of a ServiceAccount [Conformance]',
+  '[sig-auth] ServiceAccounts should update a ServiceAccount [Conformance]',
 ];
 
 /** ALL_SPECS selects every spec of the controllers kcm-bus replaces, passing on kwok or not. */
 export const ALL_SPECS =
-  '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )';
+  '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )|\\[sig-auth\\] ServiceAccounts ';
 
 /** SKIP leaves out what needs a cloud or a cluster of its own (serial, disruptive, slow specs). */
 const SKIP = 'Provider:|cloud load-balancer|\\[Serial\\]|\\[Disruptive\\]|\\[Slow\\]';
