@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConfigMap, Namespace, NamespacePhase } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
-import type { ObjectEvent, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
-import type { Mutation, MutationResult } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
+import { failedWrite, syncInput as input } from '../namespace.fixture.ts';
 import { rootCAPublisherSpec } from './root-ca-publisher.ts';
 import { DESCRIPTION, DESCRIPTION_ANNOTATION } from './sync-root-ca.ts';
 
@@ -24,15 +25,6 @@ const cm = (name: string, data: Record<string, string>, annotations?: Record<str
 });
 const caConfigMap = cm('kube-root-ca.crt', { 'ca.crt': CA });
 const other = cm('other', {});
-
-const input = (failures: readonly MutationResult[] = []): ReconcileInput => ({
-  expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
-  failures,
-  now: new Date('2026-11-29T00:00:00Z'),
-  cause: [{ topic: 'kcm.watch.namespaces', partition: 0, offset: 0 }],
-  attempt: 0,
-  fresh: true,
-});
 
 type Fed =
   | { readonly input: 'namespaces'; readonly e: ObjectEvent<Namespace> }
@@ -123,29 +115,18 @@ describe('root-ca-certificate-publisher-controller (TestConfigMapUpdateNoHotLoop
 });
 
 describe("root-ca-certificate-publisher-controller's failed writes", () => {
-  const result = (verb: 'Create' | 'Update', reason: string): MutationResult => ({
-    mutationId: 'm1',
-    controller: 'root-ca-certificate-publisher-controller',
-    verb,
-    target: {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      namespace: 'default',
-      name: 'kube-root-ca.crt',
-      resource: 'configmaps',
-      subresource: null,
-    },
-    outcome: reason === 'Conflict' ? 'Conflict' : 'Failed',
-    status: 500,
-    reason,
-    message: 'boom',
-    name: 'kube-root-ca.crt',
-    resourceVersion: null,
-    uid: null,
-    attempts: 1,
-    appliedAt: '2026-11-29T00:00:00Z',
-    reconcileKey: 'default',
-  });
+  const result = (verb: 'Create' | 'Update', reason: string) =>
+    failedWrite(
+      {
+        controller: 'root-ca-certificate-publisher-controller',
+        verb,
+        kind: 'ConfigMap',
+        resource: 'configmaps',
+        name: 'kube-root-ca.crt',
+      },
+      reason === 'Conflict' ? 'Conflict' : 'Failed',
+      reason,
+    );
   const spec = rootCAPublisherSpec({ namespaces: listerOf([ns('default')]), configMaps: listerOf([]) }, CA);
   it('given a create into a gone or terminating namespace, then no error (upstream returns nil)', () => {
     for (const reason of ['NotFound', 'NamespaceTerminating'])

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Namespace, NamespacePhase, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
-import type { ObjectEvent, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
-import type { MutationResult, Outcome } from '@kcm-bus/runtime/mutation/index.ts';
+import type { ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
+import type { Outcome } from '@kcm-bus/runtime/mutation/index.ts';
+import { failedWrite, syncInput as input } from '../namespace.fixture.ts';
 import { serviceAccountsControllerSpec } from './serviceaccounts-controller.ts';
 
 const NS = 'default';
@@ -12,15 +13,6 @@ const account = (name: string): ServiceAccount => ({
   metadata: { name, namespace: NS, uid: `${name}-uid`, resourceVersion: '1' },
 });
 const [DEFAULT, MANAGED, UNMANAGED] = [account('default'), account('managed'), account('other-unmanaged')];
-
-const input = (failures: readonly MutationResult[] = []): ReconcileInput => ({
-  expectations: { satisfied: true, pendingCreates: [], pendingDeletes: [] },
-  failures,
-  now: new Date('2026-11-29T00:00:00Z'),
-  cause: [{ topic: 'kcm.watch.namespaces', partition: 0, offset: 0 }],
-  attempt: 0,
-  fresh: true,
-});
 
 type Case = {
   readonly namespace?: Namespace;
@@ -119,29 +111,18 @@ describe('serviceaccount-controller (TestServiceAccountCreation)', () => {
 });
 
 describe("serviceaccount-controller's failed creates (syncNamespace's aggregate error)", () => {
-  const result = (outcome: Outcome, reason: string | null): MutationResult => ({
-    mutationId: 'm1',
-    controller: 'serviceaccount-controller',
-    verb: 'Create',
-    target: {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      namespace: NS,
-      name: 'default',
-      resource: 'serviceaccounts',
-      subresource: null,
-    },
-    outcome,
-    status: outcome === 'Failed' ? 500 : 409,
-    reason,
-    message: 'boom',
-    name: 'default',
-    resourceVersion: null,
-    uid: null,
-    attempts: 1,
-    appliedAt: '2026-11-29T00:00:00Z',
-    reconcileKey: NS,
-  });
+  const result = (outcome: Outcome, reason: string) =>
+    failedWrite(
+      {
+        controller: 'serviceaccount-controller',
+        verb: 'Create',
+        kind: 'ServiceAccount',
+        resource: 'serviceaccounts',
+        name: 'default',
+      },
+      outcome,
+      reason,
+    );
   const spec = serviceAccountsControllerSpec({
     namespaces: listerOf([namespace('Active')]),
     serviceAccounts: listerOf([]),
