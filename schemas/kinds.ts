@@ -14,10 +14,11 @@ export type WatchedKind = {
   /** kubectl's short names of the kind (`po`, `rs`), which the tools take as well. */
   readonly shortNames: readonly string[];
   /**
-   * fieldSelector, when set, is the field selector of the kind's list and watch: its topics carry only the objects
-   * it selects (of config maps, the root CA's: no user's configuration travels on the bus).
+   * onlyName, when set, is the one name the kind is watched by (its list and watch carry the field selector
+   * `metadata.name=<onlyName>`, and the watcher's role names it): its topics carry only those objects (of config maps,
+   * the root CA's: no user's configuration travels on the bus).
    */
-  readonly fieldSelector?: string;
+  readonly onlyName?: string;
 };
 
 const core = (kind: string, plural: string, namespaced: boolean, shortNames: readonly string[] = []): WatchedKind => ({
@@ -58,7 +59,7 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Node', 'nodes', false, ['no']),
   core('Namespace', 'namespaces', false, ['ns']),
   core('ServiceAccount', 'serviceaccounts', true, ['sa']),
-  { ...core('ConfigMap', 'configmaps', true, ['cm']), fieldSelector: 'metadata.name=kube-root-ca.crt' },
+  { ...core('ConfigMap', 'configmaps', true, ['cm']), onlyName: 'kube-root-ca.crt' },
   grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
   grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
   grouped('apps', 'apps', 'Deployment', 'deployments', ['deploy']),

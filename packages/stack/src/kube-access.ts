@@ -88,34 +88,32 @@ function writerRules(): Rule[] {
 }
 
 /**
- * watcherRules are list and watch of every watched kind, one rule per API group; a kind watched by name
- * (`fieldSelector: metadata.name=<name>`) has a rule of its own, for that name only (RBAC authorizes a list or watch
- * by resourceNames when its field selector names the object).
+ * watcherRules are list and watch of every watched kind, one rule per API group; a kind watched by one name
+ * (onlyName) has a rule of its own, for that name only (RBAC authorizes a list or watch by resourceNames when its field
+ * selector names the object).
  */
 function watcherRules(): Rule[] {
-  const byName = (k: (typeof WATCHED_KINDS)[number]): string | undefined =>
-    /^metadata\.name=([^,]+)$/.exec(k.fieldSelector ?? '')?.[1];
-  const whole = WATCHED_KINDS.filter((k) => byName(k) === undefined);
+  const whole = WATCHED_KINDS.filter((k) => k.onlyName === undefined);
   const groups = [...new Set(whole.map((k) => apiGroup(k.apiVersion)))];
+  const byName = WATCHED_KINDS.flatMap((k) =>
+    k.onlyName === undefined
+      ? []
+      : [
+          {
+            apiGroups: [apiGroup(k.apiVersion)],
+            resources: [k.plural],
+            resourceNames: [k.onlyName],
+            verbs: ['list', 'watch'],
+          },
+        ],
+  );
   return [
     ...groups.map((group) => ({
       apiGroups: [group],
       resources: whole.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural),
       verbs: ['list', 'watch'],
     })),
-    ...WATCHED_KINDS.flatMap((k) => {
-      const name = byName(k);
-      return name === undefined
-        ? []
-        : [
-            {
-              apiGroups: [apiGroup(k.apiVersion)],
-              resources: [k.plural],
-              resourceNames: [name],
-              verbs: ['list', 'watch'],
-            },
-          ];
-    }),
+    ...byName,
   ];
 }
 

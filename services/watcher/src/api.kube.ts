@@ -24,7 +24,7 @@ export async function kubeListWatcher(
   await kc.applyToHTTPSOptions(tls);
   const base: RequestOptions = { ...tls, agent: new Agent({ ...(tls as AgentOptions), keepAlive: true }) };
   const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${kind.plural}`;
-  const selected = kind.fieldSelector === undefined ? {} : { fieldSelector: kind.fieldSelector };
+  const selected = kind.onlyName === undefined ? {} : { fieldSelector: `metadata.name=${kind.onlyName}` };
   const url = (query: Record<string, string>): string =>
     `${server}${path}?${new URLSearchParams({ ...query, ...selected }).toString()}`;
   const authenticated = (target: string, opts: RequestOptions): Promise<IncomingMessage> =>
