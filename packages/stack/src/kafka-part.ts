@@ -181,7 +181,7 @@ export async function grantServiceAcls(
     await addUser(service, sasl.password);
     if (!(await brokerReady([secure.bootstrap], { ssl, sasl }))) {
       throw new Error(
-        `Kafka refuses the SCRAM login of ${service}: this stack's Kafka state predates the services' own users; run \`down --purge\` once`,
+        `Kafka refuses the SCRAM login of ${service}, its user added: run \`down --purge\` once to start this stack's Kafka state afresh`,
       );
     }
   }
