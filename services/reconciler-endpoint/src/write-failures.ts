@@ -1,6 +1,6 @@
 import type { Endpoints } from '@kcm-bus/k8s/core-v1.ts';
 import { type MutationLog, recordEventDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { type MutationResult, NAMESPACE_TERMINATING, writeFailed } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { ENDPOINTS, EVENT_SOURCE } from './endpoints-controller.ts';
@@ -19,7 +19,7 @@ export function recordWriteFailures(
 ): string | undefined {
   let error: string | undefined;
   for (const r of failures) {
-    if (r.target.resource !== ENDPOINTS.plural || r.outcome === 'Applied' || r.outcome === 'AlreadyDone') continue;
+    if (r.target.resource !== ENDPOINTS.plural || !writeFailed(r)) continue;
     if (r.verb === 'Create' && r.reason === NAMESPACE_TERMINATING) continue;
     error ??= `${r.verb} ${r.target.namespace}/${r.target.name}: ${r.message}`;
     const ref = `${r.target.namespace}/${r.target.name}`;

@@ -1,6 +1,6 @@
 import type { Pod } from '@kcm-bus/k8s/core-v1.ts';
 import type { LabelsMatcher } from '@kcm-bus/k8s/labels.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { type MutationResult, NAMESPACE_TERMINATING, writeFailed } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
@@ -29,7 +29,7 @@ export function summarizeFailures(
   failures: readonly MutationResult[],
   wasRelease: (r: MutationResult) => boolean = () => false,
 ): FailureSummary {
-  const failed = failures.filter((r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone');
+  const failed = failures.filter(writeFailed);
   const pods = failed.filter((r) => r.target.resource === 'pods');
   const claimError = (r: MutationResult): boolean =>
     r.verb === 'Patch' && r.status !== 404 && !(r.status === 422 && wasRelease(r));

@@ -1,5 +1,5 @@
 import { kindOfTopic, objectKey } from '@kcm-bus/schemas/kinds.ts';
-import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
+import { CREATE_EXPIRED, type MutationResult, writeFailed } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
 import type {
   ControllerFeed,
@@ -164,7 +164,7 @@ export class Controller implements ControllerFeed {
     // A decoded null comes back absent (schemas/avro: null and absent are alike), hence the loose check.
     if (result.controller !== this.#spec.name || key == null || this.#spec.ownsKey?.(key) === false) return;
     await this.#goneOnWrite(result, cause, live);
-    const failed = result.outcome !== 'Applied' && result.outcome !== 'AlreadyDone';
+    const failed = writeFailed(result);
     const reported = failed && live && !NOT_FAILURES.has(result.reason ?? '');
     if (reported) {
       this.#keys.failed(key, result);

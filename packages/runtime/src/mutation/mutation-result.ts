@@ -55,3 +55,11 @@ export type MutationResult = {
   /** reconcileKey is the mutation's, copied: the reconcile key this result concerns. */
   readonly reconcileKey: string | null;
 };
+
+/**
+ * writeFailed: the write did not take effect, neither Applied nor AlreadyDone (a Conflict, a refusal, a failure): the
+ * results a controller's next sync reports, as upstream's call would have returned an error.
+ */
+export function writeFailed(r: Pick<MutationResult, 'outcome'>): boolean {
+  return r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone';
+}

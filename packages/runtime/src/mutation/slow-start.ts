@@ -1,4 +1,4 @@
-import { type MutationResult, NAMESPACE_TERMINATING } from './mutation-result.ts';
+import { type MutationResult, NAMESPACE_TERMINATING, writeFailed } from './mutation-result.ts';
 import type { SlowStart } from './mutation.ts';
 
 /**
@@ -21,7 +21,7 @@ export function slowStartBatchOf(index: number): number {
  * terminating namespace (manageReplicas's callback swallows that error). Any other result fails its batch.
  */
 export function tookEffect(r: Pick<MutationResult, 'outcome' | 'reason'>): boolean {
-  return r.outcome === 'Applied' || r.outcome === 'AlreadyDone' || r.reason === NAMESPACE_TERMINATING;
+  return !writeFailed(r) || r.reason === NAMESPACE_TERMINATING;
 }
 
 type Member = {

@@ -1,6 +1,6 @@
 import type { Service } from '@kcm-bus/k8s/core-v1.ts';
 import { ENDPOINT_SLICES } from '@kcm-bus/k8s/discovery-v1.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { type MutationResult, NAMESPACE_TERMINATING, writeFailed } from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 
 /**
@@ -12,8 +12,7 @@ import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 export function sliceWriteFailure(failures: readonly MutationResult[], service: Service): string | undefined {
   const ref = objectKey(service.metadata);
   for (const r of failures) {
-    if (r.target.resource !== ENDPOINT_SLICES.plural || r.outcome === 'Applied' || r.outcome === 'AlreadyDone')
-      continue;
+    if (r.target.resource !== ENDPOINT_SLICES.plural || !writeFailed(r)) continue;
     if (r.verb === 'Create' && r.reason === NAMESPACE_TERMINATING) continue;
     if (r.verb === 'Create') return `failed to create EndpointSlice for Service ${ref}: ${r.message}`;
     if (r.verb === 'Update') return `failed to update ${r.target.name} EndpointSlice for Service ${ref}: ${r.message}`;

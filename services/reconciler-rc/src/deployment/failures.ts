@@ -1,7 +1,7 @@
 import type { ReplicaSet } from '@kcm-bus/k8s/apps-v1.ts';
 import type { LabelsMatcher } from '@kcm-bus/k8s/labels.ts';
 import type { Lister } from '@kcm-bus/runtime/controller/index.ts';
-import { type MutationResult, NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
+import { type MutationResult, NAMESPACE_TERMINATING, writeFailed } from '@kcm-bus/runtime/mutation/index.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { REPLICA_SETS } from './kinds.ts';
 
@@ -31,9 +31,7 @@ export function summarizeFailures(
   results: readonly MutationResult[],
   wasRelease: (r: MutationResult) => boolean,
 ): DeploymentFailures {
-  const failed = results.filter(
-    (r) => r.outcome !== 'Applied' && r.outcome !== 'AlreadyDone' && !ignored(r, wasRelease),
-  );
+  const failed = results.filter((r) => writeFailed(r) && !ignored(r, wasRelease));
   const creates = failed.filter((r) => r.verb === 'Create' && r.target.resource === REPLICA_SETS.plural);
   const others = failed.filter((r) => !creates.includes(r));
   return {
