@@ -19,6 +19,17 @@ export type WatchedKind = {
    * the root CA's: no user's configuration travels on the bus).
    */
   readonly onlyName?: string;
+  /**
+   * onlyType, when set, is the one `type` the kind is watched by (the field selector `type=<onlyType>`): of secrets,
+   * the service-account tokens' alone travel.
+   */
+  readonly onlyType?: string;
+  /**
+   * withheld, when set, says the kind's values never travel (secrets): the watcher replaces `data` by a keyed digest
+   * of each value and keeps only the annotations `keptAnnotations` names (schemas/withheld.ts), and a reader refuses a
+   * record that carries a value.
+   */
+  readonly withheld?: { readonly keptAnnotations: readonly string[] };
 };
 
 const core = (kind: string, plural: string, namespaced: boolean, shortNames: readonly string[] = []): WatchedKind => ({
@@ -60,11 +71,25 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Namespace', 'namespaces', false, ['ns']),
   core('ServiceAccount', 'serviceaccounts', true, ['sa']),
   { ...core('ConfigMap', 'configmaps', true, ['cm']), onlyName: 'kube-root-ca.crt' },
+  {
+    ...core('Secret', 'secrets', true),
+    onlyType: 'kubernetes.io/service-account-token',
+    withheld: { keptAnnotations: ['kubernetes.io/service-account.name', 'kubernetes.io/service-account.uid'] },
+  },
   grouped('coordination.k8s.io', 'coordination', 'Lease', 'leases'),
   grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
   grouped('apps', 'apps', 'Deployment', 'deployments', ['deploy']),
   grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
 ];
+
+/** fieldSelectorOf is the field selector a kind is listed and watched with (onlyName, onlyType), or undefined. */
+export function fieldSelectorOf(kind: Pick<WatchedKind, 'onlyName' | 'onlyType'>): string | undefined {
+  const terms = [
+    ...(kind.onlyName === undefined ? [] : [`metadata.name=${kind.onlyName}`]),
+    ...(kind.onlyType === undefined ? [] : [`type=${kind.onlyType}`]),
+  ];
+  return terms.length === 0 ? undefined : terms.join(',');
+}
 
 /** watchedKind looks a watched kind up by kind or plural. */
 export function watchedKind(name: string): WatchedKind {

@@ -2,6 +2,7 @@ import { openApiToAvro } from './generator/openapi-to-avro.ts';
 import type { OpenApiDocument } from './generator/openapi.ts';
 import { watchEventSchema } from './avro/watch-event-schema.ts';
 import { WATCHED_KINDS, watchSchemaFile } from './kinds.ts';
+import { withheldSchema } from './withheld.ts';
 
 /**
  * watchSchemaFiles generates the value schema of every watch topic from the apiserver's OpenAPI v3
@@ -12,7 +13,8 @@ export function watchSchemaFiles(documents: ReadonlyMap<string, OpenApiDocument>
     WATCHED_KINDS.map((kind) => {
       const doc = documents.get(kind.openApiPath);
       if (!doc) throw new Error(`no OpenAPI document for ${kind.openApiPath}`);
-      const schema = watchEventSchema(openApiToAvro(doc, kind.definition), kind.kind);
+      const object = openApiToAvro(doc, kind.definition);
+      const schema = watchEventSchema(kind.withheld === undefined ? object : withheldSchema(object), kind.kind);
       return [watchSchemaFile(kind), `${JSON.stringify(schema, null, 2)}\n`];
     }),
   );

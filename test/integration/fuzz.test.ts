@@ -31,6 +31,7 @@ const HISTORY_TOPICS = [
   'kcm.watch.namespaces',
   'kcm.watch.serviceaccounts',
   'kcm.watch.configmaps',
+  'kcm.watch.secrets',
 ];
 const STATE_TOPICS = ['kcm.state.pods', 'kcm.state.replicationcontrollers'];
 

@@ -114,7 +114,7 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
       for (const name of names) assert.ok(flagsOf(service).has(envFlag(name)), `${service} reads ${name}`);
   });
 
-  it('given replicas and identities, then the watcher and the writer run one pod each (Recreate) with their accounts, the reconcilers several with none; the watcher mounts no key', () => {
+  it('given replicas and identities, then the watcher and the writer run one pod each (Recreate) with their accounts, the reconcilers several with none; the watcher mounts the digest key alone', () => {
     for (const service of ['watcher', 'writer']) {
       const d = deployment(service);
       assert.deepEqual(
@@ -130,6 +130,15 @@ describe('deploy/kustomize/base: the manifests say what the code does', () => {
         ['kcm-bus-reconciler', false],
       );
     }
-    assert.equal(deployment('watcher').template.spec.volumes, undefined, 'the watcher signs nothing');
+    const secretsOf = (service: string): unknown[] =>
+      ((deployment(service).template.spec.volumes ?? []) as { secret?: { secretName: string } }[]).map(
+        (v) => v.secret?.secretName,
+      );
+    assert.deepEqual(secretsOf('watcher'), ['kcm-bus-secret-digest'], 'the watcher signs nothing');
+    assert.ok(
+      RECONCILER_SERVICES.every((s) => !secretsOf(s).includes('kcm-bus-service-account-key')),
+      "the token key is the writer's alone",
+    );
+    assert.ok(secretsOf('writer').includes('kcm-bus-service-account-key'));
   });
 });

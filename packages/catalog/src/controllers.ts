@@ -376,6 +376,36 @@ export const ROOT_CA_CERT_PUBLISHER = entry({
   ],
 });
 
+/**
+ * SERVICEACCOUNT_TOKEN_CONTROLLER is upstream's serviceaccount-token-controller (tokens_controller.go): a legacy token
+ * Secret of an existing account gets its token, ca.crt and namespace; one whose account is gone is deleted. No value
+ * travels: the Secrets' topic carries digests, and the writer mints the token when it applies a PopulateToken, with
+ * the key only it holds; both writes hold only while the API says the account exists (or does not).
+ */
+export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
+  name: 'serviceaccount-token-controller',
+  service: 'reconciler-namespace',
+  eventSource: 'serviceaccount-token-controller',
+  reconciles: 'secrets',
+  eventKinds: [],
+  ownerFinalizers: [],
+  grants: [
+    { resource: 'secrets', verbs: ['PopulateToken'], live: { check: 'tokenAccount', exists: true } },
+    { resource: 'secrets', verbs: ['Delete'], live: { check: 'tokenAccount', exists: false } },
+  ],
+  parts: [
+    {
+      workqueue: 'serviceaccount_tokens_service',
+      inputs: { serviceAccounts: partitioned('serviceaccounts'), secrets: partitioned('secrets') },
+      workers: {
+        name: 'concurrent-serviceaccount-token-syncs',
+        default: 5,
+        help: "Token Secrets synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
@@ -387,6 +417,7 @@ export const CONTROLLERS: readonly CatalogEntry[] = [
   TAINT_EVICTION_CONTROLLER,
   SERVICEACCOUNT_CONTROLLER,
   ROOT_CA_CERT_PUBLISHER,
+  SERVICEACCOUNT_TOKEN_CONTROLLER,
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */

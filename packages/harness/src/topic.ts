@@ -80,3 +80,8 @@ export async function readRaw(stack: StackEndpoints, topic: string): Promise<Raw
   );
   return records;
 }
+
+/** topicNames are every topic of the stack's Kafka, internal ones included. */
+export function topicNames(stack: StackEndpoints): Promise<readonly string[]> {
+  return testBus(stack).topics();
+}

@@ -34,6 +34,8 @@ export type Cluster<K extends Kinds> = {
   writeError?: { readonly resource: keyof K & string; readonly message: string } | undefined;
   createCalls: number;
   rv: number;
+  /** populate is what the writer's PopulateToken does to a Secret, as the test's fake key holder does it. */
+  populate?: ((secret: KubeObject) => KubeObject) | undefined;
 };
 
 /** ClusterWatchEvent is what a resource's watch topic would carry after a write: the new (or last) state and the previous one. */
@@ -119,7 +121,29 @@ function apply<K extends Kinds>(c: Cluster<K>, m: Mutation, now: Date): Verdict 
     case 'Update':
     case 'UpdateStatus':
       return updateObject(objects, key, m, writeError, rv);
+    case 'PopulateToken':
+      return populateObject(c, objects, key, m, rv);
   }
+}
+
+/** populateObject plays PopulateToken: the Secret of that version filled by c.populate; one since changed is left alone. */
+function populateObject<K extends Kinds>(
+  c: Cluster<K>,
+  objects: Map<string, KubeObject>,
+  key: string,
+  m: Mutation,
+  rv: () => string,
+): Verdict {
+  if (c.populate === undefined) throw new Error('the fake API has no populate: it cannot fill a token Secret');
+  const secret = objects.get(key);
+  if (
+    secret?.metadata.uid !== m.preconditions.uid ||
+    secret?.metadata.resourceVersion !== m.preconditions.resourceVersion
+  )
+    return { outcome: 'AlreadyDone', status: 0 };
+  const filled = c.populate(secret);
+  objects.set(key, { ...filled, metadata: { ...filled.metadata, resourceVersion: rv() } });
+  return { outcome: 'Applied', status: 200 };
 }
 
 function objectsOf<K extends Kinds>(c: Cluster<K>, resource: string): Map<string, KubeObject> {

@@ -241,6 +241,18 @@ export type ServiceAccount = {
   readonly metadata: ObjectMeta;
 };
 
+/**
+ * Secret is core/v1 Secret as its topic carries it (schemas/withheld.ts): metadata, type and, in place of `data`, each
+ * key's keyed digest; never a value.
+ */
+export type Secret = {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: ObjectMeta;
+  readonly type?: string;
+  readonly dataDigests?: Readonly<Record<string, string>>;
+};
+
 /** ConfigMap is core/v1 ConfigMap (the root CA publisher reads and writes `kube-root-ca.crt`). */
 export type ConfigMap = {
   readonly apiVersion?: string;

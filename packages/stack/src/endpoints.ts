@@ -23,6 +23,8 @@ export type StackEndpoints = {
   readonly signingDir: string;
   /** caFile is the cluster's CA bundle (the apiserver's serving certificate's): reconciler-namespace's --root-ca-file. */
   readonly caFile: string;
+  /** serviceAccountKeyFile signs service-account tokens: the writer's --service-account-private-key-file. */
+  readonly serviceAccountKeyFile: string;
 };
 
 /** stackEndpoints derives the endpoints of a stack from its configuration. */
@@ -38,6 +40,7 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
     etcd: `http://${c.host}:${c.ports.etcd}`,
     signingDir: signingDir(c.dir),
     caFile: join(pkiDir(c.dir), 'ca.crt'),
+    serviceAccountKeyFile: join(pkiDir(c.dir), 'sa.key'),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
+import type { Grant, LiveCheck } from '@kcm-bus/runtime/catalog/index.ts';
 import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/index.ts';
 import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { IDENTITIES, pkiDir } from './pki.ts';
@@ -46,6 +47,7 @@ const RBAC_VERBS: Readonly<Record<MutationVerb, readonly string[]>> = {
   Patch: ['patch'],
   Delete: ['delete'],
   RecordEvent: ['create', 'patch', 'update'],
+  PopulateToken: ['update'],
 };
 
 /** groupOf splits the catalog's `resource[.group][/subresource]` into RBAC's group and `resource[/subresource]`. */
@@ -74,10 +76,18 @@ function rulesOf(
   return [...rules.values()];
 }
 
+/** LIVE_READS are what the writer gets from the API for a grant's live check (LiveCheck). */
+const LIVE_READS: Readonly<Record<LiveCheck['check'], (g: Grant) => { group: string; resource: string }[]>> = {
+  tokenAccount: (g) => [groupOf(g.resource), { group: '', resource: 'serviceaccounts' }],
+};
+
 /** writerRules are the catalog's grants as RBAC (and the owners' finalizers, which blockOwnerDeletion needs under OwnerReferencesPermissionEnforcement). */
 function writerRules(): Rule[] {
   const grants = CONTROLLERS.flatMap((c) => [
     ...c.grants.map((g) => ({ ...groupOf(g.resource), verbs: g.verbs.flatMap((v) => RBAC_VERBS[v]) })),
+    ...c.grants.flatMap((g) =>
+      g.live === undefined ? [] : LIVE_READS[g.live.check](g).map((r) => ({ ...r, verbs: ['get'] })),
+    ),
     ...c.ownerFinalizers.map((plural) => ({
       group: apiGroup(watchedKind(plural).apiVersion),
       resource: `${plural}/finalizers`,

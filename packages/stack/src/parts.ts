@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVICEACCOUNT_TOKEN_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import type { StackConfig, PortName } from './config.ts';
 import type { Launch } from './procs.ts';
 import type { Binaries } from './obtain-all.ts';
@@ -195,8 +196,10 @@ export function controlParts(c: StackConfig, b: Binaries): readonly Part[] {
           '--use-service-account-credentials=false',
           '--controllers',
           c.kcmControllers.join(','),
-          '--service-account-private-key-file',
-          pki('sa.key'),
+          // The token controller starts whatever --controllers says, whenever it has a key: kcm-bus's runs in its place.
+          ...(c.kcmControllers.includes(`-${SERVICEACCOUNT_TOKEN_CONTROLLER.name}`)
+            ? []
+            : ['--service-account-private-key-file', pki('sa.key')]),
           '--root-ca-file',
           pki('ca.crt'),
         ],

@@ -39,7 +39,14 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
   });
   return [
     service('watcher', 'watcher', ['--kubeconfig', e.kubeconfigs.watcher]),
-    service('writer', 'writer', ['--kubeconfig', e.kubeconfigs.writer]),
+    service('writer', 'writer', [
+      '--kubeconfig',
+      e.kubeconfigs.writer,
+      '--service-account-private-key-file',
+      e.serviceAccountKeyFile,
+      '--root-ca-file',
+      e.caFile,
+    ]),
     service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
     service('reconciler-endpoint', 'reconcilerEndpoint', []),
     service('reconciler-node', 'reconcilerNode', []),

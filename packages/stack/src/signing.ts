@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CONTROLLERS, controllersOf, type ReconcilerService } from '@kcm-bus/catalog/controllers.ts';
 import { WRITER_SIGNER } from '@kcm-bus/runtime/signing/index.ts';
+import { SECRET_DIGEST_KEY_FILE, writeDigestKey } from '@kcm-bus/runtime/signing/digest-key.fs.ts';
 import { writeSigningKeys } from '@kcm-bus/runtime/signing/signing-keys.fs.ts';
 
 /**
@@ -26,7 +27,11 @@ export function signingDir(stackDir: string): string {
   return join(stackDir, 'signing');
 }
 
-/** ensureSigningKeys makes the key pairs the stack's signing directory lacks (kept across `down` and `up`). */
+/**
+ * ensureSigningKeys makes the key pairs the stack's signing directory lacks, and its secret digest key (kept across
+ * `down` and `up`): every service finds it there (digestKeyPath).
+ */
 export function ensureSigningKeys(stackDir: string): void {
   writeSigningKeys(signingDir(stackDir), LOCAL_SIGNERS);
+  writeDigestKey(join(signingDir(stackDir), SECRET_DIGEST_KEY_FILE));
 }

@@ -126,6 +126,7 @@ const PAST: Readonly<Record<Mutation['verb'], string>> = {
   Patch: 'patched',
   Delete: 'deleted',
   RecordEvent: 'event recorded',
+  PopulateToken: 'token populated',
 };
 
 /**

@@ -1,11 +1,18 @@
-import { ROOT_CA_CERT_PUBLISHER, SERVICEACCOUNT_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
+import {
+  ROOT_CA_CERT_PUBLISHER,
+  SERVICEACCOUNT_CONTROLLER,
+  SERVICEACCOUNT_TOKEN_CONTROLLER,
+} from '@kcm-bus/catalog/controllers.ts';
+import { digestKeyPath, readDigestKey } from '@kcm-bus/runtime/signing/digest-key.fs.ts';
+import { DATA_DIGESTS } from '@kcm-bus/schemas/withheld.ts';
+import { BY_ACCOUNT, byAccount, tokensControllerSpec, type TokensInputs } from './tokens/tokens-controller.ts';
 import { declared, type Declared } from '@kcm-bus/runtime/controller/index.ts';
 import {
   serviceAccountsControllerSpec,
   type ServiceAccountsInputs,
 } from './serviceaccounts/serviceaccounts-controller.ts';
 import { rootCAPublisherSpec, type RootCAInputs } from './root-ca/root-ca-publisher.ts';
-import { readRootCA } from './root-ca/root-ca.fs.ts';
+import { readRootCA } from '@kcm-bus/runtime/credentials/root-ca.fs.ts';
 
 /** SA_FIELDS: the service account controller reads whether an account exists, nothing of its content. */
 const SA_FIELDS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion'];
@@ -36,5 +43,33 @@ const rootCAPublisher = declared(
   spec: (listers, { flags }) => rootCAPublisherSpec(listers, readRootCA(flags.string('root-ca-file'))),
 });
 
+/** SECRET_FIELDS: the token controller reads a Secret's identity, type, account annotations and value digests. */
+const SECRET_FIELDS = [...SA_FIELDS, 'metadata.annotations', 'type', DATA_DIGESTS];
+
+/** tokens is upstream's serviceaccount-token-controller: token Secrets and their accounts, by namespace. */
+const tokens = declared(
+  SERVICEACCOUNT_TOKEN_CONTROLLER,
+  'serviceaccount_tokens_service',
+)<TokensInputs>({
+  inputs: {
+    serviceAccounts: { fields: SA_FIELDS },
+    secrets: { fields: SECRET_FIELDS, indexers: { [BY_ACCOUNT]: byAccount } },
+  },
+  flags: [
+    {
+      name: 'secret-digest-key-file',
+      type: 'string',
+      default: '',
+      help: "The deployment's secret digest key, the watcher's: a token Secret's values are known here only by their digests under it. Default: secret-digest.key in --signing-dir.",
+    },
+  ],
+  spec: (listers, { flags }) =>
+    tokensControllerSpec(
+      listers,
+      readDigestKey(digestKeyPath(flags.string('secret-digest-key-file'), flags.string('signing-dir'))),
+      Buffer.from(readRootCA(flags.string('root-ca-file'))),
+    ),
+});
+
 /** DECLARATIONS are the controllers reconciler-namespace runs, each a catalog entry's part and its code. */
-export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher];
+export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher, tokens];

@@ -2,7 +2,7 @@ import { Agent, request, type AgentOptions, type RequestOptions } from 'node:htt
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/index.ts';
-import type { WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { fieldSelectorOf, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { ApiStatusError, type ListPage, type ListWatcher } from './list-watcher.ts';
 import { LineSplitter, parseWatchLine, type RawWatchEvent } from './watch-stream.ts';
 
@@ -24,7 +24,8 @@ export async function kubeListWatcher(
   await kc.applyToHTTPSOptions(tls);
   const base: RequestOptions = { ...tls, agent: new Agent({ ...(tls as AgentOptions), keepAlive: true }) };
   const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${kind.plural}`;
-  const selected = kind.onlyName === undefined ? {} : { fieldSelector: `metadata.name=${kind.onlyName}` };
+  const fieldSelector = fieldSelectorOf(kind);
+  const selected = fieldSelector === undefined ? {} : { fieldSelector };
   const url = (query: Record<string, string>): string =>
     `${server}${path}?${new URLSearchParams({ ...query, ...selected }).toString()}`;
   const authenticated = (target: string, opts: RequestOptions): Promise<IncomingMessage> =>

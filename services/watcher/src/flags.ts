@@ -72,4 +72,10 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
     default: false,
     help: "Keep metadata.managedFields (stripped by default, as upstream's informers do).",
   },
+  {
+    name: 'secret-digest-key-file',
+    type: 'string',
+    default: '',
+    help: "The deployment's secret digest key (at least 32 bytes): a secret's values never travel, each is replaced by its HMAC-SHA256 under this key. Default: secret-digest.key in --signing-dir. Required when secrets are among --kinds.",
+  },
 ];

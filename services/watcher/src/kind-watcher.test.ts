@@ -2,9 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jsonLogger } from '@kcm-bus/runtime/service/index.ts';
+import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
-import { startKindWatcher, type KindWatcher } from './kind-watcher.ts';
+import { objectTransform, startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import type { ListWatcher } from './list-watcher.ts';
 import type { RawWatchEvent } from './watch-stream.ts';
 import type { WatcherMetrics } from './metrics.ts';
@@ -45,7 +46,7 @@ describe('startKindWatcher: watermarks', () => {
         pageSize: 10,
         minWatchTimeoutSeconds: 300,
         idleTimeoutMs: 60_000,
-        keepManagedFields: false,
+        transform: objectTransform(watchedKind('pods'), false, undefined),
         maxBatch: 100,
         highWater: 1000,
       },
@@ -230,7 +231,7 @@ function pacedWatcher({
       pageSize: 10,
       minWatchTimeoutSeconds: 300,
       idleTimeoutMs: 60_000,
-      keepManagedFields: false,
+      transform: objectTransform(watchedKind('pods'), false, undefined),
       maxBatch: 100,
       highWater: 1000,
     },
@@ -257,3 +258,24 @@ async function until(condition: () => boolean): Promise<void> {
   for (const deadline = Date.now() + 10_000; !condition(); await sleep(5))
     if (Date.now() > deadline) assert.fail('condition not met in 10 s');
 }
+
+describe('objectTransform (the informer transform of a kind)', () => {
+  const secret: KubeObject = {
+    metadata: { name: 's', namespace: 'ns', managedFields: [{}] },
+    type: 'kubernetes.io/service-account-token',
+    data: { token: Buffer.from('t').toString('base64') },
+  };
+  it("given secrets and no digest key, then the watcher does not start: a secret's values must not reach a topic", () => {
+    assert.throws(() => objectTransform(watchedKind('secrets'), false, undefined), /a digest key is required/);
+  });
+  it('given secrets and a digest key, then managed fields and values go, the digests stay; a pod keeps its fields', () => {
+    const transform = objectTransform(watchedKind('secrets'), false, (v) => `d:${v.toString('utf8')}`);
+    assert.deepEqual(transform(secret), {
+      metadata: { name: 's', namespace: 'ns', annotations: {} },
+      type: 'kubernetes.io/service-account-token',
+      dataDigests: { token: 'd:t' },
+    });
+    const pod = { metadata: { name: 'p', managedFields: [{}] }, spec: { data: 'kept' } };
+    assert.deepEqual(objectTransform(watchedKind('pods'), true, undefined)(pod), pod);
+  });
+});

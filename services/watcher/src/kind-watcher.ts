@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExponentialBackoff } from '@kcm-bus/runtime/flowcontrol/index.ts';
 import type { Logger } from '@kcm-bus/runtime/service/index.ts';
+import type { ValueDigest } from '@kcm-bus/runtime/signing/index.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { withholdValues } from '@kcm-bus/schemas/withheld.ts';
 import { WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, PublishedRecord, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
@@ -11,8 +13,13 @@ import type { PublishedState } from './store.ts';
 import type { WatcherMetrics } from './metrics.ts';
 import type { WatermarkPacer } from './watermark-pacer.ts';
 
-/** KindWatcherOptions are the tunables of one kind's pipeline: its reflector's, its pump's, and managed fields kept or not. */
-export type KindWatcherOptions = ReflectorOptions & PumpOptions & { readonly keepManagedFields: boolean };
+/**
+ * KindWatcherOptions are the tunables of one kind's pipeline: its reflector's, its pump's, and the transform every
+ * object goes through before it is queued (as an informer's SetTransform: managed fields stripped, a secret's values
+ * withheld; objectTransform).
+ */
+export type KindWatcherOptions = ReflectorOptions &
+  PumpOptions & { readonly transform: (object: KubeObject) => KubeObject };
 
 /** KindWatcherPorts are the adapters one kind's pipeline runs on. */
 export type KindWatcherPorts = {
@@ -60,7 +67,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
   let synced = false;
   let streaming = false;
   const sink = async (items: readonly StreamItem[], atomic = false): Promise<void> => {
-    const queued = items.map((item) => toPumpItem(item, opts.keepManagedFields, ports.now()));
+    const queued = items.map((item) => toPumpItem(item, opts.transform, ports.now()));
     const created = ports.prompt && queued.some((item) => item.type === 'Applied' && !ports.state.has(item.key));
     for (const item of queued)
       if (item.type === 'Applied' || item.type === 'Deleted') ports.state.apply(item.type, item.key, item.object);
@@ -140,9 +147,9 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   return sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
-function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): PumpItem {
+function toPumpItem(item: StreamItem, transform: (object: KubeObject) => KubeObject, now: Date): PumpItem {
   if (item.type === 'Progress') return item;
-  const object = keepManagedFields ? item.object : withoutManagedFields(item.object);
+  const object = transform(item.object);
   return {
     type: item.type,
     key: objectKey(object.metadata ?? {}),
@@ -152,8 +159,25 @@ function toPumpItem(item: StreamItem, keepManagedFields: boolean, now: Date): Pu
   };
 }
 
-/** withoutManagedFields drops metadata.managedFields, as upstream's informer transform (TransformStripManagedFields). */
-export function withoutManagedFields(object: KubeObject): KubeObject {
+/**
+ * objectTransform is a kind's transform: metadata.managedFields dropped unless kept (upstream's informers'
+ * TransformStripManagedFields), and a withheld kind's values replaced by their digests (withholdValues). A withheld
+ * kind without a digest throws: its values must not reach the topic.
+ */
+export function objectTransform(
+  kind: WatchedKind,
+  keepManagedFields: boolean,
+  digest: ValueDigest | undefined,
+): (object: KubeObject) => KubeObject {
+  const { withheld } = kind;
+  if (withheld !== undefined && digest === undefined)
+    throw new Error(`${kind.plural} are watched with their values withheld: a digest key is required`);
+  const strip = keepManagedFields ? (o: KubeObject) => o : withoutManagedFields;
+  return withheld === undefined ? strip : (o) => strip(withholdValues(o, withheld, digest!));
+}
+
+/** withoutManagedFields drops metadata.managedFields. */
+function withoutManagedFields(object: KubeObject): KubeObject {
   if (object.metadata?.managedFields === undefined) return object;
   const { managedFields: _dropped, ...metadata } = object.metadata;
   return { ...object, metadata };

@@ -1,7 +1,7 @@
 import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/index.ts';
-import type { KubeApi } from './apply-mutation.ts';
+import type { KubeApi } from './send.ts';
 import type { HttpAnswer } from './outcome.ts';
 import type { KubeRequest } from './request.ts';
 

@@ -1,11 +1,13 @@
 import { CREATE_EXPIRED, type MutationResult, type Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Scheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { type Allowlist, allows, resourceOf } from './allowlist.ts';
-import { abortableSleep, type RetryPolicy } from './backoff.ts';
+import type { RetryPolicy } from './backoff.ts';
 import type { EventCorrelator } from './event-correlator.ts';
 import { eventCreateRequest, eventRequest } from './event-request.ts';
-import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
-import { fieldManagerOf, type KubeRequest, toRequest } from './request.ts';
+import { checkLive } from './live-checks.ts';
+import { fieldManagerOf, toRequest } from './request.ts';
+import { type KubeApi, type RequestGate, send } from './send.ts';
+import { populateToken, type TokenKeys } from './token/populate-token.ts';
 import { contentRefusal } from './content-rules.ts';
 import {
   notAllowedMessage,
@@ -15,20 +17,6 @@ import {
   refusedResult,
   resultOf,
 } from './result.ts';
-
-/**
- * KubeApi is the port `api.kube.ts` implements over HTTPS with the kubeconfig's identity: send
- * one described request and report the answer; a timeout or a broken connection is a NoResponse answer, not a
- * throw. It is also where rest_client_requests_total and rest_client_request_duration_seconds are observed.
- */
-export interface KubeApi {
-  send(request: KubeRequest): Promise<HttpAnswer>;
-}
-
-/** RequestGate is the request budget as applyMutation needs it: wait for a token of the controller's before every request. */
-export interface RequestGate {
-  acquire(controller: string): Promise<void>;
-}
 
 /**
  * WriterDeps are applyMutation's collaborators: the API port, the budget every request passes, the allowlist,
@@ -47,12 +35,15 @@ export type WriterDeps = {
   readonly signal?: AbortSignal;
   /** maxCreateAgeMs: a Create whose createdAt is older is refused (CREATE_EXPIRED); absent or 0, none is. */
   readonly maxCreateAgeMs?: number;
+  /** tokens are the keys PopulateToken needs; absent, every PopulateToken is refused. */
+  readonly tokens?: TokenKeys;
 };
 
 /**
  * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it, a
- * content rule forbids what it carries (contentRefusal) or it is a Create older than maxCreateAgeMs, otherwise sent (every attempt through the budget), retried
- * per the policy and classified. RecordEvent goes through the correlator (create, patch, or drop, with client-go's
+ * content rule forbids what it carries (contentRefusal) or it is a Create older than maxCreateAgeMs, or stopped by its
+ * grant's live check (checkLive: what the API says now), otherwise sent (every attempt through the budget), retried
+ * per the policy and classified; a PopulateToken is built from the live Secret and filled then (populateToken). RecordEvent goes through the correlator (create, patch, or drop, with client-go's
  * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
  * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
  * publishes nothing: the mutation stays uncommitted and the partition's next owner applies it again (idempotently).
@@ -72,9 +63,15 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
     );
   }
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
+  const live = await checkLive(m, deps);
+  if (live.type === 'Stop') return resultOf(m, m.target.name, live.verdict, live.attempts, deps.now());
+  if (m.verb === 'PopulateToken') {
+    const { verdict, attempts } = await populateToken(m, live.facts!, deps.tokens, deps);
+    return resultOf(m, m.target.name, verdict, live.attempts + attempts, deps.now());
+  }
   const request = toRequest(m);
   const { verdict, attempts } = await send(request, m.controller, deps);
-  const result = resultOf(m, request.name, verdict, attempts, deps.now());
+  const result = resultOf(m, request.name, verdict, live.attempts + attempts, deps.now());
   if (result.outcome === 'Applied' && m.event !== null) void recordOutcomeEvent(m, deps);
   return result;
 }
@@ -121,19 +118,4 @@ async function recordEvent(m: Mutation, deps: WriterDeps): Promise<MutationResul
   if (verdict.outcome === 'Applied')
     deps.correlator.updateState({ ...write.event, resourceVersion: verdict.resourceVersion });
   return resultOf(m, write.event.name, verdict, attempts, deps.now());
-}
-
-/** send makes attempts until the answer is final or the policy gives up, waiting for the controller's budget before each. */
-async function send(
-  request: KubeRequest,
-  controller: string,
-  deps: WriterDeps,
-): Promise<{ readonly verdict: Final; readonly attempts: number }> {
-  for (let attempts = 1; ; attempts++) {
-    deps.signal?.throwIfAborted();
-    await deps.budget.acquire(controller);
-    const step = nextStep(classify(request, await deps.api.send(request)), attempts, deps.policy, deps.random);
-    if (step.type === 'Final') return { verdict: step, attempts };
-    await abortableSleep(step.delayMs, deps.scheduler, deps.signal);
-  }
 }

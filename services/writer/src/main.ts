@@ -18,6 +18,8 @@ import { startWriterLoop } from './writer-loop.ts';
 import { promRestClientMetrics } from './rest-metrics.prom.ts';
 import { WRITER_FLAGS, writerConfig } from './writer-flags.ts';
 import { promWriterMetrics } from './writer-metrics.prom.ts';
+import { readTokenKeys } from './token/token-keys.fs.ts';
+import type { TokenKeys } from './token/populate-token.ts';
 
 await serviceMain(
   'writer',
@@ -56,6 +58,7 @@ await serviceMain(
       policy: DEFAULT_RETRY_POLICY,
       signal: stopping.signal,
       maxCreateAgeMs: config.maxCreateAgeMs,
+      ...tokensOf(config.serviceAccountKeyFile, config.rootCAFile),
     };
     const signing = loadSigning(ctx.flags.string('signing-dir'), WRITER_SIGNER);
     if (!signing.enabled)
@@ -87,3 +90,9 @@ await serviceMain(
     };
   },
 );
+
+/** tokensOf is WriterDeps' tokens, when a service-account key file is given. */
+function tokensOf(keyFile: string, caFile: string): { tokens?: TokenKeys } {
+  const tokens = readTokenKeys(keyFile, caFile);
+  return tokens === undefined ? {} : { tokens };
+}

@@ -1,8 +1,8 @@
 import { objectNameOf, type Mutation, type PatchType, subresourceOf } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourcePath } from './rest-path.ts';
 
-/** HttpMethod is the method of a write to the apiserver; the writer never reads. */
-export type HttpMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** HttpMethod is the method of a request to the apiserver: the writes, and GET for what a write checks live. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * KubeRequest is one HTTP request to the apiserver, described, not sent: `apply.kube.ts` joins path and query to
@@ -51,6 +51,8 @@ export function toRequest(m: Mutation): KubeRequest {
       return deleteRequest(m);
     case 'RecordEvent':
       throw new Error(`mutation ${m.id}: a RecordEvent is written through the EventCorrelator (eventRequest)`);
+    case 'PopulateToken':
+      throw new Error(`mutation ${m.id}: a PopulateToken is written by populateToken, from the live Secret`);
   }
 }
 

@@ -14,11 +14,14 @@ describe('writerConfig', () => {
       allowlistPath: null,
       concurrency: 32,
       maxCreateAgeMs: 300_000,
+      serviceAccountKeyFile: '',
+      rootCAFile: '',
     });
   });
 
   it("given upstream's flags and the environment, then they are read (flags first)", () => {
-    const config = configOf(['--kube-api-qps=5', '--kube-api-burst', '5', '--allowlist=/etc/allow.json'], {
+    const argv = ['--kube-api-qps=5', '--kube-api-burst', '5', '--allowlist=/etc/allow.json', '--root-ca-file=/ca.crt'];
+    const config = configOf([...argv, '--service-account-private-key-file=/sa.key'], {
       KCM_BUS_CONCURRENCY: '4',
       KCM_BUS_KUBE_API_QPS: '99',
       KCM_BUS_MAX_CREATE_AGE: '90s',
@@ -29,6 +32,8 @@ describe('writerConfig', () => {
       allowlistPath: '/etc/allow.json',
       concurrency: 4,
       maxCreateAgeMs: 90_000,
+      serviceAccountKeyFile: '/sa.key',
+      rootCAFile: '/ca.crt',
     });
   });
 

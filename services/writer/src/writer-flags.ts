@@ -48,6 +48,18 @@ export const WRITER_FLAGS: readonly FlagSpec[] = [
       "(CreateExpired), not sent: its expectation has expired and the controller may have created again. Keep it at the reconcilers' " +
       "--expectations-ttl-seconds (upstream's 5m); the hosts' clocks must agree to well within it. 0: no Create expires.",
   },
+  {
+    name: 'service-account-private-key-file',
+    type: 'string',
+    default: '',
+    help: "The PEM private key (RSA or ECDSA) that signs service-account tokens (kube-controller-manager's flag): serviceaccount-token-controller's PopulateToken mints them here, at apply time. Empty: every PopulateToken is refused.",
+  },
+  {
+    name: 'root-ca-file',
+    type: 'string',
+    default: '',
+    help: "The CA bundle put in each token Secret's ca.crt (kube-controller-manager's flag).",
+  },
 ];
 
 /** WriterConfig is the writer's flags read and checked; null paths mean "use the default". */
@@ -57,6 +69,8 @@ export type WriterConfig = {
   readonly allowlistPath: string | null;
   readonly concurrency: number;
   readonly maxCreateAgeMs: number;
+  readonly serviceAccountKeyFile: string;
+  readonly rootCAFile: string;
 };
 
 /** writerConfig reads WRITER_FLAGS; a concurrency below 1 or an invalid budget throws a RangeError naming the flag. */
@@ -70,5 +84,7 @@ export function writerConfig(flags: FlagReader): WriterConfig {
     allowlistPath: flags.string('allowlist') || null,
     concurrency,
     maxCreateAgeMs: flags.duration('max-create-age'),
+    serviceAccountKeyFile: flags.string('service-account-private-key-file'),
+    rootCAFile: flags.string('root-ca-file'),
   };
 }

@@ -115,6 +115,11 @@ export function partitionOffsets(kafka: Kafka, topics: readonly string[]): Promi
   });
 }
 
+/** listTopics are the names of every topic of the cluster. */
+export function listTopics(kafka: Kafka): Promise<readonly string[]> {
+  return withAdmin(kafka, (admin) => admin.listTopics());
+}
+
 /** deleteTopics deletes topics. */
 export function deleteTopics(kafka: Kafka, topics: readonly string[]): Promise<void> {
   return withAdmin(kafka, (admin) => admin.deleteTopics({ topics: [...topics] }));

@@ -3,6 +3,7 @@ import {
   deleteTopics,
   ensureTopics,
   groupOffsets,
+  listTopics,
   partitionCount,
   partitionOffsets,
   topicConfigs,
@@ -98,6 +99,7 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     transactionalPublisher: (transactionalId) => kafkaTransactionalPublisher(kafka, transactionalId),
     joinGroup: (options) => joinKafkaGroup(kafka, options),
     groupOffsets: () => groupOffsets(kafka),
+    topics: () => listTopics(kafka),
     readTail: (topics, count, onRecord) => readTail(bus, topics, count, onRecord),
     readToEnd: (topic, onRecord, partitions) => readToEnd(bus, topic, onRecord, partitions),
   };

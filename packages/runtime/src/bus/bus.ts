@@ -216,6 +216,8 @@ export interface Bus {
   publisher(): Promise<Publisher>;
   transactionalPublisher(transactionalId: string): Promise<TransactionalPublisher>;
   joinGroup(options: GroupOptions): Promise<GroupMember>;
+  /** topics are the names of every topic of the cluster (kafka-topics.sh --list), internal ones included. */
+  topics(): Promise<readonly string[]>;
   /** groupOffsets are every consumer group's assigned partitions and committed offsets (kafka-consumer-groups.sh --describe). */
   groupOffsets(): Promise<readonly GroupOffsets[]>;
   /**

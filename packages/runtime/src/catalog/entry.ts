@@ -83,7 +83,18 @@ export type Grant = {
   readonly resource: string;
   readonly verbs: readonly MutationVerb[];
   readonly content?: ContentRule;
+  /** live is what the writer checks against the API when it applies the write, not against the record (LiveCheck). */
+  readonly live?: LiveCheck;
 };
+
+/**
+ * LiveCheck is a condition the writer reads from the API at apply time, just before the write, because a record can
+ * be forged, replayed or stale and the write's power must stay bounded by what holds now (services/writer's
+ * live-checks.ts reads it; the writer's role may get what it names):
+ * - tokenAccount: the target is a `kubernetes.io/service-account-token` Secret naming an account (its annotations),
+ *   and that account exists (same uid when the Secret names one) or, with `exists: false`, does not.
+ */
+export type LiveCheck = { readonly check: 'tokenAccount'; readonly exists: boolean };
 
 /**
  * ControllerEntry is one of upstream's controllers as kcm-bus runs it. name is upstream's `--controllers` name, the

@@ -87,6 +87,33 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     );
   });
 
+  it("given a record of a withheld kind (a Secret's) that carries a value, then it is refused as malformed; its digests pass", async () => {
+    const secret = (extra: object) => ({
+      ...pod('ns', 's'),
+      object: { metadata: { namespace: 'ns', name: 's' }, ...extra },
+    });
+    for (const value of [{ data: { token: 'dG9r' } }, { stringData: { token: 'tok' } }])
+      await assert.rejects(
+        routeRecord(json, undefined, 'kcm.state.secrets', 0, record('ns/s', secret(value)), true),
+        /carries values .* never travel/,
+      );
+    const digests = secret({ dataDigests: { token: 'x' } });
+    assert.equal(
+      (await routeRecord(json, undefined, 'kcm.watch.secrets', 0, record('ns/s', digests), true)).kind,
+      'event',
+    );
+    const { object: _none, ...deleted } = { ...secret({}), type: 'Deleted' };
+    assert.equal(
+      (await routeRecord(json, undefined, 'kcm.state.secrets', 0, record('ns/s', deleted), true)).kind,
+      'event',
+    );
+    const configMap = secret({ data: { k: 'v' } });
+    assert.equal(
+      (await routeRecord(json, undefined, 'kcm.state.configmaps', 0, record('ns/s', configMap), true)).kind,
+      'event',
+    );
+  });
+
   it('given a record whose key names another object than it carries, then it is refused as malformed (poison)', async () => {
     await assert.rejects(
       routeRecord(json, undefined, 'kcm.watch.pods', 0, record('ns/a', pod('ns', 'b')), true),

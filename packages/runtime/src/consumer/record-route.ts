@@ -6,6 +6,7 @@ import type { Mutation } from '../mutation/mutation.ts';
 import { type Signing, WRITER_SIGNER } from '../signing/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { misplacedRecord, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
+import { withheldValueCarried } from '@kcm-bus/schemas/withheld.ts';
 import type { InputEvent } from '../controller/controller-types.ts';
 
 /** Routed is what a consumed record is for a controller: a watch event, one of its results, or nothing to act on. */
@@ -26,7 +27,8 @@ const SKIP: Routed = { kind: 'skip' };
  * watermark (under its own key) tells the watcher's time its partition is
  * complete up to (Watermarks), one with a bad time is malformed; a result the writer did not sign is refused
  * (ForgedRecordError); a watch record whose object is not the one its key names is refused (MalformedRecordError),
- * so a store is never keyed by one object and filled with another. Decoding errors propagate for the caller to classify.
+ * so a store is never keyed by one object and filled with another, and so is one of a withheld kind that carries a
+ * value (withheldValueCarried: a secret's). Decoding errors propagate for the caller to classify.
  * The cause names the record by topic, partition and offset, and by key (and a watch record's resourceVersion), so
  * `trace` finds it in the history topic once the state topic compacted it away.
  */
@@ -50,6 +52,8 @@ export async function routeRecord(
   } | null>;
   const misplaced = misplacedRecord(key, event);
   if (misplaced !== undefined) throw new MalformedRecordError(misplaced);
+  const withheld = withheldValueCarried(topic, event.object);
+  if (withheld !== undefined) throw new MalformedRecordError(withheld);
   if (event.type === 'Watermark') return watermarkOf(event);
   const observedAt = new Date(event.observedAt);
   return {

@@ -22,6 +22,13 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const NAMESPACE_TERMINATING = 'NamespaceTerminating';
 
 /**
+ * LIVE_CHECK_FAILED is the reason of the Refused result of a write whose grant's live check (what the API says when the
+ * writer applies it) forbids it: a token Secret's account exists after all, or is gone. Its controller's next event
+ * decides again.
+ */
+export const LIVE_CHECK_FAILED = 'LiveCheckFailed';
+
+/**
  * CREATE_EXPIRED is the reason of the Refused result of a Create older than the writer's --max-create-age: its
  * controller's expectation of it has expired and the controller may have decided again, so applying it now could
  * create twice (a writer back from a long outage, a record replayed by whoever can produce to kcm.mutations). Like

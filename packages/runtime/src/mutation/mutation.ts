@@ -1,9 +1,20 @@
 /**
  * MUTATION_VERBS are the commands a reconciler may publish on `kcm.mutations`. On the wire the verb is a string
  * (schemas/mutation/Mutation.avsc), so adding a verb later keeps old readers able to decode new records; a reader
- * that does not know a verb sends the record to the dead-letter topic instead of failing on it.
+ * that does not know a verb sends the record to the dead-letter topic instead of failing on it. PopulateToken names a
+ * service-account token Secret the writer fills at apply time (token, ca.crt, namespace: upstream's
+ * generateTokenIfNeeded), minting the token with the key only it holds: the command carries no value, it names the
+ * Secret and the version it was decided on.
  */
-export const MUTATION_VERBS = ['Create', 'Update', 'UpdateStatus', 'Patch', 'Delete', 'RecordEvent'] as const;
+export const MUTATION_VERBS = [
+  'Create',
+  'Update',
+  'UpdateStatus',
+  'Patch',
+  'Delete',
+  'RecordEvent',
+  'PopulateToken',
+] as const;
 
 /** MutationVerb is one of MUTATION_VERBS: commands in the imperative, never facts. */
 export type MutationVerb = (typeof MUTATION_VERBS)[number];

@@ -53,6 +53,13 @@ describe('validateMutation: per verb', () => {
     );
   });
 
+  it("given a PopulateToken, then it carries the Secret's uid and resourceVersion and no value (body or patch)", () => {
+    const populate = aMutation({ verb: 'PopulateToken', preconditions: { uid: 'u', resourceVersion: '7' } });
+    assert.ok(!isMutationError(validateMutation(populate)));
+    assert.match(errorOf({ ...populate, preconditions: { uid: 'u', resourceVersion: null } }), /^preconditions: /);
+    assert.match(errorOf({ ...populate, body: '{"data":{"token":"x"}}' }), /^body: a PopulateToken carries no object/);
+  });
+
   it('given a Create with generateName only and no target name, then it is valid', () => {
     assert.equal(isMutationError(validateMutation(aCreate())), false);
   });

@@ -186,11 +186,21 @@ function checkVerb(m: Mutation): void {
           'missing (a Delete carries the UID precondition, so a replay cannot delete a recreated object)',
         );
       return;
+    case 'PopulateToken':
+      return checkPopulateToken(m);
     case 'RecordEvent':
       if (m.event === null) invalid('event', 'missing (a RecordEvent carries its event)');
       if (m.target.resource !== 'events')
         invalid('target.resource', `${JSON.stringify(m.target.resource)} is not "events"`);
   }
+}
+
+/** checkPopulateToken: a PopulateToken names its Secret's version (uid and resourceVersion) and carries no value. */
+function checkPopulateToken(m: Mutation): void {
+  if (m.preconditions.uid === null || m.preconditions.resourceVersion === null)
+    invalid('preconditions', 'a PopulateToken carries the uid and resourceVersion of the Secret it was decided on');
+  if (m.body !== null || m.patch !== null) invalid('body', 'a PopulateToken carries no object: the writer fills it');
+  if (m.target.subresource !== null) invalid('target.subresource', 'a PopulateToken writes the Secret itself');
 }
 
 function checkCreate(m: Mutation): void {

@@ -25,7 +25,7 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
     name: 'signing-dir',
     type: 'string',
     default: '',
-    help: "Directory of Ed25519 keys: this service's own `<signer>.key` and the `<signer>.pub` it trusts. Reconcilers sign their mutations and verify the writer's results, the writer verifies mutations and signs results (the watcher does not use it). Empty: nothing signed, nothing verified, and anyone who can produce to Kafka can act on the cluster.",
+    help: "Directory of Ed25519 keys: this service's own `<signer>.key` and the `<signer>.pub` it trusts. Reconcilers sign their mutations and verify the writer's results, the writer verifies mutations and signs results; the watcher and reconciler-namespace read the deployment's secret digest key there (secret-digest.key) unless given --secret-digest-key-file. Empty: nothing signed, nothing verified, and anyone who can produce to Kafka can act on the cluster.",
   },
   { name: 'log-level', type: 'string', default: 'info', help: 'debug, info, warn or error.' },
   {

@@ -3,3 +3,4 @@
  * adapter (`*.<impl>.ts`) or a fixture, never a module behind it (.dependency-cruiser.cjs, runtime-through-its-entries).
  */
 export * from './signing.ts';
+export * from './keyed-digest.ts';

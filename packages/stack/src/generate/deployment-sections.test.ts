@@ -54,12 +54,14 @@ describe("deploymentSections: the catalog's lines of each Deployment", () => {
 });
 
 describe("overlaySections: the example overlay's list of Secrets", () => {
-  it("given the signers, then it names each one's Secret, the public keys' and Redis's", () => {
+  it("given the signers, then it names each one's Secret, the public keys', Redis's, the digest key's and the token key's", () => {
     const listed = (overlaySections()['secrets'] ?? []).map((l) => /^# - (\S+) \(/.exec(l)?.[1]);
     assert.deepEqual(listed, [
       ...LOCAL_SIGNERS.map((s) => `kcm-bus-signer-${s}`),
       'kcm-bus-signing-public',
       'kcm-bus-redis',
+      'kcm-bus-secret-digest',
+      'kcm-bus-service-account-key',
     ]);
   });
 });

@@ -58,6 +58,8 @@ export function overlaySections(): Sections {
       ...LOCAL_SIGNERS.map((s) => `# - ${signerSecret(s)} (key ${s}.key)`),
       `# - ${PUBLIC_SECRET} (key <signer>.pub of each signer above)`,
       ...(keepsExpectations(CONTROLLERS) ? [`# - ${REDIS_SECRET} (key url: the Redis of the expectations)`] : []),
+      "# - kcm-bus-secret-digest (key key: 32 random bytes or more, the watcher's and reconciler-namespace's digest key)",
+      "# - kcm-bus-service-account-key (key key: the cluster's service-account signing key, PEM; the writer's alone)",
     ],
   };
 }

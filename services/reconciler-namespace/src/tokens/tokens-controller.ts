@@ -1,0 +1,42 @@
+import type { Secret, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
+import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
+import type { ValueDigest } from '@kcm-bus/runtime/signing/index.ts';
+import { SA_NAME_KEY, SA_TOKEN_TYPE, syncSecret } from './sync-secret.ts';
+
+/** TokensInputs are what the controller reads, co-partitioned by namespace; a key is a token Secret's `namespace/name`. */
+export type TokensInputs = { readonly serviceAccounts: ServiceAccount; readonly secrets: Secret };
+
+/** BY_ACCOUNT indexes token Secrets by the account they name, `namespace/name` (upstream lists them: listTokenSecrets). */
+export const BY_ACCOUNT = 'serviceAccount';
+
+/** byAccount is BY_ACCOUNT's index function. */
+export function byAccount(secret: Secret): readonly string[] {
+  const name = secret.metadata.annotations?.[SA_NAME_KEY];
+  return secret.type === SA_TOKEN_TYPE && name ? [`${secret.metadata.namespace ?? ''}/${name}`] : [];
+}
+
+/**
+ * tokensControllerSpec is upstream's NewTokensController with its two queues made one, keyed by token Secret: a Secret
+ * event enqueues the Secret (queueSecretSync); an account added, updated or deleted enqueues the token Secrets naming
+ * it (upstream's account queue deletes them when the account is gone; here their sync decides that, and an account
+ * that appears after its Secret has them filled, which upstream's live lookup on a cache miss does). Retried at most
+ * 10 times (maxRetries).
+ */
+export function tokensControllerSpec(
+  listers: Listers<TokensInputs>,
+  digest: ValueDigest,
+  rootCA: Buffer,
+): ControllerSpec<TokensInputs> {
+  return {
+    handlers: {
+      secrets: (event: ObjectEvent<Secret>) => ({ enqueue: [event.key] }),
+      serviceAccounts: (event: ObjectEvent<ServiceAccount>) => ({
+        enqueue: listers.secrets
+          .byIndex(BY_ACCOUNT, event.key)
+          .map((s) => `${s.metadata.namespace ?? ''}/${s.metadata.name}`),
+      }),
+    },
+    reconcile: (key, input) => syncSecret(key, input, { ...listers, digest, rootCA }),
+    maxRetries: 10,
+  };
+}

@@ -1,0 +1,76 @@
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
+import type { LiveCheck } from '@kcm-bus/runtime/catalog/index.ts';
+import { LIVE_CHECK_FAILED, type Mutation, type Outcome } from '@kcm-bus/runtime/mutation/index.ts';
+import { resourceOf } from './allowlist.ts';
+import type { Final } from './outcome.ts';
+import { type Json, readObject, type SendDeps } from './send.ts';
+
+/*
+ * What a write's grant asks the writer to read from the API when it applies it (the catalog's LiveCheck): the record
+ * may be forged, replayed or stale, so a bounded power (delete a token Secret, fill one with a token) is bounded by
+ * what the API says now. This file names no controller; the catalog says which grant checks what.
+ */
+
+/** SA_TOKEN_TYPE is v1.SecretTypeServiceAccountToken. */
+export const SA_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+/** SA_NAME_KEY and SA_UID_KEY are v1.ServiceAccountNameKey and v1.ServiceAccountUIDKey, a token Secret's annotations. */
+export const SA_NAME_KEY = 'kubernetes.io/service-account.name';
+export const SA_UID_KEY = 'kubernetes.io/service-account.uid';
+
+/** LIVE_CHECKS are the catalog's live checks by `controller verb resource`. */
+const LIVE_CHECKS: ReadonlyMap<string, LiveCheck> = new Map(
+  CONTROLLERS.flatMap((c) =>
+    c.grants.flatMap((g) =>
+      g.live === undefined ? [] : g.verbs.map((v) => [`${c.name} ${v} ${g.resource}`, g.live!]),
+    ),
+  ),
+);
+
+/** LiveFacts are what a live check read, for the write to build on: the token Secret and its account. */
+export type LiveFacts = { readonly secret: Json; readonly account: Json | null };
+
+/** Live is a live check's answer: go on (with what it read), or stop with a verdict; attempts counts its reads. */
+export type Live =
+  | { readonly type: 'Go'; readonly facts: LiveFacts | undefined; readonly attempts: number }
+  | { readonly type: 'Stop'; readonly verdict: Final; readonly attempts: number };
+
+/** checkLive runs the live check of the mutation's grant, if it has one. */
+export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
+  const live = LIVE_CHECKS.get(`${m.controller} ${m.verb} ${resourceOf(m)}`);
+  if (live === undefined) return { type: 'Go', facts: undefined, attempts: 0 };
+  return tokenAccount(m, live.exists, deps);
+}
+
+/**
+ * tokenAccount: the target is a service-account token Secret, the one the mutation was decided on (its uid), naming
+ * an account, and that account (by name, and by uid when the Secret names one, as getServiceAccount) exists, or with
+ * `exists` false does not. A Secret already gone is AlreadyDone; a recreated one a Conflict.
+ */
+async function tokenAccount(m: Mutation, exists: boolean, deps: SendDeps): Promise<Live> {
+  const read = await readObject(m.target, m.controller, deps);
+  if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
+  const stop = (outcome: Outcome, status: number, reason: string, message: string): Live => ({
+    type: 'Stop',
+    verdict: { type: 'Final', outcome, status, reason, message, uid: null, resourceVersion: null },
+    attempts: read.attempts,
+  });
+  const secret = read.found;
+  const what = `secrets/${m.target.name} in ${m.target.namespace ?? ''}`;
+  if (secret === null) return stop('AlreadyDone', 404, 'NotFound', `${what} is gone`);
+  const meta = (secret['metadata'] ?? {}) as Json;
+  if (meta['uid'] !== m.preconditions.uid) return stop('Conflict', 409, 'Conflict', `${what} is another object now`);
+  const annotations = (meta['annotations'] ?? {}) as Record<string, string>;
+  const name = annotations[SA_NAME_KEY] ?? '';
+  if (secret['type'] !== SA_TOKEN_TYPE || name === '')
+    return stop('Refused', 0, LIVE_CHECK_FAILED, `${what} is not a service-account token naming an account`);
+  const target = { apiVersion: 'v1', resource: 'serviceaccounts', namespace: m.target.namespace, name };
+  const found = await readObject(target, m.controller, deps);
+  const attempts = read.attempts + found.attempts;
+  if ('failed' in found) return { type: 'Stop', verdict: found.failed, attempts };
+  const uid = annotations[SA_UID_KEY] ?? '';
+  const account =
+    found.found !== null && (uid === '' || uid === (found.found['metadata'] as Json)['uid']) ? found.found : null;
+  if ((account !== null) === exists) return { type: 'Go', facts: { secret, account }, attempts };
+  const message = `${what}: its service account ${name} ${exists ? 'does not exist' : 'exists'} (the API says so now)`;
+  return { ...stop('Refused', 0, LIVE_CHECK_FAILED, message), attempts };
+}

@@ -1,0 +1,93 @@
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
+import type { LiveFacts } from '../live-checks.ts';
+import { SA_NAME_KEY, SA_UID_KEY } from '../live-checks.ts';
+import type { Final } from '../outcome.ts';
+import { fieldManagerOf } from '../request.ts';
+import { resourcePath } from '../rest-path.ts';
+import { type Json, send, type SendDeps, type Sent } from '../send.ts';
+import { mintLegacyToken, type TokenSigner } from './legacy-token.ts';
+
+/** TokenKeys are what only the writer holds to fill token Secrets: the service-account key and the root CA bundle. */
+export type TokenKeys = { readonly signer: TokenSigner; readonly rootCA: Buffer };
+
+/** REFUSED_NO_KEY is the reason of a Refused PopulateToken when the writer was given no --service-account-private-key-file. */
+export const REFUSED_NO_KEY = 'NoServiceAccountKey';
+
+/** Needs are secretUpdateNeeded's answers: which of ca.crt, namespace and token a Secret lacks. */
+type Needs = { readonly ca: boolean; readonly namespace: boolean; readonly token: boolean };
+
+/** secretUpdateNeeded mirrors upstream's: ca.crt differs from the root CA (when there is one), namespace or token empty. */
+export function secretUpdateNeeded(data: Readonly<Record<string, string>>, rootCA: Buffer): Needs {
+  const bytes = (key: string): Buffer => Buffer.from(data[key] ?? '', 'base64');
+  return {
+    ca: rootCA.length > 0 && !bytes('ca.crt').equals(rootCA),
+    namespace: bytes('namespace').length === 0,
+    token: bytes('token').length === 0,
+  };
+}
+
+/**
+ * populateToken mirrors generateTokenIfNeeded on the live Secret its live check read (`facts`): left alone when it
+ * changed since the mutation was decided on (a Conflict: its next event decides, as upstream's "not up to date") or
+ * needs nothing; otherwise its ca.crt, namespace and token set as needed (the token minted now, for the live account)
+ * and the account's annotations, in one Update carrying the Secret's resourceVersion. The token goes to the API and
+ * nowhere else: the result carries the answer's status, never the object.
+ */
+export async function populateToken(
+  m: Mutation,
+  facts: LiveFacts,
+  keys: TokenKeys | undefined,
+  deps: SendDeps,
+): Promise<Sent> {
+  const unsent = (verdict: Omit<Final, 'type' | 'uid' | 'resourceVersion'>): Sent => ({
+    verdict: { type: 'Final', uid: null, resourceVersion: null, ...verdict },
+    attempts: 0,
+    body: null,
+  });
+  if (keys === undefined)
+    return unsent({
+      outcome: 'Refused',
+      status: 0,
+      reason: REFUSED_NO_KEY,
+      message: 'no --service-account-private-key-file',
+    });
+  const meta = (facts.secret['metadata'] ?? {}) as Json;
+  if (meta['resourceVersion'] !== m.preconditions.resourceVersion)
+    return unsent({ outcome: 'Conflict', status: 409, reason: 'Conflict', message: 'the Secret changed since' });
+  const data = (facts.secret['data'] ?? {}) as Record<string, string>;
+  const needs = secretUpdateNeeded(data, keys.rootCA);
+  if (!needs.ca && !needs.namespace && !needs.token)
+    return unsent({ outcome: 'AlreadyDone', status: 0, reason: null, message: 'the Secret needs nothing' });
+  const body = filled(facts, data, needs, keys);
+  const query = { fieldManager: fieldManagerOf(m) };
+  const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+  const path = resourcePath(m.target, m.target.name);
+  const request = { method: 'PUT' as const, path, query, headers, body, name: m.target.name, preconditionTests: false };
+  return send(request, m.controller, deps);
+}
+
+/** filled is the Secret's Update body: the needed values set, the account's name and uid annotated. */
+function filled(facts: LiveFacts, data: Readonly<Record<string, string>>, needs: Needs, keys: TokenKeys): string {
+  const meta = (facts.secret['metadata'] ?? {}) as Json;
+  const account = (facts.account?.['metadata'] ?? {}) as Json;
+  const [namespace, name, uid] = [String(meta['namespace']), String(account['name']), String(account['uid'])];
+  const b64 = (value: string | Buffer): string => Buffer.from(value).toString('base64');
+  const token = (): string =>
+    mintLegacyToken(keys.signer, {
+      namespace,
+      serviceAccountName: name,
+      serviceAccountUID: uid,
+      secretName: String(meta['name']),
+    });
+  const annotations = { ...((meta['annotations'] ?? {}) as Json), [SA_NAME_KEY]: name, [SA_UID_KEY]: uid };
+  return JSON.stringify({
+    ...facts.secret,
+    metadata: { ...meta, annotations },
+    data: {
+      ...data,
+      ...(needs.ca ? { 'ca.crt': b64(keys.rootCA) } : {}),
+      ...(needs.namespace ? { namespace: b64(namespace) } : {}),
+      ...(needs.token ? { token: b64(token()) } : {}),
+    },
+  });
+}
