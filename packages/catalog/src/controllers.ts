@@ -143,7 +143,7 @@ export const DEPLOYMENT_CONTROLLER = entry({
         { check: 'ownerReferences', kind: DEPLOYMENT, namedByKey: true },
       ],
     },
-    { resource: 'replicasets.apps', verbs: ['Delete'] },
+    { resource: 'replicasets.apps', verbs: ['Delete'], live: { check: 'controlledByKey', kind: DEPLOYMENT } },
     { resource: 'deployments.apps/status', verbs: ['UpdateStatus'], content: [{ check: 'keyObject' }] },
     { resource: 'deployments.apps', verbs: ['Update'], content: [{ check: 'namespace' }, { check: 'keyObject' }] },
     events,
@@ -207,7 +207,11 @@ export const ENDPOINTSLICE_CONTROLLER = entry({
         { check: 'controllerRef', kind: { apiVersion: 'v1', kind: 'Service' }, nameLabel: LABEL_SERVICE_NAME },
       ],
     },
-    { resource: 'endpointslices.discovery.k8s.io', verbs: ['Delete'] },
+    {
+      resource: 'endpointslices.discovery.k8s.io',
+      verbs: ['Delete'],
+      live: { check: 'controlledByKey', kind: { apiVersion: 'v1', kind: 'Service' } },
+    },
     events,
   ],
   parts: [

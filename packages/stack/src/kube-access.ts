@@ -79,6 +79,7 @@ function rulesOf(
 /** LIVE_READS are what the writer gets from the API for a grant's live check (LiveCheck). */
 const LIVE_READS: Readonly<Record<LiveCheck['check'], (g: Grant) => { group: string; resource: string }[]>> = {
   tokenAccount: (g) => [groupOf(g.resource), { group: '', resource: 'serviceaccounts' }],
+  controlledByKey: (g) => [groupOf(g.resource)],
 };
 
 /** writerRules are the catalog's grants as RBAC (and the owners' finalizers, which blockOwnerDeletion needs under OwnerReferencesPermissionEnforcement). */

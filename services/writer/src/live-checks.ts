@@ -1,5 +1,5 @@
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
-import type { LiveCheck } from '@kcm-bus/runtime/catalog/index.ts';
+import type { LiveCheck, ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import { LIVE_CHECK_FAILED, type Mutation, type Outcome } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourceOf } from './allowlist.ts';
 import type { Final } from './outcome.ts';
@@ -38,7 +38,39 @@ export type Live =
 export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
   const live = LIVE_CHECKS.get(`${m.controller} ${m.verb} ${resourceOf(m)}`);
   if (live === undefined) return { type: 'Go', facts: undefined, attempts: 0 };
-  return tokenAccount(m, live.exists, deps);
+  return live.check === 'tokenAccount' ? tokenAccount(m, live.exists, deps) : controlledByKey(m, live.kind, deps);
+}
+
+/** stopWith is a live check's Stop with a verdict of no answer's own (status as given, no uid or version). */
+function stopWith(outcome: Outcome, status: number, reason: string, message: string, attempts: number): Live {
+  return {
+    type: 'Stop',
+    verdict: { type: 'Final', outcome, status, reason, message, uid: null, resourceVersion: null },
+    attempts,
+  };
+}
+
+/**
+ * controlledByKey: the target, read now, is controlled by the object of `kind` the reconcile key names (namespace and
+ * name). Gone already is AlreadyDone (a Delete's NotFound); controlled by another owner, or by none, is Refused.
+ */
+async function controlledByKey(m: Mutation, kind: ObjectKind, deps: SendDeps): Promise<Live> {
+  const read = await readObject(m.target, m.controller, deps);
+  if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
+  const what = `${m.target.resource}/${m.target.name} in ${m.target.namespace ?? ''}`;
+  if (read.found === null) return stopWith('AlreadyDone', 404, 'NotFound', `${what} is gone`, read.attempts);
+  const meta = (read.found['metadata'] ?? {}) as Json;
+  const refs = (meta['ownerReferences'] ?? []) as Json[];
+  const controller = refs.find((r) => r['controller'] === true);
+  const keyName = (m.reconcileKey ?? '').split('/').at(-1);
+  const ours =
+    controller?.['apiVersion'] === kind.apiVersion &&
+    controller['kind'] === kind.kind &&
+    controller['name'] === keyName;
+  if (ours && `${m.target.namespace ?? ''}/${keyName ?? ''}` === m.reconcileKey)
+    return { type: 'Go', facts: undefined, attempts: read.attempts };
+  const message = `${what} is not controlled by the ${kind.kind} ${m.reconcileKey ?? '(no key)'} (the API says so now)`;
+  return stopWith('Refused', 0, LIVE_CHECK_FAILED, message, read.attempts);
 }
 
 /**
@@ -49,11 +81,8 @@ export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
 async function tokenAccount(m: Mutation, exists: boolean, deps: SendDeps): Promise<Live> {
   const read = await readObject(m.target, m.controller, deps);
   if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
-  const stop = (outcome: Outcome, status: number, reason: string, message: string): Live => ({
-    type: 'Stop',
-    verdict: { type: 'Final', outcome, status, reason, message, uid: null, resourceVersion: null },
-    attempts: read.attempts,
-  });
+  const stop = (outcome: Outcome, status: number, reason: string, message: string): Live =>
+    stopWith(outcome, status, reason, message, read.attempts);
   const secret = read.found;
   const what = `secrets/${m.target.name} in ${m.target.namespace ?? ''}`;
   if (secret === null) return stop('AlreadyDone', 404, 'NotFound', `${what} is gone`);

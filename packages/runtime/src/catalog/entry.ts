@@ -92,9 +92,13 @@ export type Grant = {
  * be forged, replayed or stale and the write's power must stay bounded by what holds now (services/writer's
  * live-checks.ts reads it; the writer's role may get what it names):
  * - tokenAccount: the target is a `kubernetes.io/service-account-token` Secret naming an account (its annotations),
- *   and that account exists (same uid when the Secret names one) or, with `exists: false`, does not.
+ *   and that account exists (same uid when the Secret names one) or, with `exists: false`, does not;
+ * - controlledByKey: the target's one controller reference (metav1.GetControllerOf), as the API has it now, is of
+ *   `kind` and names the object the mutation's reconcile key names (a Deployment deletes only its own ReplicaSets).
  */
-export type LiveCheck = { readonly check: 'tokenAccount'; readonly exists: boolean };
+export type LiveCheck =
+  | { readonly check: 'tokenAccount'; readonly exists: boolean }
+  | { readonly check: 'controlledByKey'; readonly kind: ObjectKind };
 
 /**
  * ControllerEntry is one of upstream's controllers as kcm-bus runs it. name is upstream's `--controllers` name, the

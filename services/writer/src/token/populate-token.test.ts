@@ -3,12 +3,8 @@ import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { aMutation } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
 import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
-import { FakeClock } from '@kcm-bus/runtime/workqueue/index.ts';
-import { DEFAULT_ALLOWLIST } from '../allowlist.ts';
-import { applyMutation, type WriterDeps } from '../apply-mutation.ts';
-import { DEFAULT_RETRY_POLICY } from '../backoff.ts';
-import { EventCorrelator } from '../event-correlator.ts';
-import type { KubeRequest } from '../request.ts';
+import { applyMutation } from '../apply-mutation.ts';
+import { apiWorld } from '../api-world.fixture.ts';
 import { keyIdOf, tokenSigner } from './legacy-token.ts';
 import type { TokenKeys } from './populate-token.ts';
 
@@ -31,30 +27,6 @@ const secret = (over: { type?: string; data?: Record<string, string>; annotation
   data: over.data ?? {},
 });
 const ACCOUNT = { metadata: { name: 'builder', namespace: NS, uid: 'sa-uid' } };
-
-/** world answers GETs from these objects by path (404 when absent) and records every request; writes answer 200. */
-function world(objects: Record<string, object>, keys: TokenKeys | null = KEYS) {
-  const sent: KubeRequest[] = [];
-  const deps: WriterDeps = {
-    api: {
-      send: async (r) => {
-        sent.push(r);
-        const found = r.method === 'GET' ? objects[r.path] : { metadata: { uid: 'secret-uid', resourceVersion: '8' } };
-        const body = JSON.stringify(found ?? { kind: 'Status', reason: 'NotFound', message: 'not found' });
-        return { type: 'Response', status: found ? 200 : 404, retryAfter: null, body };
-      },
-    },
-    budget: { acquire: async () => {} },
-    allowlist: DEFAULT_ALLOWLIST,
-    correlator: new EventCorrelator(new FakeClock()),
-    scheduler: { setTimeout: (fn) => queueMicrotask(fn), clearTimeout: () => {} },
-    now: () => '2026-11-29T08:00:00Z',
-    random: () => 0,
-    policy: DEFAULT_RETRY_POLICY,
-    ...(keys === null ? {} : { tokens: keys }),
-  };
-  return { deps, sent };
-}
 
 const SECRET_PATH = `/api/v1/namespaces/${NS}/secrets/tok`;
 const ACCOUNT_PATH = `/api/v1/namespaces/${NS}/serviceaccounts/builder`;
@@ -83,7 +55,7 @@ function claimsOf(token: string): { header: unknown; claims: unknown } {
 
 describe('PopulateToken (generateTokenIfNeeded at apply time)', () => {
   it("given an empty token Secret of an existing account, then one Update sets ca.crt, namespace and a token with upstream's legacy claims, and the account annotations", async () => {
-    const { deps, sent } = world({ [SECRET_PATH]: secret(), [ACCOUNT_PATH]: ACCOUNT });
+    const { deps, sent } = apiWorld({ [SECRET_PATH]: secret(), [ACCOUNT_PATH]: ACCOUNT }, KEYS);
     const result = await applyMutation(command('PopulateToken'), deps);
     assert.deepEqual([result.outcome, result.attempts], ['Applied', 3]);
     assert.deepEqual(
@@ -116,7 +88,7 @@ describe('PopulateToken (generateTokenIfNeeded at apply time)', () => {
 
   it('given a Secret holding a token and the namespace but another CA, then only ca.crt is replaced: the token stays', async () => {
     const data = { token: b64('kept'), namespace: b64(NS), 'ca.crt': b64('old') };
-    const { deps, sent } = world({ [SECRET_PATH]: secret({ data }), [ACCOUNT_PATH]: ACCOUNT });
+    const { deps, sent } = apiWorld({ [SECRET_PATH]: secret({ data }), [ACCOUNT_PATH]: ACCOUNT }, KEYS);
     await applyMutation(command('PopulateToken'), deps);
     const body = JSON.parse(sent[2]!.body!) as { data: Record<string, string> };
     assert.deepEqual(body.data, { ...data, 'ca.crt': b64(KEYS.rootCA) });
@@ -130,7 +102,10 @@ describe('PopulateToken (generateTokenIfNeeded at apply time)', () => {
       [undefined, 'AlreadyDone'],
     ];
     for (const [live, outcome] of cases) {
-      const { deps, sent } = world({ ...(live === undefined ? {} : { [SECRET_PATH]: live }), [ACCOUNT_PATH]: ACCOUNT });
+      const { deps, sent } = apiWorld(
+        { ...(live === undefined ? {} : { [SECRET_PATH]: live }), [ACCOUNT_PATH]: ACCOUNT },
+        KEYS,
+      );
       assert.equal((await applyMutation(command('PopulateToken'), deps)).outcome, outcome);
       assert.ok(sent.every((r) => r.method === 'GET'));
     }
@@ -156,7 +131,7 @@ describe('PopulateToken (generateTokenIfNeeded at apply time)', () => {
       [{ [SECRET_PATH]: secret(), [ACCOUNT_PATH]: ACCOUNT }, null, 'NoServiceAccountKey'],
     ];
     for (const [objects, keys, reason] of cases) {
-      const { deps, sent } = world(objects, keys);
+      const { deps, sent } = apiWorld(objects, keys);
       const result = await applyMutation(command('PopulateToken'), deps);
       assert.deepEqual([result.outcome, result.reason], ['Refused', reason]);
       assert.ok(sent.every((r) => r.method === 'GET'));
@@ -166,21 +141,21 @@ describe('PopulateToken (generateTokenIfNeeded at apply time)', () => {
 
 describe('Delete of a token Secret (live check: its account is gone)', () => {
   it('given the account gone, then the Secret is deleted with its uid as precondition', async () => {
-    const { deps, sent } = world({ [SECRET_PATH]: secret() });
+    const { deps, sent } = apiWorld({ [SECRET_PATH]: secret() });
     assert.equal((await applyMutation(command('Delete'), deps)).outcome, 'Applied');
     assert.equal(sent.at(-1)?.method, 'DELETE');
     assert.match(sent.at(-1)?.body ?? '', /"uid":"secret-uid"/);
   });
 
   it('given the account exists (a forged, replayed or stale command), then it is Refused and nothing is deleted', async () => {
-    const { deps, sent } = world({ [SECRET_PATH]: secret(), [ACCOUNT_PATH]: ACCOUNT });
+    const { deps, sent } = apiWorld({ [SECRET_PATH]: secret(), [ACCOUNT_PATH]: ACCOUNT });
     const result = await applyMutation(command('Delete'), deps);
     assert.deepEqual([result.outcome, result.reason], ['Refused', 'LiveCheckFailed']);
     assert.ok(sent.every((r) => r.method === 'GET'));
   });
 
   it('given an Opaque Secret (a command to delete any Secret), then it is Refused', async () => {
-    const { deps, sent } = world({ [SECRET_PATH]: secret({ type: 'Opaque' }) });
+    const { deps, sent } = apiWorld({ [SECRET_PATH]: secret({ type: 'Opaque' }) });
     assert.equal((await applyMutation(command('Delete'), deps)).reason, 'LiveCheckFailed');
     assert.equal(sent.length, 1);
   });
