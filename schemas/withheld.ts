@@ -4,7 +4,7 @@ import { WATCHED_KINDS, type WatchedKind } from './kinds.ts';
 /*
  * The values of a withheld kind (a Secret's) never travel on the bus. Its topic's schema has no place for them, the
  * watcher replaces them before encoding (so not even the residue of fields the schema lacks can carry one), and each
- * reader refuses a record that carries one anyway (hasWithheldValue): a forged record, or a watcher that was not told.
+ * reader refuses a record that carries one anyway (withheldValueCarried): a forged record, or a watcher that was not told.
  */
 
 /** WITHHELD_FIELDS are the object fields that hold values: a Secret's `data` and its write-only `stringData`. */

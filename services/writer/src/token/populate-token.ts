@@ -17,7 +17,7 @@ export const REFUSED_NO_KEY = 'NoServiceAccountKey';
 type Needs = { readonly ca: boolean; readonly namespace: boolean; readonly token: boolean };
 
 /** secretUpdateNeeded mirrors upstream's: ca.crt differs from the root CA (when there is one), namespace or token empty. */
-export function secretUpdateNeeded(data: Readonly<Record<string, string>>, rootCA: Buffer): Needs {
+function secretUpdateNeeded(data: Readonly<Record<string, string>>, rootCA: Buffer): Needs {
   const bytes = (key: string): Buffer => Buffer.from(data[key] ?? '', 'base64');
   return {
     ca: rootCA.length > 0 && !bytes('ca.crt').equals(rootCA),
