@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { busFlags, rawKube, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { readRaw } from '@kcm-bus/harness/topic.ts';
-import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { withUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { watchTopic } from '@kcm-bus/schemas/kinds.ts';
 
@@ -82,15 +82,13 @@ describe("differential: a namespace's account and root CA under upstream kube-co
   after(stopAllServices);
 
   it('creates the same ones, restores and recreates them alike, and carries no config map of the user on the bus', async () => {
-    const upstream = startUpstream(stack, {
-      controllers: 'serviceaccount-controller,root-ca-certificate-publisher-controller',
-    });
-    let theirs: Record<string, unknown>;
-    try {
-      theirs = await script('upstream');
-    } finally {
-      await upstream.stop();
-    }
+    const theirs = await withUpstream(
+      stack,
+      {
+        controllers: 'serviceaccount-controller,root-ca-certificate-publisher-controller',
+      },
+      () => script('upstream'),
+    );
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', testWriterFlags(bus));
     await startService('reconciler-namespace', [...bus, '--root-ca-file', stack.caFile]);

@@ -5,7 +5,7 @@ import { request } from 'node:https';
 import { busFlags, rawKube, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { readRaw, topicNames } from '@kcm-bus/harness/topic.ts';
-import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { withUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { AvroCodec } from '@kcm-bus/runtime/codec/codec.avro.ts';
@@ -159,16 +159,14 @@ describe('differential: legacy service-account token Secrets under upstream kube
   after(stopAllServices);
 
   it('fills, refills and deletes them alike, the tokens authenticate, and no value is on any topic', async () => {
-    const upstream = startUpstream(stack, {
-      controllers: 'serviceaccount-token-controller',
-      flags: ['--service-account-private-key-file', stack.serviceAccountKeyFile, '--root-ca-file', stack.caFile],
-    });
-    let theirs: Record<string, unknown>;
-    try {
-      theirs = await script('upstream');
-    } finally {
-      await upstream.stop();
-    }
+    const theirs = await withUpstream(
+      stack,
+      {
+        controllers: 'serviceaccount-token-controller',
+        flags: ['--service-account-private-key-file', stack.serviceAccountKeyFile, '--root-ca-file', stack.caFile],
+      },
+      () => script('upstream'),
+    );
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     const keys = ['--service-account-private-key-file', stack.serviceAccountKeyFile, '--root-ca-file', stack.caFile];
     await startService('writer', [...testWriterFlags(bus), ...keys]);

@@ -87,3 +87,13 @@ export function startUpstream(e: StackEndpoints, o: UpstreamOptions = {}): Upstr
     },
   };
 }
+
+/** withUpstream runs `script` while an upstream kube-controller-manager of these options runs, and stops it after, failed or not. */
+export async function withUpstream<T>(e: StackEndpoints, o: UpstreamOptions, script: () => Promise<T>): Promise<T> {
+  const upstream = startUpstream(e, o);
+  try {
+    return await script();
+  } finally {
+    await upstream.stop();
+  }
+}
