@@ -1,5 +1,5 @@
 import type { AvroRecord } from './avro/avro-schema.ts';
-import { WATCHED_KINDS, type WatchedKind } from './kinds.ts';
+import { stateTopic, WATCHED_KINDS, watchTopic, type WatchedKind } from './kinds.ts';
 
 /*
  * The values of a withheld kind (a Secret's) never travel on the bus. Its topic's schema has no place for them, the
@@ -56,6 +56,11 @@ export function withholdValues<T extends { readonly [field: string]: unknown }>(
   return out as T;
 }
 
+/** WITHHELD_TOPICS are the history and state topics of the withheld kinds: a record of any other passes unread. */
+const WITHHELD_TOPICS: ReadonlySet<string> = new Set(
+  WATCHED_KINDS.filter((k) => k.withheld !== undefined).flatMap((k) => [watchTopic(k), stateTopic(k)]),
+);
+
 /**
  * withheldValueCarried says why a record of `topic` must not be passed on, when its kind's values are withheld and its
  * object carries one anyway (a forged record, or a watcher not told to withhold them); undefined otherwise.
@@ -64,9 +69,7 @@ export function withheldValueCarried(
   topic: string,
   object: Readonly<Record<string, unknown>> | null | undefined,
 ): string | undefined {
-  const plural = /^kcm\.(?:watch|state)\.(.+)$/.exec(topic)?.[1];
-  if (object === null || object === undefined || WATCHED_KINDS.find((k) => k.plural === plural)?.withheld === undefined)
-    return undefined;
+  if (object === null || object === undefined || !WITHHELD_TOPICS.has(topic)) return undefined;
   const carried = WITHHELD_FIELDS.filter((f) => object[f] !== undefined && object[f] !== null);
   return carried.length === 0
     ? undefined

@@ -241,6 +241,12 @@ export type ServiceAccount = {
   readonly metadata: ObjectMeta;
 };
 
+/** SECRET_TYPE_SA_TOKEN is v1.SecretTypeServiceAccountToken. */
+export const SECRET_TYPE_SA_TOKEN = 'kubernetes.io/service-account-token';
+/** SA_NAME_KEY and SA_UID_KEY are v1.ServiceAccountNameKey and v1.ServiceAccountUIDKey: a token Secret's account. */
+export const SA_NAME_KEY = 'kubernetes.io/service-account.name';
+export const SA_UID_KEY = 'kubernetes.io/service-account.uid';
+
 /**
  * Secret is core/v1 Secret as its topic carries it (schemas/withheld.ts): metadata, type and, in place of `data`, each
  * key's keyed digest; never a value.

@@ -99,6 +99,22 @@ export function deleteDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'namespace'
   };
 }
 
+/**
+ * populateTokenDraft is a PopulateToken of a token Secret: its name and the version it was decided on (uid and
+ * resourceVersion), no value; the writer fills it (generateTokenIfNeeded at apply time).
+ */
+export function populateTokenDraft(
+  kind: TargetKind,
+  meta: Pick<ObjectMeta, 'namespace' | 'name' | 'uid' | 'resourceVersion'>,
+): MutationDraft {
+  return {
+    ...NO_PAYLOAD,
+    verb: 'PopulateToken',
+    target: targetOf(kind, meta),
+    preconditions: { uid: meta.uid, resourceVersion: meta.resourceVersion ?? null },
+  };
+}
+
 /** patchDraft is the typed client's Patch (RealPodControl.PatchPod) as a json patch whose first test (added by the writer) is the UID. */
 export function patchDraft(
   kind: TargetKind,

@@ -176,15 +176,27 @@ function refusalOf(c: ContentCheck, w: Written): string | undefined {
   }
 }
 
-/**
- * ruleRefusal says why a mutation breaks a content rule, from the first check that fails (`a pod whose controller is
- * not one ReplicationController`), or undefined when every check holds.
- */
-export function ruleRefusal(rule: ContentRule, m: Mutation): string | undefined {
-  const w = writtenBy(m);
+/** refusalIn is the first check of the rule that fails on what the mutation writes, as `w` reads it. */
+function refusalIn(rule: ContentRule, w: Written): string | undefined {
   for (const check of rule) {
     const why = refusalOf(check, w);
     if (why !== undefined) return why;
   }
   return undefined;
+}
+
+/**
+ * objectRefusal runs a rule's checks on an object the writer read from the API in place of what the mutation writes:
+ * a live check asks of the object as it is now what a content rule asks of the object a mutation writes.
+ */
+export function objectRefusal(rule: ContentRule, m: Mutation, object: unknown): string | undefined {
+  return refusalIn(rule, { m, object, ops: undefined });
+}
+
+/**
+ * ruleRefusal says why a mutation breaks a content rule, from the first check that fails (`a pod whose controller is
+ * not one ReplicationController`), or undefined when every check holds.
+ */
+export function ruleRefusal(rule: ContentRule, m: Mutation): string | undefined {
+  return refusalIn(rule, writtenBy(m));
 }

@@ -1,8 +1,10 @@
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
+import { SA_NAME_KEY, SA_UID_KEY, SECRET_TYPE_SA_TOKEN } from '@kcm-bus/k8s/core-v1.ts';
 import type { LiveCheck, ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import { LIVE_CHECK_FAILED, type Mutation, type Outcome } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourceOf } from './allowlist.ts';
-import type { Final } from './outcome.ts';
+import { objectRefusal } from './content-checks.ts';
+import { type Final, ownVerdict } from './outcome.ts';
 import { type Json, readObject, type SendDeps } from './send.ts';
 
 /*
@@ -10,12 +12,6 @@ import { type Json, readObject, type SendDeps } from './send.ts';
  * may be forged, replayed or stale, so a bounded power (delete a token Secret, fill one with a token) is bounded by
  * what the API says now. This file names no controller; the catalog says which grant checks what.
  */
-
-/** SA_TOKEN_TYPE is v1.SecretTypeServiceAccountToken. */
-export const SA_TOKEN_TYPE = 'kubernetes.io/service-account-token';
-/** SA_NAME_KEY and SA_UID_KEY are v1.ServiceAccountNameKey and v1.ServiceAccountUIDKey, a token Secret's annotations. */
-export const SA_NAME_KEY = 'kubernetes.io/service-account.name';
-export const SA_UID_KEY = 'kubernetes.io/service-account.uid';
 
 /** LIVE_CHECKS are the catalog's live checks by `controller verb resource`. */
 const LIVE_CHECKS: ReadonlyMap<string, LiveCheck> = new Map(
@@ -41,35 +37,26 @@ export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
   return live.check === 'tokenAccount' ? tokenAccount(m, live.exists, deps) : controlledByKey(m, live.kind, deps);
 }
 
-/** stopWith is a live check's Stop with a verdict of no answer's own (status as given, no uid or version). */
+/** stopWith is a live check's Stop with a verdict of its own (ownVerdict), after `attempts` reads. */
 function stopWith(outcome: Outcome, status: number, reason: string, message: string, attempts: number): Live {
-  return {
-    type: 'Stop',
-    verdict: { type: 'Final', outcome, status, reason, message, uid: null, resourceVersion: null },
-    attempts,
-  };
+  return { type: 'Stop', verdict: ownVerdict(outcome, status, reason, message), attempts };
 }
 
 /**
- * controlledByKey: the target, read now, is controlled by the object of `kind` the reconcile key names (namespace and
- * name). Gone already is AlreadyDone (a Delete's NotFound); controlled by another owner, or by none, is Refused.
+ * controlledByKey: the target, read now, passes the content check `controllerRef` named by the key (one controller
+ * reference, of `kind`, named as the reconcile key's object), and the key names an object of the target's namespace.
+ * Gone already is AlreadyDone (a Delete's NotFound); otherwise Refused.
  */
 async function controlledByKey(m: Mutation, kind: ObjectKind, deps: SendDeps): Promise<Live> {
   const read = await readObject(m.target, m.controller, deps);
   if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
   const what = `${m.target.resource}/${m.target.name} in ${m.target.namespace ?? ''}`;
   if (read.found === null) return stopWith('AlreadyDone', 404, 'NotFound', `${what} is gone`, read.attempts);
-  const meta = (read.found['metadata'] ?? {}) as Json;
-  const refs = (meta['ownerReferences'] ?? []) as Json[];
-  const controller = refs.find((r) => r['controller'] === true);
-  const keyName = (m.reconcileKey ?? '').split('/').at(-1);
-  const ours =
-    controller?.['apiVersion'] === kind.apiVersion &&
-    controller['kind'] === kind.kind &&
-    controller['name'] === keyName;
-  if (ours && `${m.target.namespace ?? ''}/${keyName ?? ''}` === m.reconcileKey)
-    return { type: 'Go', facts: undefined, attempts: read.attempts };
-  const message = `${what} is not controlled by the ${kind.kind} ${m.reconcileKey ?? '(no key)'} (the API says so now)`;
+  const why =
+    objectRefusal([{ check: 'controllerRef', kind, namedByKey: true }], m, read.found) ??
+    (m.reconcileKey?.startsWith(`${m.target.namespace ?? ''}/`) ? undefined : `its key names another namespace's`);
+  if (why === undefined) return { type: 'Go', facts: undefined, attempts: read.attempts };
+  const message = `${what}: ${why} (key ${m.reconcileKey ?? 'none'}; the API says so now)`;
   return stopWith('Refused', 0, LIVE_CHECK_FAILED, message, read.attempts);
 }
 
@@ -90,7 +77,7 @@ async function tokenAccount(m: Mutation, exists: boolean, deps: SendDeps): Promi
   if (meta['uid'] !== m.preconditions.uid) return stop('Conflict', 409, 'Conflict', `${what} is another object now`);
   const annotations = (meta['annotations'] ?? {}) as Record<string, string>;
   const name = annotations[SA_NAME_KEY] ?? '';
-  if (secret['type'] !== SA_TOKEN_TYPE || name === '')
+  if (secret['type'] !== SECRET_TYPE_SA_TOKEN || name === '')
     return stop('Refused', 0, LIVE_CHECK_FAILED, `${what} is not a service-account token naming an account`);
   const target = { apiVersion: 'v1', resource: 'serviceaccounts', namespace: m.target.namespace, name };
   const found = await readObject(target, m.controller, deps);

@@ -85,6 +85,14 @@ function isFailedPrecondition(request: Pick<KubeRequest, 'preconditionTests'>, r
   return request.preconditionTests && read.causes.length === 0;
 }
 
+/**
+ * ownVerdict is a Final the writer reaches itself, from what it read rather than from a write's answer (a live check's
+ * refusal, a Secret that needs nothing): no object's uid or resourceVersion.
+ */
+export function ownVerdict(outcome: Outcome, status: number, reason: string | null, message: string): Final {
+  return { type: 'Final', outcome, status, reason, message, uid: null, resourceVersion: null };
+}
+
 function final(outcome: Outcome, status: number, read: ApiAnswer): Final {
   const reason = hasStatusCause(read, NAMESPACE_TERMINATING) ? NAMESPACE_TERMINATING : read.reason;
   return {

@@ -1,5 +1,11 @@
-import type { Secret, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
-import { deleteDraft, mutationLog, type MutationDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
+import {
+  SA_NAME_KEY,
+  SA_UID_KEY,
+  SECRET_TYPE_SA_TOKEN,
+  type Secret,
+  type ServiceAccount,
+} from '@kcm-bus/k8s/core-v1.ts';
+import { deleteDraft, mutationLog, type MutationDraft, populateTokenDraft } from '@kcm-bus/k8s/mutation-drafts.ts';
 import { SERVICEACCOUNT_TOKEN_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
 import { LIVE_CHECK_FAILED } from '@kcm-bus/runtime/mutation/index.ts';
@@ -10,20 +16,22 @@ import { syncError } from '../write-failures.ts';
 /** SECRETS is the kind the controller writes. */
 const SECRETS = watchedKind('secrets');
 
-/** SA_TOKEN_TYPE, SA_NAME_KEY, SA_UID_KEY are v1.SecretTypeServiceAccountToken and the annotations naming its account. */
-export const SA_TOKEN_TYPE = 'kubernetes.io/service-account-token';
-export const SA_NAME_KEY = 'kubernetes.io/service-account.name';
-export const SA_UID_KEY = 'kubernetes.io/service-account.uid';
-
 /**
- * TokensView is what syncSecret reads: the stores of token Secrets and accounts, and how to tell a value's digest:
- * the deployment's digest key and the root CA bundle the writer puts in ca.crt (empty: none).
+ * ExpectedDigests are the digests syncSecret compares a Secret's with, computed once: of an empty value, and of the root
+ * CA bundle the writer puts in ca.crt (undefined: no bundle, so ca.crt is never wrong).
  */
+export type ExpectedDigests = { readonly empty: string; readonly rootCA: string | undefined };
+
+/** expectedDigests are the ExpectedDigests under the deployment's digest key. */
+export function expectedDigests(digest: ValueDigest, rootCA: Buffer): ExpectedDigests {
+  return { empty: digest(Buffer.alloc(0)), rootCA: rootCA.length > 0 ? digest(rootCA) : undefined };
+}
+
+/** TokensView is what syncSecret reads: the stores of token Secrets and accounts, and the digests to compare with. */
 export type TokensView = {
   readonly secrets: Lister<Secret>;
   readonly serviceAccounts: Lister<ServiceAccount>;
-  readonly digest: ValueDigest;
-  readonly rootCA: Buffer;
+  readonly expected: ExpectedDigests;
 };
 
 /**
@@ -42,7 +50,7 @@ export function syncSecret(key: string, input: ReconcileInput, view: TokensView)
   if (error !== undefined) return { mutations: [], error };
   const secret = view.secrets.get(key);
   const account = secret?.metadata.annotations?.[SA_NAME_KEY] ?? '';
-  if (secret === undefined || secret.type !== SA_TOKEN_TYPE || account === '') return { mutations: [] };
+  if (secret === undefined || secret.type !== SECRET_TYPE_SA_TOKEN || account === '') return { mutations: [] };
   const draft = decide(secret, account, view);
   if (draft === undefined) return { mutations: [] };
   const log = mutationLog(SERVICEACCOUNT_TOKEN_CONTROLLER.name, key, input.cause, input.now, input.attempt);
@@ -55,37 +63,13 @@ function decide(secret: Secret, account: string, view: TokensView): MutationDraf
   const sa = view.serviceAccounts.get(`${meta.namespace ?? ''}/${account}`);
   const uid = meta.annotations?.[SA_UID_KEY] ?? '';
   if (sa === undefined || (uid !== '' && uid !== sa.metadata.uid)) return deleteDraft(SECRETS, meta);
-  if (!updateNeeded(secret.dataDigests ?? {}, view)) return undefined;
-  return populateTokenDraft(meta);
+  if (!updateNeeded(secret.dataDigests ?? {}, view.expected)) return undefined;
+  return populateTokenDraft(SECRETS, meta);
 }
 
 /** updateNeeded is secretUpdateNeeded on digests: ca.crt not the root CA's, namespace or token empty or absent. */
-export function updateNeeded(
-  digests: Readonly<Record<string, string>>,
-  view: Pick<TokensView, 'digest' | 'rootCA'>,
-): boolean {
-  const empty = view.digest(Buffer.alloc(0));
-  const missing = (k: string): boolean => digests[k] === undefined || digests[k] === empty;
-  const wrongCA = view.rootCA.length > 0 && digests['ca.crt'] !== view.digest(view.rootCA);
+function updateNeeded(digests: Readonly<Record<string, string>>, expected: ExpectedDigests): boolean {
+  const missing = (k: string): boolean => digests[k] === undefined || digests[k] === expected.empty;
+  const wrongCA = expected.rootCA !== undefined && digests['ca.crt'] !== expected.rootCA;
   return wrongCA || missing('namespace') || missing('token');
-}
-
-/** populateTokenDraft names the Secret and the version it was decided on; the writer fills it. */
-function populateTokenDraft(meta: Secret['metadata']): MutationDraft {
-  return {
-    verb: 'PopulateToken',
-    target: {
-      apiVersion: SECRETS.apiVersion,
-      kind: SECRETS.kind,
-      namespace: meta.namespace ?? null,
-      name: meta.name,
-      resource: SECRETS.plural,
-      subresource: null,
-    },
-    preconditions: { uid: meta.uid ?? null, resourceVersion: meta.resourceVersion ?? null },
-    body: null,
-    patch: null,
-    patchType: null,
-    event: null,
-  };
 }

@@ -1,7 +1,7 @@
-import type { Secret, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
+import { SA_NAME_KEY, SECRET_TYPE_SA_TOKEN, type Secret, type ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
 import type { ControllerSpec, Listers, ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
 import type { ValueDigest } from '@kcm-bus/runtime/signing/index.ts';
-import { SA_NAME_KEY, SA_TOKEN_TYPE, syncSecret } from './sync-secret.ts';
+import { expectedDigests, syncSecret } from './sync-secret.ts';
 
 /** TokensInputs are what the controller reads, co-partitioned by namespace; a key is a token Secret's `namespace/name`. */
 export type TokensInputs = { readonly serviceAccounts: ServiceAccount; readonly secrets: Secret };
@@ -12,7 +12,7 @@ export const BY_ACCOUNT = 'serviceAccount';
 /** byAccount is BY_ACCOUNT's index function. */
 export function byAccount(secret: Secret): readonly string[] {
   const name = secret.metadata.annotations?.[SA_NAME_KEY];
-  return secret.type === SA_TOKEN_TYPE && name ? [`${secret.metadata.namespace ?? ''}/${name}`] : [];
+  return secret.type === SECRET_TYPE_SA_TOKEN && name ? [`${secret.metadata.namespace ?? ''}/${name}`] : [];
 }
 
 /**
@@ -27,6 +27,7 @@ export function tokensControllerSpec(
   digest: ValueDigest,
   rootCA: Buffer,
 ): ControllerSpec<TokensInputs> {
+  const expected = expectedDigests(digest, rootCA);
   return {
     handlers: {
       secrets: (event: ObjectEvent<Secret>) => ({ enqueue: [event.key] }),
@@ -36,7 +37,7 @@ export function tokensControllerSpec(
           .map((s) => `${s.metadata.namespace ?? ''}/${s.metadata.name}`),
       }),
     },
-    reconcile: (key, input) => syncSecret(key, input, { ...listers, digest, rootCA }),
+    reconcile: (key, input) => syncSecret(key, input, { ...listers, expected }),
     maxRetries: 10,
   };
 }

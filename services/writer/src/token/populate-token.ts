@@ -1,9 +1,8 @@
 import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
+import { SA_NAME_KEY, SA_UID_KEY } from '@kcm-bus/k8s/core-v1.ts';
 import type { LiveFacts } from '../live-checks.ts';
-import { SA_NAME_KEY, SA_UID_KEY } from '../live-checks.ts';
-import type { Final } from '../outcome.ts';
-import { fieldManagerOf } from '../request.ts';
-import { resourcePath } from '../rest-path.ts';
+import { type Final, ownVerdict } from '../outcome.ts';
+import { toRequest } from '../request.ts';
 import { type Json, send, type SendDeps, type Sent } from '../send.ts';
 import { mintLegacyToken, type TokenSigner } from './legacy-token.ts';
 
@@ -39,31 +38,18 @@ export async function populateToken(
   keys: TokenKeys | undefined,
   deps: SendDeps,
 ): Promise<Sent> {
-  const unsent = (verdict: Omit<Final, 'type' | 'uid' | 'resourceVersion'>): Sent => ({
-    verdict: { type: 'Final', uid: null, resourceVersion: null, ...verdict },
-    attempts: 0,
-    body: null,
-  });
+  const unsent = (verdict: Final): Sent => ({ verdict, attempts: 0, body: null });
   if (keys === undefined)
-    return unsent({
-      outcome: 'Refused',
-      status: 0,
-      reason: REFUSED_NO_KEY,
-      message: 'no --service-account-private-key-file',
-    });
+    return unsent(ownVerdict('Refused', 0, REFUSED_NO_KEY, 'no --service-account-private-key-file'));
   const meta = (facts.secret['metadata'] ?? {}) as Json;
   if (meta['resourceVersion'] !== m.preconditions.resourceVersion)
-    return unsent({ outcome: 'Conflict', status: 409, reason: 'Conflict', message: 'the Secret changed since' });
+    return unsent(ownVerdict('Conflict', 409, 'Conflict', 'the Secret changed since'));
   const data = (facts.secret['data'] ?? {}) as Record<string, string>;
   const needs = secretUpdateNeeded(data, keys.rootCA);
   if (!needs.ca && !needs.namespace && !needs.token)
-    return unsent({ outcome: 'AlreadyDone', status: 0, reason: null, message: 'the Secret needs nothing' });
-  const body = filled(facts, data, needs, keys);
-  const query = { fieldManager: fieldManagerOf(m) };
-  const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
-  const path = resourcePath(m.target, m.target.name);
-  const request = { method: 'PUT' as const, path, query, headers, body, name: m.target.name, preconditionTests: false };
-  return send(request, m.controller, deps);
+    return unsent(ownVerdict('AlreadyDone', 0, null, 'the Secret needs nothing'));
+  // The Update as every Update goes: the Secret's uid and resourceVersion as preconditions, the controller's manager.
+  return send(toRequest({ ...m, verb: 'Update', body: filled(facts, data, needs, keys) }), m.controller, deps);
 }
 
 /** filled is the Secret's Update body: the needed values set, the account's name and uid annotated. */
