@@ -410,6 +410,62 @@ export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
   ],
 });
 
+/** NAMESPACE_CONDITION_TYPES are the namespace conditions upstream's deleter sets (status_condition_utils.go). */
+const NAMESPACE_CONDITION_TYPES = [
+  'NamespaceDeletionDiscoveryFailure',
+  'NamespaceDeletionGroupVersionParsingFailure',
+  'NamespaceDeletionContentFailure',
+  'NamespaceContentRemaining',
+  'NamespaceFinalizersRemaining',
+];
+
+/**
+ * NAMESPACE_CONTROLLER is upstream's namespace-controller (pkg/controller/namespace): a namespace with a deletion
+ * timestamp has its content deleted by the writer (a DeleteNamespaceContent: discovery, then a delete-collection or
+ * deletes per resource; its result reports what is left), its conditions set from that report, and its `kubernetes`
+ * finalizer removed through /finalize once nothing is left. Both bounded powers hold only while the API says the
+ * namespace is terminating.
+ */
+export const NAMESPACE_CONTROLLER = entry({
+  name: 'namespace-controller',
+  service: 'reconciler-namespace',
+  eventSource: 'namespace-controller',
+  reconciles: 'namespaces',
+  eventKinds: [],
+  ownerFinalizers: [],
+  clientScale: { qps: 20, burst: 100 },
+  grants: [
+    {
+      resource: 'namespaces',
+      verbs: ['DeleteNamespaceContent'],
+      content: [{ check: 'keyObject' }],
+      live: { check: 'namespaceTerminating' },
+    },
+    {
+      resource: 'namespaces/status',
+      verbs: ['UpdateStatus'],
+      content: [{ check: 'keyObject' }, { check: 'conditionTypes', types: NAMESPACE_CONDITION_TYPES }],
+    },
+    {
+      resource: 'namespaces/finalize',
+      verbs: ['Update'],
+      content: [{ check: 'keyObject' }],
+      live: { check: 'namespaceTerminating' },
+    },
+  ],
+  parts: [
+    {
+      workqueue: 'namespace',
+      inputs: { namespaces: partitioned('namespaces') },
+      workers: {
+        name: 'concurrent-namespace-syncs',
+        default: 10,
+        help: "Namespaces synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
@@ -422,6 +478,7 @@ export const CONTROLLERS: readonly CatalogEntry[] = [
   SERVICEACCOUNT_CONTROLLER,
   ROOT_CA_CERT_PUBLISHER,
   SERVICEACCOUNT_TOKEN_CONTROLLER,
+  NAMESPACE_CONTROLLER,
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */

@@ -226,13 +226,29 @@ export type Endpoints = {
 /** NamespacePhase is core/v1 NamespacePhase. */
 export type NamespacePhase = 'Active' | 'Terminating';
 
-/** Namespace is core/v1 Namespace (its phase is what the namespace's controllers read first). */
+/** NamespaceCondition is core/v1 NamespaceCondition (the namespace controller's deletion conditions). */
+export type NamespaceCondition = {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly lastTransitionTime?: string;
+  readonly reason?: string;
+  readonly message?: string;
+};
+
+/**
+ * Namespace is core/v1 Namespace: its phase is what the namespace's controllers read first; spec.finalizers (the
+ * `kubernetes` finalizer) and the conditions are the namespace controller's.
+ */
 export type Namespace = {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata: ObjectMeta;
-  readonly status?: { readonly phase?: NamespacePhase };
+  readonly spec?: { readonly finalizers?: readonly string[] };
+  readonly status?: { readonly phase?: NamespacePhase; readonly conditions?: readonly NamespaceCondition[] };
 };
+
+/** FINALIZER_KUBERNETES is v1.FinalizerKubernetes, the namespace controller's finalizer token. */
+export const FINALIZER_KUBERNETES = 'kubernetes';
 
 /** ServiceAccount is core/v1 ServiceAccount, metadata only: the service account controller reads whether one exists. */
 export type ServiceAccount = {

@@ -115,6 +115,19 @@ export function populateTokenDraft(
   };
 }
 
+/**
+ * deleteNamespaceContentDraft is a DeleteNamespaceContent of a terminating namespace, named by its uid: the writer
+ * deletes its content (upstream's deleteAllContent) and reports what is left.
+ */
+export function deleteNamespaceContentDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'name' | 'uid'>): MutationDraft {
+  return {
+    ...NO_PAYLOAD,
+    verb: 'DeleteNamespaceContent',
+    target: targetOf(kind, { name: meta.name }),
+    preconditions: { uid: meta.uid, resourceVersion: null },
+  };
+}
+
 /** patchDraft is the typed client's Patch (RealPodControl.PatchPod) as a json patch whose first test (added by the writer) is the UID. */
 export function patchDraft(
   kind: TargetKind,

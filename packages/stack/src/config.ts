@@ -42,8 +42,7 @@ export type StackConfig = {
 /**
  * KCM_BUS_CONTROLLERS are upstream's controllers kcm-bus replaces, the catalog's (packages/runtime/src/catalog). The
  * stack's kube-controller-manager runs every other one (BESIDE_KCM_BUS), as a cluster running kcm-bus beside its own
- * kube-controller-manager does: garbage collection, namespace deletion, service accounts, quotas and the Deployment
- * controller (on kcm-bus's ReplicaSets) behave as on a real cluster.
+ * kube-controller-manager does: garbage collection, quotas and the rest behave as on a real cluster.
  */
 export const KCM_BUS_CONTROLLERS: readonly string[] = CONTROLLERS.map((c) => c.name);
 

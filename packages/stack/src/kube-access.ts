@@ -48,7 +48,15 @@ const RBAC_VERBS: Readonly<Record<MutationVerb, readonly string[]>> = {
   Delete: ['delete'],
   RecordEvent: ['create', 'patch', 'update'],
   PopulateToken: ['update'],
+  DeleteNamespaceContent: [],
 };
+
+/**
+ * CONTENT_RULE is what a DeleteNamespaceContent needs beyond its namespace: upstream's namespace-controller role
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go), every namespaced resource listed and deleted,
+ * one by one or by collection; the live check bounds it to a namespace the API says is terminating.
+ */
+const CONTENT_RULE = { group: '*', resource: '*', verbs: ['get', 'list', 'delete', 'deletecollection'] };
 
 /** groupOf splits the catalog's `resource[.group][/subresource]` into RBAC's group and `resource[/subresource]`. */
 function groupOf(resource: string): { readonly group: string; readonly resource: string } {
@@ -80,6 +88,7 @@ function rulesOf(
 const LIVE_READS: Readonly<Record<LiveCheck['check'], (g: Grant) => { group: string; resource: string }[]>> = {
   tokenAccount: (g) => [groupOf(g.resource), { group: '', resource: 'serviceaccounts' }],
   controlledByKey: (g) => [groupOf(g.resource)],
+  namespaceTerminating: () => [{ group: '', resource: 'namespaces' }],
 };
 
 /** writerRules are the catalog's grants as RBAC (and the owners' finalizers, which blockOwnerDeletion needs under OwnerReferencesPermissionEnforcement). */
@@ -89,6 +98,7 @@ function writerRules(): Rule[] {
     ...c.grants.flatMap((g) =>
       g.live === undefined ? [] : LIVE_READS[g.live.check](g).map((r) => ({ ...r, verbs: ['get'] })),
     ),
+    ...(c.grants.some((g) => g.verbs.includes('DeleteNamespaceContent')) ? [CONTENT_RULE] : []),
     ...c.ownerFinalizers.map((plural) => ({
       group: apiGroup(watchedKind(plural).apiVersion),
       resource: `${plural}/finalizers`,

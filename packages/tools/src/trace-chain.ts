@@ -127,6 +127,7 @@ const PAST: Readonly<Record<Mutation['verb'], string>> = {
   Delete: 'deleted',
   RecordEvent: 'event recorded',
   PopulateToken: 'token populated',
+  DeleteNamespaceContent: 'content deleted',
 };
 
 /**

@@ -1,4 +1,5 @@
 import {
+  NAMESPACE_CONTROLLER,
   ROOT_CA_CERT_PUBLISHER,
   SERVICEACCOUNT_CONTROLLER,
   SERVICEACCOUNT_TOKEN_CONTROLLER,
@@ -12,6 +13,7 @@ import {
   type ServiceAccountsInputs,
 } from './serviceaccounts/serviceaccounts-controller.ts';
 import { rootCAPublisherSpec, type RootCAInputs } from './root-ca/root-ca-publisher.ts';
+import { namespaceControllerSpec, type NamespaceInputs } from './namespace/namespace-controller.ts';
 import { readRootCA } from '@kcm-bus/runtime/credentials/root-ca.fs.ts';
 
 /** SA_FIELDS: the service account controller reads whether an account exists, nothing of its content. */
@@ -71,5 +73,14 @@ const tokens = declared(
     ),
 });
 
+/** namespaces is upstream's namespace-controller: terminating namespaces, whole, their content deleted by the writer. */
+const namespaces = declared(
+  NAMESPACE_CONTROLLER,
+  'namespace',
+)<NamespaceInputs>({
+  inputs: {},
+  spec: (listers) => namespaceControllerSpec(listers),
+});
+
 /** DECLARATIONS are the controllers reconciler-namespace runs, each a catalog entry's part and its code. */
-export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher, tokens];
+export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher, tokens, namespaces];

@@ -8,6 +8,10 @@ import { checkLive } from './live-checks.ts';
 import { fieldManagerOf, toRequest } from './request.ts';
 import { type KubeApi, type RequestGate, send } from './send.ts';
 import { populateToken, type TokenKeys } from './token/populate-token.ts';
+import { deleteNamespaceContent } from './namespace/delete-content.ts';
+import { ownVerdict } from './outcome.ts';
+import type { LiveFacts } from './live-checks.ts';
+import type { Json } from './send.ts';
 import { contentRefusal } from './content-rules.ts';
 import {
   notAllowedMessage,
@@ -43,7 +47,9 @@ export type WriterDeps = {
  * applyMutation carries one validated mutation to its result: refused if the allowlist does not grant it, a
  * content rule forbids what it carries (contentRefusal) or it is a Create older than maxCreateAgeMs, or stopped by its
  * grant's live check (checkLive: what the API says now), otherwise sent (every attempt through the budget), retried
- * per the policy and classified; a PopulateToken is built from the live Secret and filled then (populateToken). RecordEvent goes through the correlator (create, patch, or drop, with client-go's
+ * per the policy and classified; a PopulateToken is built from the live Secret and filled then (populateToken), a
+ * DeleteNamespaceContent is a pass over the live namespace's content (deleteContent). RecordEvent goes through the
+ * correlator (create, patch, or drop, with client-go's
  * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
  * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
  * publishes nothing: the mutation stays uncommitted and the partition's next owner applies it again (idempotently).
@@ -65,6 +71,7 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   if (m.verb === 'RecordEvent') return recordEvent(m, deps);
   const live = await checkLive(m, deps);
   if (live.type === 'Stop') return resultOf(m, m.target.name, live.verdict, live.attempts, deps.now());
+  if (m.verb === 'DeleteNamespaceContent') return deleteContent(m, live.facts!, live.attempts, deps);
   if (m.verb === 'PopulateToken') {
     const { verdict, attempts } = await populateToken(m, live.facts!, deps.tokens, deps);
     return resultOf(m, m.target.name, verdict, live.attempts + attempts, deps.now());
@@ -74,6 +81,21 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   const result = resultOf(m, request.name, verdict, live.attempts + attempts, deps.now());
   if (result.outcome === 'Applied' && m.event !== null) void recordOutcomeEvent(m, deps);
   return result;
+}
+
+/**
+ * deleteContent runs one pass of deleteAllContent over the namespace the live check read (terminating, since its
+ * deletion timestamp): Applied, with the pass's report for the namespace controller to decide on; attempts count the
+ * check's read and every request of the pass.
+ */
+async function deleteContent(m: Mutation, facts: LiveFacts, read: number, deps: WriterDeps): Promise<MutationResult> {
+  const deletedAt = new Date(String((facts.object['metadata'] as Json)['deletionTimestamp']));
+  const clock = (): Date => new Date(deps.now());
+  const { report, attempts } = await deleteNamespaceContent(m.target.name, deletedAt, m.controller, { ...deps, clock });
+  const left = report.remaining.reduce((n, r) => n + r.count, 0);
+  const message = `content pass: ${left} objects left, estimate ${report.estimateSeconds} s`;
+  const verdict = ownVerdict('Applied', 200, null, message);
+  return { ...resultOf(m, m.target.name, verdict, read + attempts, deps.now()), contentReport: report };
 }
 
 /**

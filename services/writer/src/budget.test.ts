@@ -24,6 +24,15 @@ describe('RequestBudget', () => {
     assert.equal(waits[24], 4000);
   });
 
+  it("given the namespace controller, then its bucket is the flags' times 20 (qps) and 100 (burst), as upstream's client", () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(budgetConfig(1, 1), clock, clock);
+    const waits = Array.from({ length: 101 }, () => budget.reserve('namespace-controller'));
+    assert.deepEqual([waits[99], waits[100]], [0, 50]);
+    assert.equal(budget.reserve('c'), 0);
+    assert.equal(budget.reserve('c'), 1000);
+  });
+
   it('given the bucket refills while idle, then a later request passes at once', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(budgetConfig(1, 1), clock, clock);

@@ -1,5 +1,9 @@
 import type { Clock, Scheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { TokenBucket } from '@kcm-bus/runtime/flowcontrol/index.ts';
+import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
+
+/** CLIENT_SCALES are the catalog's clientScale by controller: a client of its own given more than the flags say. */
+const CLIENT_SCALES = new Map(CONTROLLERS.flatMap((c) => (c.clientScale ? [[c.name, c.clientScale] as const] : [])));
 
 /** DEFAULT_KUBE_API_QPS is kube-controller-manager's --kube-api-qps default (it overrides client-go's 5). */
 export const DEFAULT_KUBE_API_QPS = 20;
@@ -24,7 +28,8 @@ export function budgetConfig(qps: number, burst: number): BudgetConfig {
  * RequestBudget is the token bucket every apiserver request of one controller passes, retries included, a bucket per
  * controller: kube-controller-manager gives each controller a client of its own (ControllerClientBuilder, one
  * rest.Config per controller name), each with the rate limiter of --kube-api-qps and --kube-api-burst
- * (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait). The runtime's TokenBucket, so callers queue fairly
+ * (flowcontrol.NewTokenBucketRateLimiter(qps, burst).Wait), scaled for the controllers upstream scales (the namespace
+ * controller's QPS ×20, burst ×100: the catalog's clientScale). The runtime's TokenBucket, so callers queue fairly
  * (each acquire reserves a token now and waits its turn).
  */
 export class RequestBudget {
@@ -51,8 +56,11 @@ export class RequestBudget {
 
   #bucket(controller: string): TokenBucket {
     let bucket = this.#buckets.get(controller);
-    if (bucket === undefined)
-      this.#buckets.set(controller, (bucket = new TokenBucket(this.#config.qps, this.#config.burst, this.#clock)));
+    if (bucket === undefined) {
+      const scale = CLIENT_SCALES.get(controller) ?? { qps: 1, burst: 1 };
+      const [qps, burst] = [this.#config.qps * scale.qps, this.#config.burst * scale.burst];
+      this.#buckets.set(controller, (bucket = new TokenBucket(qps, burst, this.#clock)));
+    }
     return bucket;
   }
 }

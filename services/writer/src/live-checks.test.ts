@@ -62,3 +62,63 @@ describe('live check controlledByKey (a Deployment deletes only its own ReplicaS
     assert.equal(sent.length, 1);
   });
 });
+
+const NS_PATH = '/api/v1/namespaces/doomed';
+const nsTarget = { apiVersion: 'v1', kind: 'Namespace', namespace: null, name: 'doomed', resource: 'namespaces' };
+const contentPass = aMutation({
+  controller: 'namespace-controller',
+  verb: 'DeleteNamespaceContent',
+  target: { ...nsTarget, subresource: null },
+  preconditions: { uid: 'ns-uid', resourceVersion: null },
+  reconcileKey: 'doomed',
+});
+const finalize = aMutation({
+  controller: 'namespace-controller',
+  verb: 'Update',
+  target: { ...nsTarget, subresource: 'finalize' },
+  preconditions: { uid: 'ns-uid', resourceVersion: '7' },
+  body: JSON.stringify({ metadata: { name: 'doomed', uid: 'ns-uid', resourceVersion: '7' }, spec: { finalizers: [] } }),
+  reconcileKey: 'doomed',
+});
+const ns = (deletionTimestamp?: string, uid = 'ns-uid') => ({
+  metadata: { name: 'doomed', uid, ...(deletionTimestamp ? { deletionTimestamp } : {}) },
+});
+
+describe('live check namespaceTerminating (content deleted, finalizer removed, only in a namespace being deleted)', () => {
+  it('given a live namespace (a forged or replayed command), then both are Refused after one read', async () => {
+    for (const m of [contentPass, finalize]) {
+      const { deps, sent } = apiWorld({ [NS_PATH]: ns() });
+      const result = await applyMutation(m, deps);
+      assert.deepEqual([result.outcome, result.reason], ['Refused', 'LiveCheckFailed']);
+      assert.deepEqual(
+        sent.map((r) => `${r.method} ${r.path}`),
+        [`GET ${NS_PATH}`],
+      );
+    }
+  });
+
+  it('given a namespace gone, or another one of that name, then AlreadyDone or Conflict without a write', async () => {
+    const gone = apiWorld({});
+    assert.equal((await applyMutation(contentPass, gone.deps)).outcome, 'AlreadyDone');
+    const other = apiWorld({ [NS_PATH]: ns('2026-11-29T07:00:00Z', 'new-uid') });
+    assert.equal((await applyMutation(finalize, other.deps)).outcome, 'Conflict');
+    assert.equal(gone.sent.length + other.sent.length, 2);
+  });
+
+  it('given a terminating namespace, then the pass runs and its result carries the report, and the finalize is PUT', async () => {
+    const pass = apiWorld({ [NS_PATH]: ns('2026-11-29T07:00:00Z') });
+    const result = await applyMutation(contentPass, pass.deps);
+    assert.equal(result.outcome, 'Applied');
+    assert.ok(result.contentReport, 'the report rides on the result');
+    assert.ok(
+      pass.sent.some((r) => r.path === '/apis'),
+      'the pass discovered the API',
+    );
+    const put = apiWorld({ [NS_PATH]: ns('2026-11-29T07:00:00Z') });
+    assert.equal((await applyMutation(finalize, put.deps)).outcome, 'Applied');
+    assert.deepEqual(
+      put.sent.map((r) => `${r.method} ${r.path}`),
+      [`GET ${NS_PATH}`, `PUT ${NS_PATH}/finalize`],
+    );
+  });
+});

@@ -22,8 +22,8 @@ const LIVE_CHECKS: ReadonlyMap<string, LiveCheck> = new Map(
   ),
 );
 
-/** LiveFacts are what a live check read, for the write to build on: the token Secret and its account. */
-export type LiveFacts = { readonly secret: Json; readonly account: Json | null };
+/** LiveFacts are what a live check read, for the write to build on: the target (a token Secret, a namespace), an account. */
+export type LiveFacts = { readonly object: Json; readonly account: Json | null };
 
 /** Live is a live check's answer: go on (with what it read), or stop with a verdict; attempts counts its reads. */
 export type Live =
@@ -34,7 +34,33 @@ export type Live =
 export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
   const live = LIVE_CHECKS.get(`${m.controller} ${m.verb} ${resourceOf(m)}`);
   if (live === undefined) return { type: 'Go', facts: undefined, attempts: 0 };
-  return live.check === 'tokenAccount' ? tokenAccount(m, live.exists, deps) : controlledByKey(m, live.kind, deps);
+  switch (live.check) {
+    case 'tokenAccount':
+      return tokenAccount(m, live.exists, deps);
+    case 'controlledByKey':
+      return controlledByKey(m, live.kind, deps);
+    case 'namespaceTerminating':
+      return namespaceTerminating(m, deps);
+  }
+}
+
+/**
+ * namespaceTerminating: the target namespace, read now, is the one the mutation names (its uid) and has a deletion
+ * timestamp. Gone already is AlreadyDone; a recreated one a Conflict; a live one Refused.
+ */
+async function namespaceTerminating(m: Mutation, deps: SendDeps): Promise<Live> {
+  const read = await readObject({ ...m.target, namespace: null }, m.controller, deps);
+  if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
+  const what = `namespaces/${m.target.name}`;
+  if (read.found === null) return stopWith('AlreadyDone', 404, 'NotFound', `${what} is gone`, read.attempts);
+  const meta = (read.found['metadata'] ?? {}) as Json;
+  if (meta['uid'] !== m.preconditions.uid)
+    return stopWith('Conflict', 409, 'Conflict', `${what} is another object now`, read.attempts);
+  if (typeof meta['deletionTimestamp'] !== 'string' || meta['deletionTimestamp'] === '') {
+    const message = `${what} is not terminating (the API says so now): its content stays`;
+    return stopWith('Refused', 0, LIVE_CHECK_FAILED, message, read.attempts);
+  }
+  return { type: 'Go', facts: { object: read.found, account: null }, attempts: read.attempts };
 }
 
 /** stopWith is a live check's Stop with a verdict of its own (ownVerdict), after `attempts` reads. */
@@ -86,7 +112,7 @@ async function tokenAccount(m: Mutation, exists: boolean, deps: SendDeps): Promi
   const uid = annotations[SA_UID_KEY] ?? '';
   const account =
     found.found !== null && (uid === '' || uid === (found.found['metadata'] as Json)['uid']) ? found.found : null;
-  if ((account !== null) === exists) return { type: 'Go', facts: { secret, account }, attempts };
+  if ((account !== null) === exists) return { type: 'Go', facts: { object: secret, account }, attempts };
   const message = `${what}: its service account ${name} ${exists ? 'does not exist' : 'exists'} (the API says so now)`;
   return { ...stop('Refused', 0, LIVE_CHECK_FAILED, message), attempts };
 }

@@ -53,6 +53,8 @@ export function toRequest(m: Mutation): KubeRequest {
       throw new Error(`mutation ${m.id}: a RecordEvent is written through the EventCorrelator (eventRequest)`);
     case 'PopulateToken':
       throw new Error(`mutation ${m.id}: a PopulateToken is written by populateToken, from the live Secret`);
+    case 'DeleteNamespaceContent':
+      throw new Error(`mutation ${m.id}: a DeleteNamespaceContent is a pass of deleteNamespaceContent, many requests`);
   }
 }
 

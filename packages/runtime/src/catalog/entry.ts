@@ -94,11 +94,14 @@ export type Grant = {
  * - tokenAccount: the target is a `kubernetes.io/service-account-token` Secret naming an account (its annotations),
  *   and that account exists (same uid when the Secret names one) or, with `exists: false`, does not;
  * - controlledByKey: the target's one controller reference (metav1.GetControllerOf), as the API has it now, is of
- *   `kind` and names the object the mutation's reconcile key names (a Deployment deletes only its own ReplicaSets).
+ *   `kind` and names the object the mutation's reconcile key names (a Deployment deletes only its own ReplicaSets);
+ * - namespaceTerminating: the target namespace, the one the mutation names (its uid), has a deletion timestamp (its
+ *   content may be deleted, its `kubernetes` finalizer removed).
  */
 export type LiveCheck =
   | { readonly check: 'tokenAccount'; readonly exists: boolean }
-  | { readonly check: 'controlledByKey'; readonly kind: ObjectKind };
+  | { readonly check: 'controlledByKey'; readonly kind: ObjectKind }
+  | { readonly check: 'namespaceTerminating' };
 
 /**
  * ControllerEntry is one of upstream's controllers as kcm-bus runs it. name is upstream's `--controllers` name, the
@@ -120,6 +123,11 @@ export type ControllerEntry = {
    */
   readonly newAtCut?: true;
   readonly eventKinds: readonly string[];
+  /**
+   * clientScale: upstream gives the controller's client --kube-api-qps and --kube-api-burst times these (the namespace
+   * controller's ×20 and ×100, newNamespaceController); the writer's budget for it is scaled alike. Absent: ×1.
+   */
+  readonly clientScale?: { readonly qps: number; readonly burst: number };
   readonly grants: readonly Grant[];
   readonly ownerFinalizers: readonly string[];
   readonly parts: readonly ControllerPart[];

@@ -63,9 +63,22 @@ describe('schemas/mutation in avsc', () => {
     }
   });
 
-  it('given a MutationResult, then it survives an Avro round trip', () => {
+  it('given a MutationResult, with a content report or none, then it survives an Avro round trip', () => {
     const type = typeOf(resultSchema);
-    assert.deepEqual(plain(type.fromBuffer(type.toBuffer(aResult))), aResult);
+    const report = {
+      estimateSeconds: 15,
+      remaining: [{ resource: 'configmaps', group: '', count: 2 }],
+      finalizers: [{ finalizer: 'example.com/hold', count: 2 }],
+      discoveryError: 'stale',
+      discoveryFailedGroups: 1,
+      groupVersionError: null,
+      deleteContentErrors: ['boom'],
+    };
+    for (const result of [
+      { ...aResult, contentReport: null },
+      { ...aResult, contentReport: report },
+    ])
+      assert.deepEqual(plain(type.fromBuffer(type.toBuffer(result))), result);
   });
 
   it('given the two files, then MutationResult.target is the same MutationTarget record as Mutation.target', () => {

@@ -54,6 +54,11 @@ export type HandlerOutput = {
 export type ReconcileInput = {
   readonly expectations: ExpectationsView;
   readonly failures: readonly MutationResult[];
+  /**
+   * report: the key's latest live result that carried a report (a DeleteNamespaceContent's contentReport), taken by
+   * this sync; the sync's Decision.keepReport hands it to the next one (a step that waits for its own write first).
+   */
+  readonly report?: MutationResult | undefined;
   readonly now: Date;
   readonly cause: readonly MutationCause[];
   readonly attempt: number;

@@ -22,6 +22,15 @@ import {
 import type { Decision } from './reconciler.ts';
 
 const KEY = 'ns/rc';
+const EMPTY_REPORT = {
+  estimateSeconds: 0,
+  remaining: [],
+  finalizers: [],
+  discoveryError: null,
+  discoveryFailedGroups: null,
+  groupVersionError: null,
+  deleteContentErrors: [],
+};
 const cause = (offset: number): MutationCause => ({ topic: 'kcm.watch.pods', partition: 0, offset });
 
 /** podApplied is a pod of KEY applied at this offset of kcm.watch.pods: live (past the restore) unless told. */
@@ -377,6 +386,34 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(4, '12'));
     await h.syncs(2);
     await h.stop();
+  });
+
+  it('given a write whose result brings a report, then the key syncs at once with it, and once more only when kept', async () => {
+    const write = aMutation({ id: 'w-1', verb: 'DeleteNamespaceContent', reconcileKey: KEY });
+    const report = { ...EMPTY_REPORT, estimateSeconds: 15 };
+    let keep = true;
+    const h = harness((input) => {
+      if (input.report === undefined) return { mutations: input.cause[0]?.offset === 1 ? [write] : [] };
+      const kept = keep;
+      keep = false;
+      return { mutations: [], ...(kept ? { keepReport: true as const } : {}) };
+    });
+    await h.controller.onEvent(RCS, rcEvent(1, '10'));
+    await h.syncs(1);
+    const result = { ...appliedStatus(write, '12'), verb: write.verb, resourceVersion: null, contentReport: report };
+    await h.controller.onResult(result, cause(2), true);
+    await h.controller.onResult({ ...result, mutationId: 'restored' }, cause(3), false);
+    await h.syncs(2);
+    await h.controller.onEvent(RCS, rcEvent(4, '13'));
+    await h.syncs(3);
+    await h.controller.onEvent(RCS, rcEvent(5, '14'));
+    await h.syncs(4);
+    await h.stop();
+    assert.deepEqual(
+      h.inputs.map((i) => i.report?.mutationId),
+      [undefined, 'w-1', 'w-1', undefined],
+      "the restored report is none of the sync's",
+    );
   });
 
   it('given a controller that does not wait for its own writes (node lifecycle), then the key syncs again while its write is unanswered and unread', async () => {

@@ -157,7 +157,8 @@ export class Controller implements ControllerFeed {
    * of the run reports it), as manageReplicas only lowers expectations for skippedPods. The failure is the key's
    * before its hold lifts: a sync let through by the result while the expectations call is awaited would otherwise
    * see no failure and write again at once, and a write failing every time would loop at the pipeline's pace
-   * instead of backing off (issue 41).
+   * instead of backing off (issue 41). A live result that carries a report (what a DeleteNamespaceContent found) is
+   * the key's latest, for its next sync to take.
    */
   async onResult(result: MutationResult, cause: MutationCause, live: boolean): Promise<void> {
     const key = result.reconcileKey;
@@ -170,6 +171,7 @@ export class Controller implements ControllerFeed {
       this.#keys.failed(key, result);
       this.#keys.caused(key, cause);
     }
+    if (live && result.contentReport != null) this.#keys.reported(key, result);
     if (result.outcome !== 'Applied') await this.#expectations.failed(key, result);
     const waits = this.#spec.waitsForOwnWrites !== false;
     const released = waits && this.#writes.resulted(key, result.mutationId, this.#written(result));
@@ -228,16 +230,18 @@ export class Controller implements ControllerFeed {
     }
     const expectations = await this.#expectations.read(key);
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
-    const { failures, cause, attempt, fresh } = this.#keys.startSync(key);
+    const { failures, report, cause, attempt, fresh } = this.#keys.startSync(key);
     const decision = this.#spec.reconcile(key, {
       expectations,
       failures,
+      report,
       now: this.#ports.now(),
       cause,
       attempt,
       fresh,
     });
     if (decision.expectations) await this.#expectations.record(key, decision.expectations);
+    if (decision.keepReport && report !== undefined) this.#keys.keepReport(key, report);
     this.#ports.log.debug('finished syncing', {
       key,
       mutations: decision.mutations.length,

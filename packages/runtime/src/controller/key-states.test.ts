@@ -11,10 +11,25 @@ describe("KeyStates: a controller's state of each key between syncs", () => {
     const keys = new KeyStates();
     keys.caused('ns/a', cause(1));
     keys.failed('ns/a', failure);
-    assert.deepEqual(keys.startSync('ns/a'), { failures: [failure], cause: [cause(1)], attempt: 0, fresh: false });
-    assert.deepEqual(keys.startSync('ns/a'), { failures: [], cause: [cause(1)], attempt: 1, fresh: false });
+    const start = { report: undefined, cause: [cause(1)], fresh: false };
+    assert.deepEqual(keys.startSync('ns/a'), { ...start, failures: [failure], attempt: 0 });
+    assert.deepEqual(keys.startSync('ns/a'), { ...start, failures: [], attempt: 1 });
     keys.caused('ns/a', cause(2));
     assert.equal(keys.startSync('ns/a').attempt, 0);
+  });
+
+  it('given a report, then the next sync takes it, and one that keeps it hands it on unless a newer one came', () => {
+    const keys = new KeyStates();
+    const [first, newer] = [{ mutationId: 'r1' }, { mutationId: 'r2' }] as MutationResult[];
+    keys.reported('ns/a', first!);
+    const took = keys.startSync('ns/a').report!;
+    assert.equal(took, first);
+    keys.keepReport('ns/a', took);
+    assert.equal(keys.startSync('ns/a').report, first);
+    assert.equal(keys.startSync('ns/a').report, undefined);
+    keys.reported('ns/a', newer!);
+    keys.keepReport('ns/a', first!);
+    assert.equal(keys.startSync('ns/a').report, newer);
   });
 
   it('given a fresh read reached, then only the next sync reads fresh', () => {

@@ -8,6 +8,8 @@ type KeyState = {
   attempt: number;
   /** failures are the results of its writes that did not take effect, for its next sync to report. */
   failures: MutationResult[];
+  /** report is the key's latest result that carried a report (a DeleteNamespaceContent's), until a sync takes it. */
+  report: MutationResult | undefined;
   /** fresh: its cut for a fresh read was reached; its next sync reads `fresh`. */
   fresh: boolean;
   /** tickWaiters are the ticks waiting for a worker to take the key up. */
@@ -17,6 +19,7 @@ type KeyState = {
 /** SyncStart is what a sync of a key reads of its state: its failures to report, its cause and attempt, freshness. */
 export type SyncStart = {
   readonly failures: readonly MutationResult[];
+  readonly report: MutationResult | undefined;
   readonly cause: readonly MutationCause[];
   readonly attempt: number;
   readonly fresh: boolean;
@@ -24,7 +27,8 @@ export type SyncStart = {
 
 /**
  * KeyStates are a controller's per-key state, one record per key: what caused its next sync (and how many syncs ran
- * since, the attempt in its mutation ids), the failures that sync must report, whether it reads fresh, and the ticks
+ * since, the attempt in its mutation ids), the failures that sync must report, the latest report one of its writes
+ * brought back (what a command that reads found), whether it reads fresh, and the ticks
  * waiting for it. Everything of a key goes with it when its partition moves (dropWhere).
  */
 export class KeyStates {
@@ -42,16 +46,31 @@ export class KeyStates {
     this.#of(key).failures.push(result);
   }
 
+  /** reported keeps a result that carries a report as the key's latest, for its next sync to take. */
+  reported(key: string, result: MutationResult): void {
+    this.#of(key).report = result;
+  }
+
+  /** keepReport gives a report a sync took back to the key's next sync, unless a newer one arrived meanwhile. */
+  keepReport(key: string, result: MutationResult): void {
+    const state = this.#of(key);
+    state.report ??= result;
+  }
+
   /** freshRead notes that the key's next sync reads fresh (its cut for a fresh read was reached). */
   freshRead(key: string): void {
     this.#of(key).fresh = true;
   }
 
-  /** startSync takes what a sync reads: the failures to report (then cleared), cause, attempt (then counted), freshness. */
+  /**
+   * startSync takes what a sync reads: the failures to report and the latest report (both then cleared), cause,
+   * attempt (then counted), freshness.
+   */
   startSync(key: string): SyncStart {
     const state = this.#of(key);
-    const start = { failures: state.failures, cause: state.cause, attempt: state.attempt, fresh: state.fresh };
-    Object.assign(state, { failures: [], attempt: state.attempt + 1, fresh: false });
+    const { failures, report, cause, attempt, fresh } = state;
+    const start = { failures, report, cause, attempt, fresh };
+    Object.assign(state, { failures: [], report: undefined, attempt: state.attempt + 1, fresh: false });
     return start;
   }
 
@@ -83,7 +102,10 @@ export class KeyStates {
   #of(key: string): KeyState {
     let state = this.#keys.get(key);
     if (state === undefined)
-      this.#keys.set(key, (state = { cause: [], attempt: 0, failures: [], fresh: false, tickWaiters: [] }));
+      this.#keys.set(
+        key,
+        (state = { cause: [], attempt: 0, failures: [], report: undefined, fresh: false, tickWaiters: [] }),
+      );
     return state;
   }
 }

@@ -61,6 +61,29 @@ export type MutationResult = {
   readonly appliedAt: string;
   /** reconcileKey is the mutation's, copied: the reconcile key this result concerns. */
   readonly reconcileKey: string | null;
+  /** contentReport is what a DeleteNamespaceContent found and left (absent or null on every other result). */
+  readonly contentReport?: NamespaceContentReport | null;
+};
+
+/** ResourceCount is a number of objects of one resource (upstream's gvr.Resource and gvr.Group) or finalizer. */
+export type ResourceCount = { readonly resource: string; readonly group: string; readonly count: number };
+
+/**
+ * NamespaceContentReport is what the writer's pass of upstream's deleteAllContent over a terminating namespace found:
+ * the estimate of the seconds until what remains is gone (graceful pod termination; 15 s while finalizers hold
+ * objects), the objects left per resource and per finalizer, and the errors of the pass, as upstream's
+ * namespaceConditionUpdater receives them: the discovery error (with the number of failing group versions when it
+ * was a partial discovery failure, ErrGroupDiscoveryFailed; null otherwise), the group version parsing error, and
+ * each resource's deletion error. The namespace controller turns it into the namespace's conditions and decides.
+ */
+export type NamespaceContentReport = {
+  readonly estimateSeconds: number;
+  readonly remaining: readonly ResourceCount[];
+  readonly finalizers: readonly { readonly finalizer: string; readonly count: number }[];
+  readonly discoveryError: string | null;
+  readonly discoveryFailedGroups: number | null;
+  readonly groupVersionError: string | null;
+  readonly deleteContentErrors: readonly string[];
 };
 
 /**

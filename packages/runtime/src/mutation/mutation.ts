@@ -4,7 +4,9 @@
  * that does not know a verb sends the record to the dead-letter topic instead of failing on it. PopulateToken names a
  * service-account token Secret the writer fills at apply time (token, ca.crt, namespace: upstream's
  * generateTokenIfNeeded), minting the token with the key only it holds: the command carries no value, it names the
- * Secret and the version it was decided on.
+ * Secret and the version it was decided on. DeleteNamespaceContent names a terminating namespace (its uid) whose content
+ * the writer deletes (upstream's deleteAllContent, a discovery and a delete-collection per resource the API serves);
+ * its result reports what is left (MutationResult.contentReport).
  */
 export const MUTATION_VERBS = [
   'Create',
@@ -14,6 +16,7 @@ export const MUTATION_VERBS = [
   'Delete',
   'RecordEvent',
   'PopulateToken',
+  'DeleteNamespaceContent',
 ] as const;
 
 /** MutationVerb is one of MUTATION_VERBS: commands in the imperative, never facts. */

@@ -60,6 +60,27 @@ describe('validateMutation: per verb', () => {
     assert.match(errorOf({ ...populate, body: '{"data":{"token":"x"}}' }), /^body: a PopulateToken carries no object/);
   });
 
+  it('given a DeleteNamespaceContent, then it names a namespace by its uid and carries nothing else', () => {
+    const target = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      namespace: null,
+      name: 'doomed',
+      resource: 'namespaces',
+      subresource: null,
+    };
+    const pass = aMutation({
+      verb: 'DeleteNamespaceContent',
+      target,
+      preconditions: { uid: 'u', resourceVersion: null },
+    });
+    assert.ok(!isMutationError(validateMutation(pass)));
+    assert.match(errorOf({ ...pass, preconditions: { uid: null, resourceVersion: null } }), /^preconditions\.uid: /);
+    assert.match(errorOf({ ...pass, target: { ...target, resource: 'secrets' } }), /^target: /);
+    assert.match(errorOf({ ...pass, target: { ...target, namespace: 'kube-system' } }), /^target: /);
+    assert.match(errorOf({ ...pass, body: '{"metadata":{}}' }), /^body: /);
+  });
+
   it('given a Create with generateName only and no target name, then it is valid', () => {
     assert.equal(isMutationError(validateMutation(aCreate())), false);
   });

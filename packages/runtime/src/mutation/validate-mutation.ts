@@ -188,6 +188,8 @@ function checkVerb(m: Mutation): void {
       return;
     case 'PopulateToken':
       return checkPopulateToken(m);
+    case 'DeleteNamespaceContent':
+      return checkDeleteNamespaceContent(m);
     case 'RecordEvent':
       if (m.event === null) invalid('event', 'missing (a RecordEvent carries its event)');
       if (m.target.resource !== 'events')
@@ -201,6 +203,16 @@ function checkPopulateToken(m: Mutation): void {
     invalid('preconditions', 'a PopulateToken carries the uid and resourceVersion of the Secret it was decided on');
   if (m.body !== null || m.patch !== null) invalid('body', 'a PopulateToken carries no object: the writer fills it');
   if (m.target.subresource !== null) invalid('target.subresource', 'a PopulateToken writes the Secret itself');
+}
+
+/** checkDeleteNamespaceContent: a DeleteNamespaceContent names a namespace by its uid and carries nothing else. */
+function checkDeleteNamespaceContent(m: Mutation): void {
+  if (m.target.resource !== 'namespaces' || m.target.apiVersion !== 'v1' || m.target.namespace !== null)
+    invalid('target', 'a DeleteNamespaceContent names a namespace (v1 namespaces, cluster-scoped)');
+  if (m.preconditions.uid === null)
+    invalid('preconditions.uid', 'missing (a DeleteNamespaceContent names the namespace it was decided on)');
+  if (m.body !== null || m.patch !== null) invalid('body', 'a DeleteNamespaceContent carries no object');
+  if (m.target.subresource !== null) invalid('target.subresource', 'a DeleteNamespaceContent names the namespace');
 }
 
 function checkCreate(m: Mutation): void {

@@ -41,10 +41,10 @@ export async function populateToken(
   const unsent = (verdict: Final): Sent => ({ verdict, attempts: 0, body: null });
   if (keys === undefined)
     return unsent(ownVerdict('Refused', 0, REFUSED_NO_KEY, 'no --service-account-private-key-file'));
-  const meta = (facts.secret['metadata'] ?? {}) as Json;
+  const meta = (facts.object['metadata'] ?? {}) as Json;
   if (meta['resourceVersion'] !== m.preconditions.resourceVersion)
     return unsent(ownVerdict('Conflict', 409, 'Conflict', 'the Secret changed since'));
-  const data = (facts.secret['data'] ?? {}) as Record<string, string>;
+  const data = (facts.object['data'] ?? {}) as Record<string, string>;
   const needs = secretUpdateNeeded(data, keys.rootCA);
   if (!needs.ca && !needs.namespace && !needs.token)
     return unsent(ownVerdict('AlreadyDone', 0, null, 'the Secret needs nothing'));
@@ -54,7 +54,7 @@ export async function populateToken(
 
 /** filled is the Secret's Update body: the needed values set, the account's name and uid annotated. */
 function filled(facts: LiveFacts, data: Readonly<Record<string, string>>, needs: Needs, keys: TokenKeys): string {
-  const meta = (facts.secret['metadata'] ?? {}) as Json;
+  const meta = (facts.object['metadata'] ?? {}) as Json;
   const account = (facts.account?.['metadata'] ?? {}) as Json;
   const [namespace, name, uid] = [String(meta['namespace']), String(account['name']), String(account['uid'])];
   const b64 = (value: string | Buffer): string => Buffer.from(value).toString('base64');
@@ -67,7 +67,7 @@ function filled(facts: LiveFacts, data: Readonly<Record<string, string>>, needs:
     });
   const annotations = { ...((meta['annotations'] ?? {}) as Json), [SA_NAME_KEY]: name, [SA_UID_KEY]: uid };
   return JSON.stringify({
-    ...facts.secret,
+    ...facts.object,
     metadata: { ...meta, annotations },
     data: {
       ...data,
