@@ -141,7 +141,9 @@ function watcherRules(): Rule[] {
 /**
  * ROLES bind each kcm-bus identity to least privilege: the watcher may only list and watch what it turns into topics
  * (WATCHED_KINDS); the writer may perform what the catalog grants the controllers (upstream's roles for the writes
- * they make), and nothing else: it never reads.
+ * they make), read what their live checks read, and, for the namespace controller, list and delete every namespaced
+ * resource (upstream's role for it: its content passes; the live check bounds them to terminating namespaces), and
+ * nothing else: it creates and updates nothing the catalog does not grant.
  */
 export const ROLES: Readonly<Record<string, readonly Rule[]>> = { watcher: watcherRules(), writer: writerRules() };
 
