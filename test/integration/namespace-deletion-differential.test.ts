@@ -64,22 +64,49 @@ async function namespaceOf(ns: string): Promise<Namespace | undefined> {
   return all.find((n) => n.metadata.name === ns);
 }
 
+const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
+/** GONE_API is an aggregated API whose service does not exist: discovery serves its group version as stale. */
+const GONE_API = {
+  metadata: { name: 'v1.gone.kcm-bus.test' },
+  spec: {
+    group: 'gone.kcm-bus.test',
+    version: 'v1',
+    service: { namespace: 'default', name: 'kcm-bus-nowhere', port: 443 },
+    insecureSkipTLSVerify: true,
+    groupPriorityMinimum: 1000,
+    versionPriority: 15,
+  },
+};
+
+/** goneApi registers GONE_API and waits until the aggregator says it is unavailable. */
+async function goneApi(): Promise<void> {
+  await kube('POST', APISERVICES, GONE_API);
+  await waitFor('the gone API unavailable', async () => {
+    const status = (await kube('GET', `${APISERVICES}/${GONE_API.metadata.name}`))['status'] as
+      { conditions?: Condition[] } | undefined;
+    return status?.conditions?.some((c) => c.type === 'Available' && c.status === 'False') ? true : undefined;
+  });
+}
+
 /**
  * script: a namespace holding config maps (one held by a finalizer of ours), a secret, a service, pods, an RC and a
- * Deployment is deleted; while the held one stays, the namespace's conditions and what is left; released, the
- * namespace goes.
+ * Deployment is deleted while an aggregated API is unavailable; while the held one stays, the namespace's conditions
+ * (the discovery failure among them) and what is left; released, and the API registered again, the namespace goes.
  */
 async function script(system: string): Promise<Record<string, unknown>> {
   const ns = uniqueName(`nsd-${system}`);
   await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   for (const [collection, objects] of CONTENT) for (const o of objects) await kube('POST', at(ns, collection), o);
+  await goneApi();
   await kube('DELETE', `/api/v1/namespaces/${ns}`);
   const held = await waitFor(
     `${system}: ${ns} says what holds it`,
     async () => {
       const conditions = (await namespaceOf(ns))?.status?.conditions ?? [];
-      const finalizers = conditions.find((c) => c.type === 'NamespaceFinalizersRemaining');
-      return finalizers?.status === 'True' ? conditions : undefined;
+      const holds = (type: string) => conditions.find((c) => c.type === type)?.status === 'True';
+      return holds('NamespaceFinalizersRemaining') && holds('NamespaceDeletionDiscoveryFailure')
+        ? conditions
+        : undefined;
     },
     { timeoutMs: 180_000 },
   );
@@ -87,6 +114,7 @@ async function script(system: string): Promise<Record<string, unknown>> {
   const cm = at(ns, 'api/v1/configmaps');
   const object = await kube('GET', `${cm}/held`);
   await kube('PUT', `${cm}/held`, { ...object, metadata: { ...(object['metadata'] as object), finalizers: [] } });
+  await kube('DELETE', `${APISERVICES}/${GONE_API.metadata.name}`);
   await waitFor(`${system}: ${ns} gone`, async () => ((await namespaceOf(ns)) === undefined ? true : undefined), {
     timeoutMs: 180_000,
   });
@@ -122,8 +150,9 @@ async function forgedPass(): Promise<void> {
 
 describe('differential: deleting a namespace under upstream kube-controller-manager and under kcm-bus', () => {
   after(stopAllServices);
+  after(() => kube('DELETE', `${APISERVICES}/${GONE_API.metadata.name}`).catch(() => undefined));
 
-  it('deletes the same content, says the same while a finalizer holds it, goes once released; a pass for a live namespace is refused', async () => {
+  it('deletes the same content, says the same while a finalizer and a gone API hold it, goes once released; a pass for a live namespace is refused', async () => {
     const theirs = await withUpstream(stack, { controllers: 'namespace-controller' }, () => script('upstream'));
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', testWriterFlags(bus));
@@ -131,6 +160,8 @@ describe('differential: deleting a namespace under upstream kube-controller-mana
     const ours = await script('kcm-bus');
     assert.deepEqual(ours, theirs);
     assert.deepEqual((ours['remaining'] as Record<string, string[]>)['api/v1/configmaps'], ['held']);
+    const discovery = (ours['conditions'] as Condition[]).find((c) => c.type === 'NamespaceDeletionDiscoveryFailure');
+    assert.match(discovery?.message ?? '', /gone\.kcm-bus\.test\/v1: stale GroupVersion discovery/);
     await forgedPass();
   });
 });

@@ -73,12 +73,16 @@ const tokens = declared(
     ),
 });
 
-/** namespaces is upstream's namespace-controller: terminating namespaces, whole, their content deleted by the writer. */
+/**
+ * namespaces is upstream's namespace-controller: terminating namespaces, whole, their content deleted by the writer; a
+ * failed pass retried after 5 ms doubling to 60 s (nsControllerRateLimiter).
+ */
 const namespaces = declared(
   NAMESPACE_CONTROLLER,
   'namespace',
 )<NamespaceInputs>({
   inputs: {},
+  retryBackoff: { baseDelayMs: 5, maxDelayMs: 60_000 },
   spec: (listers) => namespaceControllerSpec(listers),
 });
 
