@@ -6,7 +6,7 @@ import { KeyExpectations } from './key-expectations.ts';
 import type { GoneObject } from './gone-on-write.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
-import { aMutation } from '../mutation/mutation.fixture.ts';
+import { aMutation, CLEAN_CONTENT_REPORT } from '../mutation/mutation.fixture.ts';
 import { jsonLogger } from '../service/log.ts';
 import { FakeClock } from '../workqueue/fake-clock.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
@@ -22,15 +22,6 @@ import {
 import type { Decision } from './reconciler.ts';
 
 const KEY = 'ns/rc';
-const EMPTY_REPORT = {
-  estimateSeconds: 0,
-  remaining: [],
-  finalizers: [],
-  discoveryError: null,
-  discoveryFailedGroups: null,
-  groupVersionError: null,
-  deleteContentErrors: [],
-};
 const cause = (offset: number): MutationCause => ({ topic: 'kcm.watch.pods', partition: 0, offset });
 
 /** podApplied is a pod of KEY applied at this offset of kcm.watch.pods: live (past the restore) unless told. */
@@ -390,7 +381,7 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
 
   it('given a write whose result brings a report, then the key syncs at once with it, and once more only when kept', async () => {
     const write = aMutation({ id: 'w-1', verb: 'DeleteNamespaceContent', reconcileKey: KEY });
-    const report = { ...EMPTY_REPORT, estimateSeconds: 15 };
+    const report = { ...CLEAN_CONTENT_REPORT, estimateSeconds: 15 };
     let keep = true;
     const h = harness((input) => {
       if (input.report === undefined) return { mutations: input.cause[0]?.offset === 1 ? [write] : [] };

@@ -1,4 +1,16 @@
+import type { NamespaceContentReport } from './mutation-result.ts';
 import type { Mutation, MutationEvent, MutationTarget } from './mutation.ts';
+
+/** CLEAN_CONTENT_REPORT is a content pass that left nothing and met no error. */
+export const CLEAN_CONTENT_REPORT: NamespaceContentReport = {
+  estimateSeconds: 0,
+  remaining: [],
+  finalizers: [],
+  discoveryError: null,
+  discoveryFailedGroups: null,
+  groupVersionError: null,
+  deleteContentErrors: [],
+};
 
 /** podTarget is pod `default/web-1` in the core group: the target tests start from. */
 export const podTarget: MutationTarget = {

@@ -4,6 +4,7 @@ import type { Namespace } from '@kcm-bus/k8s/core-v1.ts';
 import { listerOf } from '@kcm-bus/k8s/lister.fixture.ts';
 import type { Decision, ObjectEvent } from '@kcm-bus/runtime/controller/index.ts';
 import type { MutationResult, NamespaceContentReport } from '@kcm-bus/runtime/mutation/index.ts';
+import { CLEAN_CONTENT_REPORT } from '@kcm-bus/runtime/mutation/mutation.fixture.ts';
 import { failedWrite, syncInput } from '../namespace.fixture.ts';
 import { NAMESPACE_DELETION_GRACE_PERIOD_MS, namespaceControllerSpec } from './namespace-controller.ts';
 import { failingConditions, updateConditions } from './conditions.ts';
@@ -15,15 +16,7 @@ const terminating = (over: Partial<Namespace> = {}): Namespace => ({
   status: { phase: 'Terminating' },
   ...over,
 });
-const CLEAN: NamespaceContentReport = {
-  estimateSeconds: 0,
-  remaining: [],
-  finalizers: [],
-  discoveryError: null,
-  discoveryFailedGroups: null,
-  groupVersionError: null,
-  deleteContentErrors: [],
-};
+const CLEAN = CLEAN_CONTENT_REPORT;
 
 /** reportOf is the Applied result of a DeleteNamespaceContent of `doomed` at `at` carrying `report`. */
 function reportOf(report: NamespaceContentReport, at = '2026-11-29T00:00:00Z'): MutationResult {
