@@ -10,7 +10,7 @@ import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controll
 import type { MutationResult, NamespaceContentReport } from '@kcm-bus/runtime/mutation/index.ts';
 import { NAMESPACE_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { syncError } from '../write-failures.ts';
+import { failedSyncEnd } from '../write-failures.ts';
 import { failingConditions, updateConditions } from './conditions.ts';
 
 /** NAMESPACES is the kind the controller writes. */
@@ -24,8 +24,8 @@ const NAMESPACES = watchedKind('namespaces');
  * key); with one, reportStep. Failed writes of an earlier sync are its error, retried after the backoff.
  */
 export function syncNamespaceDeletion(key: string, input: ReconcileInput, namespaces: Lister<Namespace>): Decision {
-  const error = syncError(input.failures, (r) => r.status === 404);
-  if (error !== undefined) return { mutations: [], error };
+  const ended = failedSyncEnd(input.failures, (r) => r.status === 404);
+  if (ended !== undefined) return ended;
   const ns = namespaces.get(key);
   const deletedAt = ns?.metadata.deletionTimestamp;
   if (ns === undefined || deletedAt === undefined) return { mutations: [] };
