@@ -9,7 +9,7 @@ import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
 
 /**
- * E2E_SPECS are upstream's e2e specs (Kubernetes v1.37.2, test/e2e/apps, network and auth) for the controllers
+ * E2E_SPECS are upstream's e2e specs (Kubernetes v1.37.2, test/e2e/apps, network, auth and apimachinery) for the controllers
  * kcm-bus replaces that pass on a kwok stack under upstream's kube-controller-manager, and so must pass under
  * kcm-bus. Left out, because they fail under upstream on kwok too (no containers, no pod network): Deployment
  * proportional scaling, ReplicaSet and ReplicationController "serve a basic image on each replica", EndpointSlice
@@ -52,14 +52,25 @@ export const E2E_SPECS: readonly string[] = [
   '[sig-auth] ServiceAccounts should guarantee kube-root-ca.crt exist in any namespace [Conformance]',
   '[sig-auth] ServiceAccounts should run through the lifecycle of a ServiceAccount [Conformance]',
   '[sig-auth] ServiceAccounts should update a ServiceAccount [Conformance]',
+  '[sig-api-machinery] Namespaces should apply a finalizer to a Namespace [Conformance] [Serial]',
+  '[sig-api-machinery] Namespaces should apply an update to a Namespace [Conformance] [Serial]',
+  '[sig-api-machinery] Namespaces should apply changes to a namespace status [Conformance] [Serial]',
+  '[sig-api-machinery] Namespaces should delete fast enough (90 percent of 100 namespaces in 150 seconds) [Serial]',
+  '[sig-api-machinery] Namespaces should ensure that all pods are removed when a namespace is deleted [Conformance] [Serial]',
+  '[sig-api-machinery] Namespaces should ensure that all services are removed when a namespace is deleted [Conformance] [Serial]',
+  '[sig-api-machinery] Namespaces should patch a Namespace [Conformance] [Serial]',
+  '[sig-api-machinery] OrderedNamespaceDeletion namespace deletion should delete pod first [Conformance]',
 ];
 
 /** ALL_SPECS selects every spec of the controllers kcm-bus replaces, passing on kwok or not. */
 export const ALL_SPECS =
-  '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )|\\[sig-auth\\] ServiceAccounts ';
+  '\\[sig-apps\\] (ReplicaSet|Deployment|ReplicationController) |\\[sig-network\\] (EndpointSlice|EndpointsController|Endpoints )|\\[sig-auth\\] ServiceAccounts |\\[sig-api-machinery\\] (Namespaces|OrderedNamespaceDeletion) ';
 
-/** SKIP leaves out what needs a cloud or a cluster of its own (serial, disruptive, slow specs). */
-const SKIP = 'Provider:|cloud load-balancer|\\[Serial\\]|\\[Disruptive\\]|\\[Slow\\]';
+/**
+ * SKIP leaves out what needs a cloud, a real node or a cluster of its own for long (disruptive and slow specs, features
+ * behind gates). Serial specs run: ginkgo runs the specs one at a time here, on a stack of their own.
+ */
+const SKIP = 'Provider:|cloud load-balancer|\\[Disruptive\\]|\\[Slow\\]|\\[Feature:';
 
 /**
  * specsFocus is a ginkgo focus that selects exactly the named specs (their text, regexp characters escaped). Ginkgo

@@ -6,10 +6,11 @@ import { go } from './go.ts';
 import { kubeModuleRecipe } from './kube.ts';
 
 /**
- * E2E_SUITES are the suites of upstream's e2e tests built in: the ones that test our controllers (apps: the
- * workload controllers; network: Endpoints and EndpointSlices; auth: service accounts and the root CA).
+ * E2E_SUITES are the suites of upstream's e2e tests built in: the ones that test our controllers (apimachinery: the
+ * namespace controller; apps: the workload controllers; network: Endpoints and EndpointSlices; auth: service accounts
+ * and the root CA).
  */
-const E2E_SUITES = ['apps', 'auth', 'network'] as const;
+const E2E_SUITES = ['apimachinery', 'apps', 'auth', 'network'] as const;
 
 /**
  * E2E_MAIN is the test main of upstream's e2e suite (test/e2e/e2e_test.go's, cut down to E2E_SUITES), so the
