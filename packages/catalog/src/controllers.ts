@@ -448,7 +448,7 @@ export const NAMESPACE_CONTROLLER = entry({
     },
     {
       resource: 'namespaces/finalize',
-      verbs: ['Update'],
+      verbs: ['FinalizeNamespace'],
       content: [{ check: 'keyObject' }],
       live: { check: 'namespaceTerminating' },
     },

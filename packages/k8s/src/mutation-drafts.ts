@@ -116,14 +116,20 @@ export function populateTokenDraft(
 }
 
 /**
- * deleteNamespaceContentDraft is a DeleteNamespaceContent of a terminating namespace, named by its uid: the writer
- * deletes its content (upstream's deleteAllContent) and reports what is left.
+ * namespaceCommandDraft is a command on a terminating namespace, named by its uid, that the writer carries out on the
+ * live namespace: DeleteNamespaceContent (upstream's deleteAllContent; its result reports what is left) or
+ * FinalizeNamespace (finalizeNamespace, through the finalize subresource).
  */
-export function deleteNamespaceContentDraft(kind: TargetKind, meta: Pick<ObjectMeta, 'name' | 'uid'>): MutationDraft {
+export function namespaceCommandDraft(
+  kind: TargetKind,
+  verb: 'DeleteNamespaceContent' | 'FinalizeNamespace',
+  meta: Pick<ObjectMeta, 'name' | 'uid'>,
+): MutationDraft {
+  const target = targetOf(kind, { name: meta.name });
   return {
     ...NO_PAYLOAD,
-    verb: 'DeleteNamespaceContent',
-    target: targetOf(kind, { name: meta.name }),
+    verb,
+    target: verb === 'FinalizeNamespace' ? { ...target, subresource: 'finalize' } : target,
     preconditions: { uid: meta.uid, resourceVersion: null },
   };
 }

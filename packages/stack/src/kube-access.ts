@@ -49,6 +49,7 @@ const RBAC_VERBS: Readonly<Record<MutationVerb, readonly string[]>> = {
   RecordEvent: ['create', 'patch', 'update'],
   PopulateToken: ['update'],
   DeleteNamespaceContent: [],
+  FinalizeNamespace: ['update'],
 };
 
 /**

@@ -128,6 +128,7 @@ const PAST: Readonly<Record<Mutation['verb'], string>> = {
   RecordEvent: 'event recorded',
   PopulateToken: 'token populated',
   DeleteNamespaceContent: 'content deleted',
+  FinalizeNamespace: 'finalized',
 };
 
 /**

@@ -116,7 +116,7 @@ describe('parseAllowlist', () => {
     });
     assert.throws(() => parseAllowlist(text, 'a.json'), {
       message:
-        'a.json: allow[1].verbs[1]: "create" is not one of Create, Update, UpdateStatus, Patch, Delete, RecordEvent, PopulateToken, DeleteNamespaceContent',
+        'a.json: allow[1].verbs[1]: "create" is not one of Create, Update, UpdateStatus, Patch, Delete, RecordEvent, PopulateToken, DeleteNamespaceContent, FinalizeNamespace',
     });
   });
 

@@ -9,6 +9,7 @@ import { fieldManagerOf, toRequest } from './request.ts';
 import { type KubeApi, type RequestGate, send } from './send.ts';
 import { populateToken, type TokenKeys } from './token/populate-token.ts';
 import { deleteNamespaceContent } from './namespace/delete-content.ts';
+import { finalizeNamespace } from './namespace/finalize-namespace.ts';
 import { ownVerdict } from './outcome.ts';
 import type { LiveFacts } from './live-checks.ts';
 import type { Json } from './send.ts';
@@ -48,7 +49,8 @@ export type WriterDeps = {
  * content rule forbids what it carries (contentRefusal) or it is a Create older than maxCreateAgeMs, or stopped by its
  * grant's live check (checkLive: what the API says now), otherwise sent (every attempt through the budget), retried
  * per the policy and classified; a PopulateToken is built from the live Secret and filled then (populateToken), a
- * DeleteNamespaceContent is a pass over the live namespace's content (deleteContent). RecordEvent goes through the
+ * DeleteNamespaceContent is a pass over the live namespace's content (deleteContent), a FinalizeNamespace a PUT of the
+ * live namespace without its finalizer (finalizeNamespace). RecordEvent goes through the
  * correlator (create, patch, or drop, with client-go's
  * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
  * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
@@ -72,6 +74,10 @@ export async function applyMutation(m: Mutation, deps: WriterDeps): Promise<Muta
   const live = await checkLive(m, deps);
   if (live.type === 'Stop') return resultOf(m, m.target.name, live.verdict, live.attempts, deps.now());
   if (m.verb === 'DeleteNamespaceContent') return deleteContent(m, live.facts!, live.attempts, deps);
+  if (m.verb === 'FinalizeNamespace') {
+    const { verdict, attempts } = await finalizeNamespace(m, live.facts!, deps);
+    return resultOf(m, m.target.name, verdict, live.attempts + attempts, deps.now());
+  }
   if (m.verb === 'PopulateToken') {
     const { verdict, attempts } = await populateToken(m, live.facts!, deps.tokens, deps);
     return resultOf(m, m.target.name, verdict, live.attempts + attempts, deps.now());

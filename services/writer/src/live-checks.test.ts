@@ -74,14 +74,24 @@ const contentPass = aMutation({
 });
 const finalize = aMutation({
   controller: 'namespace-controller',
-  verb: 'Update',
+  verb: 'FinalizeNamespace',
   target: { ...nsTarget, subresource: 'finalize' },
-  preconditions: { uid: 'ns-uid', resourceVersion: '7' },
-  body: JSON.stringify({ metadata: { name: 'doomed', uid: 'ns-uid', resourceVersion: '7' }, spec: { finalizers: [] } }),
+  preconditions: { uid: 'ns-uid', resourceVersion: null },
   reconcileKey: 'doomed',
 });
-const ns = (deletionTimestamp?: string, uid = 'ns-uid') => ({
-  metadata: { name: 'doomed', uid, ...(deletionTimestamp ? { deletionTimestamp } : {}) },
+const ns = (
+  deletionTimestamp?: string,
+  uid = 'ns-uid',
+  finalizers = ['kubernetes', 'b.example.com/x', 'a.example.com/y'],
+) => ({
+  metadata: {
+    name: 'doomed',
+    uid,
+    resourceVersion: '9',
+    labels: { live: 'yes' },
+    ...(deletionTimestamp ? { deletionTimestamp } : {}),
+  },
+  spec: { finalizers },
 });
 
 describe('live check namespaceTerminating (content deleted, finalizer removed, only in a namespace being deleted)', () => {
@@ -120,5 +130,22 @@ describe('live check namespaceTerminating (content deleted, finalizer removed, o
       put.sent.map((r) => `${r.method} ${r.path}`),
       [`GET ${NS_PATH}`, `PUT ${NS_PATH}/finalize`],
     );
+    const body = JSON.parse(put.sent[1]!.body!) as ReturnType<typeof ns>;
+    assert.deepEqual(
+      body.spec.finalizers,
+      ['a.example.com/y', 'b.example.com/x'],
+      'the live finalizers but kubernetes',
+    );
+    assert.deepEqual(
+      [body.metadata.resourceVersion, body.metadata.labels],
+      ['9', { live: 'yes' }],
+      'the live namespace',
+    );
+  });
+
+  it('given a terminating namespace without the kubernetes finalizer, then the finalize is AlreadyDone without a PUT', async () => {
+    const { deps, sent } = apiWorld({ [NS_PATH]: ns('2026-11-29T07:00:00Z', 'ns-uid', ['other']) });
+    assert.equal((await applyMutation(finalize, deps)).outcome, 'AlreadyDone');
+    assert.equal(sent.length, 1);
   });
 });

@@ -55,6 +55,8 @@ export function toRequest(m: Mutation): KubeRequest {
       throw new Error(`mutation ${m.id}: a PopulateToken is written by populateToken, from the live Secret`);
     case 'DeleteNamespaceContent':
       throw new Error(`mutation ${m.id}: a DeleteNamespaceContent is a pass of deleteNamespaceContent, many requests`);
+    case 'FinalizeNamespace':
+      throw new Error(`mutation ${m.id}: a FinalizeNamespace is written by finalizeNamespace, from the live namespace`);
   }
 }
 

@@ -56,7 +56,7 @@ export type ReconcileInput = {
   readonly failures: readonly MutationResult[];
   /**
    * report: the key's latest live result that carried a report (a DeleteNamespaceContent's contentReport), taken by
-   * this sync; the sync's Decision.keepReport hands it to the next one (a step that waits for its own write first).
+   * by this sync (the next one gets none but a newer one's).
    */
   readonly report?: MutationResult | undefined;
   readonly now: Date;

@@ -241,7 +241,6 @@ export class Controller implements ControllerFeed {
       fresh,
     });
     if (decision.expectations) await this.#expectations.record(key, decision.expectations);
-    if (decision.keepReport && report !== undefined) this.#keys.keepReport(key, report);
     this.#ports.log.debug('finished syncing', {
       key,
       mutations: decision.mutations.length,

@@ -18,18 +18,13 @@ describe("KeyStates: a controller's state of each key between syncs", () => {
     assert.equal(keys.startSync('ns/a').attempt, 0);
   });
 
-  it('given a report, then the next sync takes it, and one that keeps it hands it on unless a newer one came', () => {
+  it('given reports, then the next sync takes the latest, once', () => {
     const keys = new KeyStates();
     const [first, newer] = [{ mutationId: 'r1' }, { mutationId: 'r2' }] as MutationResult[];
     keys.reported('ns/a', first!);
-    const took = keys.startSync('ns/a').report!;
-    assert.equal(took, first);
-    keys.keepReport('ns/a', took);
-    assert.equal(keys.startSync('ns/a').report, first);
-    assert.equal(keys.startSync('ns/a').report, undefined);
     keys.reported('ns/a', newer!);
-    keys.keepReport('ns/a', first!);
     assert.equal(keys.startSync('ns/a').report, newer);
+    assert.equal(keys.startSync('ns/a').report, undefined);
   });
 
   it('given a fresh read reached, then only the next sync reads fresh', () => {

@@ -51,12 +51,6 @@ export class KeyStates {
     this.#of(key).report = result;
   }
 
-  /** keepReport gives a report a sync took back to the key's next sync, unless a newer one arrived meanwhile. */
-  keepReport(key: string, result: MutationResult): void {
-    const state = this.#of(key);
-    state.report ??= result;
-  }
-
   /** freshRead notes that the key's next sync reads fresh (its cut for a fresh read was reached). */
   freshRead(key: string): void {
     this.#of(key).fresh = true;

@@ -54,6 +54,4 @@ export type Decision = {
    * and that sync's input says `fresh`.
    */
   readonly freshRead?: true;
-  /** keepReport: the next sync reads this sync's report again (ReconcileInput.report), unless a newer one came. */
-  readonly keepReport?: true;
 };

@@ -6,7 +6,9 @@
  * generateTokenIfNeeded), minting the token with the key only it holds: the command carries no value, it names the
  * Secret and the version it was decided on. DeleteNamespaceContent names a terminating namespace (its uid) whose content
  * the writer deletes (upstream's deleteAllContent, a discovery and a delete-collection per resource the API serves);
- * its result reports what is left (MutationResult.contentReport).
+ * its result reports what is left (MutationResult.contentReport). FinalizeNamespace names a terminating namespace (its
+ * uid) whose `kubernetes` finalizer the writer removes through its finalize subresource, from the live namespace
+ * (upstream's finalizeNamespace).
  */
 export const MUTATION_VERBS = [
   'Create',
@@ -17,6 +19,7 @@ export const MUTATION_VERBS = [
   'RecordEvent',
   'PopulateToken',
   'DeleteNamespaceContent',
+  'FinalizeNamespace',
 ] as const;
 
 /** MutationVerb is one of MUTATION_VERBS: commands in the imperative, never facts. */

@@ -79,6 +79,9 @@ describe('validateMutation: per verb', () => {
     assert.match(errorOf({ ...pass, target: { ...target, resource: 'secrets' } }), /^target: /);
     assert.match(errorOf({ ...pass, target: { ...target, namespace: 'kube-system' } }), /^target: /);
     assert.match(errorOf({ ...pass, body: '{"metadata":{}}' }), /^body: /);
+    const finalize = { ...pass, verb: 'FinalizeNamespace' as const, target: { ...target, subresource: 'finalize' } };
+    assert.ok(!isMutationError(validateMutation(finalize)));
+    assert.match(errorOf({ ...finalize, target }), /^target\.subresource: a FinalizeNamespace writes finalize/);
   });
 
   it('given a Create with generateName only and no target name, then it is valid', () => {

@@ -189,7 +189,9 @@ function checkVerb(m: Mutation): void {
     case 'PopulateToken':
       return checkPopulateToken(m);
     case 'DeleteNamespaceContent':
-      return checkDeleteNamespaceContent(m);
+      return checkNamespaceCommand(m, null);
+    case 'FinalizeNamespace':
+      return checkNamespaceCommand(m, 'finalize');
     case 'RecordEvent':
       if (m.event === null) invalid('event', 'missing (a RecordEvent carries its event)');
       if (m.target.resource !== 'events')
@@ -205,14 +207,18 @@ function checkPopulateToken(m: Mutation): void {
   if (m.target.subresource !== null) invalid('target.subresource', 'a PopulateToken writes the Secret itself');
 }
 
-/** checkDeleteNamespaceContent: a DeleteNamespaceContent names a namespace by its uid and carries nothing else. */
-function checkDeleteNamespaceContent(m: Mutation): void {
+/**
+ * checkNamespaceCommand: a DeleteNamespaceContent or a FinalizeNamespace names a namespace by its uid (the latter its
+ * finalize subresource) and carries nothing else: the writer works on the live namespace.
+ */
+function checkNamespaceCommand(m: Mutation, subresource: string | null): void {
   if (m.target.resource !== 'namespaces' || m.target.apiVersion !== 'v1' || m.target.namespace !== null)
-    invalid('target', 'a DeleteNamespaceContent names a namespace (v1 namespaces, cluster-scoped)');
+    invalid('target', `a ${m.verb} names a namespace (v1 namespaces, cluster-scoped)`);
   if (m.preconditions.uid === null)
-    invalid('preconditions.uid', 'missing (a DeleteNamespaceContent names the namespace it was decided on)');
-  if (m.body !== null || m.patch !== null) invalid('body', 'a DeleteNamespaceContent carries no object');
-  if (m.target.subresource !== null) invalid('target.subresource', 'a DeleteNamespaceContent names the namespace');
+    invalid('preconditions.uid', `missing (a ${m.verb} names the namespace it was decided on)`);
+  if (m.body !== null || m.patch !== null) invalid('body', `a ${m.verb} carries no object`);
+  if (m.target.subresource !== subresource)
+    invalid('target.subresource', `a ${m.verb} writes ${subresource ?? 'no subresource'}`);
 }
 
 function checkCreate(m: Mutation): void {

@@ -78,10 +78,10 @@ describe('namespace-controller (namespacedResourcesDeleter.Delete, one step per 
     assert.deepEqual(verbs(sync(terminating(), reportOf(CLEAN, '2026-11-28T23:00:00Z'))), ['DeleteNamespaceContent']);
   });
 
-  it('writes the conditions a report makes and keeps the report for the sync that reads them back', () => {
+  it('writes the conditions a report makes, then, nothing left, has the writer finalize the live namespace', () => {
     const d = sync(terminating(), reportOf(CLEAN));
-    assert.deepEqual(verbs(d), ['UpdateStatus']);
-    assert.equal(d.keepReport, true);
+    assert.deepEqual(verbs(d), ['UpdateStatus', 'FinalizeNamespace finalize']);
+    assert.deepEqual(d.mutations[1]!.preconditions, { uid: 'ns-uid', resourceVersion: null });
     const conditions = bodyOf(d).status?.conditions ?? [];
     assert.deepEqual(
       conditions.map((c) => `${c.type} ${c.status} ${c.reason}`),
@@ -95,15 +95,8 @@ describe('namespace-controller (namespacedResourcesDeleter.Delete, one step per 
     );
   });
 
-  it('removes the kubernetes finalizer through /finalize once the conditions say nothing is left', () => {
-    const ns = reflected(CLEAN);
-    const d = sync(
-      { ...ns, spec: { finalizers: ['kubernetes', 'z.example.com/x', 'a.example.com/y'] } },
-      reportOf(CLEAN),
-    );
-    assert.deepEqual(verbs(d), ['Update finalize']);
-    assert.deepEqual(bodyOf(d).spec?.finalizers, ['a.example.com/y', 'z.example.com/x']);
-    assert.equal(d.mutations[0]!.preconditions.resourceVersion, '7');
+  it('finalizes alone when the conditions already say nothing is left', () => {
+    assert.deepEqual(verbs(sync(reflected(CLEAN), reportOf(CLEAN))), ['FinalizeNamespace finalize']);
   });
 
   it('looks again after half the estimate and a second while content is held by finalizers', () => {
@@ -116,11 +109,14 @@ describe('namespace-controller (namespacedResourcesDeleter.Delete, one step per 
     const d = sync(reflected(held), reportOf(held));
     assert.deepEqual(d.mutations, []);
     assert.equal(d.requeueAfterMs, 8000);
+    const first = sync(terminating(), reportOf(held));
+    assert.deepEqual([verbs(first), first.requeueAfterMs], [['UpdateStatus'], 8000], 'conditions written, no finalize');
   });
 
   it('makes the pass errors its own error, retried with backoff, and a failed write too', () => {
     const failed = { ...CLEAN, deleteContentErrors: ['boom'] };
     assert.equal(sync(reflected(failed), reportOf(failed)).error, 'boom');
+    assert.deepEqual(verbs(sync(terminating(), reportOf(failed))), ['UpdateStatus'], 'conditions written, no finalize');
     const conflict = failedWrite(
       {
         controller: 'namespace-controller',
@@ -157,7 +153,8 @@ describe('namespace conditions (namespaceConditionUpdater)', () => {
   it('reads a report as decoded, its nulls absent, as a clean one, and finalizes on it', () => {
     const decoded = { estimateSeconds: 0, remaining: [], finalizers: [], deleteContentErrors: [] } as object;
     assert.deepEqual(messages(decoded as NamespaceContentReport), []);
-    assert.deepEqual(verbs(sync(reflected(CLEAN), reportOf(decoded as NamespaceContentReport))), ['Update finalize']);
+    const finalized = verbs(sync(reflected(CLEAN), reportOf(decoded as NamespaceContentReport)));
+    assert.deepEqual(finalized, ['FinalizeNamespace finalize']);
   });
 
   it('reports no content totals while pods remain (deleteAllContent returns before them)', () => {

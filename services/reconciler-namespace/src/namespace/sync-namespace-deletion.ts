@@ -1,9 +1,8 @@
-import { FINALIZER_KUBERNETES, type Namespace } from '@kcm-bus/k8s/core-v1.ts';
+import type { Namespace } from '@kcm-bus/k8s/core-v1.ts';
 import {
-  deleteNamespaceContentDraft,
   mutationLog,
   type MutationLog,
-  updateDraft,
+  namespaceCommandDraft,
   updateStatusDraft,
 } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
@@ -35,7 +34,7 @@ export function syncNamespaceDeletion(key: string, input: ReconcileInput, namesp
   if ((ns.spec?.finalizers ?? []).length === 0) return { mutations: log.mutations() };
   const report = currentReport(input.report, deletedAt);
   if (report === undefined || log.mutations().length > 0) {
-    log.push(deleteNamespaceContentDraft(NAMESPACES, ns.metadata));
+    log.push(namespaceCommandDraft(NAMESPACES, 'DeleteNamespaceContent', ns.metadata));
     return { mutations: log.mutations() };
   }
   return reportStep(ns, report, log, input.now);
@@ -48,22 +47,21 @@ function currentReport(result: MutationResult | undefined, deletedAt: string): N
 }
 
 /**
- * reportStep is the rest of Delete after deleteAllContent: the conditions the report makes, written when they
- * changed (and the report kept for the sync that reads that write back); then the pass's errors as the sync's error
- * (rate-limited; the next sync runs a new pass), or, with content left, a look again after upstream's
- * estimate/2+1 seconds (ResourcesRemainingError); or, nothing left, the finalizer removed (finalizeNamespace).
+ * reportStep is the rest of Delete after deleteAllContent: the conditions the report makes, written when they changed;
+ * then the pass's errors as the sync's error (rate-limited; the next sync runs a new pass), or, with content left, a
+ * look again after upstream's estimate/2+1 seconds (ResourcesRemainingError); or, nothing left, the finalizer removed
+ * (finalizeNamespace: a FinalizeNamespace the writer applies to the live namespace, after the conditions' write).
  */
 function reportStep(ns: Namespace, report: NamespaceContentReport, log: MutationLog, now: Date): Decision {
   const { conditions, changed } = updateConditions(ns.status?.conditions ?? [], failingConditions(report), now);
-  if (changed) {
-    log.push(updateStatusDraft(NAMESPACES, ns, { ...ns.status, conditions }));
-    return { mutations: log.mutations(), keepReport: true };
-  }
+  if (changed) log.push(updateStatusDraft(NAMESPACES, ns, { ...ns.status, conditions }));
   const errors = passErrors(report);
-  if (errors.length > 0) return { mutations: [], error: errors.join(', ') };
-  if (report.estimateSeconds > 0)
-    return { mutations: [], requeueAfterMs: (Math.floor(report.estimateSeconds / 2) + 1) * 1000 };
-  log.push(finalizeDraft(ns));
+  if (errors.length > 0) return { mutations: log.mutations(), error: errors.join(', ') };
+  if (report.estimateSeconds > 0) {
+    const requeueAfterMs = (Math.floor(report.estimateSeconds / 2) + 1) * 1000;
+    return { mutations: log.mutations(), requeueAfterMs };
+  }
+  log.push(namespaceCommandDraft(NAMESPACES, 'FinalizeNamespace', ns.metadata));
   return { mutations: log.mutations() };
 }
 
@@ -73,15 +71,4 @@ function reportStep(ns: Namespace, report: NamespaceContentReport, log: Mutation
  */
 function passErrors(r: NamespaceContentReport): readonly string[] {
   return [r.discoveryError, r.groupVersionError, ...r.deleteContentErrors].filter((e): e is string => e != null);
-}
-
-/**
- * finalizeDraft mirrors finalizeNamespace: a PUT to the namespace's finalize subresource of the namespace as the store
- * holds it (its resourceVersion the precondition) with its finalizers but `kubernetes`, as a sorted set.
- */
-function finalizeDraft(ns: Namespace) {
-  const finalizers = [...new Set(ns.spec?.finalizers ?? [])].filter((f) => f !== FINALIZER_KUBERNETES).sort();
-  const finalized: Namespace = { ...ns, spec: { ...ns.spec, finalizers } };
-  const draft = updateDraft(NAMESPACES, finalized);
-  return { ...draft, target: { ...draft.target, subresource: 'finalize' } };
 }
