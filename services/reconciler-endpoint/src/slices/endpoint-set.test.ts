@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Endpoint } from '@kcm-bus/k8s/discovery-v1.ts';
-import { milliValue } from './cpu-quantity.ts';
 import { endpointHash, endpointSetOf, endpointsEqualBeyondHash, popAny, portMapKey } from './endpoint-set.ts';
 
 const ep1: Endpoint = {
@@ -61,20 +60,4 @@ describe('NewPortMapKey (controller_utils_test.go TestNewPortMapKey_NilVsEmptySl
   it('given a port whose name is "" and one without a name, then different keys (a pointer to "" is not nil)', () => {
     assert.notEqual(portMapKey([{ name: '', port: 80 }]), portMapKey([{ port: 80 }]));
   });
-});
-
-describe('resource.Quantity MilliValue (node allocatable CPU)', () => {
-  const cases = [
-    ['100m', 100],
-    ['2', 2000],
-    ['1.5', 1500],
-    ['0.1', 100],
-    ['4k', 4_000_000],
-    ['1Ki', 1_024_000],
-    ['2e3', 2_000_000],
-    ['1n', 1],
-    ['0', 0],
-  ] as const;
-  for (const [text, want] of cases) it(`given ${text}, then ${want}`, () => assert.equal(milliValue(text), want));
-  it('given text that is no quantity, then undefined', () => assert.equal(milliValue('lots'), undefined));
 });

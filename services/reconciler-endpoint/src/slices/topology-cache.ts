@@ -2,7 +2,7 @@ import { getCondition } from '@kcm-bus/k8s/conditions.ts';
 import type { AddressType } from '@kcm-bus/k8s/discovery-v1.ts';
 import type { Node } from '@kcm-bus/k8s/node-v1.ts';
 import type { EventType } from '@kcm-bus/runtime/mutation/index.ts';
-import { milliValue } from './cpu-quantity.ts';
+import { milliValueOf } from '@kcm-bus/k8s/quantity-parse.ts';
 import { LABEL_TOPOLOGY_ZONE } from './endpointslice-controller.ts';
 
 /*
@@ -69,7 +69,7 @@ export function zoneRatiosFromNodes(nodes: Iterable<Node>): ZoneRatios | undefin
   for (const node of nodes) {
     const labels = node.metadata.labels ?? {};
     if (EXCLUDED_LABELS.some((l) => Object.hasOwn(labels, l)) || !isNodeReady(node)) continue;
-    const cpu = milliValue(node.status?.allocatable?.['cpu'] ?? '0') ?? 0;
+    const cpu = milliValueOf(node.status?.allocatable?.['cpu'] ?? '0') ?? 0;
     const zone = labels[LABEL_TOPOLOGY_ZONE] ?? '';
     if (zone === '' || cpu === 0) return undefined;
     total += cpu;
