@@ -72,8 +72,17 @@ function granted(id: string): Set<string> {
   };
   const checks = (r: (typeof ROLES)[string][number], res: string, g: string): string[] =>
     r.verbs.flatMap((v) => (r.resourceNames ?? ['']).map((name) => `${v} ${named(res, g)} ${name}`.trimEnd()));
+  // A rule on every resource of every group (the namespace controller's content passes) grants its verbs on each
+  // probed resource and subresource too.
+  const everything = (r: (typeof ROLES)[string][number]): string[] =>
+    r.apiGroups.includes('*') && r.resources.includes('*')
+      ? r.verbs.flatMap((v) => PROBED.map((p) => `${v} ${p}`))
+      : [];
   return new Set(
-    (ROLES[id] ?? []).flatMap((r) => r.apiGroups.flatMap((g) => r.resources.flatMap((res) => checks(r, res, g)))),
+    (ROLES[id] ?? []).flatMap((r) => [
+      ...r.apiGroups.flatMap((g) => r.resources.flatMap((res) => checks(r, res, g))),
+      ...everything(r),
+    ]),
   );
 }
 
