@@ -50,9 +50,8 @@ export type WriterDeps = {
  * grant's live check (checkLive: what the API says now), otherwise sent (every attempt through the budget), retried
  * per the policy and classified; a PopulateToken is built from the live Secret and filled then (populateToken), a
  * DeleteNamespaceContent is a pass over the live namespace's content (deleteContent), a FinalizeNamespace a PUT of the
- * live namespace without its finalizer (finalizeNamespace). RecordEvent goes through the
- * correlator (create, patch, or drop, with client-go's
- * fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
+ * live namespace without its finalizer (finalizeNamespace). RecordEvent goes through the correlator (create, patch, or
+ * drop, with client-go's fallback from a 404 patch to a create). An event attached to another verb is recorded only when that write is
  * Applied (recordOutcomeEvent). When the signal aborts during retries it rejects with the signal's reason and
  * publishes nothing: the mutation stays uncommitted and the partition's next owner applies it again (idempotently).
  */

@@ -20,6 +20,14 @@ export type KubeRequest = {
   readonly preconditionTests: boolean;
 };
 
+/**
+ * getRequest describes a GET of `path` answered as `accept` (an object, a list, metadata only, discovery), for what
+ * the writer reads: a live check's object, a content pass's lists and discovery. name is the object's, if one.
+ */
+export function getRequest(path: string, accept: string, name = ''): KubeRequest {
+  return { method: 'GET', path, query: {}, headers: { Accept: accept }, body: null, name, preconditionTests: false };
+}
+
 /** PATCH_CONTENT_TYPES are the content types the apiserver dispatches patch flavours on (types.PatchType). */
 export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   json: 'application/json-patch+json',

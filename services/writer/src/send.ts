@@ -1,7 +1,7 @@
 import type { Scheduler } from '@kcm-bus/runtime/workqueue/index.ts';
 import { abortableSleep, type RetryPolicy } from './backoff.ts';
 import { classify, type Final, type HttpAnswer, nextStep } from './outcome.ts';
-import type { KubeRequest } from './request.ts';
+import { getRequest, type KubeRequest } from './request.ts';
 import { resourcePath, type RestLocation } from './rest-path.ts';
 
 /**
@@ -31,6 +31,11 @@ export type SendDeps = {
 /** Sent is a request's final verdict, the attempts it took and the final answer's body (null: no answer). */
 export type Sent = { readonly verdict: Final; readonly attempts: number; readonly body: string | null };
 
+/** unsent is the Sent of a write the writer decided against or found done without a request (a verdict of its own). */
+export function unsent(verdict: Final): Sent {
+  return { verdict, attempts: 0, body: null };
+}
+
 /** send makes attempts until the answer is final or the policy gives up, waiting for the controller's budget before each. */
 export async function send(request: KubeRequest, controller: string, deps: SendDeps): Promise<Sent> {
   for (let attempts = 1; ; attempts++) {
@@ -57,15 +62,7 @@ export async function readObject(
   controller: string,
   deps: SendDeps,
 ): Promise<Read> {
-  const request: KubeRequest = {
-    method: 'GET',
-    path: resourcePath(target, target.name),
-    query: {},
-    headers: { Accept: 'application/json' },
-    body: null,
-    name: target.name,
-    preconditionTests: false,
-  };
+  const request = getRequest(resourcePath(target, target.name), 'application/json', target.name);
   const { verdict, attempts, body } = await send(request, controller, deps);
   if (verdict.status === 404) return { found: null, attempts };
   if (verdict.outcome !== 'Applied' || body === null) return { failed: verdict, attempts };

@@ -1,6 +1,6 @@
 import type { NamespaceContentReport, ResourceCount } from '@kcm-bus/runtime/mutation/index.ts';
 import type { Final } from '../outcome.ts';
-import type { HttpMethod } from '../request.ts';
+import { getRequest, type KubeRequest } from '../request.ts';
 import { resourcePath, type RestLocation } from '../rest-path.ts';
 import { type Json, send, type SendDeps, type Sent } from '../send.ts';
 import { type Discovered, type DiscoveredResource, discoverDeletableResources } from './discovery.ts';
@@ -28,7 +28,6 @@ type Pass = {
   readonly finalizers: Map<string, number>;
   readonly errors: string[];
 };
-type Call = { readonly method: HttpMethod; readonly path: string; readonly accept?: string; readonly name?: string };
 type Listed = { readonly items: readonly Json[] | null; readonly error: string | null };
 /** GvrResult is upstream's gvrDeletionMetadata and the error deleteAllContentForGroupVersionResource returns. */
 type GvrResult = {
@@ -134,7 +133,7 @@ function countFinalizers(items: readonly Json[]): Map<string, number> {
 async function estimateGracefulTermination(pass: Pass, r: DiscoveredResource): Promise<Estimate> {
   let estimate = 0;
   if (r.group === '' && r.resource === 'pods') {
-    const pods = await call(pass, { method: 'GET', path: collectionPath(pass, { ...r, version: 'v1' }) });
+    const pods = await call(pass, getRequest(collectionPath(pass, { ...r, version: 'v1' }), 'application/json'));
     const listed = itemsOf(pods);
     if (listed.error !== null) return { estimate: 0, error: listed.error };
     estimate = estimateGracefulTerminationForPods(listed.items ?? []);
@@ -158,7 +157,7 @@ function estimateGracefulTerminationForPods(pods: readonly Json[]): number {
 /** deleteCollection mirrors upstream's: unsupported when discovery lacks the verb or the API answers 405 or 404. */
 async function deleteCollection(pass: Pass, r: DiscoveredResource): Promise<Collection> {
   if (!r.verbs.includes('deletecollection')) return { supported: false, error: null };
-  const { verdict } = await call(pass, { method: 'DELETE', path: collectionPath(pass, r) });
+  const { verdict } = await call(pass, backgroundDelete(collectionPath(pass, r)));
   if (unsupported(verdict)) return { supported: false, error: null };
   return { supported: true, error: succeeded(verdict) ? null : verdict.message };
 }
@@ -166,7 +165,7 @@ async function deleteCollection(pass: Pass, r: DiscoveredResource): Promise<Coll
 /** listCollection mirrors upstream's (a metadata-only list); items null when unsupported, as deleteCollection. */
 async function listCollection(pass: Pass, r: DiscoveredResource): Promise<Listed> {
   if (!r.verbs.includes('list')) return { items: null, error: null };
-  const answer = await call(pass, { method: 'GET', path: collectionPath(pass, r), accept: METADATA_LIST_ACCEPT });
+  const answer = await call(pass, getRequest(collectionPath(pass, r), METADATA_LIST_ACCEPT));
   return unsupported(answer.verdict) ? { items: null, error: null } : itemsOf(answer);
 }
 
@@ -177,18 +176,27 @@ async function deleteEachItem(pass: Pass, r: DiscoveredResource): Promise<string
   for (const item of listed.items) {
     const name = text((item['metadata'] as Json | undefined)?.['name']);
     if (name === '') return 'name is required';
-    const { verdict } = await call(pass, { method: 'DELETE', path: resourcePath(locationOf(pass, r), name), name });
+    const { verdict } = await call(pass, backgroundDelete(resourcePath(locationOf(pass, r), name), name));
     if (!unsupported(verdict) && !succeeded(verdict)) return verdict.message;
   }
   return null;
 }
 
+/** backgroundDelete describes the metadata client's Delete (an object) or DeleteCollection (name ''), in the background. */
+function backgroundDelete(path: string, name = ''): KubeRequest {
+  return {
+    method: 'DELETE',
+    path,
+    query: {},
+    headers: DELETE_HEADERS,
+    body: BACKGROUND,
+    name,
+    preconditionTests: false,
+  };
+}
+
 /** call sends one request through the budget and retries, counting its attempts in the pass. */
-async function call(pass: Pass, c: Call): Promise<Sent> {
-  const del = c.method === 'DELETE';
-  const headers = del ? DELETE_HEADERS : { Accept: c.accept ?? 'application/json' };
-  const body = del ? BACKGROUND : null;
-  const request = { ...c, query: {}, headers, body, name: c.name ?? '', preconditionTests: false };
+async function call(pass: Pass, request: KubeRequest): Promise<Sent> {
   const sent = await send(request, pass.controller, pass.deps);
   pass.attempts += sent.attempts;
   return sent;

@@ -1,4 +1,4 @@
-import type { KubeRequest } from '../request.ts';
+import { getRequest } from '../request.ts';
 import { type Json, send, type SendDeps } from '../send.ts';
 
 /*
@@ -76,16 +76,7 @@ function failed(discoveryError: string, attempts: number): Discovered {
 
 /** download mirrors downloadLegacy (/api, whose 404 is tolerated) and downloadAPIs (/apis), aggregated only. */
 async function download(path: '/api' | '/apis', controller: string, deps: SendDeps): Promise<Download> {
-  const request: KubeRequest = {
-    method: 'GET',
-    path,
-    query: {},
-    headers: { Accept: DISCOVERY_ACCEPT },
-    body: null,
-    name: '',
-    preconditionTests: false,
-  };
-  const { verdict, attempts, body } = await send(request, controller, deps);
+  const { verdict, attempts, body } = await send(getRequest(path, DISCOVERY_ACCEPT), controller, deps);
   if (path === '/api' && verdict.status === 404) return { groups: [], error: null, attempts };
   if (verdict.outcome !== 'Applied' || body === null) return { groups: [], error: verdict.message, attempts };
   return { ...parseAggregated(path, body), attempts };

@@ -3,7 +3,7 @@ import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import type { LiveFacts } from '../live-checks.ts';
 import { ownVerdict } from '../outcome.ts';
 import { toRequest } from '../request.ts';
-import { type Json, send, type SendDeps, type Sent } from '../send.ts';
+import { type Json, send, type SendDeps, type Sent, unsent } from '../send.ts';
 
 /**
  * finalizeNamespace mirrors namespacedResourcesDeleter.finalizeNamespace on the namespace its live check read
@@ -15,11 +15,7 @@ export async function finalizeNamespace(m: Mutation, facts: LiveFacts, deps: Sen
   const spec = (facts.object['spec'] ?? {}) as Json;
   const finalizers = Array.isArray(spec['finalizers']) ? (spec['finalizers'] as string[]) : [];
   if (!finalizers.includes(FINALIZER_KUBERNETES))
-    return {
-      verdict: ownVerdict('AlreadyDone', 0, null, 'the namespace holds no kubernetes finalizer'),
-      attempts: 0,
-      body: null,
-    };
+    return unsent(ownVerdict('AlreadyDone', 0, null, 'the namespace holds no kubernetes finalizer'));
   const kept = [...new Set(finalizers)].filter((f) => f !== FINALIZER_KUBERNETES).sort();
   const meta = (facts.object['metadata'] ?? {}) as Json;
   const preconditions = { uid: m.preconditions.uid, resourceVersion: String(meta['resourceVersion']) };

@@ -1,9 +1,9 @@
 import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
 import { SA_NAME_KEY, SA_UID_KEY } from '@kcm-bus/k8s/core-v1.ts';
 import type { LiveFacts } from '../live-checks.ts';
-import { type Final, ownVerdict } from '../outcome.ts';
+import { ownVerdict } from '../outcome.ts';
 import { toRequest } from '../request.ts';
-import { type Json, send, type SendDeps, type Sent } from '../send.ts';
+import { type Json, send, type SendDeps, type Sent, unsent } from '../send.ts';
 import { mintLegacyToken, type TokenSigner } from './legacy-token.ts';
 
 /** TokenKeys are what only the writer holds to fill token Secrets: the service-account key and the root CA bundle. */
@@ -38,7 +38,6 @@ export async function populateToken(
   keys: TokenKeys | undefined,
   deps: SendDeps,
 ): Promise<Sent> {
-  const unsent = (verdict: Final): Sent => ({ verdict, attempts: 0, body: null });
   if (keys === undefined)
     return unsent(ownVerdict('Refused', 0, REFUSED_NO_KEY, 'no --service-account-private-key-file'));
   const meta = (facts.object['metadata'] ?? {}) as Json;
