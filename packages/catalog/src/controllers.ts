@@ -410,14 +410,17 @@ export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
   ],
 });
 
-/** NAMESPACE_CONDITION_TYPES are the namespace conditions upstream's deleter sets (status_condition_utils.go). */
-const NAMESPACE_CONDITION_TYPES = [
+/**
+ * NAMESPACE_CONDITION_TYPES are the namespace conditions upstream's deleter sets, in its order (conditionTypes,
+ * status_condition_utils.go): what the namespace controller may write, and the order it appends them in.
+ */
+export const NAMESPACE_CONDITION_TYPES = [
   'NamespaceDeletionDiscoveryFailure',
   'NamespaceDeletionGroupVersionParsingFailure',
   'NamespaceDeletionContentFailure',
   'NamespaceContentRemaining',
   'NamespaceFinalizersRemaining',
-];
+] as const;
 
 /**
  * NAMESPACE_CONTROLLER is upstream's namespace-controller (pkg/controller/namespace): a namespace with a deletion

@@ -56,7 +56,7 @@ export type ReconcileInput = {
   readonly failures: readonly MutationResult[];
   /**
    * report: the key's latest live result that carried a report (a DeleteNamespaceContent's contentReport), taken by
-   * by this sync (the next one gets none but a newer one's).
+   * this sync (the next one gets none but a newer one's).
    */
   readonly report?: MutationResult | undefined;
   readonly now: Date;

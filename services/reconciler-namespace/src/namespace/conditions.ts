@@ -1,21 +1,13 @@
 import type { NamespaceCondition } from '@kcm-bus/k8s/core-v1.ts';
 import type { NamespaceContentReport } from '@kcm-bus/runtime/mutation/index.ts';
+import { NAMESPACE_CONDITION_TYPES } from '@kcm-bus/catalog/controllers.ts';
 
 /*
  * The namespace's deletion conditions from a content pass's report: upstream's namespaceConditionUpdater
  * (pkg/controller/namespace/deletion/status_condition_utils.go), reasons and messages to the letter.
  */
 
-/** CONDITION_TYPES are conditionTypes, in upstream's order: the order new conditions are appended in. */
-const CONDITION_TYPES = [
-  'NamespaceDeletionDiscoveryFailure',
-  'NamespaceDeletionGroupVersionParsingFailure',
-  'NamespaceDeletionContentFailure',
-  'NamespaceContentRemaining',
-  'NamespaceFinalizersRemaining',
-] as const;
-
-type ConditionType = (typeof CONDITION_TYPES)[number];
+type ConditionType = (typeof NAMESPACE_CONDITION_TYPES)[number];
 
 /** OK are okReasons and okMessages: each condition when nothing went wrong. */
 const OK: Readonly<Record<ConditionType, readonly [reason: string, message: string]>> = {
@@ -97,7 +89,7 @@ export function updateConditions(
   const at = `${now.toISOString().slice(0, 19)}Z`;
   const conditions = [...old];
   let changed = false;
-  for (const type of CONDITION_TYPES) {
+  for (const type of NAMESPACE_CONDITION_TYPES) {
     const failed = failing.find((c) => c.type === type);
     const [reason, message] = failed === undefined ? OK[type] : [failed.reason, failed.message];
     const next = { type, status: failed === undefined ? 'False' : 'True', reason, message } as const;

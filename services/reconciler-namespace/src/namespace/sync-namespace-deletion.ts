@@ -20,7 +20,8 @@ const NAMESPACES = watchedKind('namespaces');
  * nothing for a namespace gone or not being deleted; its phase set Terminating (updateNamespaceStatusFunc); nothing
  * more once finalized (no finalizer in its spec). Then the content: without a report of a pass begun after its
  * deletion, a DeleteNamespaceContent (the writer's deleteAllContent, whose result brings the report back to this
- * key); with one, reportStep. Failed writes of an earlier sync are its error, retried after the backoff.
+ * key); with one, reportStep. A sync reporting failed writes writes nothing (failedSyncEnd): an error retried after the
+ * backoff, or, the namespace gone (404), nothing.
  */
 export function syncNamespaceDeletion(key: string, input: ReconcileInput, namespaces: Lister<Namespace>): Decision {
   const ended = failedSyncEnd(input.failures, (r) => r.status === 404);
