@@ -9,7 +9,7 @@ import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controll
 import type { MutationResult, NamespaceContentReport } from '@kcm-bus/runtime/mutation/index.ts';
 import { NAMESPACE_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { failedSyncEnd } from '../write-failures.ts';
+import { syncError } from '../write-failures.ts';
 import { failingConditions, updateConditions } from './conditions.ts';
 
 /** NAMESPACES is the kind the controller writes. */
@@ -20,12 +20,12 @@ const NAMESPACES = watchedKind('namespaces');
  * nothing for a namespace gone or not being deleted; its phase set Terminating (updateNamespaceStatusFunc); nothing
  * more once finalized (no finalizer in its spec). Then the content: without a report of a pass begun after its
  * deletion, a DeleteNamespaceContent (the writer's deleteAllContent, whose result brings the report back to this
- * key); with one, reportStep. A sync reporting failed writes writes nothing (failedSyncEnd): an error retried after the
- * backoff, or, the namespace gone (404), nothing.
+ * key); with one, reportStep. Failed writes of an earlier sync (the namespace gone aside) are its error, retried
+ * after the backoff.
  */
 export function syncNamespaceDeletion(key: string, input: ReconcileInput, namespaces: Lister<Namespace>): Decision {
-  const ended = failedSyncEnd(input.failures, (r) => r.status === 404);
-  if (ended !== undefined) return ended;
+  const error = syncError(input.failures, (r) => r.status === 404);
+  if (error !== undefined) return { mutations: [], error };
   const ns = namespaces.get(key);
   const deletedAt = ns?.metadata.deletionTimestamp;
   if (ns === undefined || deletedAt === undefined) return { mutations: [] };

@@ -128,9 +128,21 @@ describe("root-ca-certificate-publisher-controller's failed writes", () => {
       reason,
     );
   const spec = rootCAPublisherSpec({ namespaces: listerOf([ns('default')]), configMaps: listerOf([]) }, CA);
-  it('given a create into a gone or terminating namespace, then no error and no create again (upstream returns nil and waits for an event)', () => {
-    for (const reason of ['NotFound', 'NamespaceTerminating'])
-      assert.deepEqual(spec.reconcile('default', input([result('Create', reason)])), { mutations: [] });
+  it('given a create into a gone or terminating namespace, then no error, and no create again while the store shows it so (upstream returns nil)', () => {
+    const doomed = [[], [ns('default', 'Terminating')]];
+    for (const [reason, namespaces] of [
+      ['NotFound', doomed[0]!],
+      ['NamespaceTerminating', doomed[1]!],
+    ] as const) {
+      const inStore = rootCAPublisherSpec({ namespaces: listerOf(namespaces), configMaps: listerOf([]) }, CA);
+      assert.deepEqual(inStore.reconcile('default', input([result('Create', reason)])), { mutations: [] });
+    }
+    const recreated = spec.reconcile('default', input([result('Create', 'NotFound')]));
+    assert.deepEqual(
+      [recreated.error, recreated.mutations.map((m) => m.verb)],
+      [undefined, ['Create']],
+      'back: created',
+    );
   });
   it('given any other failed write, then the sync is an error naming it, writing nothing until its retry', () => {
     for (const r of [result('Create', 'InternalError'), result('Update', 'Conflict')]) {

@@ -2,7 +2,7 @@ import type { Namespace, ServiceAccount } from '@kcm-bus/k8s/core-v1.ts';
 import { createDraft, mutationLog, type MutationLog } from '@kcm-bus/k8s/mutation-drafts.ts';
 import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controller/index.ts';
 import { NAMESPACE_TERMINATING } from '@kcm-bus/runtime/mutation/index.ts';
-import { failedSyncEnd } from '../write-failures.ts';
+import { syncError } from '../write-failures.ts';
 import { SERVICEACCOUNT_CONTROLLER } from '@kcm-bus/catalog/controllers.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
 
@@ -26,13 +26,12 @@ export type ServiceAccountsView = {
  * syncNamespace mirrors ServiceAccountsController.syncNamespace: a namespace that is gone or not Active gets nothing;
  * an Active one gets each account to ensure that its store does not hold. The writes of an earlier sync that failed
  * make this sync an error, retried after the workqueue's backoff (upstream returns the aggregate of the failed
- * creates); AlreadyExists and a create refused because the namespace is terminating are no failure, as upstream's,
- * and that sync writes nothing (failedSyncEnd): the next event decides.
+ * creates); AlreadyExists and a create refused because the namespace is terminating are no failure, as upstream's.
  */
 export function syncNamespace(key: string, input: ReconcileInput, view: ServiceAccountsView): Decision {
   const log = mutationLog(SERVICEACCOUNT_CONTROLLER.name, key, input.cause, input.now, input.attempt);
-  const ended = failedSyncEnd(input.failures, (r) => r.reason === NAMESPACE_TERMINATING);
-  if (ended !== undefined) return ended;
+  const error = syncError(input.failures, (r) => r.reason === NAMESPACE_TERMINATING);
+  if (error !== undefined) return { mutations: [], error };
   if (view.namespaces.get(key)?.status?.phase !== 'Active') return { mutations: [] };
   for (const name of view.accounts) ensure(log, key, name, view.serviceAccounts);
   return { mutations: log.mutations() };

@@ -11,7 +11,7 @@ import type { Decision, Lister, ReconcileInput } from '@kcm-bus/runtime/controll
 import { LIVE_CHECK_FAILED } from '@kcm-bus/runtime/mutation/index.ts';
 import type { ValueDigest } from '@kcm-bus/runtime/signing/index.ts';
 import { watchedKind } from '@kcm-bus/schemas/kinds.ts';
-import { failedSyncEnd } from '../write-failures.ts';
+import { syncError } from '../write-failures.ts';
 
 /** SECRETS is the kind the controller writes. */
 const SECRETS = watchedKind('secrets');
@@ -43,11 +43,11 @@ export type TokensView = {
  * account's `secrets`, which kcm-bus does not do (the field is informational since tokens are no longer listed there).
  * A failed write of the last sync is an error, retried; a Conflict (the Secret changed, or the uid precondition
  * failed) and a live check's refusal (the account's existence differs from the store's: its own event comes) are not,
- * as upstream retries neither; either way that sync writes nothing (failedSyncEnd): the next event decides.
+ * as upstream retries neither.
  */
 export function syncSecret(key: string, input: ReconcileInput, view: TokensView): Decision {
-  const ended = failedSyncEnd(input.failures, (r) => r.outcome === 'Conflict' || r.reason === LIVE_CHECK_FAILED);
-  if (ended !== undefined) return ended;
+  const error = syncError(input.failures, (r) => r.outcome === 'Conflict' || r.reason === LIVE_CHECK_FAILED);
+  if (error !== undefined) return { mutations: [], error };
   const secret = view.secrets.get(key);
   const account = secret?.metadata.annotations?.[SA_NAME_KEY] ?? '';
   if (secret === undefined || secret.type !== SECRET_TYPE_SA_TOKEN || account === '') return { mutations: [] };
