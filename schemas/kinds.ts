@@ -30,6 +30,13 @@ export type WatchedKind = {
    * record that carries a value.
    */
   readonly withheld?: { readonly keptAnnotations: readonly string[] };
+  /**
+   * metadataOnly, when set, says the kind's topics carry each object's identity alone, never its content, labels or
+   * annotations (schemas/metadata-only.ts): what a quota's count/<resource> needs of kinds no controller reads whole.
+   */
+  readonly metadataOnly?: true;
+  /** resource is the API resource listed and watched, where it differs from plural (a metadata-only kind's). */
+  readonly resource?: string;
 };
 
 const core = (kind: string, plural: string, namespaced: boolean, shortNames: readonly string[] = []): WatchedKind => ({
@@ -61,6 +68,30 @@ const grouped = (
   openApiFile: `apis__${group}__v1_openapi.json`,
 });
 
+/** groupResource is a kind's group resource as quota names it: `pods` in the core group, `jobs.batch` in others. */
+export function groupResource(kind: Pick<WatchedKind, 'apiVersion' | 'plural' | 'resource'>): string {
+  const resource = apiResourceOf(kind);
+  const slash = kind.apiVersion.indexOf('/');
+  return slash < 0 ? resource : `${resource}.${kind.apiVersion.slice(0, slash)}`;
+}
+
+/** apiResourceOf is the API resource a kind is listed and watched by. */
+export function apiResourceOf(kind: Pick<WatchedKind, 'plural' | 'resource'>): string {
+  return kind.resource ?? kind.plural;
+}
+
+/**
+ * identities is the metadata-only kind of a kind (`metadata.<group resource>`: topics `kcm.watch.metadata.configmaps`,
+ * `kcm.watch.metadata.jobs.batch`): every object of it, by identity alone.
+ */
+const identities = ({ onlyName: _n, onlyType: _t, withheld: _w, ...kind }: WatchedKind): WatchedKind => ({
+  ...kind,
+  plural: `metadata.${groupResource(kind)}`,
+  resource: kind.plural,
+  shortNames: [],
+  metadataOnly: true,
+});
+
 /** WATCHED_KINDS are the kinds with a watch topic (DESIGN "Topics and records"); the generator serves any other. */
 export const WATCHED_KINDS: readonly WatchedKind[] = [
   core('Pod', 'pods', true, ['po']),
@@ -80,6 +111,14 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   grouped('apps', 'apps', 'ReplicaSet', 'replicasets', ['rs']),
   grouped('apps', 'apps', 'Deployment', 'deployments', ['deploy']),
   grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
+  core('ResourceQuota', 'resourcequotas', true, ['quota']),
+  core('PersistentVolumeClaim', 'persistentvolumeclaims', true, ['pvc']),
+  identities(core('ConfigMap', 'configmaps', true)),
+  identities(core('Secret', 'secrets', true)),
+  identities(grouped('batch', 'batch', 'Job', 'jobs')),
+  identities(grouped('batch', 'batch', 'CronJob', 'cronjobs')),
+  identities(grouped('apps', 'apps', 'StatefulSet', 'statefulsets')),
+  identities(grouped('apps', 'apps', 'DaemonSet', 'daemonsets')),
 ];
 
 /** fieldSelectorOf is the field selector a kind is listed and watched with (onlyName, onlyType), or undefined. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import type { Grant, LiveCheck } from '@kcm-bus/runtime/catalog/index.ts';
 import { apiGroup, type MutationVerb } from '@kcm-bus/runtime/mutation/index.ts';
-import { WATCHED_KINDS, watchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { apiResourceOf, WATCHED_KINDS, watchedKind, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { IDENTITIES, pkiDir } from './pki.ts';
 
 /** kubeconfigPath is the kubeconfig of one identity: `kubeconfig` for the admin, `kubeconfig.<id>` otherwise. */
@@ -112,13 +112,16 @@ function writerRules(): Rule[] {
 /**
  * watcherRules are list and watch of every watched kind, one rule per API group; a kind watched by one name
  * (onlyName) has a rule of its own, for that name only (RBAC authorizes a list or watch by resourceNames when its field
- * selector names the object).
+ * selector names the object), unless a metadata-only kind lists them all. A metadata-only kind's rule is the kind's
+ * own (RBAC has no verb for metadata alone; the watcher asks for PartialObjectMetadata and keeps the identity).
  */
 function watcherRules(): Rule[] {
   const whole = WATCHED_KINDS.filter((k) => k.onlyName === undefined);
   const groups = [...new Set(whole.map((k) => apiGroup(k.apiVersion)))];
+  const wholly = (k: WatchedKind): boolean =>
+    whole.some((w) => w.apiVersion === k.apiVersion && w.resource === k.plural);
   const byName = WATCHED_KINDS.flatMap((k) =>
-    k.onlyName === undefined
+    k.onlyName === undefined || wholly(k)
       ? []
       : [
           {
@@ -132,7 +135,7 @@ function watcherRules(): Rule[] {
   return [
     ...groups.map((group) => ({
       apiGroups: [group],
-      resources: whole.filter((k) => apiGroup(k.apiVersion) === group).map((k) => k.plural),
+      resources: [...new Set(whole.filter((k) => apiGroup(k.apiVersion) === group).map(apiResourceOf))],
       verbs: ['list', 'watch'],
     })),
     ...byName,

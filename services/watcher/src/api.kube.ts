@@ -2,12 +2,16 @@ import { Agent, request, type AgentOptions, type RequestOptions } from 'node:htt
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CredentialCache, sendWithCredentials } from '@kcm-bus/runtime/credentials/index.ts';
-import { fieldSelectorOf, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
+import { apiResourceOf, fieldSelectorOf, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { ApiStatusError, type ListPage, type ListWatcher } from './list-watcher.ts';
 import { LineSplitter, parseWatchLine, type RawWatchEvent } from './watch-stream.ts';
 
 /** MAX_PENDING_LINES is how many unhandled watch lines are buffered before the stream is paused. */
 const MAX_PENDING_LINES = 1000;
+
+/** acceptOf is what a kind is listed and watched as: a metadata-only kind's as PartialObjectMetadata(List), no content. */
+const acceptOf = (kind: WatchedKind, as: 'PartialObjectMetadataList' | 'PartialObjectMetadata'): string =>
+  kind.metadataOnly === true ? `application/json;as=${as};g=meta.k8s.io;v=v1` : 'application/json';
 
 /**
  * kubeListWatcher is the ListWatcher of one kind over HTTPS with the kubeconfig's TLS identity (kept-alive connections)
@@ -23,20 +27,21 @@ export async function kubeListWatcher(
   const tls: RequestOptions = {};
   await kc.applyToHTTPSOptions(tls);
   const base: RequestOptions = { ...tls, agent: new Agent({ ...(tls as AgentOptions), keepAlive: true }) };
-  const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${kind.plural}`;
+  const path = `${kind.apiVersion === 'v1' ? '/api/v1' : `/apis/${kind.apiVersion}`}/${apiResourceOf(kind)}`;
   const fieldSelector = fieldSelectorOf(kind);
   const selected = fieldSelector === undefined ? {} : { fieldSelector };
   const url = (query: Record<string, string>): string =>
     `${server}${path}?${new URLSearchParams({ ...query, ...selected }).toString()}`;
-  const authenticated = (target: string, opts: RequestOptions): Promise<IncomingMessage> =>
+  const authenticated = (target: string, opts: RequestOptions, accept: string): Promise<IncomingMessage> =>
     sendWithCredentials(
       credentials,
-      (auth) => get(target, { ...opts, headers: auth }),
+      (auth) => get(target, { ...opts, headers: { ...auth, accept } }),
       (err) => err instanceof ApiStatusError && err.code === 401,
     );
   return {
     async list({ limit, continue: token }) {
-      const res = await authenticated(url({ limit: String(limit), ...(token ? { continue: token } : {}) }), base);
+      const page = url({ limit: String(limit), ...(token ? { continue: token } : {}) });
+      const res = await authenticated(page, base, acceptOf(kind, 'PartialObjectMetadataList'));
       const body = JSON.parse(await readBody(res)) as {
         items?: ListPage['items'];
         metadata?: { resourceVersion?: string; continue?: string };
@@ -54,7 +59,7 @@ export async function kubeListWatcher(
         resourceVersion,
         timeoutSeconds: String(timeoutSeconds),
       };
-      const res = await authenticated(url(query), { ...base, signal });
+      const res = await authenticated(url(query), { ...base, signal }, acceptOf(kind, 'PartialObjectMetadata'));
       onOpen?.();
       await consume(res, onEvent, signal);
     },
@@ -63,14 +68,10 @@ export async function kubeListWatcher(
 
 function get(url: string, opts: RequestOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { ...opts, method: 'GET', headers: { ...opts.headers, accept: 'application/json' } },
-      (res) => {
-        if (res.statusCode === 200) return resolve(res);
-        readBody(res).then((text) => reject(statusError(res.statusCode ?? 0, text)), reject);
-      },
-    );
+    const req = request(url, { ...opts, method: 'GET' }, (res) => {
+      if (res.statusCode === 200) return resolve(res);
+      readBody(res).then((text) => reject(statusError(res.statusCode ?? 0, text)), reject);
+    });
     req.on('error', reject);
     req.end();
   });

@@ -278,4 +278,24 @@ describe('objectTransform (the informer transform of a kind)', () => {
     const pod = { metadata: { name: 'p', managedFields: [{}] }, spec: { data: 'kept' } };
     assert.deepEqual(objectTransform(watchedKind('pods'), true, undefined)(pod), pod);
   });
+  it('given a metadata-only kind (every Secret), then its identity alone stays, as the kind (no digest key needed)', () => {
+    const transform = objectTransform(watchedKind('metadata.secrets'), false, undefined);
+    const annotated = {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: {
+        ...secret.metadata,
+        uid: 'u1',
+        resourceVersion: '7',
+        labels: { a: 'b' },
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"token":"dA=="}}' },
+      },
+      data: secret['data'],
+    };
+    assert.deepEqual(transform(annotated), {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'ns', uid: 'u1', resourceVersion: '7' },
+    });
+  });
 });

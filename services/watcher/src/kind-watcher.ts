@@ -4,6 +4,7 @@ import type { Logger } from '@kcm-bus/runtime/service/index.ts';
 import type { ValueDigest } from '@kcm-bus/runtime/signing/index.ts';
 import { objectKey, type WatchedKind } from '@kcm-bus/schemas/kinds.ts';
 import { withholdValues } from '@kcm-bus/schemas/withheld.ts';
+import { identityOf } from '@kcm-bus/schemas/metadata-only.ts';
 import { WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject, PublishedRecord, StreamItem } from './events.ts';
 import type { ListWatcher } from './list-watcher.ts';
@@ -162,7 +163,7 @@ function toPumpItem(item: StreamItem, transform: (object: KubeObject) => KubeObj
 /**
  * objectTransform is a kind's transform: metadata.managedFields dropped unless kept (upstream's informers'
  * TransformStripManagedFields), and a withheld kind's values replaced by their digests (withholdValues). A withheld
- * kind without a digest throws: its values must not reach the topic.
+ * kind without a digest throws: its values must not reach the topic. A metadata-only kind keeps its identity alone.
  */
 export function objectTransform(
   kind: WatchedKind,
@@ -172,6 +173,7 @@ export function objectTransform(
   const { withheld } = kind;
   if (withheld !== undefined && digest === undefined)
     throw new Error(`${kind.plural} are watched with their values withheld: a digest key is required`);
+  if (kind.metadataOnly === true) return (o) => identityOf(o, kind);
   const strip = keepManagedFields ? (o: KubeObject) => o : withoutManagedFields;
   return withheld === undefined ? strip : (o) => strip(withholdValues(o, withheld, digest!));
 }

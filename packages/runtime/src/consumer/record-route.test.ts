@@ -114,6 +114,36 @@ describe('routeRecord: what a consumed record is for a controller', () => {
     );
   });
 
+  it('given a record of a metadata-only kind that carries more than an identity, then it is refused as malformed; an identity passes', async () => {
+    const configMap = (object: object) => ({ ...pod('ns', 'c'), object });
+    const identity = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'c', uid: 'u' } };
+    for (const more of [{ data: { k: 'v' } }, { metadata: { ...identity.metadata, labels: { a: 'b' } } }])
+      await assert.rejects(
+        routeRecord(
+          json,
+          undefined,
+          'kcm.watch.metadata.configmaps',
+          0,
+          record('ns/c', configMap({ ...identity, ...more })),
+          true,
+        ),
+        /carries more than an identity \((data|metadata\.labels)\)/,
+      );
+    assert.equal(
+      (
+        await routeRecord(
+          json,
+          undefined,
+          'kcm.state.metadata.configmaps',
+          0,
+          record('ns/c', configMap(identity)),
+          true,
+        )
+      ).kind,
+      'event',
+    );
+  });
+
   it('given a record whose key names another object than it carries, then it is refused as malformed (poison)', async () => {
     await assert.rejects(
       routeRecord(json, undefined, 'kcm.watch.pods', 0, record('ns/a', pod('ns', 'b')), true),

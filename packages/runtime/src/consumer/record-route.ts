@@ -7,6 +7,7 @@ import { type Signing, WRITER_SIGNER } from '../signing/signing.ts';
 import { objectKey } from '@kcm-bus/schemas/kinds.ts';
 import { misplacedRecord, type WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import { withheldValueCarried } from '@kcm-bus/schemas/withheld.ts';
+import { identityExceeded } from '@kcm-bus/schemas/metadata-only.ts';
 import type { InputEvent } from '../controller/controller-types.ts';
 
 /** Routed is what a consumed record is for a controller: a watch event, one of its results, or nothing to act on. */
@@ -52,8 +53,8 @@ export async function routeRecord(
   } | null>;
   const misplaced = misplacedRecord(key, event);
   if (misplaced !== undefined) throw new MalformedRecordError(misplaced);
-  const withheld = withheldValueCarried(topic, event.object);
-  if (withheld !== undefined) throw new MalformedRecordError(withheld);
+  const refused = withheldValueCarried(topic, event.object) ?? identityExceeded(topic, event.object);
+  if (refused !== undefined) throw new MalformedRecordError(refused);
   if (event.type === 'Watermark') return watermarkOf(event);
   const observedAt = new Date(event.observedAt);
   return {

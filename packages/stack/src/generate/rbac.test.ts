@@ -24,11 +24,14 @@ describe('rbacManifest: deploy/kustomize/base/rbac.yaml', () => {
     );
   });
 
-  it('given a kind watched by name (config maps: kube-root-ca.crt), then the watcher may list and watch that name only', () => {
+  it('given a kind watched by name (config maps: kube-root-ca.crt) and metadata-only as well, then the watcher lists them all, by one rule', () => {
     const rules = ROLES['watcher'] ?? [];
+    const configMaps = rules.filter((r) => r.resources.includes('configmaps'));
+    assert.equal(configMaps.length, 1);
+    assert.equal(configMaps[0]?.resourceNames, undefined);
     assert.deepEqual(
-      rules.filter((r) => r.resources.includes('configmaps')),
-      [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-root-ca.crt'], verbs: ['list', 'watch'] }],
+      rules.filter((r) => r.apiGroups.includes('batch')),
+      [{ apiGroups: ['batch'], resources: ['jobs', 'cronjobs'], verbs: ['list', 'watch'] }],
     );
     assert.ok(rules.some((r) => r.resources.includes('pods') && r.resourceNames === undefined));
   });
