@@ -469,6 +469,48 @@ export const NAMESPACE_CONTROLLER = entry({
   ],
 });
 
+/**
+ * RESOURCE_QUOTA_CONTROLLER is upstream's resourcequota-controller (pkg/controller/resourcequota): every quota's
+ * status.hard and status.used kept current from the objects of its namespace, recalculated when an object it tracks
+ * is deleted or changes what it charges, and every --resource-quota-sync-period. It counts kinds no other controller
+ * reads by their identity alone (the metadata-only kinds); its one write is a quota's status.
+ */
+export const RESOURCE_QUOTA_CONTROLLER = entry({
+  name: 'resourcequota-controller',
+  service: 'reconciler-namespace',
+  eventSource: 'resourcequota-controller',
+  reconciles: 'resourcequotas',
+  eventKinds: [],
+  ownerFinalizers: [],
+  grants: [{ resource: 'resourcequotas/status', verbs: ['UpdateStatus'], content: [{ check: 'keyObject' }] }],
+  parts: [
+    {
+      workqueue: 'resourcequota_primary',
+      inputs: {
+        resourceQuotas: partitioned('resourcequotas'),
+        pods: partitioned('pods'),
+        services: partitioned('services'),
+        persistentVolumeClaims: partitioned('persistentvolumeclaims'),
+        replicationControllers: partitioned('replicationcontrollers'),
+        replicaSets: partitioned('replicasets'),
+        deployments: partitioned('deployments'),
+        serviceAccounts: partitioned('serviceaccounts'),
+        configMaps: partitioned('metadata.configmaps'),
+        secrets: partitioned('metadata.secrets'),
+        jobs: partitioned('metadata.jobs.batch'),
+        cronJobs: partitioned('metadata.cronjobs.batch'),
+        statefulSets: partitioned('metadata.statefulsets.apps'),
+        daemonSets: partitioned('metadata.daemonsets.apps'),
+      },
+      workers: {
+        name: 'concurrent-resource-quota-syncs',
+        default: 5,
+        help: "Quotas synced at once (kube-controller-manager's flag).",
+      },
+    },
+  ],
+});
+
 /** CONTROLLERS is the catalog: every controller kcm-bus runs in place of kube-controller-manager's. */
 export const CONTROLLERS: readonly CatalogEntry[] = [
   REPLICATION_CONTROLLER,
@@ -482,6 +524,7 @@ export const CONTROLLERS: readonly CatalogEntry[] = [
   ROOT_CA_CERT_PUBLISHER,
   SERVICEACCOUNT_TOKEN_CONTROLLER,
   NAMESPACE_CONTROLLER,
+  RESOURCE_QUOTA_CONTROLLER,
 ];
 
 /** catalogEntry is the controller of that name, or an error that names the catalog's file and the names it holds. */

@@ -1,5 +1,6 @@
 import {
   NAMESPACE_CONTROLLER,
+  RESOURCE_QUOTA_CONTROLLER,
   ROOT_CA_CERT_PUBLISHER,
   SERVICEACCOUNT_CONTROLLER,
   SERVICEACCOUNT_TOKEN_CONTROLLER,
@@ -15,6 +16,10 @@ import {
 import { rootCAPublisherSpec, type RootCAInputs } from './root-ca/root-ca-publisher.ts';
 import { namespaceControllerSpec, type NamespaceInputs } from './namespace/namespace-controller.ts';
 import { readRootCA } from '@kcm-bus/runtime/credentials/root-ca.fs.ts';
+import { parseGoDuration } from '@kcm-bus/runtime/service/index.ts';
+import { quotaInputs } from './quota/quota-inputs.ts';
+import { quotaControllerSpec } from './quota/quota-controller.ts';
+import type { QuotaInputs } from './quota/quota-objects.ts';
 
 /** SA_FIELDS: the service account controller reads whether an account exists, nothing of its content. */
 const SA_FIELDS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion'];
@@ -86,5 +91,26 @@ const namespaces = declared(
   spec: (listers) => namespaceControllerSpec(listers),
 });
 
+/**
+ * resourceQuotas is upstream's resourcequota-controller: quotas and what they count, by namespace, each input read for
+ * the fields its evaluator reads (quota-inputs.ts).
+ */
+const resourceQuotas = declared(
+  RESOURCE_QUOTA_CONTROLLER,
+  'resourcequota_primary',
+)<QuotaInputs>({
+  inputs: quotaInputs(),
+  flags: [
+    {
+      name: 'resource-quota-sync-period',
+      type: 'string',
+      default: '5m0s',
+      help: "The period for syncing quota usage status in the system (kube-controller-manager's flag): every quota is recalculated this long after its last sync. 0 turns it off.",
+    },
+  ],
+  spec: (listers, { flags }) =>
+    quotaControllerSpec(listers, parseGoDuration(flags.string('resource-quota-sync-period'))),
+});
+
 /** DECLARATIONS are the controllers reconciler-namespace runs, each a catalog entry's part and its code. */
-export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher, tokens, namespaces];
+export const DECLARATIONS: readonly Declared[] = [serviceAccounts, rootCAPublisher, tokens, namespaces, resourceQuotas];

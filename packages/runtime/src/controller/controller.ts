@@ -247,7 +247,10 @@ export class Controller implements ControllerFeed {
       requeueAfterMs: decision.requeueAfterMs,
     });
     if (decision.warning !== undefined)
-      this.#ports.log.warn('sync skipped until the object changes', { key, warning: decision.warning });
+      this.#ports.log.warn('sync could not act on all of its input: not retried until it changes', {
+        key,
+        warning: decision.warning,
+      });
     await this.#publish(key, decision.mutations, decision.expectations !== undefined);
     this.#requeue(key, decision, failures);
   }
