@@ -238,15 +238,17 @@ describe('differential under a ResourceQuota: scaling past the quota looks the s
   });
 
   it('pods, status, condition and event reasons match; the create attempts are reported', async (t) => {
-    // Each arm brings the resourcequota controller, so the test does not depend on what the stack's kube-controller-manager runs.
+    // Each arm brings its resourcequota controller (upstream's, kcm-bus's in reconciler-namespace), so the test does not
+    // depend on what the stack's kube-controller-manager runs.
     upstream = startUpstream(stack, { controllers: `replicationcontroller-controller,${QUOTA}` });
     const expected = await quotaRun(t, 'quota-up');
     await upstream.stop();
-    upstream = startUpstream(stack, { controllers: QUOTA });
+    upstream = undefined;
     const bus = busFlags(stack);
     await startService('watcher', [...bus, '--kubeconfig', stack.kubeconfigs.watcher, '--partitions', '3']);
     await startService('writer', [...bus, '--kubeconfig', stack.kubeconfigs.writer, '--partitions', '3']);
     await startService('reconciler-rc', [...bus, '--redis-url', stack.redis]);
+    await startService('reconciler-namespace', [...bus, '--root-ca-file', stack.caFile]);
     const actual = await quotaRun(t, 'quota-bus');
     t.diagnostic(
       `create attempts until converged: upstream ${expected.createAttempts}, kcm-bus ${actual.createAttempts}`,
