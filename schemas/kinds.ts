@@ -113,6 +113,7 @@ export const WATCHED_KINDS: readonly WatchedKind[] = [
   grouped('discovery.k8s.io', 'discovery', 'EndpointSlice', 'endpointslices'),
   core('ResourceQuota', 'resourcequotas', true, ['quota']),
   core('PersistentVolumeClaim', 'persistentvolumeclaims', true, ['pvc']),
+  grouped('resource.k8s.io', 'resource', 'ResourceClaim', 'resourceclaims'),
   identities(core('ConfigMap', 'configmaps', true)),
   identities(core('Secret', 'secrets', true)),
   identities(grouped('batch', 'batch', 'Job', 'jobs')),

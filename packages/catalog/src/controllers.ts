@@ -491,6 +491,7 @@ export const RESOURCE_QUOTA_CONTROLLER = entry({
         pods: partitioned('pods'),
         services: partitioned('services'),
         persistentVolumeClaims: partitioned('persistentvolumeclaims'),
+        resourceClaims: partitioned('resourceclaims'),
         replicationControllers: partitioned('replicationcontrollers'),
         replicaSets: partitioned('replicasets'),
         deployments: partitioned('deployments'),

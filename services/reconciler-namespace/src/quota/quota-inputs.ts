@@ -9,7 +9,7 @@ const IDENTITY = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'metada
  * (its containers' and init containers' resources, overhead, pod-level resources, and what the status says of them:
  * an in-place resize, the QoS class), scopes (activeDeadlineSeconds, priority class, affinity terms) and whether it
  * still counts (phase, deletion and its grace); a service's type and node ports; a claim's requests, storage class
- * (its beta annotation too) and volume attributes class.
+ * (its beta annotation too) and volume attributes class; a resource claim's device requests.
  */
 const EVALUATED: { readonly [K in CountedInput]?: readonly string[] } = {
   pods: [
@@ -33,6 +33,7 @@ const EVALUATED: { readonly [K in CountedInput]?: readonly string[] } = {
   ],
   services: ['spec.type', 'spec.ports', 'spec.allocateLoadBalancerNodePorts'],
   persistentVolumeClaims: ['metadata.annotations', 'spec', 'status'],
+  resourceClaims: ['spec', 'status'],
 };
 
 /** quotaInputs are the controller's input options: every input indexed by namespace, read for what it is used for. */

@@ -17,6 +17,7 @@ export const COUNTED_INPUTS = {
   pods: 'pods',
   services: 'services',
   persistentVolumeClaims: 'persistentvolumeclaims',
+  resourceClaims: 'resourceclaims.resource.k8s.io',
   replicationControllers: 'replicationcontrollers',
   replicaSets: 'replicasets.apps',
   deployments: 'deployments.apps',

@@ -1,19 +1,20 @@
 /*
- * The quota controller's evaluators: NewEvaluators (pkg/quota/v1/evaluator/core/registry.go, ResourceClaims aside)
- * plus the object-count evaluators its monitors add for the other resources they watch (resource_quota_monitor.go),
- * in a registry (generic.NewRegistry) of the resources this process knows.
+ * The quota controller's evaluators: NewEvaluators (pkg/quota/v1/evaluator/core/registry.go) plus the object-count
+ * evaluators its monitors add for the other resources they watch (resource_quota_monitor.go), in a registry
+ * (generic.NewRegistry) of the resources this process knows.
  */
 import { objectCountEvaluator, type Evaluator } from './evaluator.ts';
 import { pvcEvaluator } from './persistent-volume-claims.ts';
 import { podEvaluator } from './pods.ts';
+import { claimEvaluator } from './resource-claims.ts';
 import { serviceEvaluator } from './services.ts';
 
 export type { Evaluator } from './evaluator.ts';
 
 /**
  * QuotaObjects lists the objects of a group resource ('pods', 'services', 'persistentvolumeclaims', 'configmaps',
- * 'replicasets.apps', 'jobs.batch') in one namespace; undefined when this process does not know that resource (no
- * evaluator then).
+ * 'resourceclaims.resource.k8s.io', 'replicasets.apps', 'jobs.batch') in one namespace; undefined when this process
+ * does not know that resource (no evaluator then).
  */
 export type QuotaObjects = { list(groupResource: string, namespace: string): readonly unknown[] | undefined };
 
@@ -31,9 +32,10 @@ const LEGACY_OBJECT_COUNT_ALIASES: readonly (readonly [string, string])[] = [
 /**
  * quotaRegistry is NewEvaluators(...) of pkg/quota/v1/evaluator/core/registry.go plus a generic ObjectCountEvaluator
  * for every other counted group resource ('configmaps', 'secrets', 'replicationcontrollers', 'replicasets.apps', …).
- * now is the clock (a pod past its deletion grace stops counting). Only the resources objects knows get an evaluator
- * (list(groupResource, '') is not undefined); should a list still come back undefined, that evaluator's usage fails
- * as upstream's does when its lister fails.
+ * now is the clock (a pod past its deletion grace stops counting). The ResourceClaim evaluator comes after the PVC
+ * one, as upstream's does with DynamicResourceAllocation locked on (v1.37.2), but without DeviceClasses (see
+ * resource-claims.ts). Only the resources objects knows get an evaluator (list(groupResource, '') is not undefined);
+ * should a list still come back undefined, that evaluator's usage fails as upstream's does when its lister fails.
  */
 export function quotaRegistry(objects: QuotaObjects, countedResources: readonly string[], now: () => Date): Registry {
   const lister = (groupResource: string) => (namespace: string) => objects.list(groupResource, namespace);
@@ -44,6 +46,7 @@ export function quotaRegistry(objects: QuotaObjects, countedResources: readonly 
   register(podEvaluator(lister('pods'), now));
   register(serviceEvaluator(lister('services')));
   register(pvcEvaluator(lister('persistentvolumeclaims')));
+  register(claimEvaluator(lister('resourceclaims.resource.k8s.io')));
   for (const [resource, alias] of LEGACY_OBJECT_COUNT_ALIASES)
     register(objectCountEvaluator(resource, lister(resource), alias));
   for (const resource of countedResources)
