@@ -1,7 +1,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { busFlags, testStack, testWriterFlags } from '../support/stack.ts';
-import { quotaScript } from '../support/quota-script.ts';
+import { bucketIndex, quotaScript } from '../support/quota-script.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
 import { withUpstream } from '@kcm-bus/harness/upstream.ts';
 
@@ -22,5 +22,10 @@ describe('differential: resource quotas under upstream kube-controller-manager a
     const statusOf = (steps: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, (v as { status: unknown }).status]));
     assert.deepEqual(statusOf(ours), statusOf(theirs));
+    // How soon: each step right no more than two buckets after upstream's (under 1 s there: under 5 s here).
+    for (const [name, step] of Object.entries(ours)) {
+      const late = bucketIndex((step as { soon: string }).soon) - bucketIndex((theirs[name] as { soon: string }).soon);
+      assert.ok(late <= 2, `${name}: right ${JSON.stringify(step)} against upstream's ${JSON.stringify(theirs[name])}`);
+    }
   });
 });
