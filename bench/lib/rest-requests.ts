@@ -1,4 +1,4 @@
-/** What S16 counts of a system's API requests: rest_client_requests_total by method and code. */
+/** What a system's client requests count: rest_client_requests_total by method and code (S16, S17). */
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 
 /** Requests is a count of rest_client_requests_total by `<method> <code>`. */
