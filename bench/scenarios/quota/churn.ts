@@ -1,6 +1,8 @@
 /** S17's churn: a namespace's pods under 3 quotas, and the time from each delete or terminal turn to `used` right. */
 import type { RawKube } from '@kcm-bus/harness/kube.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
+import { value } from '@kcm-bus/k8s/quantity.ts';
+import { tryParseQuantity } from '@kcm-bus/k8s/quantity-parse.ts';
 import { follow } from '../../lib/follow.ts';
 
 /** QUOTAS are the namespace's quotas: all pods, the NotBestEffort ones' compute resources, the BestEffort ones. */
@@ -51,14 +53,15 @@ export type QuotaWatch = {
   readonly stop: () => void;
 };
 
-/** watchQuotas follows the namespace's quotas as a user's client does. */
+/** watchQuotas follows the namespace's quotas as a user's client does (a count of 1000 reads `1k`). */
 export function watchQuotas(kubeconfig: string, ns: string): QuotaWatch {
   const used = new Map<string, number>();
   let armed: { readonly pods: number; readonly hit: (at: number) => void } | undefined;
   const right = (pods: number): boolean =>
     used.get('pods') === pods && (used.get('compute') ?? 0) + (used.get('besteffort') ?? 0) === pods;
   const watch = follow<QuotaSeen>(kubeconfig, `/api/v1/namespaces/${ns}/resourcequotas`, (_, q, at) => {
-    used.set(q.metadata.name, Number(q.status?.used?.['pods'] ?? NaN));
+    const pods = tryParseQuantity(q.status?.used?.['pods'] ?? '');
+    used.set(q.metadata.name, pods === undefined ? NaN : Number(value(pods)));
     if (armed !== undefined && right(armed.pods)) armed.hit(at);
   });
   return {
