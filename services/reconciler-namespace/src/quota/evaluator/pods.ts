@@ -130,11 +130,25 @@ function podComputeUsageHelper(requests: ResourceList, limits: ResourceList): Re
  */
 export function podUsage(item: unknown, now: Date): ObjectUsage {
   const pod = shape<PodJson>(item);
-  const counted = { [POD_OBJECT_COUNT]: ONE };
-  if (!quotaV1Pod(pod, now)) return { usage: counted, errors: [] };
+  if (!quotaV1Pod(pod, now)) return { usage: { [POD_OBJECT_COUNT]: ONE }, errors: [] };
+  return chargedUsage(pod);
+}
+
+/**
+ * CHARGED is each pod's charge, computed once per object: a store replaces an object that changes, so a pod is parsed
+ * again only when it changed, not on every recalculation of every quota of its namespace.
+ */
+const CHARGED = new WeakMap<object, ObjectUsage>();
+
+/** chargedUsage is count/pods and podComputeUsageHelper of PodRequests and PodLimits. */
+function chargedUsage(pod: PodJson): ObjectUsage {
+  const known = CHARGED.get(pod);
+  if (known !== undefined) return known;
   const errors: string[] = [];
-  const usage = add(counted, podComputeUsageHelper(podRequests(pod, errors), podLimits(pod, errors)));
-  return { usage, errors: [...new Set(errors)] };
+  const compute = podComputeUsageHelper(podRequests(pod, errors), podLimits(pod, errors));
+  const charged = { usage: add({ [POD_OBJECT_COUNT]: ONE }, compute), errors: [...new Set(errors)] };
+  CHARGED.set(pod, charged);
+  return charged;
 }
 
 /** podEvaluator is NewPodEvaluator: pods listed by namespace, charged at the clock's time. */
