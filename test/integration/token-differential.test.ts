@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { busFlags, rawKube, testStack, testWriterFlags, uniqueName } from '../support/stack.ts';
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
-import { readRaw, topicNames } from '@kcm-bus/harness/topic.ts';
+import { readRaw } from '@kcm-bus/harness/topic.ts';
+import { topicsHolding } from '../support/topics-holding.ts';
 import { withUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
@@ -114,19 +115,6 @@ async function script(system: string): Promise<Record<string, unknown>> {
   };
 }
 
-/** topicsHolding says, for each text, the topics whose raw records (key or value) hold it or its base64. */
-async function topicsHolding(texts: readonly string[]): Promise<Record<string, string[]>> {
-  const found: Record<string, string[]> = Object.fromEntries(texts.map((t) => [t, []]));
-  const needles = texts.map((t) => [t, Buffer.from(t), Buffer.from(Buffer.from(t).toString('base64'))] as const);
-  for (const topic of await topicNames(stack)) {
-    const records = await readRaw(stack, topic);
-    for (const [t, raw, b64] of needles)
-      if (records.some((r) => [r.value, Buffer.from(r.key)].some((b) => b?.includes(raw) || b?.includes(b64))))
-        found[t]!.push(topic);
-  }
-  return found;
-}
-
 /**
  * forgeValue publishes what a forger who may produce to the Secrets' topic would: a token Secret's record carrying a
  * value, in the watcher's current epoch (so it is not refused as a zombie's), encoded with the topic's own schema (the
@@ -189,7 +177,11 @@ describe('differential: legacy service-account token Secrets under upstream kube
       const forged = letters.find((r) => r.key === `${ns as string}/forged`);
       return forged?.headers['kcm-bus.reason']?.includes('carries values (data)') ? forged : undefined;
     });
-    const holding = await topicsHolding([token as string, `extra-${ns as string}`, `${ns as string}/builder-token`]);
+    const holding = await topicsHolding(stack, [
+      token as string,
+      `extra-${ns as string}`,
+      `${ns as string}/builder-token`,
+    ]);
     assert.ok(holding[`${ns as string}/builder-token`]?.includes('kcm.watch.secrets'), 'the search reads the topics');
     assert.deepEqual([holding[token as string], holding[`extra-${ns as string}`]], [[], []], 'no topic holds a value');
   });
