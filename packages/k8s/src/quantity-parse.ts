@@ -3,7 +3,7 @@
  * int64 fast path (which keeps the text as the cached string when it is already canonical) and the inf.Dec path
  * (rounding up to a nano, BinarySI capped at 2^63-1 and below one written as DecimalSI), with upstream's errors.
  */
-import { fitsInt64, milliValue, pow10, type Quantity, type QuantityFormat } from './quantity.ts';
+import { cmpQuantity, fitsInt64, milliValue, pow10, type Quantity, type QuantityFormat } from './quantity.ts';
 
 const SPLIT_RE = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 
@@ -45,6 +45,27 @@ export function tryParseQuantity(text: string): Quantity | undefined {
     return parseQuantity(text);
   } catch (e) {
     if (e instanceof QuantityError) return undefined;
+    throw e;
+  }
+}
+
+/** ONE_NANO is the smallest quantity: readQuantity compares with it to find one too large for the arithmetic. */
+const ONE_NANO = parseQuantity('1n');
+
+/**
+ * readQuantity is the quantity a JSON value writes: the API's string, or a bare number (Quantity's UnmarshalJSON takes
+ * both). Undefined when malformed, or too large for the arithmetic (quantity.ts' power-of-ten bound: comparing it
+ * with a nano throws), which a reader treats alike: a record from a topic the API would not have served.
+ */
+export function readQuantity(json: unknown): Quantity | undefined {
+  const written = typeof json === 'string' ? json : typeof json === 'number' ? String(json) : undefined;
+  const q = written === undefined ? undefined : tryParseQuantity(written);
+  if (q === undefined) return undefined;
+  try {
+    cmpQuantity(q, ONE_NANO);
+    return q;
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
     throw e;
   }
 }

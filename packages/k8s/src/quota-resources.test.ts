@@ -158,6 +158,10 @@ describe('parseResourceList and formatResourceList', () => {
     const parsed = parseResourceList({ cpu: '1', memory: 'lots', pods: '' });
     assert.deepEqual([text(parsed.list), parsed.malformed], [{ cpu: '1' }, ['memory', 'pods']]);
   });
+  it('given a bare number, then it is read as the API reads it; one too large for the arithmetic, or not a quantity at all, is malformed', () => {
+    const parsed = parseResourceList({ pods: 3, cpu: '1e5000', memory: true, storage: null });
+    assert.deepEqual([text(parsed.list), parsed.malformed], [{ pods: '3' }, ['cpu', 'memory', 'storage']]);
+  });
   it('given names such as constructor and __proto__, then they are plain entries', () => {
     const l = parseResourceList(JSON.parse('{"__proto__": "1", "constructor": "2"}')).list;
     assert.deepEqual(text(add(l, list({}))), JSON.parse('{"__proto__": "1", "constructor": "2"}'));

@@ -5,25 +5,26 @@
  */
 import { addQuantity, cmpQuantity, isZeroQuantity, negQuantity, subQuantity, type Quantity } from './quantity.ts';
 import { quantityString } from './quantity-format.ts';
-import { parseQuantity, tryParseQuantity } from './quantity-parse.ts';
+import { parseQuantity, readQuantity } from './quantity-parse.ts';
 
 /** ResourceList is corev1.ResourceList: a quantity per resource name. */
 export type ResourceList = Readonly<Record<string, Quantity>>;
 
-/** ParsedResourceList is a resource list read from the API's text: its quantities, and the names that had none. */
+/** ParsedResourceList is a resource list read from the API's JSON: its quantities, and the names that had none. */
 export type ParsedResourceList = { readonly list: ResourceList; readonly malformed: readonly string[] };
 
 const ZERO = parseQuantity('0');
 
 /**
- * parseResourceList reads a resource list as the API writes it. Upstream's decoding would reject a list with a
- * malformed quantity; a record read from a topic is reported instead: such names are left out and listed.
+ * parseResourceList reads a resource list as the API writes it (each quantity a string, or a bare number:
+ * readQuantity). Upstream's decoding would reject a list with a malformed quantity, or one too large for the
+ * arithmetic; a record read from a topic is reported instead: such names are left out and listed.
  */
-export function parseResourceList(record: Readonly<Record<string, string>>): ParsedResourceList {
+export function parseResourceList(record: Readonly<Record<string, unknown>>): ParsedResourceList {
   const entries: [string, Quantity][] = [];
   const malformed: string[] = [];
-  for (const [name, text] of Object.entries(record)) {
-    const q = tryParseQuantity(text);
+  for (const [name, written] of Object.entries(record)) {
+    const q = readQuantity(written);
     if (q === undefined) malformed.push(name);
     else entries.push([name, q]);
   }

@@ -108,6 +108,12 @@ describe('resourcequota-controller (syncResourceQuota and the monitors)', () => 
     const statusOnly = quota('q', { ...HARD, pods: '10.0' }, { hard: HARD, used: {} });
     assert.deepEqual(spec.handlers.resourceQuotas(event('Applied', statusOnly, q)).enqueue, []);
     assert.deepEqual(spec.handlers.resourceQuotas(event('Applied', quota('q', { pods: '11' }), q)).enqueue, ['ns/x']);
+    const huge = quota('q', { ...HARD, pods: '1e5000' });
+    assert.deepEqual(
+      spec.handlers.resourceQuotas(event('Applied', huge, q)).enqueue,
+      ['ns/x'],
+      'a forged hard: no throw',
+    );
   });
 
   it('given an object deleted, then the quotas of its namespace that track its resource are synced, and only those', () => {

@@ -1,45 +1,21 @@
 /*
- * Reading quantities from objects as parsed JSON, and the resource-list helpers of component-helpers' resource
+ * Reading resource lists from objects as parsed JSON, and the resource-list helpers of component-helpers' resource
  * package (helpers.go) that quota-resources.ts does not have.
  */
 import { cmpQuantity, value, type Quantity } from '@kcm-bus/k8s/quantity.ts';
-import { parseQuantity, tryParseQuantity } from '@kcm-bus/k8s/quantity-parse.ts';
-import { add, type ResourceList } from '@kcm-bus/k8s/quota-resources.ts';
+import { add, parseResourceList, type ResourceList } from '@kcm-bus/k8s/quota-resources.ts';
 import { record } from './json.ts';
 
-const NANO = parseQuantity('1n');
-
 /**
- * readQuantity is the quantity a JSON value writes: the API's string, or a bare number (Quantity's UnmarshalJSON takes
- * both). Undefined when malformed, or too large for the arithmetic (quantity.ts' power-of-ten bound: comparing it with
- * a nano would throw), which the evaluators treat alike.
- */
-export function readQuantity(json: unknown): Quantity | undefined {
-  const written = typeof json === 'string' ? json : typeof json === 'number' ? String(json) : undefined;
-  const q = written === undefined ? undefined : tryParseQuantity(written);
-  if (q === undefined) return undefined;
-  try {
-    cmpQuantity(q, NANO);
-    return q;
-  } catch (e) {
-    if (e instanceof RangeError) return undefined;
-    throw e;
-  }
-}
-
-/**
- * readList is the resource list a JSON object writes, without its malformed quantities (upstream's typed objects
- * cannot hold one): each is reported in errors as `where: malformed quantity "name": "text"`.
+ * readList is the resource list a JSON object writes (parseResourceList), without its malformed quantities (upstream's
+ * typed objects cannot hold one): each is reported in errors as `where: malformed quantity "name": "text"`.
  */
 export function readList(json: unknown, where: string, errors: string[]): ResourceList {
-  const entries: [string, Quantity][] = [];
-  for (const [name, written] of Object.entries(record(json))) {
-    const q = readQuantity(written);
-    if (q === undefined)
-      errors.push(`${where}: malformed quantity ${JSON.stringify(name)}: ${JSON.stringify(written)}`);
-    else entries.push([name, q]);
-  }
-  return Object.fromEntries(entries);
+  const written = record(json);
+  const { list, malformed } = parseResourceList(written);
+  for (const name of malformed)
+    errors.push(`${where}: malformed quantity ${JSON.stringify(name)}: ${JSON.stringify(written[name])}`);
+  return list;
 }
 
 /**
