@@ -1,3 +1,4 @@
+import { podSucceeded, setQuotaHard } from '@kcm-bus/harness/quota.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { DELETED, OBJECTS, QUOTAS, type Status, USED, type Used } from './quota-content.ts';
 import { rawKube, uniqueName } from './stack.ts';
@@ -65,9 +66,9 @@ export async function quotaScript(system: string): Promise<Record<string, unknow
   await step('created', usedAre(USED.created));
   for (const path of DELETED) await kube('DELETE', at(ns, path));
   await step('deleted', usedAre(USED.deleted));
-  await terminal(ns, 'p-be1');
+  await podSucceeded(kube, ns, 'p-be1');
   await step('terminal', (s) => s['besteffort']?.used?.['pods'] === '2' && s['objects']?.used?.['pods'] === '3');
-  await raise(ns, 'compute', { pods: '6', 'requests.cpu': '1500m' });
+  await setQuotaHard(kube, ns, 'compute', { pods: '6', 'requests.cpu': '1500m' });
   await step('raised', (s) => s['compute']?.hard?.['pods'] === '6' && s['compute']?.hard?.['requests.cpu'] === '1500m');
   await kube('POST', at(ns, 'api/v1/resourcequotas'), {
     metadata: { name: 'late' },
@@ -87,17 +88,3 @@ const usedAre =
 
 const sorted = (r: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)));
-
-/** terminal turns a pod Succeeded, as a kubelet would report it. */
-async function terminal(ns: string, name: string): Promise<void> {
-  const path = `${at(ns, 'api/v1/pods')}/${name}`;
-  const p = await kube('GET', path);
-  await kube('PUT', `${path}/status`, { ...p, status: { ...(p['status'] as object), phase: 'Succeeded' } });
-}
-
-/** raise sets some of a quota's hard limits. */
-async function raise(ns: string, name: string, hard: Readonly<Record<string, string>>): Promise<void> {
-  const path = `${at(ns, 'api/v1/resourcequotas')}/${name}`;
-  const q = (await kube('GET', path)) as { spec: { hard: Record<string, string> } };
-  await kube('PUT', path, { ...q, spec: { ...q.spec, hard: { ...q.spec.hard, ...hard } } });
-}

@@ -1,5 +1,4 @@
 /** S17's churn: a namespace's pods under 3 quotas, and the time from each delete or terminal turn to `used` right. */
-import type { RawKube } from '@kcm-bus/harness/kube.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { value } from '@kcm-bus/k8s/quantity.ts';
 import { tryParseQuantity } from '@kcm-bus/k8s/quantity-parse.ts';
@@ -79,10 +78,4 @@ export function watchQuotas(kubeconfig: string, ns: string): QuotaWatch {
     },
     stop: watch.stop,
   };
-}
-
-/** terminal turns a pod Succeeded, as its kubelet would report it. */
-export async function turnTerminal(kube: RawKube, path: string): Promise<void> {
-  const pod = await kube('GET', path);
-  await kube('PUT', `${path}/status`, { ...pod, status: { ...(pod['status'] as object), phase: 'Succeeded' } });
 }

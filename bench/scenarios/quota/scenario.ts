@@ -7,6 +7,7 @@
  * counted. Goals (issue 46): p50 ≤ 1.0× upstream's, writes ≤ upstream's.
  */
 import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { podSucceeded, setQuotaHard } from '@kcm-bus/harness/quota.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
@@ -17,7 +18,7 @@ import { type Requests, requestsAt, since } from '../../lib/rest-requests.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from '../../lib/scenario.ts';
 import { percentile } from '../../lib/stats.ts';
 import { benchWatcherPid, cleanUpNamespace, writerFlags } from '../../lib/systems.ts';
-import { podOf, QUOTAS, type QuotaWatch, turnTerminal, watchQuotas } from './churn.ts';
+import { podOf, QUOTAS, type QuotaWatch, watchQuotas } from './churn.ts';
 
 const PODS = knob('BENCH_S17_PODS', '1000', 'pods created under the quotas before the changes');
 const CHANGES = knob('BENCH_S17_CHANGES', '200', 'pods deleted or (every fourth) turned Succeeded, one at a time');
@@ -55,15 +56,8 @@ async function fill(ctx: BenchContext, ns: string, watch: QuotaWatch): Promise<v
     );
     if (counted) return;
     if (poke * 10_000 > RIGHT_TIMEOUT_MS) throw new Error(`${ns}: the quotas did not count ${pods} pods`);
-    for (const q of QUOTAS) await pokeQuota(ctx, ns, q.metadata.name, poke);
+    for (const q of QUOTAS) await setQuotaHard(ctx.kube, ns, q.metadata.name, { pods: String(5000 + poke) });
   }
-}
-
-/** pokeQuota changes a quota's hard pods (5000 + poke), which makes its controller recalculate it. */
-async function pokeQuota(ctx: BenchContext, ns: string, name: string, poke: number): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/resourcequotas/${name}`;
-  const q = (await ctx.kube('GET', path)) as { spec: { hard: Record<string, string> } };
-  await ctx.kube('PUT', path, { ...q, spec: { ...q.spec, hard: { ...q.spec.hard, pods: String(5000 + poke) } } });
 }
 
 /** churn changes CHANGES pods one at a time and times each to `used` right. */
@@ -77,7 +71,7 @@ async function churn(ctx: BenchContext, system: System): Promise<Run> {
     for (let i = 0; i < numberKnob(CHANGES); i++) {
       const path = `/api/v1/namespaces/${ns}/pods/p-${i}`;
       const right = watch.expect(--counted, RIGHT_TIMEOUT_MS);
-      await (i % 4 === 3 ? turnTerminal(ctx.kube, path) : ctx.kube('DELETE', path));
+      await (i % 4 === 3 ? podSucceeded(ctx.kube, ns, `p-${i}`) : ctx.kube('DELETE', path));
       const answered = Date.now();
       ms.push(Math.max(0, (await right) - answered));
     }

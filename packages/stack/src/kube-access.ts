@@ -119,7 +119,7 @@ function watcherRules(): Rule[] {
   const whole = WATCHED_KINDS.filter((k) => k.onlyName === undefined);
   const groups = [...new Set(whole.map((k) => apiGroup(k.apiVersion)))];
   const wholly = (k: WatchedKind): boolean =>
-    whole.some((w) => w.apiVersion === k.apiVersion && w.resource === k.plural);
+    whole.some((w) => w.apiVersion === k.apiVersion && apiResourceOf(w) === apiResourceOf(k));
   const byName = WATCHED_KINDS.flatMap((k) =>
     k.onlyName === undefined || wholly(k)
       ? []
