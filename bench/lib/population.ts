@@ -13,7 +13,7 @@ const UNSCHEDULED = 'kcm-bus-bench-unscheduled';
 
 /** watchPartitions is the partition count of kcm.watch.pods (the watcher's --partitions when it created the topic). */
 export function watchPartitions(e: StackEndpoints): Promise<number> {
-  return kafkaBus({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench' }).partitionCount('kcm.watch.pods');
+  return kafkaBus({ brokers: e.kafkaBrokers, clientId: 'kcm-bus-bench' }).partitionCount('kcm.watch.pods');
 }
 
 /** spreadNamespaces names `count` namespaces `<prefix>-<i>`, picked so that they fall on the partitions in turn. */

@@ -111,7 +111,7 @@ export async function withThrowawayTopic<T>(
   topic: string,
   fn: (bus: Bus) => Promise<T>,
 ): Promise<T> {
-  const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
+  const bus = kafkaBus({ brokers: ctx.e.kafkaBrokers, clientId: 'kcm-bus-bench' });
   await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
   try {
     return await fn(bus);

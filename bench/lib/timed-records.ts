@@ -34,7 +34,7 @@ export async function readTimed<T>(
   topic: string,
   keep: (key: string) => boolean,
 ): Promise<Timed<T>[]> {
-  const bus = kafkaBus({ brokers: [e.kafkaBootstrap], clientId: 'kcm-bus-bench-records' });
+  const bus = kafkaBus({ brokers: e.kafkaBrokers, clientId: 'kcm-bus-bench-records' });
   const serde = new Serde(httpSchemaRegistry(e.registry), topic, undefined, (s) => new AvroCodec(s));
   const out: Timed<T>[] = [];
   await bus.readToEnd(topic, async (r, partition) => {

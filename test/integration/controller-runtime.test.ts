@@ -94,7 +94,7 @@ describe('the controller runtime on the real stack: global inputs and a single a
 
   it('given results its group read, when a member starts again, then it reads on from there: a bad result is dead-lettered once, not at every start', async () => {
     const key = `${uniqueName('rt-results')}/x`;
-    const kafka = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' });
+    const kafka = kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test' });
     const partition = partitionFor(namespacePartitionKey(key), (await kafka.offsets(MUTATION_TOPICS.results)).length);
     const garbage = async (): Promise<bigint> => {
       const publisher = await kafka.publisher();

@@ -132,7 +132,7 @@ describe('fuzz: no record on any topic stops a consumer, and the system converge
 
   it(`given ${PER_TOPIC} bad records on each input topic (seed ${SEED}), then every consumer lives, poison is dead-lettered, and an RC and its Service converge`, async () => {
     const r = seeded(SEED);
-    const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-fuzz' }).publisher();
+    const publisher = await kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-fuzz' }).publisher();
     const tried: Record<string, Record<FuzzKind, number>> = {};
     for (const topic of [...HISTORY_TOPICS, ...STATE_TOPICS, MUTATION_TOPICS.mutations, MUTATION_TOPICS.results]) {
       const serde = serdeOf(topic);

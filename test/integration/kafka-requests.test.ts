@@ -13,7 +13,7 @@ describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Ka
   it('given a bus told of requests, when two transactions are published, then each is an AddPartitionsToTxn (or more), a Produce and an EndTxn, and the coordinator is not looked up again', async () => {
     const counts = new Map<string, number>();
     const bus = kafkaBus({
-      brokers: [stack.kafkaBootstrap],
+      brokers: stack.kafkaBrokers,
       clientId: 'kcm-bus-test-requests',
       onRequest: (api) => counts.set(api, (counts.get(api) ?? 0) + 1),
     });

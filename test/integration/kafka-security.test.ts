@@ -27,7 +27,7 @@ async function refusal(
   security: Pick<KafkaBusOptions, 'ssl' | 'sasl'>,
 ): Promise<{ readonly message: string; readonly ms: number }> {
   const started = Date.now();
-  const bus = kafkaBus({ brokers: [secure.bootstrap], clientId: 'kcm-bus-test-security', ...security });
+  const bus = kafkaBus({ brokers: secure.brokers, clientId: 'kcm-bus-test-security', ...security });
   const outcome = await Promise.race([
     bus.partitionCount('kcm.mutations').then(
       () => 'connected',
@@ -42,7 +42,7 @@ describe("a secured Kafka: the stack's SASL_SSL listener", () => {
   const topics: string[] = [];
   after(async () => {
     await stopAllServices();
-    await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-security' }).deleteTopics(topics);
+    await kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-security' }).deleteTopics(topics);
   });
 
   for (const mechanism of ['scram-sha-512', 'plain'] as const) {
@@ -129,7 +129,7 @@ describe("the broker's ACLs: each service is its own principal and may write onl
   /** produce sends one record as a service's principal and says how it went: 'written', or the broker's refusal. */
   async function produce(service: ServiceName, topic: string): Promise<string> {
     const bus = kafkaBus({
-      brokers: [secure.bootstrap],
+      brokers: secure.brokers,
       clientId: `kcm-bus-test-as-${service}`,
       ssl: trusted,
       sasl: {

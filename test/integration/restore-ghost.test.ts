@@ -24,7 +24,7 @@ async function appendToState(
   key: string,
   records: readonly { value: Buffer | null; headers?: Record<string, string> }[],
 ) {
-  const kafka = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-state' });
+  const kafka = kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-state' });
   const partition = partitionFor(namespacePartitionKey(key), await kafka.partitionCount(RC_STATE));
   const publisher = await kafka.publisher();
   try {

@@ -137,7 +137,7 @@ async function forgeValue(ns: string, value: string): Promise<void> {
     observedAt: new Date().toISOString(),
     object,
   };
-  const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-forger' }).publisher();
+  const publisher = await kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-forger' }).publisher();
   const headers = { [EPOCH_HEADER]: String(epoch) };
   await publisher.send(topic, [{ key: `${ns}/forged`, value: (await serde.encode(record)).bytes, headers }]);
   await publisher.close();

@@ -24,7 +24,7 @@ const stack = testStack();
 const kube = rawKube();
 const bus = busFlags(stack);
 const scanner = openScanner(
-  { brokers: [stack.kafkaBootstrap], registry: stack.registry, security: { kafka: {}, registry: {} } },
+  { brokers: stack.kafkaBrokers, registry: stack.registry, security: { kafka: {}, registry: {} } },
   'kcm-bus-it-trace',
   () => undefined,
 );

@@ -13,7 +13,7 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 const kube = rawKube();
-const bus = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-topics' });
+const bus = kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-topics' });
 const AUDIT_WINDOW_SECONDS = 3600;
 
 /** replayed is what a runtime Store holds after replaying a topic's records from the beginning: key → resourceVersion. */

@@ -64,7 +64,7 @@ async function zombieDelete(ns: string, name: string, epoch: bigint): Promise<{ 
     observedAt: new Date().toISOString(),
     object,
   });
-  const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-zombie' }).publisher();
+  const publisher = await kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-zombie' }).publisher();
   try {
     const [at] = await publisher.send(PODS_HISTORY, [
       {
@@ -82,7 +82,7 @@ async function zombieDelete(ns: string, name: string, epoch: bigint): Promise<{ 
 
 /** readPast waits until every reconciler-rc group has read (committed) past an offset of the pods' history. */
 async function readPast(at: { partition: number; offset: bigint }): Promise<void> {
-  const bus = kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-lag' });
+  const bus = kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-lag' });
   await waitFor("reconciler-rc's groups past the zombie's record", async () => {
     const groups = (await bus.groupOffsets()).filter((g) => g.groupId === 'kcm-bus-reconciler-rc');
     const committed = groups.map(

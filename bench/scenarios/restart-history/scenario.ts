@@ -188,7 +188,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
     perRc: PER_RC,
     scheduled: false,
   });
-  const bus = kafkaBus({ brokers: [ctx.e.kafkaBootstrap], clientId: 'kcm-bus-bench' });
+  const bus = kafkaBus({ brokers: ctx.e.kafkaBrokers, clientId: 'kcm-bus-bench' });
   const watcher: Watcher = { current: { stop: () => terminate(childPid(WATCHER_MAIN)) } };
   try {
     await (await startService('writer', writerFlags(ctx.e, QPS))).stop();

@@ -131,7 +131,7 @@ export async function produceMutations(
   raw: readonly OutgoingRecord[] = [],
 ): Promise<void> {
   const serde = mutationSerde(stack);
-  const publisher = await kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test' }).publisher();
+  const publisher = await kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test' }).publisher();
   try {
     const signed = async (m: Mutation): Promise<OutgoingRecord> => {
       const [key, value] = [objectKey(m.target), (await serde.encode(m)).bytes];

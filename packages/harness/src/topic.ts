@@ -7,7 +7,7 @@ import type { StackEndpoints } from '@kcm-bus/stack/endpoints.ts';
 
 /** testBus is the bus as the tests' readers reach it. */
 function testBus(stack: StackEndpoints): Bus {
-  return kafkaBus({ brokers: [stack.kafkaBootstrap], clientId: 'kcm-bus-test-reader' });
+  return kafkaBus({ brokers: stack.kafkaBrokers, clientId: 'kcm-bus-test-reader' });
 }
 
 /** TopicRecord is one record of a topic as a test sees it: value decoded, null for a tombstone. */

@@ -21,7 +21,7 @@ const PROFILE: FlagSpec = {
   name: 'profile',
   type: 'string',
   default: 'dev',
-  help: 'Which local stack: its ports, state and nodes ("test" is npm test\'s, on other ports).',
+  help: 'Which local stack: its ports, state and nodes ("test" is npm test\'s, on other ports; "cluster" has three Kafka nodes and two replicas of each reconciler and of the writer).',
 };
 
 /** STACK_ENVIRONMENT is what the local stack's commands read besides their flags (stackConfig, paths.ts). */
@@ -48,13 +48,23 @@ const STACK_ENVIRONMENT: readonly EnvSetting[] = [
     default: "the base plus the part's offset",
     help: "One part's port, PART in upper snake case: KCM_BUS_PORT_KAFKA, KCM_BUS_PORT_RECONCILER_RC.",
   },
-  { name: 'KCM_BUS_NODES', default: '2 (dev), else 0', help: 'How many kwok nodes `stack up` registers.' },
+  { name: 'KCM_BUS_NODES', default: '2 (dev, cluster), else 0', help: 'How many kwok nodes `stack up` registers.' },
   {
     name: 'KCM_BUS_KCM_CONTROLLERS',
     default: BESIDE_KCM_BUS,
     help: "The --controllers of the stack's kube-controller-manager: all but those kcm-bus replaces.",
   },
   { name: 'KCM_BUS_SCHEDULER_QPS', default: '50', help: "kube-scheduler's client QPS (burst twice that)." },
+  {
+    name: 'KCM_BUS_KAFKA_NODES',
+    default: '3 (cluster), else 1',
+    help: "KRaft nodes of the stack's Kafka: 1, or 3 (every topic at replication factor 3, min.insync.replicas 2).",
+  },
+  {
+    name: 'KCM_BUS_SERVICE_REPLICAS',
+    default: '2 (cluster), else 1',
+    help: "`run`'s replicas of each reconciler and of the writer: 1 or 2 (the watcher is one).",
+  },
   KAFKA_VERSION_ENV,
 ];
 

@@ -20,6 +20,18 @@ export const PORT_NAMES = [
   'reconcilerNode',
   'kafkaSecure',
   'reconcilerNamespace',
+  // The second and third Kafka nodes and the services' second replicas: taken only by a cluster profile.
+  'kafka2',
+  'kafka2Controller',
+  'kafka2Secure',
+  'kafka3',
+  'kafka3Controller',
+  'kafka3Secure',
+  'writer2',
+  'reconcilerRc2',
+  'reconcilerEndpoint2',
+  'reconcilerNode2',
+  'reconcilerNamespace2',
 ] as const;
 
 /** PortName is one of the stack's ports. */
@@ -37,7 +49,18 @@ export type StackConfig = {
   readonly kcmControllers: readonly string[];
   /** kube-scheduler's client QPS (burst twice that): benchmarks raise it so binding is never the bottleneck. */
   readonly schedulerQps: number;
+  /** How many KRaft nodes (each a broker and a controller) the stack's Kafka has: 1, or 3 for a replicated cluster. */
+  readonly kafkaNodes: 1 | 3;
+  /** How many replicas of each reconciler and of the writer `run` starts: 1, or 2 (the watcher is always one). */
+  readonly serviceReplicas: 1 | 2;
 };
+
+/**
+ * CLUSTER_PROFILE is the profile whose stack is a replicated Kafka cluster (three KRaft nodes, every topic at
+ * replication factor 3 with min.insync.replicas 2) under two replicas of each reconciler and of the writer.
+ * KCM_BUS_KAFKA_NODES and KCM_BUS_SERVICE_REPLICAS give another profile the same shape (the chaos bench's).
+ */
+export const CLUSTER_PROFILE = 'cluster';
 
 /**
  * KCM_BUS_CONTROLLERS are upstream's controllers kcm-bus replaces, the catalog's (packages/runtime/src/catalog). The
@@ -50,10 +73,10 @@ export const KCM_BUS_CONTROLLERS: readonly string[] = CONTROLLERS.map((c) => c.n
 export const BESIDE_KCM_BUS = ['*', ...KCM_BUS_CONTROLLERS.map((c) => `-${c}`)].join(',');
 
 /**
- * DEFAULT_PORT_BASE keeps the dev stack (17100-17199) and the test stack (17200-17299) clear of a
- * user's own Kafka (9092), Redis (6379), etcd (2379) and apiserver (6443).
+ * DEFAULT_PORT_BASE keeps the dev stack (17100-17199), the test stack (17200-17299) and the cluster stack
+ * (17400-17499) clear of a user's own Kafka (9092), Redis (6379), etcd (2379) and apiserver (6443).
  */
-export const DEFAULT_PORT_BASE: Readonly<Record<string, number>> = { dev: 17100, test: 17200 };
+export const DEFAULT_PORT_BASE: Readonly<Record<string, number>> = { dev: 17100, test: 17200, cluster: 17400 };
 
 /** stackConfig reads a profile's configuration; KCM_BUS_PORT_BASE and KCM_BUS_PORT_<NAME> override ports. */
 export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
@@ -69,10 +92,21 @@ export function stackConfig(profile: string, env: NodeJS.ProcessEnv = process.en
     dir: runDir(profile, env),
     host: '127.0.0.1',
     ports,
-    nodes: intFrom(env['KCM_BUS_NODES'], 'KCM_BUS_NODES') ?? (profile === 'dev' ? 2 : 0),
+    nodes: intFrom(env['KCM_BUS_NODES'], 'KCM_BUS_NODES') ?? (profile === 'dev' || profile === CLUSTER_PROFILE ? 2 : 0),
     kcmControllers: (env['KCM_BUS_KCM_CONTROLLERS'] ?? BESIDE_KCM_BUS).split(',').filter(Boolean),
     schedulerQps: intFrom(env['KCM_BUS_SCHEDULER_QPS'], 'KCM_BUS_SCHEDULER_QPS') ?? 50,
+    kafkaNodes: oneOf(env, 'KCM_BUS_KAFKA_NODES', [1, 3], profile === CLUSTER_PROFILE ? 3 : 1),
+    serviceReplicas: oneOf(env, 'KCM_BUS_SERVICE_REPLICAS', [1, 2], profile === CLUSTER_PROFILE ? 2 : 1),
   };
+}
+
+/** oneOf reads a count that must be one of `allowed` (the shapes the stack knows how to run), else the fallback. */
+function oneOf<T extends number>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const value = intFrom(env[name], name);
+  if (value === undefined) return fallback;
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new Error(`${name}=${value}: the stack runs ${allowed.join(' or ')}`);
+  return found;
 }
 
 function intFrom(value: string | undefined, name: string): number | undefined {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { StackConfig } from './config.ts';
 import type { ServiceName } from './kafka-acls.ts';
+import { kafkaAddresses } from './kafka-nodes.ts';
 import { kafkaSecureEndpoint, type KafkaSecureEndpoint } from './kafka-secure.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { pkiDir } from './pki.ts';
@@ -13,7 +14,9 @@ export type StackEndpoints = {
   readonly apiserver: string;
   readonly kubeconfig: string;
   readonly kubeconfigs: Readonly<Record<'watcher' | 'writer', string>>;
+  /** kafkaBootstrap is every Kafka node's PLAINTEXT listener, comma-separated; kafkaBrokers the same as a list. */
   readonly kafkaBootstrap: string;
+  readonly kafkaBrokers: string[];
   /** kafkaSecure is the broker's SASL_SSL listener (SCRAM-SHA-512/256 and PLAIN), for clients of a secured Kafka. */
   readonly kafkaSecure: KafkaSecureEndpoint;
   readonly registry: string;
@@ -33,7 +36,8 @@ export function stackEndpoints(c: StackConfig): StackEndpoints {
     apiserver: apiserverUrl(c),
     kubeconfig: kubeconfigPath(c.dir),
     kubeconfigs: { watcher: kubeconfigPath(c.dir, 'watcher'), writer: kubeconfigPath(c.dir, 'writer') },
-    kafkaBootstrap: `${c.host}:${c.ports.kafka}`,
+    kafkaBootstrap: kafkaAddresses(c, 'client').join(','),
+    kafkaBrokers: kafkaAddresses(c, 'client'),
     kafkaSecure: kafkaSecureEndpoint(c),
     registry: registryUrl(c),
     redis: `redis://${c.host}:${c.ports.redis}`,

@@ -48,12 +48,13 @@ describe('kafkaLaunch: one recipe per major', () => {
 describe("assertFormattedBy: a stack's storage stays on the release that formatted it", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  const formatted = (version: string | undefined): ReturnType<typeof stackConfig> => {
-    const c = stackConfig('unit', { KCM_BUS_RUN_DIR: mkdtempSync(join(tmpdir(), 'kcm-bus-kafka-state-')) });
-    dirs.push(c.dir);
-    mkdirSync(join(c.dir, 'kafka', 'data'), { recursive: true });
-    if (version) writeFileSync(join(c.dir, 'kafka', 'version'), `${version}\n`);
-    return c;
+  /** formatted is a node's state folder whose storage a release formatted (undefined: before the version file). */
+  const formatted = (version: string | undefined): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'kcm-bus-kafka-state-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    if (version) writeFileSync(join(dir, 'version'), `${version}\n`);
+    return dir;
   };
 
   it('passes a storage formatted by the same release', () => {

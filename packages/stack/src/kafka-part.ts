@@ -5,97 +5,107 @@ import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { SERVICES, serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
 import { kafkaLogging } from './kafka-logging.ts';
-import {
-  authorizerProperties,
-  kafkaSecureEndpoint,
-  prepareKafkaSecure,
-  scramFormatArgs,
-  secureListenerProperties,
-  type KafkaSecureFiles,
-} from './kafka-secure.ts';
+import { kafkaSecureEndpoint, prepareKafkaSecure, scramFormatArgs, type KafkaSecureFiles } from './kafka-secure.ts';
 import { selectedKafka, type KafkaRelease } from './kafka-versions.ts';
+import { firstKafkaNode, kafkaAddresses, kafkaNodes, type KafkaNode } from './kafka-nodes.ts';
+import { serverProperties } from './kafka-properties.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
 
-/** kafkaDir is the broker's configuration and data folder in a stack's state. */
-function kafkaDir(c: StackConfig): string {
-  return join(c.dir, 'kafka');
-}
-
-/** java runs one of a Kafka release's main classes from its cached jars (b: where that release was obtained). */
-function java(c: StackConfig, b: Binaries, release: KafkaRelease, main: string, args: readonly string[]): Launch {
+/** java runs one of a Kafka release's main classes from its cached jars (b: where that release was obtained), logging as a node in `dir`. */
+function java(b: Binaries, release: KafkaRelease, dir: string, main: string, args: readonly string[]): Launch {
   const libs = join(b.dirs.get('kafka') ?? '', 'libs', '*');
   return {
     name: 'kafka',
     command: 'java',
-    args: [
-      '-Xms128m',
-      '-Xmx512m',
-      '-XX:+UseG1GC',
-      kafkaLogging(release, kafkaDir(c)).jvmFlag,
-      '-cp',
-      libs,
-      main,
-      ...args,
-    ],
+    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', kafkaLogging(release, dir).jvmFlag, '-cp', libs, main, ...args],
   };
 }
 
 /** kafkaLaunch runs one KRaft node (broker and controller) on loopback, of the stack's Kafka unless told another. */
-export function kafkaLaunch(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()): Launch {
-  return java(c, b, release, 'kafka.Kafka', [join(kafkaDir(c), 'server.properties')]);
-}
-
-/**
- * kafkaPart is the stack's Kafka as a part (parts.ts's Part, structurally: that module imports this one): one KRaft
- * node of a release, prepared, probed and given the services' ACLs as `stack up` does. A second broker of another
- * release (kafka-standalone.ts) is started through it, so both are configured the one way.
- */
-export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()) {
-  return {
-    name: 'kafka',
-    ports: ['kafka', 'kafkaController', 'kafkaSecure'] as const,
-    readyTimeoutMs: 120_000,
-    launch: kafkaLaunch(c, b, release),
-    prepare: () => prepareKafka(c, b, release),
-    ready: () => kafkaReady(c),
-    configure: () => grantServiceAcls(c, (user, password) => addScramUser(c, b, release, user, password)),
-  };
-}
-
-/**
- * prepareKafka writes the broker's configuration and formats its storage once, with the secure listener's SCRAM
- * users (a storage formatted before the secure listener existed has none: `down --purge` once to get them), and
- * records which release formatted it.
- */
-export async function prepareKafka(
+export function kafkaLaunch(
   c: StackConfig,
   b: Binaries,
   release: KafkaRelease = selectedKafka(),
+  node: KafkaNode = firstKafkaNode(c),
+): Launch {
+  return { ...java(b, release, node.dir, 'kafka.Kafka', [join(node.dir, 'server.properties')]), name: node.part };
+}
+
+/**
+ * kafkaParts are the stack's Kafka as parts (parts.ts's Part, structurally: that module imports this one), one per
+ * KRaft node of a release, prepared, probed and given the services' ACLs (through node 1, once it answers with an
+ * active controller) as `stack up` does. The nodes share one secure listener's certificate and users, made once. A
+ * second broker of another release (kafka-standalone.ts) is started through them, so every Kafka is configured the
+ * one way.
+ */
+export function kafkaParts(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()) {
+  let secure: Promise<KafkaSecureFiles> | undefined;
+  const secureFiles = (): Promise<KafkaSecureFiles> => (secure ??= prepareKafkaSecure(c));
+  return kafkaNodes(c).map((node) => ({
+    name: node.part,
+    ports: [node.ports.client, node.ports.controller, node.ports.secure],
+    readyTimeoutMs: 120_000,
+    launch: kafkaLaunch(c, b, release, node),
+    prepare: async () => prepareKafka(c, b, release, node, await secureFiles()),
+    ready: () => kafkaReady(c, node),
+    ...(node.id === 1
+      ? { configure: () => grantServiceAcls(c, (user, password) => addScramUser(c, b, release, user, password)) }
+      : {}),
+  }));
+}
+
+/** kafkaPart is the first of kafkaParts: a single-node stack's Kafka, or a standalone broker's. */
+export function kafkaPart(c: StackConfig, b: Binaries, release: KafkaRelease = selectedKafka()) {
+  const [first] = kafkaParts(c, b, release);
+  if (!first) throw new Error('a stack has at least one Kafka node');
+  return first;
+}
+
+/**
+ * prepareKafka writes a node's configuration and formats its storage once, with the secure listener's SCRAM users
+ * (a storage formatted before the secure listener existed has none: `down --purge` once to get them) and the
+ * stack's one cluster id, and records which release formatted it.
+ */
+async function prepareKafka(
+  c: StackConfig,
+  b: Binaries,
+  release: KafkaRelease,
+  node: KafkaNode,
+  secure: KafkaSecureFiles,
 ): Promise<void> {
-  const dir = kafkaDir(c);
-  mkdirSync(dir, { recursive: true });
-  const secure = await prepareKafkaSecure(c);
-  writeFileSync(join(dir, 'server.properties'), serverProperties(c, secure));
-  const logging = kafkaLogging(release, dir);
+  mkdirSync(node.dir, { recursive: true });
+  writeFileSync(join(node.dir, 'server.properties'), serverProperties(c, node, secure));
+  const logging = kafkaLogging(release, node.dir);
   writeFileSync(logging.file, logging.text);
-  if (existsSync(join(dir, 'data', 'meta.properties'))) return assertFormattedBy(c, release);
+  if (existsSync(join(node.dir, 'data', 'meta.properties'))) return assertFormattedBy(node.dir, release);
   // Recorded before formatting, so a storage with meta.properties always has its version beside it.
-  writeFileSync(join(dir, 'version'), `${release.version}\n`);
-  const format = java(c, b, release, 'kafka.tools.StorageTool', [
+  writeFileSync(join(node.dir, 'version'), `${release.version}\n`);
+  const format = java(b, release, node.dir, 'kafka.tools.StorageTool', [
     'format',
     '-t',
-    clusterId(),
+    stackClusterId(c),
     '-c',
-    join(dir, 'server.properties'),
+    join(node.dir, 'server.properties'),
     ...scramFormatArgs(secure),
   ]);
   await sh(format.command, format.args).catch((err: unknown) => {
     throw new Error(
-      `formatting Kafka's storage failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`,
+      `formatting Kafka's storage (${node.part}) failed: ${err instanceof CommandError ? `${err.message}\n${err.output.slice(-2000)}` : String(err)}`,
     );
   });
+}
+
+/**
+ * stackClusterId is the KRaft cluster id every node of the stack is formatted with: drawn once (clusterId) and kept
+ * in the state, so a node formatted later (a cluster's second and third) joins the same cluster. Read and written
+ * synchronously: nodes prepared side by side in one process see one id.
+ */
+function stackClusterId(c: StackConfig): string {
+  const file = join(c.dir, 'kafka-cluster-id');
+  if (!existsSync(file)) writeFileSync(file, `${clusterId()}\n`);
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** UNRECORDED_VERSION formatted the stacks whose storage predates the version file: the only Kafka the stack ran then. */
@@ -106,12 +116,12 @@ const UNRECORDED_VERSION = '3.9.1';
  * the one starting: 3.9 knows no metadata.version past 3.9-IV0, and 4.4 formats at 4.4-IV2; an in-place upgrade would
  * leave the metadata at 3.9's level, a broker no release was verified as. A stack's Kafka is switched by a purge.
  */
-export function assertFormattedBy(c: StackConfig, release: KafkaRelease): void {
-  const file = join(kafkaDir(c), 'version');
+export function assertFormattedBy(nodeDir: string, release: KafkaRelease): void {
+  const file = join(nodeDir, 'version');
   const formatted = existsSync(file) ? readFileSync(file, 'utf8').trim() : UNRECORDED_VERSION;
   if (formatted === release.version) return;
   throw new Error(
-    `this stack's Kafka storage (${kafkaDir(c)}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
+    `this stack's Kafka storage (${nodeDir}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
       `run \`down --purge\` once to start it afresh on ${release.version}, or set KCM_BUS_KAFKA_VERSION=${formatted}`,
   );
 }
@@ -127,9 +137,9 @@ export function clusterId(): string {
   }
 }
 
-/** kafkaReady is true when the broker answers metadata with an active controller. */
-export function kafkaReady(c: StackConfig): Promise<boolean> {
-  return brokerReady([`${c.host}:${c.ports.kafka}`]);
+/** kafkaReady is true when the node's broker answers metadata with an active controller. */
+export function kafkaReady(c: StackConfig, node: KafkaNode = firstKafkaNode(c)): Promise<boolean> {
+  return brokerReady([`${c.host}:${c.ports[node.ports.client]}`]);
 }
 
 /**
@@ -145,9 +155,9 @@ async function addScramUser(
 ): Promise<void> {
   // One mechanism a request: the broker refuses to alter a user's credentials twice in one.
   for (const mechanism of ['SCRAM-SHA-512', 'SCRAM-SHA-256']) {
-    const tool = java(c, b, release, release.configCommand, [
+    const tool = java(b, release, firstKafkaNode(c).dir, release.configCommand, [
       '--bootstrap-server',
-      `${c.host}:${c.ports.kafka}`,
+      kafkaAddresses(c, 'client').join(','),
       ...['--alter', '--add-config', `${mechanism}=[password=${password}]`, '--entity-type', 'users'],
       ...['--entity-name', user],
     ]);
@@ -168,7 +178,7 @@ export async function grantServiceAcls(
   c: StackConfig,
   addUser: (user: string, password: string) => Promise<void>,
 ): Promise<void> {
-  await grantAcls([`${c.host}:${c.ports.kafka}`], serviceAcls());
+  await grantAcls(kafkaAddresses(c, 'client'), serviceAcls());
   const secure = kafkaSecureEndpoint(c);
   const ssl = { ca: readFileSync(secure.caFile, 'utf8'), rejectUnauthorized: true };
   for (const service of SERVICES) {
@@ -177,54 +187,12 @@ export async function grantServiceAcls(
       username: service,
       password: readFileSync(secure.servicePasswordFiles[service], 'utf8'),
     };
-    if (await brokerReady([secure.bootstrap], { ssl, sasl })) continue;
+    if (await brokerReady(secure.brokers, { ssl, sasl })) continue;
     await addUser(service, sasl.password);
-    if (!(await brokerReady([secure.bootstrap], { ssl, sasl }))) {
+    if (!(await brokerReady(secure.brokers, { ssl, sasl }))) {
       throw new Error(
         `Kafka refuses the SCRAM login of ${service}, its user added: run \`down --purge\` once to start this stack's Kafka state afresh`,
       );
     }
   }
-}
-
-/**
- * serverProperties: the loopback PLAINTEXT listener of the stack's own parts, tests and benchmarks (a super user), the
- * SASL_SSL one the services log in on as their own principals, and the authorizer that holds them to their ACLs.
- * The log cleaner's dedupe buffer is 8 MiB, not Kafka's 128: the cleaner zeroes the whole buffer before each log it
- * cleans (SkimpyOffsetMap.clear), and kcm-bus's state topics are compacted eagerly (STATE_TOPIC_CONFIGS), so with
- * 128 MiB that zeroing was 58 % of the broker's CPU under S1 (a JFR profile). 8 MiB hold over 300,000 keys a pass,
- * more than any partition of the benchmarks dirties between two cleanings.
- * One network thread per listener and two request handlers, not Kafka's 3 and 8, on a machine of two cores: each idle
- * thread polls. The controller's no-op record goes every 5 s, not every 500 ms (metadata.max.idle.interval.ms only
- * shows a quorum's liveness to brokers, and this node is its own quorum). A bare broker's utime+stime over 60 s, read
- * from /proc: 0.96 CPU-s per minute with Kafka's defaults, 1.03 with the 5 s record alone (raft-io 0.20 → 0.05, its
- * request threads 0.41-0.53 either way), 0.63 with both (request threads 0.15-0.21). S13's broker with 10,000 pods:
- * 1.97 → 1.59. S1 and S4 under them stayed within their run-to-run spread (docs/benchmarks-history.md, session 15).
- */
-function serverProperties(c: StackConfig, secure: KafkaSecureFiles): string {
-  const secureListener = `SASL_SSL://${c.host}:${c.ports.kafkaSecure}`;
-  return [
-    'process.roles=broker,controller',
-    'node.id=1',
-    `controller.quorum.voters=1@${c.host}:${c.ports.kafkaController}`,
-    `listeners=PLAINTEXT://${c.host}:${c.ports.kafka},CONTROLLER://${c.host}:${c.ports.kafkaController},${secureListener}`,
-    `advertised.listeners=PLAINTEXT://${c.host}:${c.ports.kafka},${secureListener}`,
-    'controller.listener.names=CONTROLLER',
-    'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL',
-    ...secureListenerProperties(secure),
-    ...authorizerProperties(),
-    `log.dirs=${join(kafkaDir(c), 'data')}`,
-    'offsets.topic.replication.factor=1',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'group.initial.rebalance.delay.ms=0',
-    'auto.create.topics.enable=false',
-    'num.partitions=1',
-    `log.cleaner.dedupe.buffer.size=${8 * 2 ** 20}`,
-    'num.network.threads=1',
-    'num.io.threads=2',
-    'metadata.max.idle.interval.ms=5000',
-    '',
-  ].join('\n');
 }

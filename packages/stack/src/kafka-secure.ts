@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { StackConfig } from './config.ts';
 import { SERVICES, type ServiceName } from './kafka-acls.ts';
+import { kafkaAddresses } from './kafka-nodes.ts';
 import { ensureServingCert, pkiDir } from './pki.ts';
 
 /**
@@ -20,7 +21,9 @@ export const KAFKA_SECURE_MECHANISMS = ['SCRAM-SHA-512', 'SCRAM-SHA-256', 'PLAIN
  * deployment keeps them).
  */
 export type KafkaSecureEndpoint = {
+  /** bootstrap is every node's secure listener, comma-separated (Kafka's bootstrap.servers); brokers the same as a list. */
   readonly bootstrap: string;
+  readonly brokers: string[];
   readonly caFile: string;
   readonly username: string;
   readonly passwordFile: string;
@@ -34,8 +37,10 @@ function secureDir(c: StackConfig): string {
 
 /** kafkaSecureEndpoint says where the secure listener is and how to log in. */
 export function kafkaSecureEndpoint(c: StackConfig): KafkaSecureEndpoint {
+  const brokers = kafkaAddresses(c, 'secure');
   return {
-    bootstrap: `${c.host}:${c.ports.kafkaSecure}`,
+    bootstrap: brokers.join(','),
+    brokers,
     caFile: join(pkiDir(c.dir), 'ca.crt'),
     username: KAFKA_SECURE_USER,
     passwordFile: join(secureDir(c), 'password'),

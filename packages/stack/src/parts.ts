@@ -7,7 +7,7 @@ import { httpOk, redisPing } from './probes.ts';
 import { pkiDir, tlsClient } from './pki.ts';
 import { kubeconfigPath } from './kube-access.ts';
 import { KWOK_STAGES } from './build/kwok.ts';
-import { kafkaPart } from './kafka-part.ts';
+import { kafkaParts } from './kafka-part.ts';
 import { registryLaunch } from './registry-part.ts';
 
 /** Part is one process of the stack: how to launch it, which ports it takes, when it is ready. */
@@ -67,7 +67,7 @@ export function dataParts(c: StackConfig, b: Binaries): readonly Part[] {
       },
       ready: () => httpOk(`http://${c.host}:${c.ports.etcd}/health`, undefined, /"health":"true"/),
     },
-    kafkaPart(c, b),
+    ...kafkaParts(c, b),
     {
       name: 'registry',
       ports: ['registry'],

@@ -14,16 +14,33 @@ export function serviceScript(name: string): string {
 }
 
 /**
+ * SECOND_REPLICA_PORTS are the metrics ports of the second replicas a cluster profile runs: of each reconciler and
+ * of the writer. The watcher stays one (a second would fence the first: one watcher per kind, by its epoch).
+ */
+const SECOND_REPLICA_PORTS: Partial<Record<PortName, PortName>> = {
+  writer: 'writer2',
+  reconcilerRc: 'reconcilerRc2',
+  reconcilerEndpoint: 'reconcilerEndpoint2',
+  reconcilerNode: 'reconcilerNode2',
+  reconcilerNamespace: 'reconcilerNamespace2',
+};
+
+/**
  * serviceParts are the kcm-bus services, run against the stack (each on its metrics port), each logged in to
- * Kafka as its own principal on the secure listener, as a deployment runs them.
+ * Kafka as its own principal on the secure listener, as a deployment runs them; with two replicas (a cluster
+ * profile) the second of a service is the part `<service>-2`, a member of the same consumer group.
  */
 export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[] {
-  const service = (name: ServiceName, port: PortName, args: readonly string[]): Part => ({
-    name,
+  const replicas = (name: ServiceName, port: PortName, args: readonly string[]): Part[] => {
+    const second = c.serviceReplicas === 2 ? SECOND_REPLICA_PORTS[port] : undefined;
+    return [service(name, name, port, args), ...(second ? [service(`${name}-2`, name, second, args)] : [])];
+  };
+  const service = (part: string, name: ServiceName, port: PortName, args: readonly string[]): Part => ({
+    name: part,
     ports: [port],
     readyTimeoutMs: 120_000,
     launch: {
-      name,
+      name: part,
       command: process.execPath,
       env: { ...process.env, ...SERVICE_MALLOC_ENV },
       args: [
@@ -38,8 +55,8 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });
   return [
-    service('watcher', 'watcher', ['--kubeconfig', e.kubeconfigs.watcher]),
-    service('writer', 'writer', [
+    ...replicas('watcher', 'watcher', ['--kubeconfig', e.kubeconfigs.watcher]),
+    ...replicas('writer', 'writer', [
       '--kubeconfig',
       e.kubeconfigs.writer,
       '--service-account-private-key-file',
@@ -47,10 +64,10 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
       '--root-ca-file',
       e.caFile,
     ]),
-    service('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
-    service('reconciler-endpoint', 'reconcilerEndpoint', []),
-    service('reconciler-node', 'reconcilerNode', []),
-    service('reconciler-namespace', 'reconcilerNamespace', ['--root-ca-file', e.caFile]),
+    ...replicas('reconciler-rc', 'reconcilerRc', ['--redis-url', e.redis]),
+    ...replicas('reconciler-endpoint', 'reconcilerEndpoint', []),
+    ...replicas('reconciler-node', 'reconcilerNode', []),
+    ...replicas('reconciler-namespace', 'reconcilerNamespace', ['--root-ca-file', e.caFile]),
   ];
 }
 

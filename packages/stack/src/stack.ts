@@ -68,7 +68,7 @@ export async function down(c: StackConfig, opts: { readonly purge?: boolean } = 
   return stopped;
 }
 
-const DATA_NAMES = new Set(['etcd', 'kafka', 'registry', 'redis']);
+const DATA_NAMES = new Set(['etcd', 'kafka', 'kafka-2', 'kafka-3', 'registry', 'redis']);
 
 async function stopAll(c: StackConfig, names: readonly string[]): Promise<string[]> {
   const done = await Promise.all(names.map(async (n) => ((await stopProcess(c.dir, n)) ? n : undefined)));
