@@ -24,9 +24,14 @@ const TEST_FILES = [
 ];
 const NEEDS_STACK = 'test/integration/';
 
+/** OWN_COMMAND holds the tests that bring up stacks of their own, each run by a command of its own (npm run test:kafka-upgrade). */
+const OWN_COMMAND = 'test/upgrade/';
+
 /** testFiles lists the test files, sorted; unit: all but those that need the stack. */
 function testFiles(unit: boolean): string[] {
-  const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') }));
+  const files = TEST_FILES.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).filter(
+    (f) => !f.startsWith(OWN_COMMAND),
+  );
   return files.filter((f) => !unit || !f.startsWith(NEEDS_STACK)).sort();
 }
 

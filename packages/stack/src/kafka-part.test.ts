@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stackConfig } from './config.ts';
-import { assertFormattedBy, clusterId, kafkaLaunch } from './kafka-part.ts';
+import { clusterId, kafkaLaunch } from './kafka-part.ts';
+import { assertFormattedBy, compareVersions } from './kafka-upgrade.ts';
 import { kafkaRelease } from './kafka-versions.ts';
 
 describe('clusterId', () => {
@@ -45,7 +46,7 @@ describe('kafkaLaunch: one recipe per major', () => {
   });
 });
 
-describe("assertFormattedBy: a stack's storage stays on the release that formatted it", () => {
+describe("assertFormattedBy: a stack's storage goes forward from the release that formatted it, never back", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
   /** formatted is a node's state folder whose storage a release formatted (undefined: before the version file). */
@@ -70,9 +71,16 @@ describe("assertFormattedBy: a stack's storage stays on the release that formatt
 
   it("takes a storage without a version file for 3.9.1's, the only Kafka the stack ran before it recorded one", () => {
     assertFormattedBy(formatted(undefined), kafkaRelease('3.9.1'));
-    assert.throws(
-      () => assertFormattedBy(formatted(undefined), kafkaRelease('4.4.0')),
-      /formatted by Kafka 3\.9\.1, not 4\.4\.0/,
-    );
+  });
+
+  it("lets a newer release start on an older one's storage: Kafka's documented upgrade, finalized once it runs", () => {
+    assertFormattedBy(formatted('3.9.1'), kafkaRelease('4.4.0'));
+    assertFormattedBy(formatted(undefined), kafkaRelease('4.4.0'));
+  });
+
+  it('orders versions by number, not by text', () => {
+    assert.ok(compareVersions('3.9.1', '4.4.0') < 0);
+    assert.ok(compareVersions('4.10.0', '4.4.0') > 0);
+    assert.equal(compareVersions('4.4.0', '4.4.0'), 0);
   });
 });

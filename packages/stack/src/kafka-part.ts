@@ -4,24 +4,16 @@ import { join } from 'node:path';
 import { brokerReady, grantAcls } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { SERVICES, serviceAcls } from './kafka-acls.ts';
 import type { StackConfig } from './config.ts';
+import { java } from './kafka-java.ts';
 import { kafkaLogging } from './kafka-logging.ts';
 import { kafkaSecureEndpoint, prepareKafkaSecure, scramFormatArgs, type KafkaSecureFiles } from './kafka-secure.ts';
 import { selectedKafka, type KafkaRelease } from './kafka-versions.ts';
 import { firstKafkaNode, kafkaAddresses, kafkaNodes, type KafkaNode } from './kafka-nodes.ts';
 import { serverProperties } from './kafka-properties.ts';
+import { assertFormattedBy } from './kafka-upgrade.ts';
 import type { Binaries } from './obtain-all.ts';
 import type { Launch } from './procs.ts';
 import { CommandError, sh } from './sh.ts';
-
-/** java runs one of a Kafka release's main classes from its cached jars (b: where that release was obtained), logging as a node in `dir`. */
-function java(b: Binaries, release: KafkaRelease, dir: string, main: string, args: readonly string[]): Launch {
-  const libs = join(b.dirs.get('kafka') ?? '', 'libs', '*');
-  return {
-    name: 'kafka',
-    command: 'java',
-    args: ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', kafkaLogging(release, dir).jvmFlag, '-cp', libs, main, ...args],
-  };
-}
 
 /** kafkaLaunch runs one KRaft node (broker and controller) on loopback, of the stack's Kafka unless told another. */
 export function kafkaLaunch(
@@ -106,24 +98,6 @@ function stackClusterId(c: StackConfig): string {
   const file = join(c.dir, 'kafka-cluster-id');
   if (!existsSync(file)) writeFileSync(file, `${clusterId()}\n`);
   return readFileSync(file, 'utf8').trim();
-}
-
-/** UNRECORDED_VERSION formatted the stacks whose storage predates the version file: the only Kafka the stack ran then. */
-const UNRECORDED_VERSION = '3.9.1';
-
-/**
- * assertFormattedBy fails, saying what to do, when the stack's storage was formatted by another Kafka release than
- * the one starting: 3.9 knows no metadata.version past 3.9-IV0, and 4.4 formats at 4.4-IV2; an in-place upgrade would
- * leave the metadata at 3.9's level, a broker no release was verified as. A stack's Kafka is switched by a purge.
- */
-export function assertFormattedBy(nodeDir: string, release: KafkaRelease): void {
-  const file = join(nodeDir, 'version');
-  const formatted = existsSync(file) ? readFileSync(file, 'utf8').trim() : UNRECORDED_VERSION;
-  if (formatted === release.version) return;
-  throw new Error(
-    `this stack's Kafka storage (${nodeDir}) was formatted by Kafka ${formatted}, not ${release.version}: ` +
-      `run \`down --purge\` once to start it afresh on ${release.version}, or set KCM_BUS_KAFKA_VERSION=${formatted}`,
-  );
 }
 
 /**

@@ -9,11 +9,12 @@ import { writeKubeconfigs } from './kube-access.ts';
 import { bootstrapRbac, registerNodes } from './bootstrap.ts';
 import { runningPid, stopProcess } from './procs.ts';
 import { startPart } from './start.ts';
+import { finalizeKafkaUpgrade } from './kafka-upgrade.ts';
 import { stackEndpoints, type StackEndpoints } from './endpoints.ts';
 
 /**
  * up obtains every part (building what the cache lacks), starts what is not running, waits until each
- * is ready, and returns where everything is. The kube chain (etcd → apiserver → scheduler, controller
+ * is ready, finalizes a Kafka upgrade its storage is in the middle of, and returns where everything is. The kube chain (etcd → apiserver → scheduler, controller
  * manager, kwok) and the bus parts (Kafka, registry, Redis) come up side by side.
  */
 export async function up(c: StackConfig, say: (line: string) => void): Promise<StackEndpoints> {
@@ -36,6 +37,8 @@ export async function up(c: StackConfig, say: (line: string) => void): Promise<S
     await registerNodes(apiserverUrl(c), tlsClient(c.dir, 'admin'), c.nodes);
   };
   await all([kube(), ...bus.map((p) => startPart(c, p, say))]);
+  const upgradedFrom = await finalizeKafkaUpgrade(c, binaries);
+  if (upgradedFrom) say(`kafka: upgrade from ${upgradedFrom} finalized (kafka-features upgrade --release-version)`);
   const endpoints = stackEndpoints(c);
   writeFileSync(join(c.dir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
   return endpoints;
