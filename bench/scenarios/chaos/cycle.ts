@@ -16,8 +16,16 @@ const POLL_MS = 50;
 /** Side is the arm a cycle ran under. */
 export type Side = 'upstream' | 'kcm-bus';
 
-/** Arm is what a cycle runs under: how many times its processes exited on their own so far, and the fault to inject. */
-export type Arm = { readonly side: Side; readonly restarts: () => number; readonly inject: () => Promise<void> };
+/**
+ * Arm is what a cycle runs under: how many times its processes exited on their own so far, the fault to inject, and
+ * (a fault that runs its course in the background) what to wait for after each leg converged, before the next.
+ */
+export type Arm = {
+  readonly side: Side;
+  readonly restarts: () => number;
+  readonly inject: () => Promise<void>;
+  readonly recovered?: () => Promise<void>;
+};
 
 /**
  * Outcome is one fault's figures under one arm: seconds to converge after each injection (undefined: gave up),
@@ -102,7 +110,9 @@ async function leg(
     async () =>
       pods.live() === target && (await statusReplicas(ctx, ns)) === target && endpointsRight(ctx.kube, ns, 'chaos'),
   );
-  return converged ? (performance.now() - at) / 1000 : undefined;
+  const seconds = converged ? (performance.now() - at) / 1000 : undefined;
+  await arm.recovered?.();
+  return seconds;
 }
 
 /** reached waits for a condition until DEADLINE_MS; false (logged) when it gave up, so the run goes on to the next fault. */

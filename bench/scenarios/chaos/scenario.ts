@@ -21,7 +21,8 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChaosSystem, PAUSE_S } from './system.ts';
+import { BrokerFaults, BROKER_PAUSE_S } from './broker-faults.ts';
+import { ChaosSystem, PAUSE_S, VICTIMS } from './system.ts';
 import type { StackFaults } from './stack-faults.ts';
 import { UpstreamChaos } from './upstream.ts';
 import { cycle, N, PODS_KNOB, type Arm, type Outcome } from './cycle.ts';
@@ -34,6 +35,7 @@ import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
  */
 type Fault = { readonly name: string } & (
   | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
+  | { readonly on: 'brokers'; readonly inject: (b: BrokerFaults) => Promise<void> }
   | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean }
 );
 
@@ -78,6 +80,26 @@ const FAULTS: readonly Fault[] = [
   { name: 'kill -9 watcher mid-relist (after a 410)', on: 'services', inject: (s) => s.crashInRelist() },
 ];
 
+/**
+ * CLUSTER_FAULTS are the faults of a replicated cluster (the bench stack with three Kafka nodes, two replicas of each
+ * reconciler and of the writer), run in place of FAULTS there: the brokers' run their course in the background.
+ */
+const CLUSTER_FAULTS: readonly Fault[] = [
+  { name: 'cluster: kill -9 the broker leading most partitions', on: 'brokers', inject: (b) => b.killBusiest() },
+  {
+    name: `cluster: SIGSTOP that broker ${BROKER_PAUSE_S} s, SIGCONT (a zombie)`,
+    on: 'brokers',
+    inject: (b) => b.pauseBusiest(),
+  },
+  { name: 'cluster: kill -9 the active KRaft controller', on: 'brokers', inject: (b) => b.killController() },
+  { name: 'cluster: rolling restart of every broker', on: 'brokers', inject: (b) => b.rollingRestart() },
+  {
+    name: 'cluster: kill -9 one replica of each service',
+    on: 'services',
+    inject: async (s) => void (await Promise.all(VICTIMS.map((v) => s.kill(v)))),
+  },
+];
+
 /** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
 function forgetRedisData(f: StackFaults): void {
   for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb'])
@@ -90,17 +112,18 @@ const ONLY_KNOB = knob(
   'comma-separated words: only the faults whose name holds one (all when unset)',
 );
 
-/** chosenFaults are the faults whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
-function chosenFaults(): readonly Fault[] {
+/** chosenFaults are the faults (a cluster's on a cluster) whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
+function chosenFaults(ctx: BenchContext): readonly Fault[] {
+  const all = ctx.stack.kafkaNodes === 3 ? CLUSTER_FAULTS : FAULTS;
   const words = (knobValue(ONLY_KNOB) ?? '')
     .split(',')
     .map((w) => w.trim())
     .filter(Boolean);
-  return words.length === 0 ? FAULTS : FAULTS.filter((f) => words.some((w) => f.name.includes(w)));
+  return words.length === 0 ? all : all.filter((f) => words.some((w) => f.name.includes(w)));
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
-  const faults = chosenFaults();
+  const faults = chosenFaults(ctx);
   const outcomes = [...(await underUpstream(ctx, faults)), ...(await underKcmBus(ctx, faults))];
   console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n`);
   console.log(
@@ -136,11 +159,14 @@ async function underUpstream(ctx: BenchContext, faults: readonly Fault[]): Promi
 
 async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise<Outcome[]> {
   const system = await ChaosSystem.start(ctx);
+  const brokers = new BrokerFaults(ctx);
   try {
     const arm = (f: Fault): Arm => ({
       side: 'kcm-bus',
       restarts: () => system.restarts,
-      inject: () => (f.on === 'stack' ? f.inject(system.stack) : f.inject(system)),
+      inject: () =>
+        f.on === 'stack' ? f.inject(system.stack) : f.on === 'brokers' ? f.inject(brokers) : f.inject(system),
+      recovered: () => brokers.recovered(),
     });
     return await cycles(ctx, faults, arm);
   } finally {

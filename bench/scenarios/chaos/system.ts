@@ -10,23 +10,33 @@ import { StackFaults } from './stack-faults.ts';
 /** PAUSE_S is how long a SIGSTOPped service stays stopped: longer than the group session (6 s), so its partitions move. */
 export const PAUSE_S = 15;
 
-/** Victim is a service a fault hits; 'reconciler-rc' is the first of the two members. */
-export type Victim = 'watcher' | 'writer' | 'reconciler-rc';
+/** Victim is a service a fault hits: the first replica of it. */
+export type Victim = 'watcher' | 'writer' | 'reconciler-rc' | 'reconciler-endpoint' | 'reconciler-node';
 
-/**
- * Slot is one running service of the system: the victims, the second reconciler-rc member, and reconciler-endpoint
- * and reconciler-node, whose outcomes (Endpoints right, no healthy node tainted) each cycle checks as well.
- */
-type Slot = Victim | 'reconciler-rc 2' | 'reconciler-endpoint' | 'reconciler-node';
-
-const SLOTS: readonly Slot[] = [
+/** VICTIMS are the services of the system, each a victim of "kill -9 one replica of each service". */
+export const VICTIMS: readonly Victim[] = [
   'watcher',
   'writer',
   'reconciler-rc',
-  'reconciler-rc 2',
   'reconciler-endpoint',
   'reconciler-node',
 ];
+
+/**
+ * Slot is one running service of the system: a victim (its first replica) or a second replica, `<service> 2`.
+ * reconciler-endpoint's and reconciler-node's outcomes (Endpoints right, no healthy node tainted) each cycle checks.
+ */
+type Slot = Victim | `${Victim} 2`;
+
+/**
+ * slots are the services the system runs: one of each and a second reconciler-rc member on a single broker, two of
+ * each but the watcher where the stack runs two replicas of the services (the cluster profile's shape).
+ */
+function slots(replicas: 1 | 2): readonly Slot[] {
+  const seconds: readonly Slot[] =
+    replicas === 2 ? VICTIMS.filter((v) => v !== 'watcher').map((v) => `${v} 2` as const) : ['reconciler-rc 2'];
+  return [...VICTIMS, ...seconds];
+}
 
 const QPS = { qps: 20, burst: 30 };
 
@@ -53,7 +63,7 @@ export class ChaosSystem {
   static async start(ctx: BenchContext): Promise<ChaosSystem> {
     const system = new ChaosSystem(ctx);
     await terminate(benchWatcherPid());
-    for (const slot of SLOTS) await system.#run(slot);
+    for (const slot of slots(ctx.stack.serviceReplicas)) await system.#run(slot);
     return system;
   }
 
@@ -109,7 +119,7 @@ export class ChaosSystem {
   }
 
   async #run(slot: Slot): Promise<void> {
-    const name = slot === 'reconciler-rc 2' ? 'reconciler-rc' : slot;
+    const name = slot.replace(/ 2$/, '') as Victim;
     const flags = {
       watcher: watcherFlags(this.#ctx.e),
       writer: writerFlags(this.#ctx.e, QPS),

@@ -3,7 +3,7 @@ import kafkajs, { AssignerProtocol, type Admin, type Kafka } from 'kafkajs';
 /** TOPIC is kafkajs's ConfigResourceTypes.TOPIC, read from the default export: Node sees no such named export of the CommonJS module. */
 const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
 import { causeChain } from '../faults/record-fault.ts';
-import type { GroupOffsets, PartitionOffsets, TopicPartition, TopicSpec } from './bus.ts';
+import type { GroupOffsets, PartitionOffsets, PartitionReplicas, TopicPartition, TopicSpec } from './bus.ts';
 
 /** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
 async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Promise<T> {
@@ -98,6 +98,21 @@ export function partitionCount(kafka: Kafka, topic: string): Promise<number> {
     if (n === 0) throw new Error(`topic ${topic} does not exist`);
     return n;
   });
+}
+
+/** partitionReplicas are the leader, replicas and in-sync replicas of every partition of the topics. */
+export function partitionReplicas(kafka: Kafka, topics: readonly string[]): Promise<PartitionReplicas[]> {
+  return withAdmin(kafka, async (admin) =>
+    (await admin.fetchTopicMetadata({ topics: [...topics] })).topics.flatMap((t) =>
+      t.partitions.map((p) => ({
+        topic: t.name,
+        partition: p.partitionId,
+        leader: p.leader,
+        replicas: p.replicas,
+        isr: p.isr,
+      })),
+    ),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   listTopics,
   partitionCount,
   partitionOffsets,
+  partitionReplicas,
   topicConfigs,
 } from './admin.kafka.ts';
 import type { Bus, KafkaAcl } from './bus.ts';
@@ -94,6 +95,7 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     topicConfigs: (topic) => topicConfigs(kafka, topic),
     partitionCount: (topic) => partitionCount(kafka, topic),
     offsets: (topic) => partitionOffsets(kafka, [topic]),
+    replicas: (topics) => partitionReplicas(kafka, topics),
     deleteTopics: (topics) => deleteTopics(kafka, topics),
     publisher: () => kafkaPublisher(kafka),
     transactionalPublisher: (transactionalId) => kafkaTransactionalPublisher(kafka, transactionalId),

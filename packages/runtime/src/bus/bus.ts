@@ -198,6 +198,13 @@ export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
   'delete.retention.ms': '3600000',
 };
 
+/** PartitionReplicas is one partition's place in the cluster (kafka-topics.sh --describe): node ids, leader -1 when none. */
+export type PartitionReplicas = TopicPartition & {
+  readonly leader: number;
+  readonly replicas: readonly number[];
+  readonly isr: readonly number[];
+};
+
 /** Bus is the Kafka cluster as kcm-bus uses it. */
 export interface Bus {
   /**
@@ -211,6 +218,8 @@ export interface Bus {
   partitionCount(topic: string): Promise<number>;
   /** offsets are the low and high-water marks of every partition of a topic (read_committed). */
   offsets(topic: string): Promise<readonly PartitionOffsets[]>;
+  /** replicas say where each partition of the topics lives: its leader, replicas and in-sync replicas (node ids). */
+  replicas(topics: readonly string[]): Promise<readonly PartitionReplicas[]>;
   /** deleteTopics deletes topics kcm-bus made for a while only (a benchmark's throwaway mutations topic). */
   deleteTopics(topics: readonly string[]): Promise<void>;
   publisher(): Promise<Publisher>;
