@@ -103,3 +103,16 @@ describe('history and state topics', () => {
     );
   });
 });
+
+describe("a topic's own configs", () => {
+  const topic = uniqueName('it-own-configs');
+  after(() => bus.deleteTopics([topic]));
+
+  it("given an operator's config set on a kcm-bus topic, when kcm-bus sets its own configs again, then the operator's stays", async () => {
+    // The operator's: a topic-level max.message.bytes (a Strimzi KafkaTopic's spec.config, or kafka-configs --alter).
+    await bus.ensureTopics([{ topic, partitions: 1, configs: { 'max.message.bytes': '2000000' } }]);
+    await bus.ensureTopics([{ topic, partitions: 1, configs: { 'retention.ms': '123000' } }]);
+    const configs = await bus.topicConfigs(topic);
+    assert.deepEqual([configs['max.message.bytes'], configs['retention.ms']], ['2000000', '123000']);
+  });
+});

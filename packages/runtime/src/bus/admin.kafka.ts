@@ -2,6 +2,8 @@ import kafkajs, { AssignerProtocol, type Admin, type Kafka } from 'kafkajs';
 
 /** TOPIC is kafkajs's ConfigResourceTypes.TOPIC, read from the default export: Node sees no such named export of the CommonJS module. */
 const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
+/** TOPIC_CONFIG is ConfigSource.TOPIC_CONFIG: a config set on the topic itself. */
+const TOPIC_CONFIG = kafkajs.ConfigSource.TOPIC_CONFIG;
 import { causeChain } from '../faults/record-fault.ts';
 import type { GroupOffsets, PartitionOffsets, PartitionReplicas, TopicPartition, TopicSpec } from './bus.ts';
 
@@ -18,8 +20,10 @@ async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Pro
 
 /**
  * ensureTopics creates the topics that are missing, with their partition count and configs, sets the configs of
- * those that exist (alterConfigs: the spec's configs become the topic's own), and returns each topic's actual
- * partition count (an existing topic keeps the count it has).
+ * those that exist, and returns each topic's actual partition count (an existing topic keeps the count it has).
+ * AlterConfigs (kafkajs has no incremental form) replaces a topic's own configs with those it is given, so a topic's
+ * own configs the spec does not name are given back with it: an operator's min.insync.replicas or retention set on
+ * the topic (a Strimzi KafkaTopic's) stays.
  */
 export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise<Map<string, number>> {
   return withAdmin(kafka, async (admin) => {
@@ -44,18 +48,43 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
     }
     const present = specs.filter((s) => existing.has(s.topic) && Object.keys(s.configs).length > 0);
     if (present.length > 0) {
+      const own = await ownConfigs(
+        admin,
+        present.map((s) => s.topic),
+      );
       await admin.alterConfigs({
         validateOnly: false,
         resources: present.map((s) => ({
           type: TOPIC,
           name: s.topic,
-          configEntries: Object.entries(s.configs).map(([name, value]) => ({ name, value })),
+          configEntries: Object.entries({ ...own.get(s.topic), ...s.configs }).map(([name, value]) => ({
+            name,
+            value,
+          })),
         })),
       });
     }
     const metadata = await whileUnknown(() => admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) }));
     return new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
   });
+}
+
+/** ownConfigs are the configs set on each topic itself (not the broker's defaults), sensitive ones left out. */
+async function ownConfigs(admin: Admin, topics: readonly string[]): Promise<Map<string, Record<string, string>>> {
+  const described = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: topics.map((name) => ({ type: TOPIC, name })),
+  });
+  return new Map(
+    described.resources.map((r) => [
+      r.resourceName,
+      Object.fromEntries(
+        r.configEntries
+          .filter((e) => e.configSource === TOPIC_CONFIG && !e.isSensitive)
+          .map((e) => [e.configName, e.configValue]),
+      ),
+    ]),
+  );
 }
 
 /** unknownTopic tells the broker's UNKNOWN_TOPIC_OR_PARTITION ("This server does not host this topic-partition"). */
