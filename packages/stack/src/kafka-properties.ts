@@ -50,8 +50,9 @@ export function serverProperties(c: StackConfig, node: KafkaNode, secure: KafkaS
  * replicationProperties are the server.properties lines that say how the cluster keeps its records. One node: every
  * topic and Kafka's own at one replica. Three: what docs/operations.md asks of a production cluster, as broker
  * defaults every kcm-bus topic takes (the services create theirs at the broker's default replication factor): three
- * replicas, a write acknowledged (acks=all, every kcm-bus producer) once two have it, no out-of-sync replica ever
- * elected leader, and the same for the group offsets and the transaction log.
+ * replicas, a write acknowledged (acks=all, every kcm-bus producer) by every in-sync replica and refused while fewer
+ * than two are in sync, no out-of-sync replica ever elected leader, and the same for the group offsets and the
+ * transaction log.
  */
 export function replicationProperties(c: StackConfig): string[] {
   if (c.kafkaNodes === 1)

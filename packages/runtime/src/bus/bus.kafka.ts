@@ -83,7 +83,8 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
     ...(opts.ssl ? { ssl: { ...opts.ssl } } : {}),
     ...(opts.sasl ? { sasl: { ...opts.sasl } } : {}),
     logLevel: opts.log ? logLevel.WARN : logLevel.NOTHING,
-    retry: { initialRetryTime: 100, retries: 8 },
+    // About the 25 s the clients retried before, in steps of at most 1 s (ENDLESS_RETRIES says why).
+    retry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 30 },
     logCreator: () => (entry: LogEntry) => {
       const { message, ...extra } = entry.log;
       opts.log?.(levelOf(entry), `${entry.namespace}: ${message}`, extra);
