@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KafkaMessage } from 'kafkajs';
-import { busBatch, lostGeneration } from './group.kafka.ts';
+import { busBatch, latestAssignment, lostGeneration, nextAssignment, type Membership } from './group.kafka.ts';
 
 /** message is a kafkajs record-batch entry with the given offset, key, value and headers. */
 const message = (
@@ -55,5 +55,62 @@ describe('lostGeneration', () => {
   it('given any other failure, then it is not (the commit fails as before)', () => {
     assert.equal(lostGeneration(afterRetries(brokerError('GROUP_AUTHORIZATION_FAILED'))), false);
     assert.equal(lostGeneration(new Error('socket hang up')), false);
+  });
+});
+
+describe('nextAssignment: joins a moment apart', () => {
+  const fresh = (): Membership => ({
+    joined: true,
+    generation: 0,
+    assignment: Promise.resolve(),
+    applying: Promise.resolve(),
+  });
+
+  it("given two joins whose offsets come back in the opposite order, then only the later join's assignment is applied", async () => {
+    const membership = fresh();
+    const applied: string[] = [];
+    const first = Promise.withResolvers<string>();
+    const second = Promise.withResolvers<string>();
+    nextAssignment(
+      membership,
+      () => first.promise,
+      async (a) => void applied.push(a),
+    );
+    nextAssignment(
+      membership,
+      () => second.promise,
+      async (a) => void applied.push(a),
+    );
+    second.resolve('second');
+    await latestAssignment(membership);
+    first.resolve('first');
+    await first.promise;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(applied, ['second'], "the first join's late answer must not reset what the second restored");
+  });
+
+  it("given a join while an earlier join's onAssigned runs, then the later one applies after it has finished, and a batch waits for it", async () => {
+    const membership = fresh();
+    const events: string[] = [];
+    const firstApplying = Promise.withResolvers<void>();
+    nextAssignment(
+      membership,
+      async () => 'first',
+      async (a) => {
+        events.push(`${a} starts`);
+        await firstApplying.promise;
+        events.push(`${a} ends`);
+      },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const batch = latestAssignment(membership).then(() => void events.push('batch'));
+    nextAssignment(
+      membership,
+      async () => 'second',
+      async (a) => void events.push(`${a} applied`),
+    );
+    firstApplying.resolve();
+    await batch;
+    assert.deepEqual(events, ['first starts', 'first ends', 'second applied', 'batch']);
   });
 });

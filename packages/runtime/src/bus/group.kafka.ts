@@ -45,7 +45,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
       partitionsConsumedConcurrently: o.concurrency ?? 1,
       eachBatch: async ({ batch, heartbeat }) => {
         await started;
-        await membership.assignment;
+        await latestAssignment(membership);
         await o.onBatch(busBatch(batch), heartbeat);
       },
     });
@@ -95,8 +95,44 @@ function assignersOf(o: GroupOptions): { partitionAssigners?: PartitionAssigner[
   return o.partitions ? { partitionAssigners: [onlyPartitionsAssigner(o.partitions)] } : {};
 }
 
-/** Membership is what a member's events said: whether it joined, and the onAssigned work of its latest join. */
-type Membership = { joined: boolean; assignment: Promise<void> };
+/**
+ * Membership is what a member's events said: whether it joined, how many times (the generation of its latest join),
+ * the work of its latest join, and the onAssigned work running now, if any.
+ */
+export type Membership = { joined: boolean; generation: number; assignment: Promise<void>; applying: Promise<void> };
+
+/**
+ * nextAssignment runs a join's work: `fetch` at once (the assignment's offsets), then `apply` (onAssigned) once no
+ * earlier join's apply is running, and only if no later join came meanwhile. Two joins a moment apart (coordinators
+ * moving with brokers) each fetch their offsets; an earlier join's answer that came last would otherwise reset what
+ * the later one had restored, leaving a partition marked restored with a store that lacks its objects.
+ */
+export function nextAssignment<T>(
+  membership: Membership,
+  fetch: () => Promise<T>,
+  apply: (fetched: T) => Promise<void>,
+): void {
+  const generation = ++membership.generation;
+  const fetched = fetch();
+  membership.assignment = (async () => {
+    const got = await fetched;
+    await membership.applying.catch(() => undefined);
+    if (membership.generation !== generation) return;
+    membership.applying = apply(got);
+    await membership.applying;
+  })();
+  // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
+  membership.assignment.catch(() => undefined);
+}
+
+/** latestAssignment waits until the onAssigned work of the latest join is done, however many joins come meanwhile. */
+export async function latestAssignment(membership: Membership): Promise<void> {
+  for (;;) {
+    const awaited = membership.assignment;
+    await awaited;
+    if (awaited === membership.assignment) return;
+  }
+}
 
 /**
  * followGroup turns the consumer's events into the options' callbacks: a join fetches the assignment's offsets for
@@ -104,14 +140,22 @@ type Membership = { joined: boolean; assignment: Promise<void> };
  * is onProgress, and CRASH is onCrash.
  */
 function followGroup(kafka: Kafka, o: GroupOptions, consumer: Consumer): Membership {
-  const membership: Membership = { joined: false, assignment: Promise.resolve() };
+  const membership: Membership = {
+    joined: false,
+    generation: 0,
+    assignment: Promise.resolve(),
+    applying: Promise.resolve(),
+  };
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
     membership.joined = true;
     pauseAtJoin(o, consumer, e.payload.memberAssignment);
     seekStarts(o, consumer, e.payload.memberAssignment);
-    membership.assignment = assigned(kafka, o, e.payload.memberAssignment);
-    // Awaited by the assignment's first batch, whose failure restarts the consumer; not an unhandled rejection before.
-    membership.assignment.catch(() => undefined);
+    const assignment = e.payload.memberAssignment;
+    nextAssignment(
+      membership,
+      () => (o.onAssigned ? partitionOffsets(kafka, Object.keys(assignment)) : Promise.resolve([])),
+      async (offsets) => o.onAssigned?.(offsets.filter((p) => assignment[p.topic]?.includes(p.partition))),
+    );
   });
   consumer.on(consumer.events.END_BATCH_PROCESS, (e) =>
     o.onProgress?.({ topic: e.payload.topic, partition: e.payload.partition }, e.payload.lastOffset),
@@ -155,17 +199,6 @@ function pauseAtJoin(
     consumer.pause([{ topic, partitions: held }]);
     consumer.resume([{ topic, partitions: partitions.filter((p) => !held.includes(p)) }]);
   }
-}
-
-/** assigned tells onAssigned the low and high-water marks of every partition of a new assignment. */
-async function assigned(
-  kafka: Kafka,
-  o: GroupOptions,
-  assignment: Readonly<Record<string, readonly number[]>>,
-): Promise<void> {
-  if (!o.onAssigned) return;
-  const offsets = await partitionOffsets(kafka, Object.keys(assignment));
-  await o.onAssigned(offsets.filter((p) => assignment[p.topic]?.includes(p.partition)));
 }
 
 /** busBatch is a kafkajs batch in the port's terms (lastOffset also covers trailing transaction markers). */
