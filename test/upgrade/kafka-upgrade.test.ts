@@ -22,9 +22,7 @@ import { stopProcess } from '@kcm-bus/stack/procs.ts';
 import { serviceParts } from '@kcm-bus/stack/services.ts';
 import { down, up } from '@kcm-bus/stack/stack.ts';
 import { startPart } from '@kcm-bus/stack/start.ts';
-import { kindNamed } from '@kcm-bus/tools/object-args.ts';
-import { openScanner } from '@kcm-bus/tools/topic-scan.ts';
-import { trace } from '@kcm-bus/tools/trace.ts';
+import { podTrace } from '../support/trace.ts';
 
 const FROM = kafkaRelease('3.9.1');
 const TO = kafkaRelease('4.4.0');
@@ -104,14 +102,7 @@ describe(`Kafka ${FROM.version} → ${TO.version} with its data kept, under a ru
   it('trace explains a pod created before the upgrade, from the records Kafka 3.9.1 wrote', async () => {
     const name = before20[0];
     assert.ok(name);
-    const scanner = openScanner(
-      { brokers: e.kafkaBrokers, registry: e.registry, security: { kafka: {}, registry: {} } },
-      'kcm-bus-upgrade-trace',
-      () => undefined,
-    );
-    const lines: string[] = [];
-    await trace({ kind: kindNamed('pods'), key: `${ns}/${name}`, json: true }, scanner, (l) => void lines.push(l));
-    const steps = lines.map((l) => JSON.parse(l) as { verb: string; controller: string; result: unknown });
+    const steps = await podTrace(e, `${ns}/${name}`, 'kcm-bus-upgrade-trace');
     const create = steps.find((s) => s.verb === 'Create');
     assert.equal(create?.controller, 'replicationcontroller-controller', JSON.stringify(steps));
     assert.ok(create?.result, 'its result is on the topics too');

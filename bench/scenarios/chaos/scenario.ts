@@ -1,6 +1,7 @@
 /**
  * `npm run chaos`: faults injected into a running kcm-bus, one at a time and then together, on the bench's own stack.
- * The system is a watcher, a writer, two reconciler-rc members, reconciler-endpoint and reconciler-node, each started
+ * The system is a watcher, a writer, two reconciler-rc members, reconciler-endpoint and reconciler-node (two of each
+ * but the watcher on a cluster-shaped stack: `npm run chaos:cluster`, whose faults are CLUSTER_FAULTS), each started
  * again when it exits on its own, as a Deployment would (system.ts). The faults: kill -9 of each kcm-bus
  * service, SIGSTOP past the group session, all three at once, then faults of the parts the bus stands on (the broker,
  * the registry, the apiserver, Redis losing its data), a 410 storm and a watcher killed between a relist's list and
@@ -19,92 +20,13 @@
  * under upstream kube-controller-manager (upstream.ts) with the same load, so that each figure stands beside
  * upstream's. Bounded: each wait gives up after 180 s and is reported.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { BrokerFaults, BROKER_PAUSE_S } from './broker-faults.ts';
-import { ChaosSystem, PAUSE_S, VICTIMS } from './system.ts';
-import type { StackFaults } from './stack-faults.ts';
+import { BrokerFaults } from './broker-faults.ts';
+import { CLUSTER_FAULTS, FAULTS, type Fault, type StackFault } from './faults.ts';
+import { ChaosSystem, PAUSE_S } from './system.ts';
 import { UpstreamChaos } from './upstream.ts';
 import { cycle, N, PODS_KNOB, type Arm, type Outcome } from './cycle.ts';
 import { knob, knobValue } from '../../lib/knobs.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
-
-/**
- * Fault is one injection: into the kcm-bus services, or into the stack (`upstreamToo`: one kube-controller-manager
- * stands on as well, so it runs under both arms).
- */
-type Fault = { readonly name: string } & (
-  | { readonly on: 'services'; readonly inject: (s: ChaosSystem) => Promise<void> }
-  | { readonly on: 'brokers'; readonly inject: (b: BrokerFaults) => Promise<void> }
-  | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean }
-);
-
-/** StackFault is a fault of the stack, the only kind upstream's arm can be given. */
-type StackFault = Extract<Fault, { readonly on: 'stack' }>;
-
-const FAULTS: readonly Fault[] = [
-  { name: 'kill -9 reconciler-rc (one of two)', on: 'services', inject: (s) => s.kill('reconciler-rc') },
-  { name: 'kill -9 writer', on: 'services', inject: (s) => s.kill('writer') },
-  { name: 'kill -9 watcher', on: 'services', inject: (s) => s.kill('watcher') },
-  {
-    name: `SIGSTOP reconciler-rc ${PAUSE_S} s, SIGCONT (a zombie)`,
-    on: 'services',
-    inject: (s) => s.pause('reconciler-rc'),
-  },
-  { name: `SIGSTOP writer ${PAUSE_S} s, SIGCONT`, on: 'services', inject: (s) => s.pause('writer') },
-  {
-    name: 'kill -9 watcher, writer, reconciler-rc at once',
-    on: 'services',
-    inject: async (s) => void (await Promise.all([s.kill('watcher'), s.kill('writer'), s.kill('reconciler-rc')])),
-  },
-  {
-    name: 'kill -9 the Kafka broker, restart',
-    on: 'stack',
-    upstreamToo: false,
-    inject: (f) => f.restartPart('kafka', { graceMs: 0 }),
-  },
-  { name: 'restart the schema registry', on: 'stack', upstreamToo: false, inject: (f) => f.restartPart('registry') },
-  { name: 'restart kube-apiserver', on: 'stack', upstreamToo: true, inject: (f) => f.restartPart('kube-apiserver') },
-  {
-    name: 'kill -9 Redis, restart without its data',
-    on: 'stack',
-    upstreamToo: false,
-    inject: (f) => f.restartPart('redis', { graceMs: 0, whileDown: () => forgetRedisData(f) }),
-  },
-  {
-    name: '410 storm: etcd compacted, apiserver restarted, 3 times',
-    on: 'stack',
-    upstreamToo: true,
-    inject: (f) => f.storm410(3),
-  },
-  { name: 'kill -9 watcher mid-relist (after a 410)', on: 'services', inject: (s) => s.crashInRelist() },
-];
-
-/**
- * CLUSTER_FAULTS are the faults of a replicated cluster (the bench stack with three Kafka nodes, two replicas of each
- * reconciler and of the writer), run in place of FAULTS there: the brokers' run their course in the background.
- */
-const CLUSTER_FAULTS: readonly Fault[] = [
-  { name: 'cluster: kill -9 the broker leading most partitions', on: 'brokers', inject: (b) => b.killBusiest() },
-  {
-    name: `cluster: SIGSTOP that broker ${BROKER_PAUSE_S} s, SIGCONT (a zombie)`,
-    on: 'brokers',
-    inject: (b) => b.pauseBusiest(),
-  },
-  { name: 'cluster: kill -9 the active KRaft controller', on: 'brokers', inject: (b) => b.killController() },
-  { name: 'cluster: rolling restart of every broker', on: 'brokers', inject: (b) => b.rollingRestart() },
-  {
-    name: 'cluster: kill -9 one replica of each service',
-    on: 'services',
-    inject: async (s) => void (await Promise.all(VICTIMS.map((v) => s.kill(v)))),
-  },
-];
-
-/** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
-function forgetRedisData(f: StackFaults): void {
-  for (const file of ['appendonlydir', 'appendonly.aof', 'dump.rdb'])
-    rmSync(join(f.dir, file), { recursive: true, force: true });
-}
 
 const ONLY_KNOB = knob(
   'CHAOS_ONLY',

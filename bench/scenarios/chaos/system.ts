@@ -42,8 +42,9 @@ const QPS = { qps: 20, burst: 30 };
 
 /**
  * ChaosSystem is the kcm-bus under a chaos run: a watcher (in place of the bench's), a writer, two reconciler-rc
- * members, reconciler-endpoint and reconciler-node, each supervised as a Deployment would be: a service that exits on its own is started again with the same
- * flags, and counted (restarts). kill SIGKILLs a service and starts its replacement once it exited; pause SIGSTOPs it
+ * members, reconciler-endpoint and reconciler-node (on a stack of two service replicas, two of each but the watcher),
+ * each supervised as a Deployment would be: a service that exits on its own is started again with the same flags, and
+ * counted (restarts). kill SIGKILLs a service and starts its replacement once it exited; pause SIGSTOPs it
  * for PAUSE_S and lets it go on (SIGCONT); crashInRelist kills the watcher mid-relist; stop stops every service.
  */
 export class ChaosSystem {
