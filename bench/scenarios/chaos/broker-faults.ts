@@ -30,10 +30,7 @@ export class BrokerFaults {
 
   /** killBusiest kills -9 the node leading the most kcm-bus partitions, and starts it again. */
   async killBusiest(): Promise<void> {
-    const node = await this.#busiest();
-    this.#background(`${node.part} (the busiest leader) killed -9 and started again`, () =>
-      restartPart(this.#ctx.stack, node.part, { graceMs: 0 }),
-    );
+    this.#kill(await this.#busiest(), 'the busiest leader');
   }
 
   /** pauseBusiest stops the node leading the most kcm-bus partitions for BROKER_PAUSE_S, then continues it. */
@@ -52,10 +49,7 @@ export class BrokerFaults {
 
   /** killController kills -9 the node leading the KRaft controller quorum, and starts it again. */
   async killController(): Promise<void> {
-    const node = await activeController(this.#ctx.stack, locateAll());
-    this.#background(`${node.part} (the active controller) killed -9 and started again`, () =>
-      restartPart(this.#ctx.stack, node.part, { graceMs: 0 }),
-    );
+    this.#kill(await activeController(this.#ctx.stack, locateAll()), 'the active controller');
   }
 
   /** rollingRestart restarts every node in turn (SIGTERM: a controlled shutdown), each once the cluster is whole again. */
@@ -91,6 +85,13 @@ export class BrokerFaults {
       'every partition to have all its replicas in sync',
       async () => (await this.#bus.replicas(await this.#bus.topics())).every((p) => p.isr.length === p.replicas.length),
       { timeoutMs: 300_000, intervalMs: 1000 },
+    );
+  }
+
+  /** #kill kills -9 a node and starts it again, in the background, as its supervisor would. */
+  #kill(node: KafkaNode, which: string): void {
+    this.#background(`${node.part} (${which}) killed -9 and started again`, () =>
+      restartPart(this.#ctx.stack, node.part, { graceMs: 0 }),
     );
   }
 

@@ -88,7 +88,7 @@ async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise
       restarts: () => system.restarts,
       inject: () =>
         f.on === 'stack' ? f.inject(system.stack) : f.on === 'brokers' ? f.inject(brokers) : f.inject(system),
-      recovered: () => brokers.recovered(),
+      ...(f.on === 'brokers' ? { recovered: () => brokers.recovered() } : {}),
     });
     return await cycles(ctx, faults, arm);
   } finally {

@@ -12,18 +12,19 @@ export type KafkaNode = {
   readonly ports: { readonly client: PortName; readonly controller: PortName; readonly secure: PortName };
 };
 
-const NODE_PORTS: readonly KafkaNode['ports'][] = [
-  { client: 'kafka', controller: 'kafkaController', secure: 'kafkaSecure' },
-  { client: 'kafka2', controller: 'kafka2Controller', secure: 'kafka2Secure' },
-  { client: 'kafka3', controller: 'kafka3Controller', secure: 'kafka3Secure' },
+/** NODES are every node a stack can run, node.id order; the first is "kafka", as a single-node stack has always called it. */
+const NODES: readonly Omit<KafkaNode, 'dir'>[] = [
+  { id: 1, part: 'kafka', ports: { client: 'kafka', controller: 'kafkaController', secure: 'kafkaSecure' } },
+  { id: 2, part: 'kafka-2', ports: { client: 'kafka2', controller: 'kafka2Controller', secure: 'kafka2Secure' } },
+  { id: 3, part: 'kafka-3', ports: { client: 'kafka3', controller: 'kafka3Controller', secure: 'kafka3Secure' } },
 ];
+
+/** KAFKA_PARTS are the part names of every node a stack can run. */
+export const KAFKA_PARTS: readonly string[] = NODES.map((n) => n.part);
 
 /** kafkaNodes are the stack's Kafka nodes, node.id 1 first: one, or three in a cluster profile. */
 export function kafkaNodes(c: StackConfig): readonly KafkaNode[] {
-  return NODE_PORTS.slice(0, c.kafkaNodes).map((ports, i) => {
-    const part = i === 0 ? 'kafka' : `kafka-${i + 1}`;
-    return { id: i + 1, part, dir: join(c.dir, part), ports };
-  });
+  return NODES.slice(0, c.kafkaNodes).map((n) => ({ ...n, dir: join(c.dir, n.part) }));
 }
 
 /** firstKafkaNode is node.id 1: the one a single-node stack runs, and the one the cluster's ACLs are granted through. */

@@ -112,7 +112,7 @@ export function clusterId(): string {
 }
 
 /** kafkaReady is true when the node's broker answers metadata with an active controller. */
-export function kafkaReady(c: StackConfig, node: KafkaNode = firstKafkaNode(c)): Promise<boolean> {
+export function kafkaReady(c: StackConfig, node: KafkaNode): Promise<boolean> {
   return brokerReady([`${c.host}:${c.ports[node.ports.client]}`]);
 }
 

@@ -55,8 +55,10 @@ export async function finalizeKafkaUpgrade(
   b: Binaries,
   release: KafkaRelease = selectedKafka(),
 ): Promise<string | undefined> {
-  const behind = kafkaNodes(c).filter((n) => formattedBy(n.dir) !== release.version);
-  const [from] = behind.map((n) => formattedBy(n.dir));
+  const behind = kafkaNodes(c)
+    .map((node) => ({ node, at: formattedBy(node.dir) }))
+    .filter((n) => n.at !== release.version);
+  const from = behind[0]?.at;
   if (from === undefined) return undefined;
   const releaseVersion = release.version.split('.').slice(0, 2).join('.');
   const tool = java(b, release, firstKafkaNode(c).dir, 'org.apache.kafka.tools.FeatureCommand', [
@@ -70,6 +72,6 @@ export async function finalizeKafkaUpgrade(
     const output = err instanceof CommandError ? err.output.slice(-2000) : String(err);
     throw new Error(`finalizing Kafka's upgrade from ${from} to ${release.version} failed: ${output}`);
   });
-  for (const node of behind) writeFileSync(join(node.dir, 'version'), `${release.version}\n`);
+  for (const { node } of behind) writeFileSync(join(node.dir, 'version'), `${release.version}\n`);
   return from;
 }

@@ -9,13 +9,14 @@ import { writeKubeconfigs } from './kube-access.ts';
 import { bootstrapRbac, registerNodes } from './bootstrap.ts';
 import { runningPid, stopProcess } from './procs.ts';
 import { startPart } from './start.ts';
+import { KAFKA_PARTS } from './kafka-nodes.ts';
 import { finalizeKafkaUpgrade } from './kafka-upgrade.ts';
 import { stackEndpoints, type StackEndpoints } from './endpoints.ts';
 
 /**
- * up obtains every part (building what the cache lacks), starts what is not running, waits until each
- * is ready, finalizes a Kafka upgrade its storage is in the middle of, and returns where everything is. The kube chain (etcd → apiserver → scheduler, controller
- * manager, kwok) and the bus parts (Kafka, registry, Redis) come up side by side.
+ * up obtains every part (building what the cache lacks), starts what is not running, waits until each is ready,
+ * finalizes a Kafka upgrade its storage is in the middle of, and returns where everything is. The kube chain (etcd →
+ * apiserver → scheduler, controller manager, kwok) and the bus parts (Kafka, registry, Redis) come up side by side.
  */
 export async function up(c: StackConfig, say: (line: string) => void): Promise<StackEndpoints> {
   const binaries = await obtainAll(say);
@@ -71,7 +72,8 @@ export async function down(c: StackConfig, opts: { readonly purge?: boolean } = 
   return stopped;
 }
 
-const DATA_NAMES = new Set(['etcd', 'kafka', 'kafka-2', 'kafka-3', 'registry', 'redis']);
+/** DATA_NAMES are stopped last: every Kafka node a stack can run, whatever this configuration says it runs. */
+const DATA_NAMES = new Set(['etcd', ...KAFKA_PARTS, 'registry', 'redis']);
 
 async function stopAll(c: StackConfig, names: readonly string[]): Promise<string[]> {
   const done = await Promise.all(names.map(async (n) => ((await stopProcess(c.dir, n)) ? n : undefined)));
