@@ -1,3 +1,4 @@
+import { lineChart } from './svg-chart.ts';
 import type { RawKube } from '@kcm-bus/harness/kube.ts';
 
 /** Sample is one observation of a namespace: seconds since the start, pods existing, pods Running. */
@@ -40,23 +41,10 @@ export function svgPlot(
   title: string,
   lines: readonly { readonly name: string; readonly color: string; readonly series: readonly Sample[] }[],
 ): string {
-  const w = 720,
-    h = 400,
-    pad = 50;
-  const maxT = Math.max(1, ...lines.flatMap((l) => l.series.map((s) => s.t)));
-  const maxN = Math.max(1, ...lines.flatMap((l) => l.series.map((s) => s.exist)));
-  const x = (t: number): number => pad + (t / maxT) * (w - 2 * pad);
-  const y = (n: number): number => h - pad - (n / maxN) * (h - 2 * pad);
-  const paths = lines.map(
-    (l, i) =>
-      `<polyline fill="none" stroke="${l.color}" stroke-width="2" points="${l.series.map((s) => `${x(s.t).toFixed(1)},${y(s.exist).toFixed(1)}`).join(' ')}"/>` +
-      `<text x="${w - pad - 160}" y="${pad + 18 * i}" fill="${l.color}" font-size="13">${l.name}</text>`,
-  );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif">
-<rect width="100%" height="100%" fill="white"/><text x="${pad}" y="24" font-size="15">${title}</text>
-<line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="black"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="black"/>
-<text x="${w / 2}" y="${h - 12}" font-size="12">seconds (0 to ${maxT.toFixed(1)})</text><text x="8" y="${pad - 8}" font-size="12">pods (max ${maxN})</text>
-${paths.join('\n')}
-</svg>
-`;
+  return lineChart({
+    title,
+    xLabel: 'seconds',
+    yLabel: 'pods',
+    lines: lines.map((l) => ({ name: l.name, color: l.color, points: l.series.map((s) => [s.t, s.exist] as const) })),
+  });
 }

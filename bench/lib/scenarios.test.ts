@@ -17,7 +17,7 @@ function declaredKnobs(name: string): string[] {
 }
 
 describe('the scenarios (bench/scenarios/<name>/scenario.ts)', () => {
-  it('given their folders, then there is one scenario a folder, and the ids are the S-numbers in order, chaos last', () => {
+  it('given their folders, then there is one scenario a folder, and the ids are the S-numbers in order, chaos and soak last', () => {
     assert.deepEqual(
       all.map((s) => s.name).sort(),
       globSync('*/scenario.ts', { cwd: SCENARIOS })
@@ -26,18 +26,18 @@ describe('the scenarios (bench/scenarios/<name>/scenario.ts)', () => {
     );
     assert.deepEqual(
       all.map((s) => s.id),
-      ['s1', 's4', 's4s', 's5', 's6', 's7', 's8', 's9', 's10', 's12', 's13', 's14', 's15', 's16', 's17', 'chaos'],
+      ['s1', 's4', 's4s', 's5', 's6', 's7', 's8', 's9', 's10', 's12', 's13', 's14', 's15', 's16', 's17', 'chaos', 'soak'],
     );
   });
 
-  it('given --only s1,s4s, then those two run; given no --only, then all but chaos; given an unknown id, then it fails', () => {
+  it('given --only s1,s4s, then those two run; given no --only, then all but chaos and soak; given an unknown id, then it fails', () => {
     assert.deepEqual(
       chooseScenarios(all, ['s1', 's4s']).map((s) => s.name),
       ['scale-rc-rs', 'endpoint-slices'],
     );
     assert.deepEqual(
       chooseScenarios(all, []).map((s) => s.id),
-      all.map((s) => s.id).filter((id) => id !== 'chaos'),
+      all.map((s) => s.id).filter((id) => id !== 'chaos' && id !== 'soak'),
     );
     assert.throws(() => chooseScenarios(all, ['s2']), /unknown scenario s2; known: s1, s4/);
   });

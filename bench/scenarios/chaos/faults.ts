@@ -14,6 +14,11 @@ export type Fault = { readonly name: string } & (
   | { readonly on: 'stack'; readonly inject: (f: StackFaults) => Promise<void>; readonly upstreamToo: boolean }
 );
 
+/** injectInto injects a fault into what it hits: the services, the brokers of a cluster, or the stack. */
+export function injectInto(f: Fault, system: ChaosSystem, brokers: BrokerFaults): Promise<void> {
+  return f.on === 'stack' ? f.inject(system.stack) : f.on === 'brokers' ? f.inject(brokers) : f.inject(system);
+}
+
 /** StackFault is a fault of the stack, the only kind upstream's arm can be given. */
 export type StackFault = Extract<Fault, { readonly on: 'stack' }>;
 
@@ -74,6 +79,11 @@ export const CLUSTER_FAULTS: readonly Fault[] = [
     inject: async (s) => void (await Promise.all(VICTIMS.map((v) => s.kill(v)))),
   },
 ];
+
+/** faultsOf are the faults of a stack of that many Kafka nodes: CLUSTER_FAULTS on a cluster, FAULTS on one broker. */
+export function faultsOf(kafkaNodes: 1 | 3): readonly Fault[] {
+  return kafkaNodes === 3 ? CLUSTER_FAULTS : FAULTS;
+}
 
 /** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */
 function forgetRedisData(f: StackFaults): void {

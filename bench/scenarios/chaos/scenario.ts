@@ -21,7 +21,7 @@
  * upstream's. Bounded: each wait gives up after 180 s and is reported.
  */
 import { BrokerFaults } from './broker-faults.ts';
-import { CLUSTER_FAULTS, FAULTS, type Fault, type StackFault } from './faults.ts';
+import { faultsOf, injectInto, type Fault, type StackFault } from './faults.ts';
 import { ChaosSystem, PAUSE_S } from './system.ts';
 import { UpstreamChaos } from './upstream.ts';
 import { cycle, N, PODS_KNOB, type Arm, type Outcome } from './cycle.ts';
@@ -36,7 +36,7 @@ const ONLY_KNOB = knob(
 
 /** chosenFaults are the faults (a cluster's on a cluster) whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
 function chosenFaults(ctx: BenchContext): readonly Fault[] {
-  const all = ctx.stack.kafkaNodes === 3 ? CLUSTER_FAULTS : FAULTS;
+  const all = faultsOf(ctx.stack.kafkaNodes);
   const words = (knobValue(ONLY_KNOB) ?? '')
     .split(',')
     .map((w) => w.trim())
@@ -86,8 +86,7 @@ async function underKcmBus(ctx: BenchContext, faults: readonly Fault[]): Promise
     const arm = (f: Fault): Arm => ({
       side: 'kcm-bus',
       restarts: () => system.restarts,
-      inject: () =>
-        f.on === 'stack' ? f.inject(system.stack) : f.on === 'brokers' ? f.inject(brokers) : f.inject(system),
+      inject: () => injectInto(f, system, brokers),
       ...(f.on === 'brokers' ? { recovered: () => brokers.recovered() } : {}),
     });
     return await cycles(ctx, faults, arm);

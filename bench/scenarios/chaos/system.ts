@@ -26,7 +26,7 @@ export const VICTIMS: readonly Victim[] = [
  * Slot is one running service of the system: a victim (its first replica) or a second replica, `<service> 2`.
  * reconciler-endpoint's and reconciler-node's outcomes (Endpoints right, no healthy node tainted) each cycle checks.
  */
-type Slot = Victim | `${Victim} 2`;
+export type Slot = Victim | `${Victim} 2`;
 
 /**
  * slots are the services the system runs: one of each and a second reconciler-rc member on a single broker, two of
@@ -71,6 +71,11 @@ export class ChaosSystem {
   /** restarts counts the services that exited on their own and were started again. */
   get restarts(): number {
     return this.#restarts;
+  }
+
+  /** running is every service of the system now running, by slot (a killed one's replacement once it started). */
+  running(): ReadonlyMap<Slot, ServiceProcess> {
+    return this.#services;
   }
 
   /** kill SIGKILLs the victim, waits for it to exit and starts a replacement (ready when this resolves). */

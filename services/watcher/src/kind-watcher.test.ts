@@ -17,6 +17,7 @@ const METRICS: WatcherMetrics = {
   relisted: () => undefined,
   watchRestarted: () => undefined,
   reached: () => undefined,
+  watermarked: () => undefined,
   unknownField: () => undefined,
 };
 
@@ -96,6 +97,20 @@ describe('startKindWatcher: watermarks', () => {
       const changed = reached.length;
       await sleep(300);
       assert.equal(reached.length, changed, 'after the change, sixty polls of nothing: not set again');
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+
+  it('given a watermark published, then its time is recorded for the kind (the watcher side of a consumer lag)', async () => {
+    const marked: [string, string, number][] = [];
+    const paced = pacedWatcher({
+      metrics: { ...METRICS, watermarked: (kind, plural, at) => void marked.push([kind, plural, at.getTime()]) },
+    });
+    try {
+      await until(() => marked.length > 0);
+      const published = paced.published.find((r) => r.type === 'Watermark');
+      assert.deepEqual(marked[0], ['Pod', 'pods', Date.parse(published?.observedAt ?? '')]);
     } finally {
       await paced.watcher.stop();
     }

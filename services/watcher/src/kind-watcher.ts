@@ -100,7 +100,10 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     }
     if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
     ports.pacer.marked(kind.kind, nowMs);
-    void pump.push([watermark(rv, new Date(nowMs), ports.state.inventories())]).catch(ports.onFatal);
+    const at = new Date(nowMs);
+    void pump
+      .push([watermark(rv, at, ports.state.inventories())])
+      .then(() => ports.metrics.watermarked(kind.kind, kind.plural, at), ports.onFatal);
   });
   return {
     synced: () => synced,

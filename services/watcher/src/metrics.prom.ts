@@ -34,6 +34,12 @@ export function promWatcherMetrics(registry: Registry): WatcherMetrics {
     labelNames: ['kind'],
     registers,
   });
+  const watermark = new Gauge({
+    name: 'kcm_bus_watcher_last_watermark_timestamp_seconds',
+    help: "Time (Unix seconds) of the newest watermark of the kind published: a consumer's kcm_bus_input_watermark_age_seconds less now minus this is its lag behind the watcher.",
+    labelNames: ['kind', 'resource'],
+    registers,
+  });
   const unknown = new Counter({
     name: 'kcm_bus_watcher_unknown_fields_total',
     help: 'Fields of API objects that the topic schema lacks, carried in unknownFields (each path logged once).',
@@ -48,6 +54,7 @@ export function promWatcherMetrics(registry: Registry): WatcherMetrics {
       depth.set({ kind }, d);
       if (rv !== undefined && /^\d+$/.test(rv)) lastRv.set({ kind }, Number(rv));
     },
+    watermarked: (kind, resource, at) => watermark.set({ kind, resource }, at.getTime() / 1000),
     unknownField: (kind) => unknown.inc({ kind }),
   };
 }

@@ -1,0 +1,102 @@
+import { p99Outside, slopePerTenMinutes, type Timed, type Window } from './figures.ts';
+import type { SoakRun } from './run.ts';
+
+/** ServiceFigures are one running service's (a slot's) memory and, for a reconciler, lag figures over the soak. */
+export type ServiceFigures = {
+  readonly slot: string;
+  readonly slopeMb: number | undefined;
+  readonly firstMb: number | undefined;
+  readonly lastMb: number | undefined;
+  readonly maxMb: number;
+  readonly ageP99S: number | undefined;
+  readonly ageMaxS: number | undefined;
+  readonly lagP99S: number | undefined;
+  readonly lagMaxS: number | undefined;
+};
+
+/** Summary is the soak's figures and the goals' verdicts. */
+export type Summary = {
+  readonly services: readonly ServiceFigures[];
+  readonly recordsLagP99: Readonly<Record<string, number | undefined>>;
+  readonly overCreated: number;
+  readonly lost: number;
+  readonly restarts: number;
+  readonly kafkaRequestsPerMinute: number;
+  readonly steps: number;
+  readonly failedSteps: number;
+  readonly settledS: number | undefined;
+  readonly faults: readonly string[];
+};
+
+/** SLOPE_GOAL_MB and LAG_GOAL_S are issue 47's goals: memory slope per 10 minutes, lag p99 outside the faults. */
+export const SLOPE_GOAL_MB = 1;
+export const LAG_GOAL_S = 1;
+
+/** summarize turns a soak's readings into its figures; warmUpS of each process's life are left out of its slope. */
+export function summarize(r: SoakRun, warmUpS: number): Summary {
+  const windows: Window[] = r.faults.map((f) => f.window);
+  const lastT = Math.max(1, ...[...r.readings.rss.values()].flatMap((s) => s.map((x) => x.t)));
+  const services = [...r.readings.rss].map(([slot, rss]): ServiceFigures => {
+    const warm = rss.filter((s) => s.t >= warmUpS);
+    const ages = r.readings.watermarkAgeS.get(slot) ?? [];
+    const lags = r.readings.lagS.get(slot) ?? [];
+    return {
+      slot,
+      slopeMb: slopePerTenMinutes(rss, warmUpS),
+      firstMb: warm[0]?.mb,
+      lastMb: rss.at(-1)?.mb,
+      maxMb: Math.max(...rss.map((s) => s.mb)),
+      ageP99S: p99Outside(ages, windows),
+      ageMaxS: most(ages),
+      lagP99S: p99Outside(lags, windows),
+      lagMaxS: most(lags),
+    };
+  });
+  const sum = (o: Readonly<Record<string, number>>): number => Object.values(o).reduce((a, b) => a + b, 0);
+  return {
+    services,
+    recordsLagP99: Object.fromEntries([...r.readings.recordsLag].map(([s, lag]) => [s, p99Outside(lag, windows)])),
+    overCreated: sum(r.overCreated),
+    lost: sum(r.lost),
+    restarts: r.restarts,
+    kafkaRequestsPerMinute: Math.round(r.readings.kafkaRequests / (lastT / 60)),
+    steps: r.steps,
+    failedSteps: r.failedSteps,
+    settledS: r.settledS,
+    faults: r.faults.map(
+      (f) =>
+        `${f.name} (${(f.window[0] / 60).toFixed(1)}-${(f.window[1] / 60).toFixed(1)} min)${f.error ? `: ${f.error}` : ''}`,
+    ),
+  };
+}
+
+const most = (xs: readonly Timed[]): number | undefined =>
+  xs.length === 0 ? undefined : Math.max(...xs.map((x) => x.v));
+
+const fixed = (v: number | undefined, digits = 1): string => (v === undefined ? '-' : v.toFixed(digits));
+
+/** summaryText prints the soak's figures: a line per service, the lag in records, the checks and the goals. */
+export function summaryText(s: Summary): string {
+  const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}`;
+  const lines = s.services.map(
+    (x) =>
+      `${x.slot.padEnd(22)}${fixed(x.slopeMb, 2).padStart(10)}${`${fixed(x.firstMb, 0)} → ${fixed(x.lastMb, 0)}`.padStart(16)}` +
+      `${x.maxMb.toFixed(0).padStart(7)}${fixed(x.ageP99S, 2).padStart(9)}${fixed(x.ageMaxS, 2).padStart(9)}` +
+      `${fixed(x.lagP99S, 2).padStart(9)}${fixed(x.lagMaxS, 2).padStart(9)}`,
+  );
+  const slopes = s.services.map((x) => x.slopeMb ?? 0);
+  const lags = s.services.flatMap((x) => (x.lagP99S === undefined ? [] : [x.lagP99S]));
+  return [
+    'soak: memory (MB); input watermark age and lag behind the watcher (s; p99 outside the fault windows)',
+    head,
+    ...lines,
+    `consumer lag p99 outside faults, records: ${Object.entries(s.recordsLagP99)
+      .map(([k, v]) => `${k} ${fixed(v, 0)}`)
+      .join(', ')}`,
+    `changes ${s.steps} (${s.failedSteps} refused), faults: ${s.faults.join('; ')}`,
+    `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
+    `Kafka requests a minute ${s.kafkaRequestsPerMinute}`,
+    `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${Math.max(...slopes) <= SLOPE_GOAL_MB ? 'met' : 'not met'}; ` +
+      `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
+  ].join('\n');
+}
