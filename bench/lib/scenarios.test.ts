@@ -26,7 +26,25 @@ describe('the scenarios (bench/scenarios/<name>/scenario.ts)', () => {
     );
     assert.deepEqual(
       all.map((s) => s.id),
-      ['s1', 's4', 's4s', 's5', 's6', 's7', 's8', 's9', 's10', 's12', 's13', 's14', 's15', 's16', 's17', 'chaos', 'soak'],
+      [
+        's1',
+        's4',
+        's4s',
+        's5',
+        's6',
+        's7',
+        's8',
+        's9',
+        's10',
+        's12',
+        's13',
+        's14',
+        's15',
+        's16',
+        's17',
+        'chaos',
+        'soak',
+      ],
     );
   });
 
