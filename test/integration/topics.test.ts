@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { STATE_TOPIC_CONFIGS } from '@kcm-bus/runtime/bus/index.ts';
+import { RECORD_LIMIT_CONFIG, STATE_TOPIC_CONFIGS, TOPIC_MAX_MESSAGE_BYTES } from '@kcm-bus/runtime/bus/index.ts';
 import { Store } from '@kcm-bus/runtime/store/index.ts';
 import { stateTopic, watchTopic, WATCHED_KINDS } from '@kcm-bus/schemas/kinds.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
@@ -52,13 +52,18 @@ describe('history and state topics', () => {
       const history = await bus.topicConfigs(watchTopic(kind));
       assert.equal(history['cleanup.policy'], 'delete', watchTopic(kind));
       assert.equal(history['retention.ms'], String(AUDIT_WINDOW_SECONDS * 1000), watchTopic(kind));
+      assert.equal(history['max.message.bytes'], String(TOPIC_MAX_MESSAGE_BYTES), watchTopic(kind));
       const state = await bus.topicConfigs(stateTopic(kind));
       for (const [name, value] of Object.entries(STATE_TOPIC_CONFIGS))
         assert.equal(state[name], value, `${stateTopic(kind)} ${name}`);
     }
     for (const topic of Object.values(MUTATION_TOPICS)) {
       const configs = await bus.topicConfigs(topic);
-      assert.deepEqual([configs['cleanup.policy'], configs['retention.ms']], ['delete', String(7 * 86_400_000)], topic);
+      assert.deepEqual(
+        [configs['cleanup.policy'], configs['retention.ms'], configs['max.message.bytes']],
+        ['delete', String(7 * 86_400_000), String(TOPIC_MAX_MESSAGE_BYTES)],
+        topic,
+      );
     }
   });
 
@@ -114,5 +119,11 @@ describe("a topic's own configs", () => {
     await bus.ensureTopics([{ topic, partitions: 1, configs: { 'retention.ms': '123000' } }]);
     const configs = await bus.topicConfigs(topic);
     assert.deepEqual([configs['max.message.bytes'], configs['retention.ms']], ['2000000', '123000']);
+    // kcm-bus's record limit raises a smaller one and never lowers a larger one.
+    await bus.ensureTopics([{ topic, partitions: 1, configs: RECORD_LIMIT_CONFIG }]);
+    assert.equal((await bus.topicConfigs(topic))['max.message.bytes'], String(TOPIC_MAX_MESSAGE_BYTES));
+    await bus.ensureTopics([{ topic, partitions: 1, configs: { 'max.message.bytes': '8388608' } }]);
+    await bus.ensureTopics([{ topic, partitions: 1, configs: RECORD_LIMIT_CONFIG }]);
+    assert.equal((await bus.topicConfigs(topic))['max.message.bytes'], '8388608');
   });
 });

@@ -116,6 +116,28 @@ describe('the watcher: every watched kind as a durable, typed, replayable topic'
     assert.ok(objects.every((o) => (o['metadata'] as Record<string, unknown>)['managedFields'] === undefined));
   });
 
+  it("publishes a pod past Kafka's default record limit (1 MiB) whole, to both topics, and the kind goes on", async () => {
+    const [big, next] = [uniqueName('big'), uniqueName('next')];
+    const pod = (name: string, env: string) => ({
+      metadata: { name },
+      spec: { nodeName: 'nowhere', containers: [{ name: 'c', image: 'busybox', env: [{ name: 'BIG', value: env }] }] },
+    });
+    await kube('POST', `/api/v1/namespaces/${ns}/pods`, pod(big, 'x'.repeat(1_300_000)));
+    await kube('POST', `/api/v1/namespaces/${ns}/pods`, pod(next, 'small'));
+    type Env = { spec: { containers: { env: { value: string }[] }[] } };
+    const envOf = (r: { value: { object?: unknown } | null } | undefined) =>
+      (r?.value?.object as Env | undefined)?.spec.containers[0]?.env[0]?.value;
+    for (const topic of ['kcm.watch.pods', 'kcm.state.pods']) {
+      const records = await waitFor(`${topic}: the large pod and the one after it`, async () => {
+        const read = await readTopic(stack, topic);
+        const [a, b] = [recordsOf(read, `${ns}/${big}`)[0], recordsOf(read, `${ns}/${next}`)[0]];
+        return a && b ? [a, b] : undefined;
+      });
+      assert.equal(envOf(records[0])?.length, 1_300_000, topic);
+      assert.equal(envOf(records[1]), 'small', topic);
+    }
+  });
+
   it('writes a watermark with the resourceVersion reached to every partition', async () => {
     // A fence on a topic that never had a watermark vouches for nothing yet (resourceVersion ''); the watermarks after
     // the first list carry the resourceVersion the watcher reached.

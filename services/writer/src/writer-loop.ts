@@ -1,4 +1,10 @@
-import type { Bus, BusBatch, GroupMember, PartitionOffsets } from '@kcm-bus/runtime/bus/index.ts';
+import {
+  RECORD_LIMIT_CONFIG,
+  type Bus,
+  type BusBatch,
+  type GroupMember,
+  type PartitionOffsets,
+} from '@kcm-bus/runtime/bus/index.ts';
 import { SIGNER_HEADER } from '@kcm-bus/runtime/signing/index.ts';
 import { MUTATION_TOPICS } from '@kcm-bus/schemas/mutation-schemas.fs.ts';
 import { AbandonedError, Executor } from './executor.ts';
@@ -50,7 +56,7 @@ const MAX_PENDING = 4096;
  * at-least-once, made harmless by idempotent requests.
  */
 export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop> {
-  const configs = { 'cleanup.policy': 'delete', 'retention.ms': String(o.retentionMs) };
+  const configs = { 'cleanup.policy': 'delete', 'retention.ms': String(o.retentionMs), ...RECORD_LIMIT_CONFIG };
   await o.bus.ensureTopics(
     Object.values(MUTATION_TOPICS).map((topic) => ({ topic, partitions: o.partitions, configs })),
   );

@@ -5,6 +5,7 @@ const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
 /** TOPIC_CONFIG is ConfigSource.TOPIC_CONFIG: a config set on the topic itself. */
 const TOPIC_CONFIG = kafkajs.ConfigSource.TOPIC_CONFIG;
 import { causeChain } from '../faults/record-fault.ts';
+import { topicConfigsToSet } from './record-limit.ts';
 import type { GroupOffsets, PartitionOffsets, PartitionReplicas, TopicPartition, TopicSpec } from './bus.ts';
 
 /** withAdmin runs fn with a connected admin client and disconnects it afterwards. */
@@ -23,7 +24,7 @@ async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Pro
  * those that exist, and returns each topic's actual partition count (an existing topic keeps the count it has).
  * AlterConfigs (kafkajs has no incremental form) replaces a topic's own configs with those it is given, so a topic's
  * own configs the spec does not name are given back with it: an operator's min.insync.replicas or retention set on
- * the topic (a Strimzi KafkaTopic's) stays.
+ * the topic (a Strimzi KafkaTopic's) stays, and so does a record limit larger than kcm-bus's (topicConfigsToSet).
  */
 export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise<Map<string, number>> {
   return withAdmin(kafka, async (admin) => {
@@ -57,7 +58,7 @@ export function ensureTopics(kafka: Kafka, specs: readonly TopicSpec[]): Promise
         resources: present.map((s) => ({
           type: TOPIC,
           name: s.topic,
-          configEntries: Object.entries({ ...own.get(s.topic), ...s.configs }).map(([name, value]) => ({
+          configEntries: Object.entries(topicConfigsToSet(own.get(s.topic) ?? {}, s.configs)).map(([name, value]) => ({
             name,
             value,
           })),

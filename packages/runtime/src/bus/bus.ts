@@ -4,6 +4,7 @@
  * another client (one that speaks KIP-848's consumer group protocol, which kafkajs does not) touches that folder alone.
  */
 import { causeChain } from '../faults/record-fault.ts';
+import { RECORD_LIMIT_CONFIG } from './record-limit.ts';
 
 /** TopicPartition names one partition of one topic. */
 export type TopicPartition = { readonly topic: string; readonly partition: number };
@@ -174,10 +175,11 @@ export type TopicSpec = {
 
 /**
  * historyTopicConfigs keep every record of the audit window, in order, for replay, trace and audit, and delete what
- * is older: a history topic is never compacted, so no version of an object inside the window is lost.
+ * is older: a history topic is never compacted, so no version of an object inside the window is lost. Like every
+ * topic that carries API objects, it takes a record as large as the largest object (RECORD_LIMIT_CONFIG).
  */
 export function historyTopicConfigs(auditWindowMs: number): Record<string, string> {
-  return { 'cleanup.policy': 'delete', 'retention.ms': String(auditWindowMs) };
+  return { 'cleanup.policy': 'delete', 'retention.ms': String(auditWindowMs), ...RECORD_LIMIT_CONFIG };
 }
 
 /**
@@ -196,6 +198,7 @@ export const STATE_TOPIC_CONFIGS: Readonly<Record<string, string>> = {
   'min.compaction.lag.ms': '0',
   'max.compaction.lag.ms': '300000',
   'delete.retention.ms': '3600000',
+  ...RECORD_LIMIT_CONFIG,
 };
 
 /** PartitionReplicas is one partition's place in the cluster (kafka-topics.sh --describe): node ids, leader -1 when none. */

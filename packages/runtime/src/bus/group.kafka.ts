@@ -4,6 +4,7 @@ import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
+import { TOPIC_MAX_MESSAGE_BYTES } from './record-limit.ts';
 import { causeChain } from '../faults/record-fault.ts';
 
 /**
@@ -17,13 +18,26 @@ import { causeChain } from '../faults/record-fault.ts';
 const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as const;
 
 /**
+ * FETCH_LIMITS fetch up to the topics' record limit (TOPIC_MAX_MESSAGE_BYTES) per partition, not kafkajs's 1 MiB: a
+ * broker returns a batch over the fetch's per-partition limit only in the first partition of a fetch that has data
+ * (KIP-74), so a large record behind partitions that always have some (watermarks every second) would never come.
+ */
+const FETCH_LIMITS = { maxBytesPerPartition: TOPIC_MAX_MESSAGE_BYTES } as const;
+
+/**
  * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
  * waits until joinKafkaGroup returned and until o.onAssigned finished with the assignment the batch belongs to, and
  * reads each newly assigned partition from o.startAt when it names an offset; o.commitProgress commits its progress.
  * An ephemeral group is deleted when its member stops (or fails to start).
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
-  const consumer = kafka.consumer({ groupId: o.groupId, readUncommitted: false, ...GROUP_TIMEOUTS, ...assignersOf(o) });
+  const consumer = kafka.consumer({
+    groupId: o.groupId,
+    readUncommitted: false,
+    ...GROUP_TIMEOUTS,
+    ...FETCH_LIMITS,
+    ...assignersOf(o),
+  });
   const stopCommits = o.commitProgress
     ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress)
     : async () => undefined;

@@ -8,3 +8,4 @@ export * from './produce-limits.ts';
 export * from './read-range.ts';
 export * from './read-tail.ts';
 export * from './read-to-end.ts';
+export * from './record-limit.ts';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OutgoingRecord } from './bus.ts';
 import { MAX_REQUEST_BYTES, OversizedRecordError, recordBytes, requestsUnderLimit } from './produce-limits.ts';
+import { MAX_RECORD_BYTES } from './record-limit.ts';
 
 const of = (valueBytes: number, key = 'k'): OutgoingRecord => ({ key, value: Buffer.alloc(valueBytes, 1) });
 
@@ -20,12 +21,30 @@ describe("requestsUnderLimit: no produce request exceeds the broker's limit", ()
     );
   });
 
-  it('given a single record over the limit, then it is refused with its topic, size and the limit before the broker sees it', () => {
+  it('given a record over a request of several records but under the record limit, then it goes alone in a request of its own', () => {
+    const requests = requestsUnderLimit([
+      { topic: 'a', records: [of(10, '0'), of(1_500_000, 'big'), of(10, '2')] },
+      { topic: 'b', records: [of(10, '3')] },
+    ]);
+    assert.deepEqual(
+      requests.map((r) => r.map((t) => [t.topic, t.records.map((x) => x.key)])),
+      [
+        [['a', ['0']]],
+        [['a', ['big']]],
+        [
+          ['a', ['2']],
+          ['b', ['3']],
+        ],
+      ],
+    );
+  });
+
+  it('given a single record over the record limit, then it is refused with its topic, size and the limit before the broker sees it', () => {
     assert.throws(
-      () => requestsUnderLimit([{ topic: 'kcm.mutations', records: [of(MAX_REQUEST_BYTES)] }]),
+      () => requestsUnderLimit([{ topic: 'kcm.mutations', records: [of(MAX_RECORD_BYTES)] }]),
       (err: unknown) =>
         err instanceof OversizedRecordError &&
-        /of 1000033 bytes for kcm.mutations exceeds the 1000000-byte limit/.test(err.message),
+        /of 4000033 bytes for kcm.mutations exceeds the 4000000-byte limit/.test(err.message),
     );
   });
 

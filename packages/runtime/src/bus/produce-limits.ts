@@ -1,9 +1,10 @@
 import type { OutgoingRecord } from './bus.ts';
+import { MAX_RECORD_BYTES } from './record-limit.ts';
 
 /**
- * MAX_REQUEST_BYTES is what one produce request carries at most: the broker refuses a record batch over its
- * message.max.bytes (1048588 by default, not retriable), so publishers stay under it with room for the batch's own
- * framing, and refuse a single larger record before the broker would.
+ * MAX_REQUEST_BYTES is what one produce request of several records carries at most: the broker refuses a record batch
+ * over the topic's max.message.bytes (1048588 by default, not retriable), so a request of several records stays under
+ * the default with room for the batch's own framing.
  */
 export const MAX_REQUEST_BYTES = 1_000_000;
 
@@ -11,7 +12,7 @@ export const MAX_REQUEST_BYTES = 1_000_000;
 const RECORD_OVERHEAD = 32;
 const HEADER_OVERHEAD = 10;
 
-/** OversizedRecordError refuses a record larger than MAX_REQUEST_BYTES before the broker does (a poison fault). */
+/** OversizedRecordError refuses a record larger than MAX_RECORD_BYTES before the broker does (a poison fault). */
 export class OversizedRecordError extends Error {
   constructor(message: string) {
     super(message);
@@ -32,8 +33,9 @@ export type TopicRecords = { readonly topic: string; readonly records: readonly 
 
 /**
  * requestsUnderLimit splits what one send asks for into produce requests of at most MAX_REQUEST_BYTES each, in
- * order (records of one partition stay in order, the requests being sent one after the other), and refuses a single
- * record over the limit with an OversizedRecordError naming its topic and size.
+ * order (records of one partition stay in order, the requests being sent one after the other); a larger record, up to
+ * MAX_RECORD_BYTES, goes alone in a request of its own (its topic must allow it: RECORD_LIMIT_CONFIG), and one over
+ * that is refused with an OversizedRecordError naming its topic and size.
  */
 export function requestsUnderLimit(batches: readonly TopicRecords[]): TopicRecords[][] {
   const requests: TopicRecords[][] = [];
@@ -41,9 +43,9 @@ export function requestsUnderLimit(batches: readonly TopicRecords[]): TopicRecor
   for (const { topic, records } of batches) {
     for (const record of records) {
       const bytes = recordBytes(record);
-      if (bytes > MAX_REQUEST_BYTES)
+      if (bytes > MAX_RECORD_BYTES)
         throw new OversizedRecordError(
-          `a record of ${bytes} bytes for ${topic} exceeds the ${MAX_REQUEST_BYTES}-byte limit (the broker's message.max.bytes)`,
+          `a record of ${bytes} bytes for ${topic} exceeds the ${MAX_RECORD_BYTES}-byte limit (the topics' max.message.bytes)`,
         );
       if (size + bytes > MAX_REQUEST_BYTES) {
         requests.push([]);

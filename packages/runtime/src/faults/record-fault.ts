@@ -1,3 +1,4 @@
+import { RECORD_LIMIT_CONFIG } from '../bus/record-limit.ts';
 import { RegistryError } from '../registry/registry.ts';
 
 /**
@@ -52,10 +53,14 @@ export function deadLetterTopic(topic: string): string {
   return `${topic}.dlq`;
 }
 
-/** DEAD_LETTER_CONFIGS are a dead-letter topic's configs: kept a week for an operator to look at, then deleted. */
+/**
+ * DEAD_LETTER_CONFIGS are a dead-letter topic's configs: kept a week for an operator to look at, then deleted; a dead
+ * letter as large as the record it holds (RECORD_LIMIT_CONFIG).
+ */
 export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = {
   'cleanup.policy': 'delete',
   'retention.ms': String(7 * 86_400_000),
+  ...RECORD_LIMIT_CONFIG,
 };
 
 /** DEAD_LETTER_HEADERS name the headers a dead letter carries: why, where it came from, and who gave up on it. */
