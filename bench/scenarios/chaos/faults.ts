@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { knob, knobValue } from '../../lib/knobs.ts';
 import { join } from 'node:path';
 import { BROKER_PAUSE_S, type BrokerFaults } from './broker-faults.ts';
 import { PAUSE_S, VICTIMS, type ChaosSystem } from './system.ts';
@@ -83,6 +84,23 @@ export const CLUSTER_FAULTS: readonly Fault[] = [
 /** faultsOf are the faults of a stack of that many Kafka nodes: CLUSTER_FAULTS on a cluster, FAULTS on one broker. */
 export function faultsOf(kafkaNodes: 1 | 3): readonly Fault[] {
   return kafkaNodes === 3 ? CLUSTER_FAULTS : FAULTS;
+}
+
+/** ONLY_KNOB (CHAOS_ONLY) picks faults by words of their names, for the chaos run and the soak. */
+export const ONLY_KNOB = knob(
+  'CHAOS_ONLY',
+  undefined,
+  'comma-separated words: only the faults whose name holds one (all when unset)',
+);
+
+/** chosenFaults are the faults of the stack's shape (faultsOf) whose name holds one of CHAOS_ONLY's words (all when unset). */
+export function chosenFaults(kafkaNodes: 1 | 3): readonly Fault[] {
+  const words = (knobValue(ONLY_KNOB) ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+  const all = faultsOf(kafkaNodes);
+  return words.length === 0 ? all : all.filter((f) => words.some((w) => f.name.includes(w)));
 }
 
 /** forgetRedisData deletes what Redis persisted (its append-only files and snapshot): a restart as after a disk loss. */

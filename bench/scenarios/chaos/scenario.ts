@@ -21,31 +21,14 @@
  * upstream's. Bounded: each wait gives up after 180 s and is reported.
  */
 import { BrokerFaults } from './broker-faults.ts';
-import { faultsOf, injectInto, type Fault, type StackFault } from './faults.ts';
+import { chosenFaults, injectInto, ONLY_KNOB, type Fault, type StackFault } from './faults.ts';
 import { ChaosSystem, PAUSE_S } from './system.ts';
 import { UpstreamChaos } from './upstream.ts';
 import { cycle, N, PODS_KNOB, type Arm, type Outcome } from './cycle.ts';
-import { knob, knobValue } from '../../lib/knobs.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 
-const ONLY_KNOB = knob(
-  'CHAOS_ONLY',
-  undefined,
-  'comma-separated words: only the faults whose name holds one (all when unset)',
-);
-
-/** chosenFaults are the faults (a cluster's on a cluster) whose name contains one of CHAOS_ONLY's comma-separated words (all when unset). */
-function chosenFaults(ctx: BenchContext): readonly Fault[] {
-  const all = faultsOf(ctx.stack.kafkaNodes);
-  const words = (knobValue(ONLY_KNOB) ?? '')
-    .split(',')
-    .map((w) => w.trim())
-    .filter(Boolean);
-  return words.length === 0 ? all : all.filter((f) => words.some((w) => f.name.includes(w)));
-}
-
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
-  const faults = chosenFaults(ctx);
+  const faults = chosenFaults(ctx.stack.kafkaNodes);
   const outcomes = [...(await underUpstream(ctx, faults)), ...(await underKcmBus(ctx, faults))];
   console.log(`\nchaos, RC 0 → ${N} → 0 at qps 20/30, a fault half way each way\n${table(outcomes)}\n`);
   console.log(

@@ -19,6 +19,16 @@ describe('slopePerTenMinutes', () => {
     assert.equal(slope, 0);
   });
 
+  it('given steps at two faults and flat stretches between them, then the slope between faults is 0 and the whole is not', () => {
+    const readings = [...life(1, 0, 30, 100, 0), ...life(1, 300, 30, 130, 0), ...life(1, 600, 30, 160, 0)];
+    const faults = [
+      [290, 299],
+      [590, 599],
+    ] as const;
+    assert.equal(slopePerTenMinutes(readings, 0, faults), 0);
+    assert.ok((slopePerTenMinutes(readings, 0) ?? 0) > 50);
+  });
+
   it('given a single reading per process, then there is no slope', () => {
     assert.equal(slopePerTenMinutes([{ t: 0, pid: 1, mb: 1 }], 0), undefined);
   });

@@ -12,19 +12,29 @@ export type Window = readonly [number, number];
 /**
  * slopePerTenMinutes is how fast a service's memory grows, in MB per 10 minutes: the least-squares slope of its
  * readings with one intercept per process (a killed service's replacement starts over), leaving out each process's
- * first warmUpS seconds. Undefined when fewer than two readings of one process remain.
+ * first warmUpS seconds. Given fault windows, the readings inside them are left out too and each stretch between
+ * two faults gets its own intercept: the growth while the churn goes on, without the steps a fault makes. Undefined
+ * when no process has two readings left in one stretch.
  */
-export function slopePerTenMinutes(samples: readonly RssSample[], warmUpS: number): number | undefined {
-  const byPid = new Map<number, RssSample[]>();
-  for (const s of samples) byPid.set(s.pid, [...(byPid.get(s.pid) ?? []), s]);
+export function slopePerTenMinutes(
+  samples: readonly RssSample[],
+  warmUpS: number,
+  windows: readonly Window[] = [],
+): number | undefined {
+  const stretches = new Map<string, RssSample[]>();
+  const born = new Map<number, number>();
+  for (const s of samples) {
+    if (!born.has(s.pid)) born.set(s.pid, s.t);
+    if (s.t - born.get(s.pid)! < warmUpS || windows.some(([a, b]) => s.t >= a && s.t <= b)) continue;
+    const key = `${s.pid}/${windows.filter(([, b]) => b < s.t).length}`;
+    stretches.set(key, [...(stretches.get(key) ?? []), s]);
+  }
   let covariance = 0,
     variance = 0;
-  for (const life of byPid.values()) {
-    const warm = life.filter((s) => s.t - life[0]!.t >= warmUpS);
-    if (warm.length < 2) continue;
-    const meanT = mean(warm.map((s) => s.t)),
-      meanMb = mean(warm.map((s) => s.mb));
-    for (const s of warm) {
+  for (const stretch of stretches.values()) {
+    const meanT = mean(stretch.map((s) => s.t)),
+      meanMb = mean(stretch.map((s) => s.mb));
+    for (const s of stretch) {
       covariance += (s.t - meanT) * (s.mb - meanMb);
       variance += (s.t - meanT) ** 2;
     }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import { BrokerFaults } from '../chaos/broker-faults.ts';
-import { faultsOf, injectInto } from '../chaos/faults.ts';
+import { chosenFaults, injectInto } from '../chaos/faults.ts';
 import { ChaosSystem } from '../chaos/system.ts';
 import type { Window } from './figures.ts';
 import { Sampler, type Readings } from './sampler.ts';
@@ -84,7 +84,7 @@ async function churnOnce(ctx: BenchContext, w: Workload, churn: { steps: number;
   }
 }
 
-/** injectFaults injects the stack's faults in turn, one every plan.faultS, until the end; each window is recorded. */
+/** injectFaults injects the stack's faults (CHAOS_ONLY's) in turn, one every plan.faultS, until the end; each window is recorded. */
 async function injectFaults(
   ctx: BenchContext,
   system: ChaosSystem,
@@ -92,7 +92,7 @@ async function injectFaults(
   started: number,
   end: number,
 ): Promise<FaultRun[]> {
-  const list = faultsOf(ctx.stack.kafkaNodes);
+  const list = chosenFaults(ctx.stack.kafkaNodes);
   const brokers = new BrokerFaults(ctx);
   const runs: FaultRun[] = [];
   const at = (): number => (performance.now() - started) / 1000;

@@ -11,6 +11,8 @@ import type { RssSample, Timed } from './figures.ts';
 /** Readings are everything the sampler read, by service slot (RSS, input watermark age) or service (records lag). */
 export type Readings = {
   readonly rss: Map<string, RssSample[]>;
+  /** heapUsed is each service's V8 heap in use (nodejs_heap_size_used_bytes): the live objects and their garbage. */
+  readonly heapUsed: Map<string, RssSample[]>;
   readonly watermarkAgeS: Map<string, Timed[]>;
   /** lagS is each reconciler's lag behind the watcher, in seconds (lagBehindWatcher). */
   readonly lagS: Map<string, Timed[]>;
@@ -56,7 +58,7 @@ export function lagBehindWatcher(reconciler: string, watcher: string, nowMs: num
 const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set(key, [...(m.get(key) ?? []), value]);
 
 /**
- * Sampler reads, every time it is asked (sample): each running service's RSS; each reconciler's oldest input
+ * Sampler reads, every time it is asked (sample): each running service's RSS and V8 heap in use; each reconciler's oldest input
  * watermark age (kcm_bus_input_watermark_age_seconds, its largest series) and its lag behind the watcher
  * (lagBehindWatcher); each service's consumer groups' lag in records (committed against the partitions' ends, as
  * `kcm-bus lag`); and the Kafka requests each process sent since the last reading (kcm_bus_kafka_requests_total,
@@ -65,6 +67,7 @@ const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set
 export class Sampler {
   readonly readings: Readings = {
     rss: new Map(),
+    heapUsed: new Map(),
     watermarkAgeS: new Map(),
     lagS: new Map(),
     recordsLag: new Map(),
@@ -103,6 +106,8 @@ export class Sampler {
     try {
       push(this.readings.rss, slot, { t, pid, mb: rssBytes(pid) / 2 ** 20 });
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
+      for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
+        push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / 2 ** 20 });
       const sent = metricSamples(page, 'kcm_bus_kafka_requests_total').reduce((a, b) => a + b.value, 0);
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);

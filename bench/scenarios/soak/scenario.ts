@@ -3,11 +3,11 @@
  * writer, two reconciler-rc members, reconciler-endpoint and reconciler-node, each started again when it exits, as
  * a Deployment would: chaos/system.ts), at --kube-api-qps 20/30. SOAK_PAIRS RCs and as many ReplicaSets, each alone
  * in a namespace behind a Service, are scaled at random between 0 and SOAK_MAX_PODS every SOAK_CHURN_S (a Service
- * deleted and created again every fifth time), and the chaos list's faults are injected in turn, one every
- * SOAK_FAULT_S. Every SOAK_SAMPLE_S it reads each service's RSS, each reconciler's input watermark age and lag behind
+ * deleted and created again every fifth time), and the chaos list's faults (CHAOS_ONLY's) are injected in turn, one
+ * every SOAK_FAULT_S. Every SOAK_SAMPLE_S it reads each service's RSS, each reconciler's input watermark age and lag behind
  * the watcher, each service's consumer lag in records, and counts Kafka requests (sampler.ts). It prints, and draws (bench/out/soak-rss.svg,
- * soak-lag.svg, the faults shaded): each service's memory slope after warm-up (one line per process: a killed
- * service's replacement starts over), the lag's p99 outside the fault windows, pods over-created (against the
+ * soak-lag.svg, the faults shaded; every reading in soak-readings.json): each service's memory slope after warm-up
+ * (one line per process: a killed service's replacement starts over; and between faults, RSS and V8 heap in use), the lag's p99 outside the fault windows, pods over-created (against the
  * targets in effect, figures.ts) and lost, and the services that exited on their own.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { lineChart } from '../../lib/svg-chart.ts';
+import { ONLY_KNOB } from '../chaos/faults.ts';
 import { soak, type SoakPlan, type SoakRun } from './run.ts';
 import { summarize, summaryText, type Summary } from './summary.ts';
 
@@ -42,6 +43,7 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const summary = summarize(result, numberKnob(KNOBS.warmUpS));
   console.log(`\n${summaryText(summary)}\n`);
   draw(ctx, result);
+  writeFileSync(join(ctx.out, 'soak-readings.json'), JSON.stringify(readingsJson(result), null, 1));
   return { rows: rowsOf(summary), data: { plan, summary, faults: result.faults } };
 }
 
@@ -62,6 +64,16 @@ function draw(ctx: BenchContext, r: SoakRun): void {
   );
 }
 
+/** readingsJson is every reading of the soak and its fault windows, for another look without another hour. */
+function readingsJson(r: SoakRun): unknown {
+  const { kafkaRequests, ...series } = r.readings;
+  return {
+    faults: r.faults,
+    kafkaRequests,
+    ...Object.fromEntries(Object.entries(series).map(([k, m]) => [k, Object.fromEntries(m)])),
+  };
+}
+
 function rowsOf(s: Summary): Row[] {
   const note = `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}`;
   return [
@@ -69,7 +81,9 @@ function rowsOf(s: Summary): Row[] {
       scenario: `soak: ${x.slot} RSS slope after warm-up, MB per 10 min`,
       unit: 'MB',
       kcmBus: x.slopeMb,
-      note: `RSS ${x.firstMb?.toFixed(0)} → ${x.lastMb?.toFixed(0)} MB, most ${x.maxMb.toFixed(0)}`,
+      note:
+        `RSS ${x.firstMb?.toFixed(0)} → ${x.lastMb?.toFixed(0)} MB, most ${x.maxMb.toFixed(0)}; between faults: ` +
+        `RSS ${x.quietSlopeMb?.toFixed(1)}, heap in use ${x.heapSlopeMb?.toFixed(1)} MB per 10 min`,
     })),
     ...s.services
       .filter((x) => x.lagP99S !== undefined)
@@ -90,7 +104,7 @@ export const scenario: Scenario = {
   title: `an hour of churn with a fault every ${numberKnob(KNOBS.faultS)} s`,
   run,
   onlyWhenAsked: true,
-  knobs: Object.values(KNOBS),
+  knobs: [...Object.values(KNOBS), ONLY_KNOB],
   measures:
     "RCs, ReplicaSets and Services changed at random for SOAK_MINUTES, a chaos fault every SOAK_FAULT_S: each service's " +
     'RSS slope, lag p99 outside the faults, Kafka requests, pods over-created and lost',

@@ -5,6 +5,9 @@ import type { SoakRun } from './run.ts';
 export type ServiceFigures = {
   readonly slot: string;
   readonly slopeMb: number | undefined;
+  /** quietSlopeMb and heapSlopeMb are the RSS's and the heap's slopes between faults (figures.ts). */
+  readonly quietSlopeMb: number | undefined;
+  readonly heapSlopeMb: number | undefined;
   readonly firstMb: number | undefined;
   readonly lastMb: number | undefined;
   readonly maxMb: number;
@@ -43,6 +46,8 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     return {
       slot,
       slopeMb: slopePerTenMinutes(rss, warmUpS),
+      quietSlopeMb: slopePerTenMinutes(rss, warmUpS, windows),
+      heapSlopeMb: slopePerTenMinutes(r.readings.heapUsed.get(slot) ?? [], warmUpS, windows),
       firstMb: warm[0]?.mb,
       lastMb: rss.at(-1)?.mb,
       maxMb: Math.max(...rss.map((s) => s.mb)),
@@ -73,21 +78,25 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
 const most = (xs: readonly Timed[]): number | undefined =>
   xs.length === 0 ? undefined : Math.max(...xs.map((x) => x.v));
 
+const verdict = (slopes: readonly number[]): string => (Math.max(...slopes) <= SLOPE_GOAL_MB ? 'met' : 'not met');
+
 const fixed = (v: number | undefined, digits = 1): string => (v === undefined ? '-' : v.toFixed(digits));
 
 /** summaryText prints the soak's figures: a line per service, the lag in records, the checks and the goals. */
 export function summaryText(s: Summary): string {
-  const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}`;
+  const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'quiet'.padStart(7)}${'heap'.padStart(7)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}`;
   const lines = s.services.map(
     (x) =>
-      `${x.slot.padEnd(22)}${fixed(x.slopeMb, 2).padStart(10)}${`${fixed(x.firstMb, 0)} → ${fixed(x.lastMb, 0)}`.padStart(16)}` +
+      `${x.slot.padEnd(22)}${fixed(x.slopeMb, 2).padStart(10)}${fixed(x.quietSlopeMb, 2).padStart(7)}${fixed(x.heapSlopeMb, 2).padStart(7)}${`${fixed(x.firstMb, 0)} → ${fixed(x.lastMb, 0)}`.padStart(16)}` +
       `${x.maxMb.toFixed(0).padStart(7)}${fixed(x.ageP99S, 2).padStart(9)}${fixed(x.ageMaxS, 2).padStart(9)}` +
       `${fixed(x.lagP99S, 2).padStart(9)}${fixed(x.lagMaxS, 2).padStart(9)}`,
   );
   const slopes = s.services.map((x) => x.slopeMb ?? 0);
+  const quiet = s.services.map((x) => x.quietSlopeMb ?? 0);
   const lags = s.services.flatMap((x) => (x.lagP99S === undefined ? [] : [x.lagP99S]));
   return [
-    'soak: memory (MB); input watermark age and lag behind the watcher (s; p99 outside the fault windows)',
+    'soak: memory (MB; slopes per 10 min after warm-up: RSS, RSS between faults, V8 heap in use between faults);',
+    'input watermark age and lag behind the watcher (s; p99 outside the fault windows)',
     head,
     ...lines,
     `consumer lag p99 outside faults, records: ${Object.entries(s.recordsLagP99)
@@ -96,7 +105,7 @@ export function summaryText(s: Summary): string {
     `changes ${s.steps} (${s.failedSteps} refused), faults: ${s.faults.join('; ')}`,
     `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
     `Kafka requests a minute ${s.kafkaRequestsPerMinute}`,
-    `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${Math.max(...slopes) <= SLOPE_GOAL_MB ? 'met' : 'not met'}; ` +
+    `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
   ].join('\n');
 }
