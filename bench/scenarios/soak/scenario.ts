@@ -78,22 +78,26 @@ function rowsOf(s: Summary): Row[] {
   const note = `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}`;
   return [
     ...s.services.map((x) => ({
-      scenario: `soak: ${x.slot} RSS slope after warm-up, MB per 10 min`,
+      scenario: `soak ${x.slot} RSS slope after warm-up, MB per 10 min`,
       unit: 'MB',
       kcmBus: x.slopeMb,
       note:
         `RSS ${x.firstMb?.toFixed(0)} → ${x.lastMb?.toFixed(0)} MB, most ${x.maxMb.toFixed(0)}; between faults: ` +
         `RSS ${x.quietSlopeMb?.toFixed(1)}, heap in use ${x.heapSlopeMb?.toFixed(1)} MB per 10 min`,
     })),
-    ...s.services
-      .filter((x) => x.lagP99S !== undefined)
-      .map((x) => ({
-        scenario: `soak: ${x.slot} behind the watcher, p99 outside faults`,
-        unit: 's',
-        kcmBus: x.lagP99S,
-        note: `most ${x.lagMaxS?.toFixed(2)} s; input watermark age p99 ${x.ageP99S?.toFixed(2)} s`,
-      })),
-    { scenario: 'soak: Kafka requests a minute', unit: 'requests', kcmBus: s.kafkaRequestsPerMinute, note },
+    ...s.services.flatMap((x) =>
+      x.lagP99S === undefined
+        ? []
+        : [
+            {
+              scenario: `soak ${x.slot} behind the watcher, p99 outside faults`,
+              unit: 'ms',
+              kcmBus: x.lagP99S * 1000,
+              note: `most ${x.lagMaxS?.toFixed(2)} s; input watermark age p99 ${x.ageP99S?.toFixed(2)} s`,
+            },
+          ],
+    ),
+    { scenario: 'soak Kafka requests a minute', unit: 'requests', kcmBus: s.kafkaRequestsPerMinute, note },
   ];
 }
 
@@ -101,7 +105,7 @@ function rowsOf(s: Summary): Row[] {
 export const scenario: Scenario = {
   id: 'soak',
   name: 'soak',
-  title: `an hour of churn with a fault every ${numberKnob(KNOBS.faultS)} s`,
+  title: `${numberKnob(KNOBS.minutes)} minutes of churn with a fault every ${numberKnob(KNOBS.faultS)} s`,
   run,
   onlyWhenAsked: true,
   knobs: [...Object.values(KNOBS), ONLY_KNOB],
