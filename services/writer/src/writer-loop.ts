@@ -1,5 +1,5 @@
 import {
-  RECORD_LIMIT_CONFIG,
+  keptFor,
   type Bus,
   type BusBatch,
   type GroupMember,
@@ -56,7 +56,7 @@ const MAX_PENDING = 4096;
  * at-least-once, made harmless by idempotent requests.
  */
 export async function startWriterLoop(o: WriterLoopOptions): Promise<WriterLoop> {
-  const configs = { 'cleanup.policy': 'delete', 'retention.ms': String(o.retentionMs), ...RECORD_LIMIT_CONFIG };
+  const configs = keptFor(o.retentionMs);
   await o.bus.ensureTopics(
     Object.values(MUTATION_TOPICS).map((topic) => ({ topic, partitions: o.partitions, configs })),
   );

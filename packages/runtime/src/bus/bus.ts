@@ -4,7 +4,7 @@
  * another client (one that speaks KIP-848's consumer group protocol, which kafkajs does not) touches that folder alone.
  */
 import { causeChain } from '../faults/record-fault.ts';
-import { RECORD_LIMIT_CONFIG } from './record-limit.ts';
+import { keptFor, RECORD_LIMIT_CONFIG } from './record-limit.ts';
 
 /** TopicPartition names one partition of one topic. */
 export type TopicPartition = { readonly topic: string; readonly partition: number };
@@ -179,7 +179,7 @@ export type TopicSpec = {
  * topic that carries API objects, it takes a record as large as the largest object (RECORD_LIMIT_CONFIG).
  */
 export function historyTopicConfigs(auditWindowMs: number): Record<string, string> {
-  return { 'cleanup.policy': 'delete', 'retention.ms': String(auditWindowMs), ...RECORD_LIMIT_CONFIG };
+  return keptFor(auditWindowMs);
 }
 
 /**

@@ -9,6 +9,14 @@ export const RECORD_LIMIT_CONFIG: Readonly<Record<string, string>> = {
   'max.message.bytes': String(TOPIC_MAX_MESSAGE_BYTES),
 };
 
+/**
+ * keptFor are the configs of a topic that carries API objects and deletes them once retentionMs old (a history topic,
+ * the mutations, a dead-letter topic): never compacted, and a record as large as the largest object.
+ */
+export function keptFor(retentionMs: number): Record<string, string> {
+  return { 'cleanup.policy': 'delete', 'retention.ms': String(retentionMs), ...RECORD_LIMIT_CONFIG };
+}
+
 /** MAX_RECORD_BYTES is the largest single record a publisher sends (alone in its request), under TOPIC_MAX_MESSAGE_BYTES. */
 export const MAX_RECORD_BYTES = 4_000_000;
 

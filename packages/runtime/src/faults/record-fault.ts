@@ -1,4 +1,4 @@
-import { RECORD_LIMIT_CONFIG } from '../bus/record-limit.ts';
+import { keptFor } from '../bus/record-limit.ts';
 import { RegistryError } from '../registry/registry.ts';
 
 /**
@@ -55,13 +55,9 @@ export function deadLetterTopic(topic: string): string {
 
 /**
  * DEAD_LETTER_CONFIGS are a dead-letter topic's configs: kept a week for an operator to look at, then deleted; a dead
- * letter as large as the record it holds (RECORD_LIMIT_CONFIG).
+ * letter as large as the record it holds (keptFor).
  */
-export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = {
-  'cleanup.policy': 'delete',
-  'retention.ms': String(7 * 86_400_000),
-  ...RECORD_LIMIT_CONFIG,
-};
+export const DEAD_LETTER_CONFIGS: Readonly<Record<string, string>> = keptFor(7 * 86_400_000);
 
 /** DEAD_LETTER_HEADERS name the headers a dead letter carries: why, where it came from, and who gave up on it. */
 export const DEAD_LETTER_HEADERS = {
