@@ -56,17 +56,37 @@ export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) 
  */
 export const RC_METRICS = { controller: 'replicationcontroller-controller' } as const;
 
-/** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
-export async function scrape(url: string): Promise<Scraped> {
-  const lines = (await httpCall(url, { timeoutMs: 10_000 })).body
-    .split('\n')
-    .filter((l) => l !== '' && !l.startsWith('#'));
+/** MetricSample is one sample line of a Prometheus text page: its labels and value. */
+export type MetricSample = { readonly labels: Readonly<Record<string, string>>; readonly value: number };
+
+/** sampleLines are the sample lines of metric `name` among a page's lines. */
+const sampleLines = (lines: readonly string[], name: string): string[] =>
+  lines.filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+
+const valueOf = (line: string): number => Number(line.split(' ').at(-1));
+
+/** parseMetrics reads a Prometheus text page: the sum of a metric's samples whose labels include the given ones (0 when none). */
+export function parseMetrics(page: string): Scraped {
+  const lines = page.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   return (name, labels = {}) => {
     const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-    return lines
-      .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
-      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    return sampleLines(lines, name)
+      .filter((l) => want.every((w) => l.includes(w)))
+      .reduce((sum, l) => sum + valueOf(l), 0);
   };
+}
+
+/** metricSamples are the samples of a metric on a Prometheus text page, each with its labels. */
+export function metricSamples(page: string, name: string): MetricSample[] {
+  return sampleLines(page.split('\n'), name).map((l) => ({
+    labels: Object.fromEntries([...l.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!])),
+    value: valueOf(l),
+  }));
+}
+
+/** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
+export async function scrape(url: string): Promise<Scraped> {
+  return parseMetrics((await httpCall(url, { timeoutMs: 10_000 })).body);
 }
 
 /** Steady gives a probe's last sample, once all probes held steady. */

@@ -1,6 +1,6 @@
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { tlsClient } from '@kcm-bus/stack/pki.ts';
-import type { Scraped } from '../probes.ts';
+import { parseMetrics, type Scraped } from '../probes.ts';
 import type { BenchContext } from '../scenario.ts';
 
 /** ApiResource is a resource whose writes S4 counts at the apiserver: Endpoints (S4) or EndpointSlices (S4S). */
@@ -12,17 +12,6 @@ export const WRITE_VERBS = ['POST', 'PUT', 'DELETE'] as const;
 /** PutTime is the sum (s) and count of the PUTs of a resource so far. */
 export type PutTime = { readonly seconds: number; readonly count: number };
 
-/** parse reads a Prometheus text page: the sum of a metric's samples whose labels include the given ones (0 when none). */
-function parse(page: string): Scraped {
-  const lines = page.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
-  return (name, labels = {}) => {
-    const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-    return lines
-      .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && want.every((w) => l.includes(w)))
-      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-  };
-}
-
 /** apiserverScrape reads the bench apiserver's /metrics once, as admin. */
 export async function apiserverScrape(ctx: BenchContext): Promise<Scraped> {
   const answer = await httpCall(`${ctx.e.apiserver}/metrics`, {
@@ -31,7 +20,7 @@ export async function apiserverScrape(ctx: BenchContext): Promise<Scraped> {
   });
   if (answer.status !== 200)
     throw new Error(`GET ${ctx.e.apiserver}/metrics: ${answer.status} ${answer.body.slice(0, 200)}`);
-  return parse(answer.body);
+  return parseMetrics(answer.body);
 }
 
 /**

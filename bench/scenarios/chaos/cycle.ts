@@ -6,6 +6,7 @@ import { watchOwnedPods, type OwnedPods } from '../../lib/owned-pods.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import { cleanUpNamespace } from '../../lib/systems.ts';
+import { scaleTo } from '../../lib/scale.ts';
 
 /** PODS_KNOB (CHAOS_PODS) is the size of each cycle's RC; N its value. */
 export const PODS_KNOB = knob('CHAOS_PODS', '200', 'pods of the RC scaled 0 → N → 0 in each cycle, at 20/30');
@@ -64,7 +65,7 @@ export async function cycle(ctx: BenchContext, arm: Arm, fault: string, ns: stri
   try {
     const upS = await leg(ctx, arm, pods, ns, N, injected);
     const taintedUp = nodes.timeline.taintedNow;
-    await scale(ctx, ns, 0);
+    await scaleTo(ctx.kube, `/api/v1/namespaces/${ns}/replicationcontrollers`, ns, 'chaos', 0);
     const downS = await leg(ctx, arm, pods, ns, 0, injected);
     const maxLive = pods.series.reduce((max, s) => Math.max(max, s.n), 0);
     return {
@@ -135,17 +136,6 @@ async function statusReplicas(ctx: BenchContext, ns: string): Promise<number | u
       }
     ).replicas ?? 0
   );
-}
-
-/** scale sets the RC's replicas through its scale subresource, with no resourceVersion: a status write in between is no conflict. */
-async function scale(ctx: BenchContext, ns: string, replicas: number): Promise<void> {
-  const body = {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: { name: 'chaos', namespace: ns },
-    spec: { replicas },
-  };
-  await ctx.kube('PUT', `/api/v1/namespaces/${ns}/replicationcontrollers/chaos/scale`, body);
 }
 
 /** nodeNotReadyEvents counts the NodeNotReady events about nodes (node lifecycle saw a Ready node go unready) since `since`. */

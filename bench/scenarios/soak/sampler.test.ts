@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { lagBehindWatcher, metricSamples } from './sampler.ts';
+import { metricSamples } from '../../lib/probes.ts';
+import { lagBehindWatcher } from './sampler.ts';
 
 const WATCHER = `# HELP kcm_bus_watcher_last_watermark_timestamp_seconds x
 kcm_bus_watcher_last_watermark_timestamp_seconds{kind="Pod",resource="pods"} 1000

@@ -2,7 +2,8 @@ import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
-import { rssBytes } from '../../lib/probes.ts';
+import { metricSamples, rssBytes } from '../../lib/probes.ts';
+import { parseRequestCounts } from '../../lib/kafka-requests.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import type { ChaosSystem } from '../chaos/system.ts';
 import type { ServiceProcess } from '@kcm-bus/harness/processes.ts';
@@ -20,20 +21,6 @@ export type Readings = {
   /** kafkaRequests are the Kafka requests every service sent, over the lives of all their processes. */
   kafkaRequests: number;
 };
-
-/** MetricSample is one sample line of a Prometheus text page: its labels and value. */
-export type MetricSample = { readonly labels: Readonly<Record<string, string>>; readonly value: number };
-
-/** metricSamples are the samples of a metric on a Prometheus text page. */
-export function metricSamples(page: string, name: string): MetricSample[] {
-  return page
-    .split('\n')
-    .filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
-    .map((l) => ({
-      labels: Object.fromEntries([...l.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!])),
-      value: Number(l.split(' ').at(-1)),
-    }));
-}
 
 /**
  * lagBehindWatcher is how far a reconciler is behind the watcher, in seconds, from their pages read at `nowMs`: for each
@@ -108,7 +95,7 @@ export class Sampler {
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
       for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
         push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / 2 ** 20 });
-      const sent = metricSamples(page, 'kcm_bus_kafka_requests_total').reduce((a, b) => a + b.value, 0);
+      const sent = Object.values(parseRequestCounts(page)).reduce((a, b) => a + b, 0);
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);
       return page;

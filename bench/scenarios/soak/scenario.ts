@@ -34,13 +34,19 @@ const KNOBS = {
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f'];
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
-  const plan = Object.fromEntries(
-    Object.entries(KNOBS)
-      .filter(([k]) => k !== 'warmUpS')
-      .map(([k, v]) => [k, numberKnob(v)]),
-  ) as unknown as SoakPlan;
+  const n = (k: keyof typeof KNOBS): number => numberKnob(KNOBS[k]);
+  const plan: SoakPlan = {
+    minutes: n('minutes'),
+    churnS: n('churnS'),
+    faultS: n('faultS'),
+    sampleS: n('sampleS'),
+    settleS: n('settleS'),
+    pairs: n('pairs'),
+    maxPods: n('maxPods'),
+    seed: n('seed'),
+  };
   const result = await soak(ctx, plan);
-  const summary = summarize(result, numberKnob(KNOBS.warmUpS));
+  const summary = summarize(result, n('warmUpS'));
   console.log(`\n${summaryText(summary)}\n`);
   draw(ctx, result);
   writeFileSync(join(ctx.out, 'soak-readings.json'), JSON.stringify(readingsJson(result), null, 1));

@@ -2,6 +2,7 @@ import { rcManifest } from '@kcm-bus/harness/rc.ts';
 import { endpointsRight, serviceManifest } from '../chaos/endpoints.ts';
 import { watchOwnedPods, type OwnedPods } from '../../lib/owned-pods.ts';
 import { cleanUpNamespace } from '../../lib/systems.ts';
+import { scaleTo } from '../../lib/scale.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import { overCreated, type Target } from './figures.ts';
 
@@ -128,7 +129,7 @@ export class Workload {
   /** #scale sets a controller's replicas, its new target counted from before the request (the controller may act at once). */
   async #scale(c: Controller, replicas: number): Promise<void> {
     const t = this.#now();
-    await scale(this.#ctx, c, replicas);
+    await scaleTo(this.#ctx.kube, c.path, c.ns, NAME, replicas);
     c.targets.push({ t, replicas });
   }
 
@@ -139,15 +140,4 @@ export class Workload {
   #now(): number {
     return (performance.now() - this.#started) / 1000;
   }
-}
-
-/** scale sets a controller's replicas through its scale subresource (no resourceVersion: a status write is no conflict). */
-async function scale(ctx: BenchContext, c: Controller, replicas: number): Promise<void> {
-  const body = {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: { name: NAME, namespace: c.ns },
-    spec: { replicas },
-  };
-  await ctx.kube('PUT', `${c.path}/${NAME}/scale`, body);
 }
