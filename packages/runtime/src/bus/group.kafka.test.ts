@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KafkaMessage } from 'kafkajs';
-import { busBatch, latestAssignment, lostGeneration, nextAssignment, type Membership } from './group.kafka.ts';
+import {
+  busBatch,
+  groupTimeouts,
+  latestAssignment,
+  lostGeneration,
+  nextAssignment,
+  type Membership,
+} from './group.kafka.ts';
 
 /** message is a kafkajs record-batch entry with the given offset, key, value and headers. */
 const message = (
@@ -45,6 +52,22 @@ const brokerError = (type: string): Error => Object.assign(new Error(`broker ans
 /** afterRetries is how kafkajs's retrier hands it on: a KafkaJSNonRetriableError whose cause is the broker's error. */
 const afterRetries = (cause: Error): Error =>
   Object.assign(new Error(cause.message, { cause }), { name: 'KafkaJSNonRetriableError' });
+
+describe('groupTimeouts', () => {
+  /** KAFKAJS_IDLE_FETCH_MS is kafkajs's maxWaitTimeInMs: how long a fetch of quiet topics waits, with no heartbeat. */
+  const KAFKAJS_IDLE_FETCH_MS = 5000;
+
+  it('gives a group of one member a session that outlasts several idle fetches', () => {
+    const t = groupTimeouts({ ephemeral: true });
+    assert.ok(t.sessionTimeout >= 4 * KAFKAJS_IDLE_FETCH_MS, `session ${t.sessionTimeout} ms`);
+    assert.ok(t.heartbeatInterval * 3 <= t.sessionTimeout);
+  });
+
+  it("keeps a shared group at the broker's shortest session, so a dead member's partitions move in 6 s", () => {
+    assert.deepEqual(groupTimeouts({}), { sessionTimeout: 6000, heartbeatInterval: 2000 });
+    assert.deepEqual(groupTimeouts({ ephemeral: false }), groupTimeouts({}));
+  });
+});
 
 describe('lostGeneration', () => {
   it('given a commit refused because the member is gone, as kafkajs wraps it after its retries, then it is a lost generation', () => {

@@ -8,7 +8,7 @@ import { TOPIC_MAX_MESSAGE_BYTES } from './record-limit.ts';
 import { causeChain } from '../faults/record-fault.ts';
 
 /**
- * GROUP_TIMEOUTS are every consumer group's session.timeout.ms and heartbeat.interval.ms. A member killed with -9
+ * GROUP_TIMEOUTS are a shared consumer group's session.timeout.ms and heartbeat.interval.ms. A member killed with -9
  * holds its partitions for a whole session before the group rebalances to its replacement: kafkajs's 30 s session
  * made S7 pause 24-30 s, 10 s made it 14.7 s against upstream's 16.3 s (kube-controller-manager's 15 s lease).
  * 6 s is the broker's default group.min.session.timeout.ms, the shortest a broker accepts, with three heartbeats per
@@ -16,6 +16,24 @@ import { causeChain } from '../faults/record-fault.ts';
  * could cost a live member its partitions.
  */
 const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as const;
+
+/**
+ * EPHEMERAL_TIMEOUTS are the session and heartbeat of a group of one member (a member's reader of global inputs, a
+ * tail, a read to the end): no other member takes its partitions over, so a short session buys nothing. kafkajs
+ * heartbeats only between fetches, and a fetch of quiet topics waits its whole maxWaitTimeInMs (5 s): a 6 s session
+ * was lost whenever the event loop came a second late, and each loss was a rejoin that read the global inputs again
+ * from offset 0 (the soak: 44 in 30 minutes in reconciler-node, each a step of its memory). 30 s is kafkajs's own
+ * default session, ten heartbeats of its default 3 s.
+ */
+const EPHEMERAL_TIMEOUTS = { sessionTimeout: 30_000, heartbeatInterval: 3000 } as const;
+
+/** groupTimeouts are a group's session.timeout.ms and heartbeat.interval.ms: ephemeral groups' long, others' short. */
+export function groupTimeouts(o: Pick<GroupOptions, 'ephemeral'>): {
+  sessionTimeout: number;
+  heartbeatInterval: number;
+} {
+  return o.ephemeral ? EPHEMERAL_TIMEOUTS : GROUP_TIMEOUTS;
+}
 
 /**
  * FETCH_LIMITS fetch up to the topics' record limit (TOPIC_MAX_MESSAGE_BYTES) per partition, not kafkajs's 1 MiB: a
@@ -34,7 +52,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   const consumer = kafka.consumer({
     groupId: o.groupId,
     readUncommitted: false,
-    ...GROUP_TIMEOUTS,
+    ...groupTimeouts(o),
     ...FETCH_LIMITS,
     ...assignersOf(o),
   });
