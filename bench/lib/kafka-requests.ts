@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { sumsBy } from '@kcm-bus/harness/metrics-text.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
-
-/** SAMPLE is one sample line of kcm_bus_kafka_requests_total: its API and value. */
-const SAMPLE = /^kcm_bus_kafka_requests_total\{api="([^"]+)"\} (\S+)$/;
 
 /** ApiCounts are Kafka requests by API (Produce, Fetch, EndTxn, ...). */
 export type ApiCounts = Readonly<Record<string, number>>;
@@ -18,12 +16,7 @@ export function metricsUrlOf(pid: number): string {
 
 /** parseRequestCounts reads kcm_bus_kafka_requests_total's samples of a /metrics page by API. */
 export function parseRequestCounts(page: string): ApiCounts {
-  const counts: Record<string, number> = {};
-  for (const line of page.split('\n')) {
-    const api = SAMPLE.exec(line);
-    if (api) counts[api[1]!] = (counts[api[1]!] ?? 0) + Number(api[2]);
-  }
-  return counts;
+  return sumsBy(page, 'kcm_bus_kafka_requests_total', (labels) => labels['api']);
 }
 
 /** Requests are Kafka requests counted two ways: by API over all the processes, and in all by process. */

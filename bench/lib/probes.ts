@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
+import { parseMetrics, type Scraped } from '@kcm-bus/harness/metrics-text.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
@@ -47,42 +48,11 @@ export async function terminate(pid: number): Promise<void> {
   await waitFor(`pid ${pid} to exit after SIGTERM`, () => !running(pid), { timeoutMs: 60_000, intervalMs: 100 });
 }
 
-/** Scraped reads one /metrics page: the sum of a metric's samples whose labels include the given ones (0 when none). */
-export type Scraped = (name: string, labels?: Readonly<Record<string, string>>) => number;
-
 /**
  * RC_METRICS are the labels of the RC controller's series on reconciler-rc's /metrics: reconciler-rc also runs the
  * ReplicaSet controller, and a scrape adds up every series that matches, so a figure of the RC controller names it.
  */
 export const RC_METRICS = { controller: 'replicationcontroller-controller' } as const;
-
-/** MetricSample is one sample line of a Prometheus text page: its labels and value. */
-export type MetricSample = { readonly labels: Readonly<Record<string, string>>; readonly value: number };
-
-/** sampleLines are the sample lines of metric `name` among a page's lines. */
-const sampleLines = (lines: readonly string[], name: string): string[] =>
-  lines.filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-
-const valueOf = (line: string): number => Number(line.split(' ').at(-1));
-
-/** parseMetrics reads a Prometheus text page: the sum of a metric's samples whose labels include the given ones (0 when none). */
-export function parseMetrics(page: string): Scraped {
-  const lines = page.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
-  return (name, labels = {}) => {
-    const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-    return sampleLines(lines, name)
-      .filter((l) => want.every((w) => l.includes(w)))
-      .reduce((sum, l) => sum + valueOf(l), 0);
-  };
-}
-
-/** metricSamples are the samples of a metric on a Prometheus text page, each with its labels. */
-export function metricSamples(page: string, name: string): MetricSample[] {
-  return sampleLines(page.split('\n'), name).map((l) => ({
-    labels: Object.fromEntries([...l.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!])),
-    value: valueOf(l),
-  }));
-}
 
 /** scrape fetches a Prometheus text page once (HTTPS without verifying: upstream's self-signed serving certificate). */
 export async function scrape(url: string): Promise<Scraped> {

@@ -1,4 +1,5 @@
 /** What a system's client requests count: rest_client_requests_total by method and code (S16, S17). */
+import { sumsBy } from '@kcm-bus/harness/metrics-text.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 
 /** Requests is a count of rest_client_requests_total by `<method> <code>`. */
@@ -6,14 +7,8 @@ export type Requests = Readonly<Record<string, number>>;
 
 /** requestsAt reads rest_client_requests_total of a /metrics page by method and code (summed over hosts). */
 export async function requestsAt(metricsUrl: string): Promise<Requests> {
-  const out: Record<string, number> = {};
-  for (const line of (await httpCall(metricsUrl, { timeoutMs: 10_000 })).body.split('\n')) {
-    if (!line.startsWith('rest_client_requests_total{')) continue;
-    const label = (name: string): string => new RegExp(`[{,]${name}="([^"]*)"`).exec(line)?.[1] ?? '?';
-    const key = `${label('method')} ${label('code')}`;
-    out[key] = (out[key] ?? 0) + Number(line.split(' ').at(-1));
-  }
-  return out;
+  const page = (await httpCall(metricsUrl, { timeoutMs: 10_000 })).body;
+  return sumsBy(page, 'rest_client_requests_total', (l) => `${l['method'] ?? '?'} ${l['code'] ?? '?'}`);
 }
 
 /** since is what was counted after and not before, the keys that did not change left out. */

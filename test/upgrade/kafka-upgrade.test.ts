@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { rawKube } from '@kcm-bus/harness/kube.ts';
+import { parseMetrics } from '@kcm-bus/harness/metrics-text.ts';
 import { rcClient, rcManifest } from '@kcm-bus/harness/rc.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { say } from '@kcm-bus/stack/cli.ts';
@@ -46,17 +47,9 @@ async function stopBus(e: StackEndpoints): Promise<void> {
 
 /** appliedCreates reads the writer's count of pod creates applied for replicationcontroller-controller. */
 async function appliedCreates(): Promise<number> {
-  const text = await (await fetch(`http://${c.host}:${c.ports.writer}/metrics`)).text();
-  const line = text
-    .split('\n')
-    .find(
-      (l) =>
-        l.startsWith('kcm_bus_writer_mutations_total{') &&
-        l.includes('controller="replicationcontroller-controller"') &&
-        l.includes('verb="Create"') &&
-        l.includes('outcome="Applied"'),
-    );
-  return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  const page = await (await fetch(`http://${c.host}:${c.ports.writer}/metrics`)).text();
+  const created = { controller: 'replicationcontroller-controller', verb: 'Create', outcome: 'Applied' };
+  return parseMetrics(page)('kcm_bus_writer_mutations_total', created);
 }
 
 describe(`Kafka ${FROM.version} → ${TO.version} with its data kept, under a running kcm-bus`, () => {

@@ -1,6 +1,6 @@
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { tlsClient } from '@kcm-bus/stack/pki.ts';
-import { parseMetrics, type Scraped } from '../probes.ts';
+import { parseMetrics, type Scraped } from '@kcm-bus/harness/metrics-text.ts';
 import type { BenchContext } from '../scenario.ts';
 
 /** ApiResource is a resource whose writes S4 counts at the apiserver: Endpoints (S4) or EndpointSlices (S4S). */

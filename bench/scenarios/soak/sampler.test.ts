@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { metricSamples } from '../../lib/probes.ts';
 import { lagBehindWatcher } from './sampler.ts';
 
 const WATCHER = `# HELP kcm_bus_watcher_last_watermark_timestamp_seconds x
@@ -13,15 +12,6 @@ kcm_bus_input_watermark_age_seconds{controller="rc",topic="kcm.state.pods"} ${po
 kcm_bus_input_watermark_age_seconds{controller="rc",topic="kcm.state.replicationcontrollers"} ${rcsAge}
 kcm_bus_input_watermark_age_seconds{controller="rc",topic="kcm.state.leases"} 40
 `;
-
-describe('metricSamples', () => {
-  it('given a page, then the samples of that metric only, with their labels', () => {
-    assert.deepEqual(metricSamples(reconciler(1, 2), 'kcm_bus_input_watermark_age_seconds').slice(0, 1), [
-      { labels: { controller: 'rc', topic: 'kcm.state.pods' }, value: 1 },
-    ]);
-    assert.equal(metricSamples(reconciler(1, 2), 'kcm_bus_input_watermark_age_seconds').length, 3);
-  });
-});
 
 describe('lagBehindWatcher', () => {
   it("given the watcher's newest watermarks and the reconciler's ages, then the largest gap, whatever the watermarks' age", () => {

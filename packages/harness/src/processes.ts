@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
 import { serviceScript } from '@kcm-bus/stack/services.ts';
+import { parseMetrics } from './metrics-text.ts';
 import { waitFor } from './wait.ts';
 
 /** ServiceProcess is a kcm-bus service a test or the bench started; they stop what they start, also when they fail. */
@@ -94,16 +95,11 @@ export async function stopAllServices(): Promise<void> {
   );
 }
 
-/** metricValue reads one sample of a service's /metrics, 0 when absent. */
+/** metricValue reads a service's /metrics: the sum of a metric's samples with the given labels, 0 when none. */
 export async function metricValue(
   service: ServiceProcess,
   name: string,
   labels: Readonly<Record<string, string>>,
 ): Promise<number> {
-  const text = await (await fetch(service.metricsUrl)).text();
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text
-    .split('\n')
-    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
-  return line ? Number(line.split(' ').at(-1)) : 0;
+  return parseMetrics(await (await fetch(service.metricsUrl)).text())(name, labels);
 }
