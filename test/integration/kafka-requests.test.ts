@@ -7,7 +7,7 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 const stack = testStack();
 
-describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Kafka API', () => {
+describe('kcm_bus_kafka_requests_total and kcm_bus_kafka_group_joins_total: what a service asks of the broker', () => {
   after(stopAllServices);
 
   it('given a bus told of requests, when two transactions are published, then each is an AddPartitionsToTxn (or more), a Produce and an EndTxn, and the coordinator is not looked up again', async () => {
@@ -15,7 +15,7 @@ describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Ka
     const bus = kafkaBus({
       brokers: stack.kafkaBrokers,
       clientId: 'kcm-bus-test-requests',
-      onRequest: (api) => counts.set(api, (counts.get(api) ?? 0) + 1),
+      taps: { request: (api) => counts.set(api, (counts.get(api) ?? 0) + 1) },
     });
     const topic = uniqueName('kcm.test.requests');
     await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
@@ -36,6 +36,28 @@ describe('kcm_bus_kafka_requests_total: what a service asks of the broker, by Ka
       (counts.get('InitProducerId') ?? 0) >= 1,
       `InitProducerId counted when the publisher opened: ${JSON.stringify([...counts])}`,
     );
+  });
+
+  it("given a bus told of group joins, when a one-member group reads a topic, then its join is told once, under the group's name without its random suffix", async () => {
+    const joins: string[] = [];
+    const bus = kafkaBus({
+      brokers: stack.kafkaBrokers,
+      clientId: 'kcm-bus-test-joins',
+      taps: { groupJoin: (group) => joins.push(group) },
+    });
+    const topic = uniqueName('kcm.test.joins');
+    await bus.ensureTopics([{ topic, partitions: 1, configs: {} }]);
+    const publisher = await bus.publisher();
+    try {
+      await publisher.send(topic, [{ key: 'k', value: Buffer.from('v') }]);
+      let read = 0;
+      await bus.readToEnd(topic, () => void read++);
+      assert.equal(read, 1);
+    } finally {
+      await publisher.close();
+      await bus.deleteTopics([topic]);
+    }
+    assert.deepEqual(joins, ['kcm-bus-read']);
   });
 
   it('given a running watcher, then its /metrics counts its transactions (EndTxn) and the requests that carry them', async () => {

@@ -15,7 +15,7 @@ import { kafkaPublisher, kafkaTransactionalPublisher } from './publisher.kafka.t
 import { readTail } from './read-tail.ts';
 import { readToEnd } from './read-to-end.ts';
 import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
-import { countRequests, type OnRequest } from './request-count.kafka.ts';
+import { tapClients, type ClientTaps } from './client-taps.kafka.ts';
 import { cacheTransactionCoordinators } from './coordinator-cache.kafka.ts';
 
 stopIdleRequestQueueLoop();
@@ -48,8 +48,8 @@ export type KafkaBusOptions = {
   readonly sasl?: KafkaSasl;
   /** Receives kafkajs's log entries (warnings and errors); silent when absent. */
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra: Record<string, unknown>) => void;
-  /** Told the Kafka API of every request sent (kcm_bus_kafka_requests_total). */
-  readonly onRequest?: OnRequest;
+  /** Told of every request sent and every consumer group join (kcm_bus_kafka_requests_total, _group_joins_total). */
+  readonly taps?: ClientTaps;
 };
 
 const LEVELS: Readonly<Record<number, 'error' | 'warn' | 'info'>> = {
@@ -90,7 +90,7 @@ export function kafkaBus(opts: KafkaBusOptions): Bus {
       opts.log?.(levelOf(entry), `${entry.namespace}: ${message}`, extra);
     },
   });
-  if (opts.onRequest) countRequests(kafka, opts.onRequest);
+  if (opts.taps) tapClients(kafka, opts.taps);
   const bus: Bus = {
     ensureTopics: (specs) => ensureTopics(kafka, specs),
     topicConfigs: (topic) => topicConfigs(kafka, topic),

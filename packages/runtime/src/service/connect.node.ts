@@ -18,7 +18,7 @@ export function busConnection(
   flags: FlagReader,
   clientId: string,
   log?: KafkaBusOptions['log'],
-  onRequest?: KafkaBusOptions['onRequest'],
+  taps?: KafkaBusOptions['taps'],
 ): BusConnection {
   const url = flags.string('schema-registry-url');
   const security = kafkaSecurity(flags, url, process.env, (path) => readFileSync(path, 'utf8'));
@@ -28,7 +28,7 @@ export function busConnection(
       clientId,
       ...security.kafka,
       ...(log ? { log } : {}),
-      ...(onRequest ? { onRequest } : {}),
+      ...(taps ? { taps } : {}),
     }),
     schemaRegistry: httpSchemaRegistry(url, security.registry),
   };

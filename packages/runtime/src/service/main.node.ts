@@ -1,5 +1,5 @@
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
-import type { OnRequest } from '../bus/request-count.kafka.ts';
+import type { ClientTaps } from '../bus/client-taps.kafka.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { SchemaRegistry } from '../registry/registry.ts';
 import { COMMON_FLAGS } from './common.ts';
@@ -49,7 +49,7 @@ export async function serviceMain(
   }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
-  const { flags, log, connection } = configure(name, specs, argv, kafkaRequestCounter(registry));
+  const { flags, log, connection } = configure(name, specs, argv, kafkaClientCounters(registry));
   await runUntilSignal(log, flags.duration('graceful-shutdown-timeout'), async () => {
     const fatal = (what: string, err: unknown): void => {
       log.error(what, { err });
@@ -73,7 +73,7 @@ function configure(
   name: string,
   specs: readonly FlagSpec[],
   argv: readonly string[],
-  onRequest: OnRequest,
+  taps: ClientTaps,
 ): { flags: FlagReader; log: Logger; connection: BusConnection } {
   try {
     const flags = flagReader(parseFlags([...COMMON_FLAGS, ...specs], argv, process.env));
@@ -81,7 +81,7 @@ function configure(
     return {
       flags,
       log,
-      connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra), onRequest),
+      connection: busConnection(flags, `kcm-bus-${name}`, (level, msg, extra) => log[level](msg, extra), taps),
     };
   } catch (err) {
     console.error(err instanceof FlagError ? `${name}: ${err.message}` : err);
@@ -89,13 +89,22 @@ function configure(
   }
 }
 
-/** kafkaRequestCounter counts the service's requests to Kafka by API: kcm_bus_kafka_requests_total{api}. */
-function kafkaRequestCounter(registry: Registry): OnRequest {
-  const counter = new Counter({
+/**
+ * kafkaClientCounters count the service's requests to Kafka by API (kcm_bus_kafka_requests_total{api}) and its
+ * consumer group members' joins by group (kcm_bus_kafka_group_joins_total{group}).
+ */
+function kafkaClientCounters(registry: Registry): ClientTaps {
+  const requests = new Counter({
     name: 'kcm_bus_kafka_requests_total',
     help: 'Requests sent to Kafka, by Kafka API (Produce, Fetch, EndTxn, ...).',
     labelNames: ['api'],
     registers: [registry],
   });
-  return (api) => counter.inc({ api });
+  const joins = new Counter({
+    name: 'kcm_bus_kafka_group_joins_total',
+    help: "Joins of the service's consumer group members, by group (an ephemeral group's random suffix left out): each join of a member after its first is a rebalance, a lost session among them.",
+    labelNames: ['group'],
+    registers: [registry],
+  });
+  return { request: (api) => requests.inc({ api }), groupJoin: (group) => joins.inc({ group }) };
 }
