@@ -2,7 +2,7 @@ import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
-import { metricSamples } from '@kcm-bus/harness/metrics-text.ts';
+import { metricSamples, sumsBy } from '@kcm-bus/harness/metrics-text.ts';
 import { rssBytes } from '../../lib/probes.ts';
 import { parseRequestCounts } from '../../lib/kafka-requests.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
@@ -21,6 +21,8 @@ export type Readings = {
   readonly recordsLag: Map<string, Timed[]>;
   /** kafkaRequests are the Kafka requests every service sent, over the lives of all their processes. */
   kafkaRequests: number;
+  /** groupJoins are each process's consumer group joins by group at its last reading (kcm_bus_kafka_group_joins_total). */
+  readonly groupJoins: Map<string, Map<number, Readonly<Record<string, number>>>>;
 };
 
 /**
@@ -49,8 +51,8 @@ const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set
  * Sampler reads, every time it is asked (sample): each running service's RSS and V8 heap in use; each reconciler's oldest input
  * watermark age (kcm_bus_input_watermark_age_seconds, its largest series) and its lag behind the watcher
  * (lagBehindWatcher); each service's consumer groups' lag in records (committed against the partitions' ends, as
- * `kcm-bus lag`); and the Kafka requests each process sent since the last reading (kcm_bus_kafka_requests_total,
- * from 0 in a new process).
+ * `kcm-bus lag`); the Kafka requests each process sent since the last reading (kcm_bus_kafka_requests_total,
+ * from 0 in a new process); and each process's consumer group joins (kcm_bus_kafka_group_joins_total).
  */
 export class Sampler {
   readonly readings: Readings = {
@@ -60,6 +62,7 @@ export class Sampler {
     lagS: new Map(),
     recordsLag: new Map(),
     kafkaRequests: 0,
+    groupJoins: new Map(),
   };
   readonly #system: ChaosSystem;
   readonly #bus: Bus;
@@ -99,6 +102,14 @@ export class Sampler {
       const sent = Object.values(parseRequestCounts(page)).reduce((a, b) => a + b, 0);
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);
+      const joins = this.readings.groupJoins.get(slot) ?? new Map<number, Readonly<Record<string, number>>>();
+      this.readings.groupJoins.set(
+        slot,
+        joins.set(
+          pid,
+          sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
+        ),
+      );
       return page;
     } catch {
       return undefined; // stopped (SIGSTOP), or between a kill and its replacement: no reading this time

@@ -17,7 +17,7 @@ import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { lineChart } from '../../lib/svg-chart.ts';
 import { ONLY_KNOB } from '../chaos/faults.ts';
 import { soak, type SoakPlan, type SoakRun } from './run.ts';
-import { summarize, summaryText, type Summary } from './summary.ts';
+import { joinsText, summarize, summaryText, totalJoins, type Summary } from './summary.ts';
 
 const KNOBS = {
   minutes: knob('SOAK_MINUTES', '60', 'minutes of churn'),
@@ -72,10 +72,11 @@ function draw(ctx: BenchContext, r: SoakRun): void {
 
 /** readingsJson is every reading of the soak and its fault windows, for another look without another hour. */
 function readingsJson(r: SoakRun): unknown {
-  const { kafkaRequests, ...series } = r.readings;
+  const { kafkaRequests, groupJoins, ...series } = r.readings;
   return {
     faults: r.faults,
     kafkaRequests,
+    groupJoins: Object.fromEntries([...groupJoins].map(([slot, byPid]) => [slot, Object.fromEntries(byPid)])),
     ...Object.fromEntries(Object.entries(series).map(([k, m]) => [k, Object.fromEntries(m)])),
   };
 }
@@ -103,6 +104,12 @@ function rowsOf(s: Summary): Row[] {
             },
           ],
     ),
+    ...s.services.map((x) => ({
+      scenario: `soak ${x.slot} consumer group joins`,
+      unit: 'joins',
+      kcmBus: totalJoins(x.joins),
+      note: `by group: ${joinsText(x.joins)}; a member's first join and every rejoin, over all its processes`,
+    })),
     { scenario: 'soak Kafka requests a minute', unit: 'requests', kcmBus: s.kafkaRequestsPerMinute, note },
   ];
 }

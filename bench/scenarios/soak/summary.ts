@@ -15,6 +15,8 @@ export type ServiceFigures = {
   readonly ageMaxS: number | undefined;
   readonly lagP99S: number | undefined;
   readonly lagMaxS: number | undefined;
+  /** joins are the slot's consumer group joins by group, over all its processes: a member's first join and its rejoins. */
+  readonly joins: Readonly<Record<string, number>>;
 };
 
 /** Summary is the soak's figures and the goals' verdicts. */
@@ -55,6 +57,7 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
       ageMaxS: most(ages),
       lagP99S: p99Outside(lags, windows),
       lagMaxS: most(lags),
+      joins: joinsOf(r.readings.groupJoins.get(slot)),
     };
   });
   const sum = (o: Readonly<Record<string, number>>): number => Object.values(o).reduce((a, b) => a + b, 0);
@@ -74,6 +77,24 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     ),
   };
 }
+
+/** joinsOf adds up the joins of a slot's processes, by group. */
+export function joinsOf(
+  byPid: ReadonlyMap<number, Readonly<Record<string, number>>> = new Map(),
+): Record<string, number> {
+  const joins: Record<string, number> = {};
+  for (const counts of byPid.values())
+    for (const [group, n] of Object.entries(counts)) joins[group] = (joins[group] ?? 0) + n;
+  return joins;
+}
+
+/** totalJoins are a slot's joins in all; joinsText, by group. */
+export const totalJoins = (joins: Readonly<Record<string, number>>): number =>
+  Object.values(joins).reduce((a, b) => a + b, 0);
+export const joinsText = (joins: Readonly<Record<string, number>>): string =>
+  Object.entries(joins)
+    .map(([g, n]) => `${g} ${n}`)
+    .join(', ') || 'none';
 
 const most = (xs: readonly Timed[]): number | undefined =>
   xs.length === 0 ? undefined : Math.max(...xs.map((x) => x.v));
@@ -105,6 +126,7 @@ export function summaryText(s: Summary): string {
     `changes ${s.steps} (${s.failedSteps} refused), faults: ${s.faults.join('; ')}`,
     `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
     `Kafka requests a minute ${s.kafkaRequestsPerMinute}`,
+    `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${totalJoins(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
     `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
   ].join('\n');
