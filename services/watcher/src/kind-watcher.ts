@@ -102,7 +102,7 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
     ports.pacer.marked(kind.kind, nowMs);
     const at = new Date(nowMs);
     void pump
-      .push([watermark(rv, at, ports.state.inventories())])
+      .published([watermark(rv, at, ports.state.inventories())])
       .then(() => ports.metrics.watermarked(kind.kind, kind.plural, at), ports.onFatal);
   });
   return {

@@ -53,6 +53,28 @@ describe('Pump', () => {
     assert.equal(pump.reached, '4');
   });
 
+  it('given a publication in flight, when records are pushed with published, then it resolves once they are out, not when queued', async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const pump = new Pump(
+      async (events) => {
+        if (batches.push(events.map((e) => e.resourceVersion)) === 1) await first;
+      },
+      { maxBatch: 100, highWater: 1000 },
+      NO_FAILURE,
+    );
+    await pump.push([applied('1')]);
+    let out = false;
+    const published = pump.published([applied('2')]).then(() => (out = true));
+    await pump.push([applied('3')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(out, false, 'queued behind the publication in flight');
+    release();
+    await published;
+    assert.deepEqual(batches, [['1'], ['2', '3']], 'out with the batch it joined');
+  });
+
   it('given a batch of progress only (nothing to publish), then the next records are still published', async () => {
     const published: string[] = [];
     const pump = new Pump(

@@ -3,8 +3,11 @@ import type { PublishedRecord } from './events.ts';
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
 export type PumpItem = PublishedRecord | { readonly type: 'Progress'; readonly resourceVersion: string };
 
-/** Push is what one push brought, published whole; atomic: in one transaction (a relist). */
-type Push = { readonly items: readonly PumpItem[]; readonly atomic: boolean };
+/**
+ * Push is what one push brought, published whole; atomic: in one transaction (a relist); done: told once it is
+ * published (a batch of several pushes tells each of them).
+ */
+type Push = { readonly items: readonly PumpItem[]; readonly atomic: boolean; readonly done: (() => void)[] };
 
 /**
  * PumpOptions bound one publication (one produce request, or a transaction for a relist) and the queue before
@@ -94,10 +97,22 @@ export class Pump {
    * push queues items and starts publishing; it resolves once the queue is below the high-water mark. Atomic items
    * (a relist's) are published alone, in one transaction.
    */
-  async push(items: readonly PumpItem[], atomic = false): Promise<void> {
+  push(items: readonly PumpItem[], atomic = false): Promise<void> {
+    return this.#enqueue({ items, atomic, done: [] });
+  }
+
+  /** published pushes items and resolves once they are published, not merely queued (never, if the pump stops first). */
+  async published(items: readonly PumpItem[]): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    await this.#enqueue({ items, atomic: false, done: [resolve] });
+    await promise;
+  }
+
+  async #enqueue(push: Push): Promise<void> {
+    const { items } = push;
     if (this.#failed) throw new Error('the pump has stopped after a failed publication');
-    if (items.length === 0) return;
-    this.#queue.push({ items, atomic });
+    if (items.length === 0) return push.done.forEach((told) => told());
+    this.#queue.push(push);
     this.#queued += items.length;
     // #draining is cleared by the drain itself in the same turn it sees the queue empty, so a push right after
     // always finds either a drain that will take its items or none (then it starts one): nothing waits in the queue.
@@ -133,12 +148,16 @@ export class Pump {
   /** #nextBatch takes whole pushes up to maxBatch items (at least one push, however large); an atomic push goes alone. */
   #nextBatch(): Push {
     const first = this.#queue.shift()!;
-    const batch: PumpItem[] = [...first.items];
+    const [batch, done] = [[...first.items], [...first.done]];
     const joins = (next: Push | undefined): next is Push =>
       next !== undefined && !next.atomic && batch.length + next.items.length <= this.#opts.maxBatch;
-    while (!first.atomic && joins(this.#queue[0])) batch.push(...this.#queue.shift()!.items);
+    while (!first.atomic && joins(this.#queue[0])) {
+      const next = this.#queue.shift()!;
+      batch.push(...next.items);
+      done.push(...next.done);
+    }
     this.#queued -= batch.length;
-    return { items: batch, atomic: first.atomic };
+    return { items: batch, atomic: first.atomic, done };
   }
 
   async #drain(): Promise<void> {
@@ -149,6 +168,7 @@ export class Pump {
         const records = batch.items.filter((i): i is PublishedRecord => i.type !== 'Progress');
         if (records.length > 0 && !(await this.#publishRetrying(records, batch.atomic))) return;
         this.#reached = batch.items.at(-1)?.resourceVersion ?? this.#reached;
+        batch.done.forEach((told) => told());
         if (this.#queued <= this.#opts.highWater) this.#drained.splice(0).forEach((resolve) => resolve());
       }
     } finally {
