@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRequestCounts, requestsNote, totalRequests } from './kafka-requests.ts';
+import { parseRequestCounts, requestsNote } from './kafka-requests.ts';
+import { total } from './stats.ts';
 
 describe('Kafka request counts of the bench', () => {
   it('given a /metrics page, then kcm_bus_kafka_requests_total is read by API, other metrics and comments ignored', () => {
@@ -19,6 +20,6 @@ describe('Kafka request counts of the bench', () => {
     const counts = { Fetch: 10, Produce: 30, EndTxn: 20, Heartbeat: 0 };
     assert.equal(requestsNote(counts, 2), 'Produce 60, EndTxn 40, Fetch 20');
     assert.equal(requestsNote(counts, 1, 2), 'Produce 30, EndTxn 20');
-    assert.equal(totalRequests(counts), 60);
+    assert.equal(total(counts), 60);
   });
 });

@@ -53,11 +53,6 @@ export async function requestMeter(processes: Readonly<Record<string, number>>):
   return { read: async () => since(start, await countsOf(processes)) };
 }
 
-/** totalRequests adds up every API's requests. */
-export function totalRequests(counts: ApiCounts): number {
-  return Object.values(counts).reduce((a, b) => a + b, 0);
-}
-
 /** requestsNote names the APIs (or processes) by count, scaled by `scale` (per 1000 pods, per minute), the largest first. */
 export function requestsNote(counts: ApiCounts, scale: number, top = 6): string {
   return Object.entries(counts)

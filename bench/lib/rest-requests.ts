@@ -16,6 +16,3 @@ export function since(before: Requests, after: Requests): Requests {
   const diff = Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)] as const);
   return Object.fromEntries(diff.filter(([, v]) => v !== 0));
 }
-
-/** total is the count of every method and code. */
-export const total = (r: Requests): number => Object.values(r).reduce((a, b) => a + b, 0);

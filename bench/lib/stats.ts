@@ -4,3 +4,8 @@ export function percentile(values: readonly number[], p: number): number | undef
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/** total adds up the counts of a record (requests by API or by method and code, joins by group, pods by controller). */
+export function total(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}

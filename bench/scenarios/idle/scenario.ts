@@ -6,7 +6,8 @@
  * (under upstream they serve only the bench's watcher).
  */
 import { BUS_INFRA, cpuMeter, stackPids, sum } from '../../lib/cpu.ts';
-import { requestMeter, requestsNote, scaledRequests, totalRequests, type Requests } from '../../lib/kafka-requests.ts';
+import { requestMeter, requestsNote, scaledRequests, type Requests } from '../../lib/kafka-requests.ts';
+import { total } from '../../lib/stats.ts';
 import { Population, spreadNamespaces, watchPartitions } from '../../lib/population.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { knob, numberKnob, numbersKnob } from '../../lib/knobs.ts';
@@ -88,8 +89,8 @@ function rows(pods: number, upstream: Idle, kcmBus: Idle): Row[] {
     {
       scenario: `S13 idle Kafka requests per minute, ${pods} pods`,
       unit: 'req',
-      upstream: totalRequests(upstream.requests.byApi),
-      kcmBus: totalRequests(kcmBus.requests.byApi),
+      upstream: total(upstream.requests.byApi),
+      kcmBus: total(kcmBus.requests.byApi),
       note: `upstream: the bench's watcher only (${requestsNote(upstream.requests.byApi, 1, 4)}); kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1)}`,
     },
   ];

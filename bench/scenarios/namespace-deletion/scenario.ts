@@ -14,10 +14,10 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { httpOk } from '@kcm-bus/stack/probes.ts';
 import { fill } from './content.ts';
-import { type Requests, requestsAt, since, total } from '../../lib/rest-requests.ts';
+import { type Requests, requestsAt, since } from '../../lib/rest-requests.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
 import type { BenchContext, Row, Scenario, ScenarioResult } from '../../lib/scenario.ts';
-import { percentile } from '../../lib/stats.ts';
+import { percentile, total } from '../../lib/stats.ts';
 import { writerFlags } from '../../lib/systems.ts';
 
 const OBJECTS = knob(

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { samplePods, svgPlot, type PodsOverTime } from '../../lib/pods-over-time.ts';
 import { BUS_INFRA, sum } from '../../lib/cpu.ts';
-import { requestsNote, totalRequests } from '../../lib/kafka-requests.ts';
+import { requestsNote } from '../../lib/kafka-requests.ts';
+import { total } from '../../lib/stats.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { KINDS, medianRun, N, rounds, roundsNote, SIZE, type S1Run, type Workload, WORKLOADS } from './scale-runs.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
@@ -56,8 +57,8 @@ function cpuRows(w: Workload, q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
     {
       scenario: `S1 ${w.label}Kafka requests per 1000 pods, qps ${q.qps}/${q.burst}`,
       unit: 'req',
-      upstream: per1000(totalRequests(upstream.requests.byApi)),
-      kcmBus: per1000(totalRequests(kcmBus.requests.byApi)),
+      upstream: per1000(total(upstream.requests.byApi)),
+      kcmBus: per1000(total(kcmBus.requests.byApi)),
       note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1000 / N)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1000 / N)}`,
     },
   ];

@@ -5,6 +5,7 @@ import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
 import { metricSamples, sumsBy } from '@kcm-bus/harness/metrics-text.ts';
 import { rssBytes } from '../../lib/probes.ts';
 import { parseRequestCounts } from '../../lib/kafka-requests.ts';
+import { total } from '../../lib/stats.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import type { ChaosSystem } from '../chaos/system.ts';
 import type { ServiceProcess } from '@kcm-bus/harness/processes.ts';
@@ -99,17 +100,15 @@ export class Sampler {
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
       for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
         push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / 2 ** 20 });
-      const sent = Object.values(parseRequestCounts(page)).reduce((a, b) => a + b, 0);
+      const sent = total(parseRequestCounts(page));
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);
       const joins = this.readings.groupJoins.get(slot) ?? new Map<number, Readonly<Record<string, number>>>();
-      this.readings.groupJoins.set(
-        slot,
-        joins.set(
-          pid,
-          sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
-        ),
+      joins.set(
+        pid,
+        sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
       );
+      this.readings.groupJoins.set(slot, joins);
       return page;
     } catch {
       return undefined; // stopped (SIGSTOP), or between a kill and its replacement: no reading this time

@@ -17,7 +17,8 @@ import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { lineChart } from '../../lib/svg-chart.ts';
 import { ONLY_KNOB } from '../chaos/faults.ts';
 import { soak, type SoakPlan, type SoakRun } from './run.ts';
-import { joinsText, summarize, summaryText, totalJoins, type Summary } from './summary.ts';
+import { total } from '../../lib/stats.ts';
+import { joinsText, summarize, summaryText, type Summary } from './summary.ts';
 
 const KNOBS = {
   minutes: knob('SOAK_MINUTES', '60', 'minutes of churn'),
@@ -107,7 +108,7 @@ function rowsOf(s: Summary): Row[] {
     ...s.services.map((x) => ({
       scenario: `soak ${x.slot} consumer group joins`,
       unit: 'joins',
-      kcmBus: totalJoins(x.joins),
+      kcmBus: total(x.joins),
       note: `by group: ${joinsText(x.joins)}; a member's first join and every rejoin, over all its processes`,
     })),
     { scenario: 'soak Kafka requests a minute', unit: 'requests', kcmBus: s.kafkaRequestsPerMinute, note },

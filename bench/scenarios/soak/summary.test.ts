@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { joinsOf, joinsText, totalJoins } from './summary.ts';
+import { total } from '../../lib/stats.ts';
+import { joinsOf, joinsText } from './summary.ts';
 
 describe('joinsOf', () => {
   it("given a slot's processes (a killed one and its replacement), then their joins added up by group", () => {
@@ -10,7 +11,7 @@ describe('joinsOf', () => {
     ]);
     const joins = joinsOf(byPid);
     assert.deepEqual(joins, { 'kcm-bus-reconciler-node': 3, 'kcm-bus-reconciler-node.global': 6 });
-    assert.equal(totalJoins(joins), 9);
+    assert.equal(total(joins), 9);
     assert.equal(joinsText(joins), 'kcm-bus-reconciler-node 3, kcm-bus-reconciler-node.global 6');
   });
 

@@ -1,3 +1,4 @@
+import { total } from '../../lib/stats.ts';
 import { p99Outside, slopePerTenMinutes, type Timed, type Window } from './figures.ts';
 import type { SoakRun } from './run.ts';
 
@@ -60,12 +61,11 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
       joins: joinsOf(r.readings.groupJoins.get(slot)),
     };
   });
-  const sum = (o: Readonly<Record<string, number>>): number => Object.values(o).reduce((a, b) => a + b, 0);
   return {
     services,
     recordsLagP99: Object.fromEntries([...r.readings.recordsLag].map(([s, lag]) => [s, p99Outside(lag, windows)])),
-    overCreated: sum(r.overCreated),
-    lost: sum(r.lost),
+    overCreated: total(r.overCreated),
+    lost: total(r.lost),
     restarts: r.restarts,
     kafkaRequestsPerMinute: Math.round(r.readings.kafkaRequests / (lastT / 60)),
     steps: r.steps,
@@ -88,9 +88,7 @@ export function joinsOf(
   return joins;
 }
 
-/** totalJoins are a slot's joins in all; joinsText, by group. */
-export const totalJoins = (joins: Readonly<Record<string, number>>): number =>
-  Object.values(joins).reduce((a, b) => a + b, 0);
+/** joinsText is a slot's joins by group. */
 export const joinsText = (joins: Readonly<Record<string, number>>): string =>
   Object.entries(joins)
     .map(([g, n]) => `${g} ${n}`)
@@ -126,7 +124,7 @@ export function summaryText(s: Summary): string {
     `changes ${s.steps} (${s.failedSteps} refused), faults: ${s.faults.join('; ')}`,
     `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
     `Kafka requests a minute ${s.kafkaRequestsPerMinute}`,
-    `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${totalJoins(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
+    `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${total(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
     `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
   ].join('\n');

@@ -31,19 +31,23 @@ function failing(over: Partial<PumpFailures> = {}): PumpFailures {
 
 const NO_FAILURE = failing({ onRetry: (err) => assert.fail(String(err)) });
 
+/** firstHeld is a pump whose first publication is held until release(); batches are the resourceVersions of each. */
+function firstHeld(): { pump: Pump; batches: string[][]; release: () => void } {
+  const batches: string[][] = [];
+  const { promise: first, resolve: release } = Promise.withResolvers<void>();
+  const pump = new Pump(
+    async (events) => {
+      if (batches.push(events.map((e) => e.resourceVersion)) === 1) await first;
+    },
+    { maxBatch: 100, highWater: 1000 },
+    NO_FAILURE,
+  );
+  return { pump, batches, release };
+}
+
 describe('Pump', () => {
   it('given a publication in flight, when more records arrive, then they go out together in the next batch, in order', async () => {
-    const batches: string[][] = [];
-    let release: () => void = () => undefined;
-    const first = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(
-      async (events) => {
-        batches.push(events.map((e) => e.resourceVersion));
-        if (batches.length === 1) await first;
-      },
-      { maxBatch: 100, highWater: 1000 },
-      NO_FAILURE,
-    );
+    const { pump, batches, release } = firstHeld();
     await pump.push([applied('1')]);
     await pump.push([applied('2')]);
     await pump.push([applied('3'), { type: 'Progress', resourceVersion: '4' }]);
@@ -54,16 +58,7 @@ describe('Pump', () => {
   });
 
   it('given a publication in flight, when records are pushed with published, then it resolves once they are out, not when queued', async () => {
-    const batches: string[][] = [];
-    let release: () => void = () => undefined;
-    const first = new Promise<void>((resolve) => (release = resolve));
-    const pump = new Pump(
-      async (events) => {
-        if (batches.push(events.map((e) => e.resourceVersion)) === 1) await first;
-      },
-      { maxBatch: 100, highWater: 1000 },
-      NO_FAILURE,
-    );
+    const { pump, batches, release } = firstHeld();
     await pump.push([applied('1')]);
     let out = false;
     const published = pump.published([applied('2')]).then(() => (out = true));
