@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
+import { SERVICE_MALLOC_ENV, SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** SERVICES are the five services. */
@@ -43,7 +43,7 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
   });
 
   for (const name of SERVICES) {
-    it(`builds ${name}: from sources that exist (its COPY lines are generated: npm run generate), a command that exists, non-root, Node 24`, () => {
+    it(`builds ${name}: from sources that exist (its COPY lines are generated: npm run generate), a command that exists, started as every launcher starts a service, non-root, Node 24`, () => {
       const service = compose.services[name];
       assert.ok(service?.build, `${name} has a build section`);
       const context = join(ROOT, service.build.context);
@@ -53,10 +53,15 @@ describe('docker-compose.yml and the Dockerfiles (no Docker engine runs here, so
       const copied = [...text.matchAll(/^COPY (.+) \S+$/gm)].flatMap(([, sources]) => (sources ?? '').split(' '));
       for (const source of copied) assert.ok(existsSync(join(context, source)), `${name}: COPY ${source} exists`);
       const command = JSON.parse(/^CMD (\[.*\])$/m.exec(text)?.[1] ?? '[]') as string[];
-      const script = command.find((arg) => arg.endsWith('.ts'));
+      const script = command.at(-1);
       assert.ok(
         script !== undefined && existsSync(join(context, script)),
         `${name}: the command's target ${script} exists`,
+      );
+      assert.deepEqual(
+        command,
+        ['node', ...SERVICE_NODE_ARGS, script],
+        `${name}: node's flags as every launcher sets them`,
       );
       assert.equal(service.environment?.['KCM_BUS_KAFKA_BROKERS'], 'kafka:9092');
       for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV))

@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
+import { SERVICE_MALLOC_ENV, SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
 import { serviceScript } from '@kcm-bus/stack/services.ts';
 import { parseMetrics } from './metrics-text.ts';
 import { waitFor } from './wait.ts';
@@ -34,13 +34,7 @@ export async function startService(
   const out = createWriteStream(logFile);
   const child = spawn(
     process.execPath,
-    [
-      '--disable-warning=TimeoutNegativeWarning',
-      opts.script ?? serviceScript(name),
-      ...args,
-      '--metrics-bind-address',
-      `127.0.0.1:${port}`,
-    ],
+    [...SERVICE_NODE_ARGS, opts.script ?? serviceScript(name), ...args, '--metrics-bind-address', `127.0.0.1:${port}`],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } },
   );
   child.stdout?.pipe(out);

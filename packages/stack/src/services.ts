@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SERVICE_MALLOC_ENV } from '@kcm-bus/runtime/service/index.ts';
+import { SERVICE_MALLOC_ENV, SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
 import type { PortName, StackConfig } from './config.ts';
 import { serviceBusFlags, type StackEndpoints } from './endpoints.ts';
 import type { ServiceName } from './kafka-acls.ts';
@@ -44,7 +44,7 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
       command: process.execPath,
       env: { ...process.env, ...SERVICE_MALLOC_ENV },
       args: [
-        '--disable-warning=TimeoutNegativeWarning',
+        ...SERVICE_NODE_ARGS,
         serviceScript(name),
         ...serviceBusFlags(e, name),
         '--metrics-bind-address',

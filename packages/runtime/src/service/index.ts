@@ -8,4 +8,4 @@ export * from './go-duration.ts';
 export * from './kafka-security.ts';
 export * from './lifecycle.ts';
 export * from './log.ts';
-export * from './malloc-env.ts';
+export * from './launch.ts';
