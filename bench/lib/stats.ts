@@ -5,7 +5,7 @@ export function percentile(values: readonly number[], p: number): number | undef
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** total adds up the counts of a record (requests by API or by method and code, joins by group, pods by controller). */
-export function total(counts: Readonly<Record<string, number>>): number {
+/** total adds up counts: a record's (requests by API or by method and code, joins by group, pods by controller) or a list's. */
+export function total(counts: Readonly<Record<string, number>> | readonly number[]): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }

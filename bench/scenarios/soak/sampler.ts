@@ -24,6 +24,8 @@ export type Readings = {
   kafkaRequests: number;
   /** groupJoins are each process's consumer group joins by group at its last reading (kcm_bus_kafka_group_joins_total). */
   readonly groupJoins: Map<string, Map<number, Readonly<Record<string, number>>>>;
+  /** cpuS are each process's CPU seconds, user and system, at its last reading (process_cpu_seconds_total). */
+  readonly cpuS: Map<string, Map<number, number>>;
 };
 
 /**
@@ -48,12 +50,17 @@ export function lagBehindWatcher(reconciler: string, watcher: string, nowMs: num
 
 const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set(key, [...(m.get(key) ?? []), value]);
 
+/** setLast records a process's latest reading of a counter under its slot (a slot's processes: a killed one and its replacement). */
+const setLast = <T>(m: Map<string, Map<number, T>>, slot: string, pid: number, value: T): void =>
+  void m.set(slot, (m.get(slot) ?? new Map<number, T>()).set(pid, value));
+
 /**
  * Sampler reads, every time it is asked (sample): each running service's RSS and V8 heap in use; each reconciler's oldest input
  * watermark age (kcm_bus_input_watermark_age_seconds, its largest series) and its lag behind the watcher
  * (lagBehindWatcher); each service's consumer groups' lag in records (committed against the partitions' ends, as
  * `kcm-bus lag`); the Kafka requests each process sent since the last reading (kcm_bus_kafka_requests_total,
- * from 0 in a new process); and each process's consumer group joins (kcm_bus_kafka_group_joins_total).
+ * from 0 in a new process); and each process's consumer group joins (kcm_bus_kafka_group_joins_total) and CPU
+ * seconds (process_cpu_seconds_total).
  */
 export class Sampler {
   readonly readings: Readings = {
@@ -64,6 +71,7 @@ export class Sampler {
     recordsLag: new Map(),
     kafkaRequests: 0,
     groupJoins: new Map(),
+    cpuS: new Map(),
   };
   readonly #system: ChaosSystem;
   readonly #bus: Bus;
@@ -103,12 +111,14 @@ export class Sampler {
       const sent = total(parseRequestCounts(page));
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);
-      const joins = this.readings.groupJoins.get(slot) ?? new Map<number, Readonly<Record<string, number>>>();
-      joins.set(
+      setLast(
+        this.readings.groupJoins,
+        slot,
         pid,
         sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
       );
-      this.readings.groupJoins.set(slot, joins);
+      const cpu = metricSamples(page, 'process_cpu_seconds_total')[0];
+      if (cpu !== undefined) setLast(this.readings.cpuS, slot, pid, cpu.value);
       return page;
     } catch {
       return undefined; // stopped (SIGSTOP), or between a kill and its replacement: no reading this time

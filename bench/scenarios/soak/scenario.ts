@@ -73,11 +73,14 @@ function draw(ctx: BenchContext, r: SoakRun): void {
 
 /** readingsJson is every reading of the soak and its fault windows, for another look without another hour. */
 function readingsJson(r: SoakRun): unknown {
-  const { kafkaRequests, groupJoins, ...series } = r.readings;
+  const { kafkaRequests, groupJoins, cpuS, ...series } = r.readings;
+  const bySlot = <T>(m: Map<string, Map<number, T>>) =>
+    Object.fromEntries([...m].map(([slot, byPid]) => [slot, Object.fromEntries(byPid)]));
   return {
     faults: r.faults,
     kafkaRequests,
-    groupJoins: Object.fromEntries([...groupJoins].map(([slot, byPid]) => [slot, Object.fromEntries(byPid)])),
+    groupJoins: bySlot(groupJoins),
+    cpuS: bySlot(cpuS),
     ...Object.fromEntries(Object.entries(series).map(([k, m]) => [k, Object.fromEntries(m)])),
   };
 }
@@ -110,6 +113,12 @@ function rowsOf(s: Summary): Row[] {
       unit: 'joins',
       kcmBus: total(x.joins),
       note: `by group: ${joinsText(x.joins)}; a member's first join and every rejoin, over all its processes`,
+    })),
+    ...s.services.map((x) => ({
+      scenario: `soak ${x.slot} CPU-s a minute`,
+      unit: 's',
+      kcmBus: x.cpuPerMinute,
+      note: 'user and system CPU of all its processes (a killed one and its replacement), over the run',
     })),
     { scenario: 'soak Kafka requests a minute', unit: 'requests', kcmBus: s.kafkaRequestsPerMinute, note },
   ];

@@ -18,6 +18,8 @@ export type ServiceFigures = {
   readonly lagMaxS: number | undefined;
   /** joins are the slot's consumer group joins by group, over all its processes: a member's first join and its rejoins. */
   readonly joins: Readonly<Record<string, number>>;
+  /** cpuPerMinute is the CPU seconds the slot's processes used, added up, per minute of the soak. */
+  readonly cpuPerMinute: number;
 };
 
 /** Summary is the soak's figures and the goals' verdicts. */
@@ -59,6 +61,7 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
       lagP99S: p99Outside(lags, windows),
       lagMaxS: most(lags),
       joins: joinsOf(r.readings.groupJoins.get(slot)),
+      cpuPerMinute: total([...(r.readings.cpuS.get(slot)?.values() ?? [])]) / (lastT / 60),
     };
   });
   return {
@@ -103,19 +106,19 @@ const fixed = (v: number | undefined, digits = 1): string => (v === undefined ? 
 
 /** summaryText prints the soak's figures: a line per service, the lag in records, the checks and the goals. */
 export function summaryText(s: Summary): string {
-  const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'quiet'.padStart(7)}${'heap'.padStart(7)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}`;
+  const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'quiet'.padStart(7)}${'heap'.padStart(7)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}${'CPU-s/min'.padStart(10)}`;
   const lines = s.services.map(
     (x) =>
       `${x.slot.padEnd(22)}${fixed(x.slopeMb, 2).padStart(10)}${fixed(x.quietSlopeMb, 2).padStart(7)}${fixed(x.heapSlopeMb, 2).padStart(7)}${`${fixed(x.firstMb, 0)} → ${fixed(x.lastMb, 0)}`.padStart(16)}` +
       `${x.maxMb.toFixed(0).padStart(7)}${fixed(x.ageP99S, 2).padStart(9)}${fixed(x.ageMaxS, 2).padStart(9)}` +
-      `${fixed(x.lagP99S, 2).padStart(9)}${fixed(x.lagMaxS, 2).padStart(9)}`,
+      `${fixed(x.lagP99S, 2).padStart(9)}${fixed(x.lagMaxS, 2).padStart(9)}${x.cpuPerMinute.toFixed(2).padStart(10)}`,
   );
   const slopes = s.services.map((x) => x.slopeMb ?? 0);
   const quiet = s.services.map((x) => x.quietSlopeMb ?? 0);
   const lags = s.services.flatMap((x) => (x.lagP99S === undefined ? [] : [x.lagP99S]));
   return [
     'soak: memory (MB; slopes per 10 min after warm-up: RSS, RSS between faults, V8 heap in use between faults);',
-    'input watermark age and lag behind the watcher (s; p99 outside the fault windows)',
+    'input watermark age and lag behind the watcher (s; p99 outside the fault windows); CPU-s a minute over the run',
     head,
     ...lines,
     `consumer lag p99 outside faults, records: ${Object.entries(s.recordsLagP99)
@@ -123,7 +126,7 @@ export function summaryText(s: Summary): string {
       .join(', ')}`,
     `changes ${s.steps} (${s.failedSteps} refused), faults: ${s.faults.join('; ')}`,
     `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
-    `Kafka requests a minute ${s.kafkaRequestsPerMinute}`,
+    `Kafka requests a minute ${s.kafkaRequestsPerMinute}; the services' CPU-s a minute ${total(s.services.map((x) => x.cpuPerMinute)).toFixed(2)}`,
     `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${total(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
     `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
