@@ -48,6 +48,18 @@ export function lagBehindWatcher(reconciler: string, watcher: string, nowMs: num
   return lags.length === 0 ? undefined : Math.max(...lags);
 }
 
+/** noReadings are the readings before the first. */
+export const noReadings = (): Readings => ({
+  rss: new Map(),
+  heapUsed: new Map(),
+  watermarkAgeS: new Map(),
+  lagS: new Map(),
+  recordsLag: new Map(),
+  kafkaRequests: 0,
+  groupJoins: new Map(),
+  cpuS: new Map(),
+});
+
 const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set(key, [...(m.get(key) ?? []), value]);
 
 /** setLast records a process's latest reading of a counter under its slot (a slot's processes: a killed one and its replacement). */
@@ -63,16 +75,7 @@ const setLast = <T>(m: Map<string, Map<number, T>>, slot: string, pid: number, v
  * seconds (process_cpu_seconds_total).
  */
 export class Sampler {
-  readonly readings: Readings = {
-    rss: new Map(),
-    heapUsed: new Map(),
-    watermarkAgeS: new Map(),
-    lagS: new Map(),
-    recordsLag: new Map(),
-    kafkaRequests: 0,
-    groupJoins: new Map(),
-    cpuS: new Map(),
-  };
+  readonly readings: Readings = noReadings();
   readonly #system: ChaosSystem;
   readonly #bus: Bus;
   readonly #started: number;

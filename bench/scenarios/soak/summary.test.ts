@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { total } from '../../lib/stats.ts';
-import type { Readings } from './sampler.ts';
+import { noReadings } from './sampler.ts';
 import { joinsOf, joinsText, summarize } from './summary.ts';
 
 describe('joinsOf', () => {
@@ -25,24 +25,15 @@ describe('joinsOf', () => {
 describe('summarize: CPU', () => {
   it("given a slot's killed process and its replacement over 10 minutes, then their CPU seconds added up, a minute", () => {
     const rss = [0, 300, 600].map((t) => ({ t, pid: t < 300 ? 101 : 202, mb: 100 }));
-    const readings: Readings = {
-      rss: new Map([['writer', rss]]),
-      heapUsed: new Map(),
-      watermarkAgeS: new Map(),
-      lagS: new Map(),
-      recordsLag: new Map(),
-      kafkaRequests: 0,
-      groupJoins: new Map(),
-      cpuS: new Map([
-        [
-          'writer',
-          new Map([
-            [101, 12],
-            [202, 18],
-          ]),
-        ],
+    const readings = noReadings();
+    readings.rss.set('writer', rss);
+    readings.cpuS.set(
+      'writer',
+      new Map([
+        [101, 12],
+        [202, 18],
       ]),
-    };
+    );
     const run = { readings, faults: [], steps: 0, failedSteps: 0, restarts: 0, overCreated: {}, settledS: 0, lost: {} };
     assert.equal(summarize(run, 0).services[0]?.cpuPerMinute, 3);
   });
