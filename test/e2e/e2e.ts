@@ -18,7 +18,7 @@ import { startPart } from '@kcm-bus/stack/start.ts';
  * without the ServiceAccount admission plugin) and the OIDC discovery, which needs a running container
  * (`npm run e2e -- --all` runs every spec of these controllers). Of the ResourceQuota specs (21 pass under upstream), the
  * eight here cover each evaluator and the metadata-only counts; the rest run with `npm run e2e -- --focus
- * '\[sig-api-machinery\] ResourceQuota '` (docs/parity.md lists them), so that `npm test` keeps to its time.
+ * '\[sig-api-machinery\] ResourceQuota '` (docs/parity.md lists them), so that `npm run e2e` keeps to its time.
  */
 export const E2E_SPECS: readonly string[] = [
   '[sig-apps] Deployment Deployment should have a working scale subresource [Conformance]',
