@@ -5,8 +5,9 @@ import { ALL_SPECS, E2E_SPECS, runE2e, specsFocus } from './e2e.ts';
 /**
  * `npm run e2e -- [--arm kcm-bus|upstream] [--all | --focus RE]`: upstream's own e2e specs for the controllers
  * kcm-bus replaces, on a stack of their own (see runE2e): by default the specs that pass on kwok under upstream
- * (E2E_SPECS, the parity gate: its own command, outside `npm test`, whose warm run it would take past 25 minutes), with --all every spec of these controllers. Prints each spec's
- * outcome and time and the total; exits 0 when none failed.
+ * (E2E_SPECS, the parity gate: its own command, outside `npm test`, whose warm run it would take past 25 minutes),
+ * with --all every spec of these controllers. Prints each spec's outcome and time and the total; exits 0 when none
+ * failed.
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({

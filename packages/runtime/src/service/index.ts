@@ -6,6 +6,6 @@ export * from './common.ts';
 export * from './flags.ts';
 export * from './go-duration.ts';
 export * from './kafka-security.ts';
+export * from './launch.ts';
 export * from './lifecycle.ts';
 export * from './log.ts';
-export * from './launch.ts';

@@ -7,9 +7,9 @@
 /**
  * SERVICE_NODE_ARGS are node's flags before a service's script.
  * - `--max-semi-space-size=16` (MB) caps V8's young generation at its long-standing 64-bit default. Left to itself,
- *   Node 24 on a machine of many GB grows each semi-space to 64 MB under a burst (a restore, a relist, the first list
- *   of every kind), and the pages it grew stay resident after the burst: a watcher held 161 MB in V8's 256 KB pages
- *   with 63 MB of heap in use (`/proc/<pid>/smaps`; docs/benchmarks.md, "What a service's memory is").
+ *   Node 24 on a machine of many GB grew a watcher's young generation to 128 MB under a burst (a restore, a relist,
+ *   the first list of every kind), and the pages it grew stayed resident after V8 shrank it: the watcher held 161 MB
+ *   in V8's 256 KB pages with 63 MB of heap committed (`/proc/<pid>/smaps`; docs/benchmarks.md, "What a service's memory is").
  * - `--disable-warning=TimeoutNegativeWarning`: kafkajs sets negative timeouts (request-queue-idle.kafka.ts).
  */
 export const SERVICE_NODE_ARGS: readonly string[] = [
