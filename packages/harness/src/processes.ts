@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_MALLOC_ENV, SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
+import { serviceLaunch } from '@kcm-bus/runtime/service/index.ts';
 import { serviceScript } from '@kcm-bus/stack/services.ts';
 import { parseMetrics } from './metrics-text.ts';
 import { waitFor } from './wait.ts';
@@ -32,11 +32,15 @@ export async function startService(
   const port = await freePort();
   const logFile = join(mkdtempSync(join(tmpdir(), `kcm-bus-${name}-`)), `${name}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(
-    process.execPath,
-    [...SERVICE_NODE_ARGS, opts.script ?? serviceScript(name), ...args, '--metrics-bind-address', `127.0.0.1:${port}`],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_MALLOC_ENV, ...opts.env } },
+  const launch = serviceLaunch(
+    opts.script ?? serviceScript(name),
+    [...args, '--metrics-bind-address', `127.0.0.1:${port}`],
+    {
+      ...process.env,
+      ...opts.env,
+    },
   );
+  const child = spawn(launch.command, launch.args, { stdio: ['ignore', 'pipe', 'pipe'], env: launch.env });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { CONTROLLERS } from '@kcm-bus/catalog/controllers.ts';
 import { REPLAY_FLAGS } from '@kcm-bus/runtime/replay/replay.node.ts';
-import { FlagError, SERVICE_NODE_ARGS, wantsHelp, type CommandLine } from '@kcm-bus/runtime/service/index.ts';
+import { FlagError, serviceLaunch, wantsHelp, type CommandLine } from '@kcm-bus/runtime/service/index.ts';
 import { commandHelp, type Command } from '@kcm-bus/tools/command.ts';
 import { CONNECTION_FLAGS } from '@kcm-bus/tools/connection-options.ts';
 import { serviceScript } from './services.ts';
@@ -51,8 +51,7 @@ export async function replayCommand(line: CommandLine): Promise<number> {
     console.log(commandHelp(REPLAY_COMMAND));
     return 0;
   }
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, serviceScript(service), 'replay', ...line.argv], {
-    stdio: 'inherit',
-  });
+  const launch = serviceLaunch(serviceScript(service), ['replay', ...line.argv]);
+  const child = spawn(launch.command, launch.args, { stdio: 'inherit', env: launch.env });
   return new Promise((resolve) => child.once('close', (code) => resolve(code ?? 2)));
 }

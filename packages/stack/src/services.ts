@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SERVICE_MALLOC_ENV, SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
+import { serviceLaunch } from '@kcm-bus/runtime/service/index.ts';
 import type { PortName, StackConfig } from './config.ts';
 import { serviceBusFlags, type StackEndpoints } from './endpoints.ts';
 import type { ServiceName } from './kafka-acls.ts';
@@ -41,16 +41,12 @@ export function serviceParts(c: StackConfig, e: StackEndpoints): readonly Part[]
     readyTimeoutMs: 120_000,
     launch: {
       name: part,
-      command: process.execPath,
-      env: { ...process.env, ...SERVICE_MALLOC_ENV },
-      args: [
-        ...SERVICE_NODE_ARGS,
-        serviceScript(name),
+      ...serviceLaunch(serviceScript(name), [
         ...serviceBusFlags(e, name),
         '--metrics-bind-address',
         `${c.host}:${c.ports[port]}`,
         ...args,
-      ],
+      ]),
     },
     ready: () => httpOk(`http://${c.host}:${c.ports[port]}/readyz`),
   });

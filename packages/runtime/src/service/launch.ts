@@ -28,3 +28,26 @@ export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
+
+/** ServiceLaunch is how to run one service's script: the node binary, its flags and arguments, its environment. */
+export type ServiceLaunch = {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+};
+
+/**
+ * serviceLaunch runs a service's script (or a subcommand of it) with this process's node under SERVICE_NODE_ARGS and
+ * SERVICE_MALLOC_ENV over the environment given: the one recipe the stack, the harness and `kcm-bus replay` share.
+ */
+export function serviceLaunch(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceLaunch {
+  return {
+    command: process.execPath,
+    args: [...SERVICE_NODE_ARGS, script, ...args],
+    env: { ...env, ...SERVICE_MALLOC_ENV },
+  };
+}
