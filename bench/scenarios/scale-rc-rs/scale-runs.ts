@@ -1,6 +1,8 @@
 import { samplePods, type PodsOverTime } from '../../lib/pods-over-time.ts';
 import { BUS_INFRA, cpuMeter, stackPids } from '../../lib/cpu.ts';
 import { requestMeter, type Requests } from '../../lib/kafka-requests.ts';
+import { topicMeter, type TopicCounts } from '../../lib/topic-offsets.ts';
+import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { rssBytes } from '../../lib/probes.ts';
 import { BENCH_PODS, knob, knobValue, numberKnob } from '../../lib/knobs.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
@@ -46,12 +48,14 @@ export const WORKLOADS: readonly Workload[] = (knobValue(KINDS) ?? '')
 
 /**
  * S1Run is one system's run: pods over time, the controller's RSS (MB) once N pods ran, and the CPU-seconds of the
- * measured processes and the Kafka requests of the kcm-bus services among them from the RC's creation until N pods ran.
+ * measured processes and the Kafka requests of the kcm-bus services among them from the RC's creation until N pods ran,
+ * and the offsets every kcm-bus topic gained meanwhile (under upstream: the bench's watcher's).
  */
 export type S1Run = PodsOverTime & {
   readonly rssMb: number;
   readonly cpu: Readonly<Record<string, number>>;
   readonly requests: Requests;
+  readonly offsets: TopicCounts;
 };
 
 /**
@@ -70,12 +74,14 @@ async function scaleRun(
   },
 ): Promise<S1Run> {
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const offsets = await topicMeter(kafkaBus({ brokers: ctx.e.kafkaBrokers, clientId: 'kcm-bus-bench-s1' }));
   const [meter, requests] = [cpuMeter(measured.cpu), await requestMeter(measured.services)];
   const started = performance.now();
   await ctx.kube('POST', w.path(ns), w.manifest);
   try {
     const run = await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
-    return { ...run, rssMb: rssBytes(measured.pid ?? 0) / 2 ** 20, cpu: meter.read(), requests: await requests.read() };
+    const [rssMb, cpu] = [rssBytes(measured.pid ?? 0) / 2 ** 20, meter.read()];
+    return { ...run, rssMb, cpu, requests: await requests.read(), offsets: await offsets.read() };
   } finally {
     await cleanUpNamespace(ctx.kube, ns);
   }

@@ -61,6 +61,13 @@ function cpuRows(w: Workload, q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
       kcmBus: per1000(total(kcmBus.requests.byApi)),
       note: `upstream: the bench's watcher only; kcm-bus: ${requestsNote(kcmBus.requests.byApi, 1000 / N)}; by process: ${requestsNote(kcmBus.requests.byProcess, 1000 / N)}`,
     },
+    {
+      scenario: `S1 ${w.label}records per 1000 pods, qps ${q.qps}/${q.burst}`,
+      unit: 'rec',
+      upstream: per1000(total(upstream.offsets)),
+      kcmBus: per1000(total(kcmBus.offsets)),
+      note: `offsets the kcm.* topics gained, transaction markers among them; upstream: the bench's watcher only; kcm-bus by topic: ${requestsNote(kcmBus.offsets, 1000 / N, 8)}`,
+    },
   ];
 }
 
