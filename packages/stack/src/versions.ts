@@ -10,4 +10,6 @@ export const VERSIONS = {
   kafka: '4.4.0',
   kafkaScala: '2.13',
   apicurio: '3.0.9',
+  /** Confluent's librdkafka client, measured beside kafkajs by `npm run bench:client`; no service depends on it. */
+  kafkaJavascript: '1.10.1',
 } as const;
