@@ -2,7 +2,8 @@
  * One arm of `npm run bench:client` (kafka-client.ts starts it as a process of its own, so each client's CPU is its
  * process's): a producer sends records one per send, each at its time in a paced schedule (acks=all, idempotent),
  * and a consumer group in the same process reads them back, as each reconciler and the watcher do. Prints one line
- * of JSON: the process's CPU over the round, the records' latency from send to receipt, its RSS at the end.
+ * of JSON: the process's CPU over the round, the records' latency from send to receipt, its RSS at the end, and its
+ * CPU over 10 s idle after the round.
  *
  * Arguments: <kafkajs|librdkafka> <bootstrap> <topic> <records> <records a second> <kafka-javascript's folder>
  */
@@ -20,6 +21,7 @@ type ArmClient = {
 type OnValue = (value: Buffer) => void;
 
 const VALUE_BYTES = 2048;
+const IDLE_SECONDS = 10;
 
 /** kafkajsClient is the anchor: the runtime's own bus (kafkajs), its publisher and a consumer group member. */
 async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue): Promise<ArmClient> {
@@ -29,6 +31,9 @@ async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue)
     groupId: `${topic}-kafkajs`,
     topics: [topic],
     fromBeginning: true,
+    // The arm's group is its own: a shared group's 6 s session is lost on an idle topic (kafkajs heartbeats between
+    // fetches, which wait 5 s), and the member rejoins and reads the topic again from its start.
+    ephemeral: true,
     onBatch: async (batch) => {
       for (const r of batch.records) if (r.value) onValue(r.value);
     },
@@ -130,11 +135,21 @@ async function main(): Promise<void> {
   await round(arm, () => latencies.length, Number(records), Number(rate));
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
-  const rssMB = process.memoryUsage().rss / 2 ** 20;
+  const [rssMB, received] = [process.memoryUsage().rss / 2 ** 20, latencies.length];
+  const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
+  const idleCpuSPerMin = await idleCpu(IDLE_SECONDS);
+  if (latencies.length !== Number(records)) fail(new Error(`${latencies.length} records read of ${records} sent`));
   await arm.stop();
   const cpuS = (used.user + used.system) / 1e6;
-  const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
-  console.log(JSON.stringify({ client, records: latencies.length, cpuS, seconds, p50, p99, rssMB }));
+  console.log(JSON.stringify({ client, records: received, cpuS, seconds, p50, p99, rssMB, idleCpuSPerMin }));
+}
+
+/** idleCpu is the CPU-s a minute the client spends with nothing to send or read (its polls, heartbeats, timers). */
+async function idleCpu(seconds: number): Promise<number> {
+  const before = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const used = process.cpuUsage(before);
+  return ((used.user + used.system) / 1e6) * (60 / seconds);
 }
 
 /** until resolves once the condition holds, looking every 10 ms; the parent's deadline bounds the arm. */

@@ -25,7 +25,15 @@ const CLIENTS = ['kafkajs', 'librdkafka'] as const;
 const ARM_DEADLINE_MS = 600_000;
 
 type Client = (typeof CLIENTS)[number];
-type ArmResult = { client: Client; cpuS: number; seconds: number; p50: number; p99: number; rssMB: number };
+type ArmResult = {
+  client: Client;
+  cpuS: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  rssMB: number;
+  idleCpuSPerMin: number;
+};
 
 /** arm runs one client's round in a process of its own on a topic of its own and returns what it printed. */
 async function arm(kafka: StandaloneKafka, moduleDir: string, client: Client, topic: string, rate: number) {
@@ -55,7 +63,7 @@ async function rounds(kafka: StandaloneKafka, moduleDir: string, rate: number): 
   return results;
 }
 
-/** row is a client's medians over its rounds at one rate: CPU-s per 1000 records, latency p50/p99, RSS. */
+/** row is a client's medians over its rounds at one rate: CPU-s per 1000 records, latency p50/p99, RSS, idle CPU. */
 function row(results: readonly ArmResult[], client: Client) {
   const mine = results.filter((r) => r.client === client);
   const median = (f: (r: ArmResult) => number): number => percentile(mine.map(f), 50) ?? NaN;
@@ -64,20 +72,23 @@ function row(results: readonly ArmResult[], client: Client) {
     p50: median((r) => r.p50),
     p99: median((r) => r.p99),
     rss: median((r) => r.rssMB),
+    idle: median((r) => r.idleCpuSPerMin),
   };
 }
 
 function print(byRate: ReadonlyMap<number, ArmResult[]>): void {
   console.log(`\n${RECORDS} records a round, ${ROUNDS} rounds, ${new Date().toISOString()}, ${cpus().length} cores`);
-  console.log('| records/s | client | CPU-s per 1000 records | latency p50 / p99 ms | RSS MB |');
-  console.log('|---|---|---|---|---|');
+  console.log('| records/s | client | CPU-s per 1000 records | latency p50 / p99 ms | RSS MB | idle CPU-s a minute |');
+  console.log('|---|---|---|---|---|---|');
   for (const [rate, results] of byRate) {
     const anchor = row(results, 'kafkajs');
     for (const client of CLIENTS) {
       const r = row(results, client);
       const ratio = client === 'kafkajs' ? '' : ` (${(r.cpu / anchor.cpu).toFixed(2)}×)`;
       const lat = `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)}`;
-      console.log(`| ${rate} | ${client} | ${r.cpu.toFixed(3)}${ratio} | ${lat} | ${r.rss.toFixed(0)} |`);
+      console.log(
+        `| ${rate} | ${client} | ${r.cpu.toFixed(3)}${ratio} | ${lat} | ${r.rss.toFixed(0)} | ${r.idle.toFixed(2)} |`,
+      );
     }
   }
 }
