@@ -31,8 +31,8 @@ async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue)
     groupId: `${topic}-kafkajs`,
     topics: [topic],
     fromBeginning: true,
-    // The arm's group is its own: a shared group's 6 s session is lost on an idle topic (kafkajs heartbeats between
-    // fetches, which wait 5 s), and the member rejoins and reads the topic again from its start.
+    // The arm's group is its own (a 30 s session): with a shared group's 6 s session, the member rejoined during the
+    // idle 10 s (kafkajs heartbeats between fetches, which wait up to 5 s) and read the topic again from its start.
     ephemeral: true,
     onBatch: async (batch) => {
       for (const r of batch.records) if (r.value) onValue(r.value);
