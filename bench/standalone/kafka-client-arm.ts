@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
 import { percentile } from '../lib/stats.ts';
 
@@ -22,6 +23,8 @@ type OnValue = (value: Buffer) => void;
 
 const VALUE_BYTES = 2048;
 const IDLE_SECONDS = 10;
+/** POLL: how often the arm looks at what it waits for, and how long it waits at most. */
+const POLL = { intervalMs: 10, timeoutMs: 300_000 } as const;
 
 /** kafkajsClient is the anchor: the runtime's own bus (kafkajs), its publisher and a consumer group member. */
 async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue): Promise<ArmClient> {
@@ -39,7 +42,7 @@ async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue)
     },
     onCrash: (err) => fail(err),
   });
-  await until(() => member.joined());
+  await waitFor('the kafkajs member joined', () => member.joined(), POLL);
   return {
     send: async (key, value) => void (await publisher.send(topic, [{ key, value }])),
     stop: async () => {
@@ -97,7 +100,7 @@ async function rdkafkaClient(
       },
     })
     .catch(fail);
-  await until(() => consumer.assignment().length > 0);
+  await waitFor('the librdkafka member assigned', () => consumer.assignment().length > 0, POLL);
   return {
     send: async (key, value) => void (await producer.send({ topic, messages: [{ key, value }] })),
     stop: async () => {
@@ -119,7 +122,7 @@ async function round(client: ArmClient, received: () => number, records: number,
     sends.push(client.send(`key-${i % 1000}`, value));
   }
   await Promise.all(sends);
-  await until(() => received() >= records);
+  await waitFor(`${records} records read back`, () => received() >= records, POLL);
 }
 
 async function main(): Promise<void> {
@@ -150,11 +153,6 @@ async function idleCpu(seconds: number): Promise<number> {
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const used = process.cpuUsage(before);
   return ((used.user + used.system) / 1e6) * (60 / seconds);
-}
-
-/** until resolves once the condition holds, looking every 10 ms; the parent's deadline bounds the arm. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 10));
 }
 
 function fail(err: unknown): never {

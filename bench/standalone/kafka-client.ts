@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { kafkaBus } from '@kcm-bus/runtime/bus/bus.kafka.ts';
-import { SERVICE_NODE_ARGS } from '@kcm-bus/runtime/service/index.ts';
+import { serviceLaunch } from '@kcm-bus/runtime/service/index.ts';
 import { kafkaJavascriptRecipe } from '@kcm-bus/stack/build/kafka-javascript.ts';
 import { selectedKafka } from '@kcm-bus/stack/kafka-versions.ts';
 import { startStandaloneKafka, type StandaloneKafka } from '@kcm-bus/stack/kafka-standalone.ts';
@@ -38,9 +38,10 @@ type ArmResult = {
 /** arm runs one client's round in a process of its own on a topic of its own and returns what it printed. */
 async function arm(kafka: StandaloneKafka, moduleDir: string, client: Client, topic: string, rate: number) {
   const script = join(import.meta.dirname, 'kafka-client-arm.ts');
-  const args = [...SERVICE_NODE_ARGS, script, client, kafka.bootstrap, topic, String(RECORDS), String(rate), moduleDir];
+  const launch = serviceLaunch(script, [client, kafka.bootstrap, topic, String(RECORDS), String(rate), moduleDir]);
+  const opts = { timeout: ARM_DEADLINE_MS, env: launch.env };
   return new Promise<ArmResult>((resolve, reject) => {
-    execFile(process.execPath, args, { timeout: ARM_DEADLINE_MS }, (err, stdout, stderr) => {
+    execFile(launch.command, launch.args, opts, (err, stdout, stderr) => {
       if (err) reject(new Error(`${client} arm failed: ${err.message}\n${stderr}`));
       else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ArmResult);
     });
