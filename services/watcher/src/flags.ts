@@ -51,7 +51,7 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
     name: 'state-checkpoint-interval-ms',
     type: 'number',
     default: 1000,
-    help: 'How often the state topics (kcm.state.*) take what the history topics took meanwhile, in one transaction (at least once per --watermark-idle-interval-ms): what a restoring member reads past the state is at most this much history.',
+    help: 'How often the state topics (kcm.state.*) take the latest record of each key the history topics took meanwhile, in one transaction, marking the partitions it wrote to; every partition is marked once per --watermark-idle-interval-ms, which bounds the history a restoring member reads past the state where nothing changed.',
   },
   { name: 'page-size', type: 'number', default: 500, help: "Items per page of a list (client-go pager's default)." },
   {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
-import { StateCheckpoints } from './state-checkpoints.ts';
+import { runCheckpoints, StateCheckpoints } from './state-checkpoints.ts';
 
 const kind = { state: 'kcm.state.pods', history: 'kcm.watch.pods', partitions: 2, marker: () => Buffer.from('wm') };
 const record = (key: string, partition: number) => ({ key, value: Buffer.from(key), partition });
@@ -74,5 +74,98 @@ describe('StateCheckpoints', () => {
         'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"3","kcm-bus-history-next":"0"}',
       ],
     ]);
+  });
+
+  it("given a key's events within one interval, then the checkpoint holds its latest only, a Deleted with its tombstone", async () => {
+    const sent: string[][] = [];
+    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '7');
+    c.register(kind, new Map());
+    const del = (key: string) => [
+      { ...record(key, 0), key, headers: { t: 'Deleted' } },
+      { ...record(key, 0), value: null },
+    ];
+    c.add(kind.state, [record('ns/a', 0), record('ns/b', 0)], []);
+    c.add(kind.state, [{ ...record('ns/a', 0), headers: { t: 'Modified' } }, ...del('ns/b')], []);
+    c.add(kind.state, [record('ns/b', 0)], []);
+    await c.flush([], false);
+    assert.deepEqual(sent, [
+      [
+        'kcm.state.pods ns/a@0 {"t":"Modified"}',
+        'kcm.state.pods ns/b@0 {}',
+        'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"7","kcm-bus-history-next":"0"}',
+      ],
+    ]);
+    c.add(kind.state, del('ns/a'), []);
+    await c.flush([], false);
+    assert.deepEqual(sent[1]?.slice(0, 2), [
+      'kcm.state.pods ns/a@0 {"t":"Deleted"}',
+      'kcm.state.pods ns/a@0 tombstone {}',
+    ]);
+  });
+
+  it('given a checkpoint that is not full, then it marks only the partitions its records are in, and with none it sends nothing', async () => {
+    const sent: string[][] = [];
+    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '9');
+    c.register(kind, new Map());
+    c.register({ ...kind, state: 'kcm.state.rcs', history: 'kcm.watch.rcs' }, new Map());
+    c.add(kind.state, [], [{ topic: kind.history, partition: 0, lastOffset: '3' }]);
+    assert.equal(c.dirty, false, 'a history that took watermarks alone waits for the full checkpoint');
+    await c.flush([], false);
+    assert.deepEqual(sent, []);
+    c.add(kind.state, [record('ns/a', 1)], [{ topic: kind.history, partition: 1, lastOffset: '8' }]);
+    await c.flush([], false);
+    await c.flush([], true);
+    assert.deepEqual(sent, [
+      ['kcm.state.pods ns/a@1 {}', 'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"9","kcm-bus-history-next":"9"}'],
+      [
+        'kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"9","kcm-bus-history-next":"4"}',
+        'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"9","kcm-bus-history-next":"9"}',
+        'kcm.state.rcs ~watermark@0 {"kcm-bus-epoch":"9","kcm-bus-history-next":"0"}',
+        'kcm.state.rcs ~watermark@1 {"kcm-bus-epoch":"9","kcm-bus-history-next":"0"}',
+      ],
+    ]);
+  });
+
+  it('given a failed checkpoint, then a newer record of a key it took replaces the one it put back', async () => {
+    const sent: string[][] = [];
+    let fail = true;
+    const c = new StateCheckpoints(async (batches) => {
+      if (fail) throw new Error('broker away');
+      sent.push(shown(batches).filter((line) => !line.includes('~watermark')));
+    }, '1');
+    c.register(kind, new Map());
+    c.add(kind.state, [record('ns/a', 0), record('ns/b', 0)], []);
+    await assert.rejects(c.flush([], false), /broker away/);
+    c.add(kind.state, [{ ...record('ns/a', 0), headers: { t: 'newer' } }], []);
+    fail = false;
+    await c.flush([], false);
+    assert.deepEqual(sent, [['kcm.state.pods ns/b@0 {}', 'kcm.state.pods ns/a@0 {"t":"newer"}']]);
+  });
+});
+
+describe('runCheckpoints', () => {
+  it('given records for three intervals, then those flush without full marks, and a full checkpoint goes out every idle interval regardless', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    let nowMs = 0;
+    const flushes: boolean[] = [];
+    const checkpoints = { dirty: false, flush: async (_: unknown, full: boolean) => void flushes.push(full) };
+    const run = runCheckpoints(
+      checkpoints as unknown as StateCheckpoints,
+      { intervalMs: 100, idleIntervalMs: 500 },
+      () => nowMs,
+      {
+        fenced: () => false,
+        onFatal: () => assert.fail('not fenced'),
+        onRetry: () => assert.fail('no failure'),
+      },
+    );
+    for (let tick = 1; tick <= 10; tick++) {
+      checkpoints.dirty = tick <= 3;
+      nowMs += 100;
+      t.mock.timers.tick(100);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await run.stop();
+    assert.deepEqual(flushes, [false, false, false, true, true]);
   });
 });

@@ -13,16 +13,24 @@ export type CheckpointedKind = {
 /** CheckpointTiming: how often a checkpoint goes out while records wait, and at least how often when none do. */
 export type CheckpointTiming = { readonly intervalMs: number; readonly idleIntervalMs: number };
 
-type Pending = { readonly kind: CheckpointedKind; records: OutgoingRecord[]; readonly next: Map<number, bigint> };
+/** Pending is a kind's part of the next checkpoint: the latest records of each key, the history's next offsets. */
+type Pending = {
+  readonly kind: CheckpointedKind;
+  latest: Map<string, readonly OutgoingRecord[]>;
+  readonly next: Map<number, bigint>;
+};
 
 /**
- * StateCheckpoints write the state topics: what the history topics took since the last checkpoint (each record
- * once it is acknowledged there, tombstones after deletes), and for every partition of every kind a marker (a
- * watermark record under WATERMARK_KEY) that names the first history offset the state does not hold yet
- * (HISTORY_NEXT_HEADER), all in one transaction. A member restores from a state topic, then reads its history from
- * the markers on: the state stays about one record per live object, written at most once per interval however many
- * changes came, and no zombie can write it (its transactions are fenced). The markers go out at least once per idle
- * interval, so a watcher a newer one fenced finds out and exits within it.
+ * StateCheckpoints write the state topics: what the history topics took since the last checkpoint, once it is
+ * acknowledged there, and a marker (a watermark record under WATERMARK_KEY) that names the first history offset the
+ * state does not hold yet (HISTORY_NEXT_HEADER), all in one transaction. A checkpoint holds the latest record of each
+ * key only (a Deleted with its tombstone): a restore keeps the last record of a key, and a pod's three events within a
+ * second were three copies in the state. A checkpoint marks the partitions its records are in; a full one (the
+ * first, then one per idle interval) marks every partition of every kind, so that the history tail a restore reads
+ * past a marker is at most an idle interval of watermarks where nothing changed. A member restores from a state topic,
+ * then reads its history from the markers on: the state stays about one record per live object, written at most once
+ * per interval however many changes came, and no zombie can write it (its transactions are fenced). The full
+ * checkpoint goes out at least once per idle interval, so a watcher a newer one fenced finds out and exits within it.
  */
 export class StateCheckpoints {
   readonly #send: (batches: readonly TopicRecords[]) => Promise<unknown>;
@@ -37,17 +45,25 @@ export class StateCheckpoints {
 
   /** register adds a kind whose history is known complete up to next (per partition; absent: offset 0). */
   register(kind: CheckpointedKind, next: ReadonlyMap<number, bigint>): void {
-    this.#kinds.set(kind.state, { kind, records: [], next: new Map(next) });
+    this.#kinds.set(kind.state, { kind, latest: new Map(), next: new Map(next) });
   }
 
-  /** add queues a kind's state records for the next checkpoint, with the history offsets their records took. */
+  /**
+   * add queues a kind's state records for the next checkpoint, with the history offsets their records took: a record
+   * replaces what waits for its key, a tombstone follows the Deleted it comes after. Only records make it dirty: a
+   * history that took watermarks alone is marked by the next full checkpoint.
+   */
   add(state: string, records: readonly OutgoingRecord[], produced: ProducedOffsets): void {
     const pending = this.#kinds.get(state);
     if (pending === undefined) throw new Error(`no checkpointed kind has the state topic ${state}`);
-    pending.records.push(...records);
+    for (const r of records) {
+      const prior = r.value === null ? (pending.latest.get(r.key) ?? []) : [];
+      pending.latest.delete(r.key);
+      pending.latest.set(r.key, [...prior, r]);
+      this.#dirty = true;
+    }
     for (const o of produced)
       if (o.topic === pending.kind.history) pending.next.set(o.partition, BigInt(o.lastOffset) + 1n);
-    this.#dirty = true;
   }
 
   /** dirty tells whether records wait for a checkpoint. */
@@ -56,31 +72,43 @@ export class StateCheckpoints {
   }
 
   /**
-   * flush writes one checkpoint (and `extra`, such as a new watcher's fence, in the same transaction). What it took
-   * is put back if the transaction fails, ahead of what came meanwhile, and the failure is the caller's.
+   * flush writes one checkpoint (and `extra`, such as a new watcher's fence, in the same transaction): full, a marker
+   * in every partition; else in those its records are in, and nothing at all when no record waits. What it took is
+   * put back if the transaction fails, behind what came meanwhile for the same keys, and the failure is the caller's.
    */
-  async flush(extra: readonly TopicRecords[] = []): Promise<void> {
-    const taken = [...this.#kinds.values()].map((p) => ({ p, records: p.records, next: new Map(p.next) }));
-    for (const t of taken) t.p.records = [];
+  async flush(extra: readonly TopicRecords[] = [], full = true): Promise<void> {
+    const taken = [...this.#kinds.values()].map((p) => ({ p, latest: p.latest, next: new Map(p.next) }));
+    for (const t of taken) t.p.latest = new Map();
     this.#dirty = false;
+    const batches = taken
+      .map(({ p, latest, next }) => ({ topic: p.kind.state, records: this.#checkpoint(p.kind, latest, next, full) }))
+      .filter((b) => b.records.length > 0);
+    if (extra.length === 0 && batches.length === 0) return;
     try {
-      await this.#send([
-        ...extra,
-        ...taken.map(({ p, records, next }) => ({
-          topic: p.kind.state,
-          records: [...records, ...this.#markers(p.kind, next)],
-        })),
-      ]);
+      await this.#send([...extra, ...batches]);
     } catch (err) {
-      for (const t of taken) t.p.records = [...t.records, ...t.p.records];
-      this.#dirty = true;
+      for (const t of taken) t.p.latest = new Map([...t.latest, ...t.p.latest]);
+      this.#dirty ||= taken.some((t) => t.latest.size > 0);
       throw err;
     }
   }
 
-  #markers(kind: CheckpointedKind, next: ReadonlyMap<number, bigint>): OutgoingRecord[] {
+  /** #checkpoint is a kind's part of a checkpoint: its keys' latest records, then the markers of their partitions. */
+  #checkpoint(
+    kind: CheckpointedKind,
+    latest: ReadonlyMap<string, readonly OutgoingRecord[]>,
+    next: ReadonlyMap<number, bigint>,
+    full: boolean,
+  ): OutgoingRecord[] {
+    const records = [...latest.values()].flat();
+    const moved = new Set(records.map((r) => r.partition ?? 0));
+    const marked = Array.from({ length: kind.partitions }, (_, p) => p).filter((p) => full || moved.has(p));
+    return [...records, ...this.#markers(kind, next, marked)];
+  }
+
+  #markers(kind: CheckpointedKind, next: ReadonlyMap<number, bigint>, partitions: readonly number[]): OutgoingRecord[] {
     const value = kind.marker();
-    return Array.from({ length: kind.partitions }, (_, partition) => ({
+    return partitions.map((partition) => ({
       key: WATERMARK_KEY,
       value,
       partition,
@@ -90,8 +118,9 @@ export class StateCheckpoints {
 }
 
 /**
- * runCheckpoints flushes every intervalMs while records wait and every idleIntervalMs regardless, until stopped (a
- * last flush then); a failed flush is fatal when fenced (onFatal), else retried at the next interval (onRetry).
+ * runCheckpoints flushes every intervalMs while records wait, and a full checkpoint every idleIntervalMs regardless
+ * (the caller wrote the first), until stopped (a last flush then); a failed flush is fatal when fenced (onFatal),
+ * else retried at the next interval (onRetry).
  */
 export function runCheckpoints(
   checkpoints: StateCheckpoints,
@@ -103,14 +132,15 @@ export function runCheckpoints(
     readonly onRetry: (err: unknown) => void;
   },
 ): { stop: () => Promise<void> } {
-  let lastMs = now();
+  let fullMs = now();
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const turn = async (): Promise<void> => {
-    if (!checkpoints.dirty && now() - lastMs < timing.idleIntervalMs) return;
+    const full = now() - fullMs >= timing.idleIntervalMs;
+    if (!checkpoints.dirty && !full) return;
     try {
-      await checkpoints.flush();
-      lastMs = now();
+      await checkpoints.flush([], full);
+      if (full) fullMs = now();
     } catch (err) {
       if (on.fenced(err)) on.onFatal(err);
       else on.onRetry(err);
