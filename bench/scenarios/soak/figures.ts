@@ -3,6 +3,45 @@ import { percentile } from '../../lib/stats.ts';
 /** RssSample is one reading of a service's resident set: seconds since the soak began, the process, megabytes. */
 export type RssSample = { readonly t: number; readonly pid: number; readonly mb: number };
 
+/**
+ * MemoryParts are what one reading of a service's RSS is made of, in MB: V8's heap as committed
+ * (nodejs_heap_size_total_bytes), the memory of Buffers and other objects outside it (nodejs_external_memory_bytes),
+ * and the file-backed pages (RssFile: node's own code); the rest of the RSS is malloc's and V8's pages beyond what it
+ * counts as committed.
+ */
+export type MemoryParts = {
+  readonly t: number;
+  readonly pid: number;
+  readonly rssMb: number;
+  readonly heapMb: number;
+  readonly buffersMb: number;
+  readonly fileMb: number;
+};
+
+/** MemoryStep is how much each part of a process's RSS moved across a fault, in MB. */
+export type MemoryStep = {
+  readonly rss: number;
+  readonly heap: number;
+  readonly buffers: number;
+  readonly file: number;
+};
+
+/**
+ * stepAcross is how a service's RSS moved across a fault's window: from its last reading before the window to the
+ * first after it, of the same process (undefined: the process was replaced, or no reading on either side).
+ */
+export function stepAcross(parts: readonly MemoryParts[], window: Window): MemoryStep | undefined {
+  const before = parts.filter((p) => p.t < window[0]).at(-1);
+  const after = parts.find((p) => p.t > window[1]);
+  if (before === undefined || after === undefined || before.pid !== after.pid) return undefined;
+  return {
+    rss: after.rssMb - before.rssMb,
+    heap: after.heapMb - before.heapMb,
+    buffers: after.buffersMb - before.buffersMb,
+    file: after.fileMb - before.fileMb,
+  };
+}
+
 /** Timed is a value read at `t` seconds since the soak began. */
 export type Timed = { readonly t: number; readonly v: number };
 

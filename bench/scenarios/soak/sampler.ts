@@ -3,19 +3,21 @@ import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
 import { metricSamples, sumsBy } from '@kcm-bus/harness/metrics-text.ts';
-import { rssBytes } from '../../lib/probes.ts';
+import { rssBytes, statusBytes } from '../../lib/probes.ts';
 import { parseRequestCounts } from '../../lib/kafka-requests.ts';
 import { total } from '../../lib/stats.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import type { ChaosSystem } from '../chaos/system.ts';
 import type { ServiceProcess } from '@kcm-bus/harness/processes.ts';
-import type { RssSample, Timed } from './figures.ts';
+import type { MemoryParts, RssSample, Timed } from './figures.ts';
 
 /** Readings are everything the sampler read, by service slot (RSS, input watermark age) or service (records lag). */
 export type Readings = {
   readonly rss: Map<string, RssSample[]>;
   /** heapUsed is each service's V8 heap in use (nodejs_heap_size_used_bytes): the live objects and their garbage. */
   readonly heapUsed: Map<string, RssSample[]>;
+  /** parts are what each service's RSS is made of, by reading (MemoryParts): where a fault's step of it went. */
+  readonly parts: Map<string, MemoryParts[]>;
   readonly watermarkAgeS: Map<string, Timed[]>;
   /** lagS is each reconciler's lag behind the watcher, in seconds (lagBehindWatcher). */
   readonly lagS: Map<string, Timed[]>;
@@ -52,6 +54,7 @@ export function lagBehindWatcher(reconciler: string, watcher: string, nowMs: num
 export const noReadings = (): Readings => ({
   rss: new Map(),
   heapUsed: new Map(),
+  parts: new Map(),
   watermarkAgeS: new Map(),
   lagS: new Map(),
   recordsLag: new Map(),
@@ -59,6 +62,8 @@ export const noReadings = (): Readings => ({
   groupJoins: new Map(),
   cpuS: new Map(),
 });
+
+const MB = 2 ** 20;
 
 const push = <T>(m: Map<string, T[]>, key: string, value: T): void => void m.set(key, [...(m.get(key) ?? []), value]);
 
@@ -107,10 +112,14 @@ export class Sampler {
   /** #read records a service's RSS and Kafka requests and gives its /metrics page (undefined: it did not answer). */
   async #read(t: number, slot: string, pid: number, metricsUrl: string): Promise<string | undefined> {
     try {
-      push(this.readings.rss, slot, { t, pid, mb: rssBytes(pid) / 2 ** 20 });
+      const [rssMb, fileMb] = [rssBytes(pid) / MB, statusBytes(pid, 'RssFile') / MB];
+      push(this.readings.rss, slot, { t, pid, mb: rssMb });
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
       for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
-        push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / 2 ** 20 });
+        push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / MB });
+      const mbOf = (name: string): number => (metricSamples(page, name)[0]?.value ?? NaN) / MB;
+      const [heapMb, buffersMb] = [mbOf('nodejs_heap_size_total_bytes'), mbOf('nodejs_external_memory_bytes')];
+      push(this.readings.parts, slot, { t, pid, rssMb, heapMb, buffersMb, fileMb });
       const sent = total(parseRequestCounts(page));
       this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
       this.#requestsOf.set(pid, sent);

@@ -1,5 +1,5 @@
 import { total } from '../../lib/stats.ts';
-import { p99Outside, slopePerTenMinutes, type Timed, type Window } from './figures.ts';
+import { p99Outside, slopePerTenMinutes, stepAcross, type MemoryStep, type Timed, type Window } from './figures.ts';
 import type { SoakRun } from './run.ts';
 
 /** ServiceFigures are one running service's (a slot's) memory and, for a reconciler, lag figures over the soak. */
@@ -34,6 +34,14 @@ export type Summary = {
   readonly failedSteps: number;
   readonly settledS: number | undefined;
   readonly faults: readonly string[];
+  /** faultSteps are, per fault, how each service's RSS and its parts moved across it (a process that lived through it). */
+  readonly faultSteps: readonly FaultSteps[];
+};
+
+/** FaultSteps are the services' memory steps across one fault. */
+export type FaultSteps = {
+  readonly fault: string;
+  readonly steps: readonly { readonly slot: string; readonly step: MemoryStep }[];
 };
 
 /** SLOPE_GOAL_MB and LAG_GOAL_S are issue 47's goals: memory slope per 10 minutes, lag p99 outside the faults. */
@@ -64,6 +72,10 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
       cpuPerMinute: total([...(r.readings.cpuS.get(slot)?.values() ?? [])]) / (lastT / 60),
     };
   });
+  const faults = r.faults.map(
+    (f) =>
+      `${f.name} (${(f.window[0] / 60).toFixed(1)}-${(f.window[1] / 60).toFixed(1)} min)${f.error ? `: ${f.error}` : ''}`,
+  );
   return {
     services,
     recordsLagP99: Object.fromEntries([...r.readings.recordsLag].map(([s, lag]) => [s, p99Outside(lag, windows)])),
@@ -74,10 +86,14 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     steps: r.steps,
     failedSteps: r.failedSteps,
     settledS: r.settledS,
-    faults: r.faults.map(
-      (f) =>
-        `${f.name} (${(f.window[0] / 60).toFixed(1)}-${(f.window[1] / 60).toFixed(1)} min)${f.error ? `: ${f.error}` : ''}`,
-    ),
+    faults,
+    faultSteps: r.faults.map((f, i) => ({
+      fault: faults[i] ?? f.name,
+      steps: [...r.readings.parts].flatMap(([slot, parts]) => {
+        const step = stepAcross(parts, f.window);
+        return step === undefined ? [] : [{ slot, step }];
+      }),
+    })),
   };
 }
 
@@ -104,6 +120,26 @@ const verdict = (slopes: readonly number[]): string => (Math.max(...slopes) <= S
 
 const fixed = (v: number | undefined, digits = 1): string => (v === undefined ? '-' : v.toFixed(digits));
 
+const signed = (v: number): string => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
+
+/** stepsText prints each fault's memory steps: RSS, then V8's heap committed, Buffers, file-backed, the rest. */
+export function stepsText(faultSteps: readonly FaultSteps[]): string[] {
+  return [
+    'RSS steps across the faults, MB (V8 heap committed, Buffers, file-backed, the rest), of the processes that lived through them:',
+    ...faultSteps.map(
+      ({ fault, steps }) =>
+        `  ${fault}: ${
+          steps
+            .map(({ slot, step: x }) => {
+              const rest = x.rss - x.heap - x.buffers - x.file;
+              return `${slot} ${signed(x.rss)} (${[x.heap, x.buffers, x.file, rest].map(signed).join(', ')})`;
+            })
+            .join('; ') || 'none'
+        }`,
+    ),
+  ];
+}
+
 /** summaryText prints the soak's figures: a line per service, the lag in records, the checks and the goals. */
 export function summaryText(s: Summary): string {
   const head = `${'service'.padEnd(22)}${'MB/10 min'.padStart(10)}${'quiet'.padStart(7)}${'heap'.padStart(7)}${'RSS warm → end'.padStart(16)}${'most'.padStart(7)}${'age p99'.padStart(9)}${'age max'.padStart(9)}${'lag p99'.padStart(9)}${'lag max'.padStart(9)}${'CPU-s/min'.padStart(10)}`;
@@ -128,6 +164,7 @@ export function summaryText(s: Summary): string {
     `over-created ${s.overCreated}, lost ${s.lost}, exited on their own ${s.restarts}, settled at the end in ${fixed(s.settledS)} s`,
     `Kafka requests a minute ${s.kafkaRequestsPerMinute}; the services' CPU-s a minute ${total(s.services.map((x) => x.cpuPerMinute)).toFixed(2)}`,
     `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${total(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
+    ...stepsText(s.faultSteps),
     `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
   ].join('\n');
