@@ -51,7 +51,13 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
     name: 'state-checkpoint-interval-ms',
     type: 'number',
     default: 1000,
-    help: 'How often the state topics (kcm.state.*) take the latest record of each key the history topics took meanwhile, in one transaction, marking the partitions it wrote to; every partition is marked once per --watermark-idle-interval-ms, which bounds the history a restoring member reads past the state where nothing changed.',
+    help: 'How often the state topics (kcm.state.*) take the latest record of each key the history topics took meanwhile, in one transaction, marking the partitions it wrote to (every partition once per --state-checkpoint-full-interval-ms).',
+  },
+  {
+    name: 'state-checkpoint-full-interval-ms',
+    type: 'number',
+    default: 60000,
+    help: 'How often a state checkpoint marks every partition of every kind, where the others mark only the partitions they wrote to: what a restoring member reads past the state of a partition where nothing changed is at most this much history (its watermarks). Between them, a checkpoint of one marker goes out whenever none did for --watermark-idle-interval-ms, so a watcher a newer one fenced finds out within that.',
   },
   { name: 'page-size', type: 'number', default: 500, help: "Items per page of a list (client-go pager's default)." },
   {

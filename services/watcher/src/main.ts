@@ -48,6 +48,7 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
     {
       intervalMs: ctx.flags.number('state-checkpoint-interval-ms'),
       idleIntervalMs: ctx.flags.number('watermark-idle-interval-ms'),
+      fullIntervalMs: ctx.flags.number('state-checkpoint-full-interval-ms'),
     },
     clockMs,
     {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TopicRecords } from '@kcm-bus/runtime/bus/index.ts';
-import { runCheckpoints, StateCheckpoints } from './state-checkpoints.ts';
+import { runCheckpoints, StateCheckpoints, type Marks } from './state-checkpoints.ts';
 
 const kind = { state: 'kcm.state.pods', history: 'kcm.watch.pods', partitions: 2, marker: () => Buffer.from('wm') };
 const record = (key: string, partition: number) => ({ key, value: Buffer.from(key), partition });
@@ -87,7 +87,7 @@ describe('StateCheckpoints', () => {
     c.add(kind.state, [record('ns/a', 0), record('ns/b', 0)], []);
     c.add(kind.state, [{ ...record('ns/a', 0), headers: { t: 'Modified' } }, ...del('ns/b')], []);
     c.add(kind.state, [record('ns/b', 0)], []);
-    await c.flush([], false);
+    await c.flush([], 'moved');
     assert.deepEqual(sent, [
       [
         'kcm.state.pods ns/a@0 {"t":"Modified"}',
@@ -96,7 +96,7 @@ describe('StateCheckpoints', () => {
       ],
     ]);
     c.add(kind.state, del('ns/a'), []);
-    await c.flush([], false);
+    await c.flush([], 'moved');
     assert.deepEqual(sent[1]?.slice(0, 2), [
       'kcm.state.pods ns/a@0 {"t":"Deleted"}',
       'kcm.state.pods ns/a@0 tombstone {}',
@@ -110,11 +110,11 @@ describe('StateCheckpoints', () => {
     c.register({ ...kind, state: 'kcm.state.rcs', history: 'kcm.watch.rcs' }, new Map());
     c.add(kind.state, [], [{ topic: kind.history, partition: 0, lastOffset: '3' }]);
     assert.equal(c.dirty, false, 'a history that took watermarks alone waits for the full checkpoint');
-    await c.flush([], false);
+    await c.flush([], 'moved');
     assert.deepEqual(sent, []);
     c.add(kind.state, [record('ns/a', 1)], [{ topic: kind.history, partition: 1, lastOffset: '8' }]);
-    await c.flush([], false);
-    await c.flush([], true);
+    await c.flush([], 'moved');
+    await c.flush([], 'all');
     assert.deepEqual(sent, [
       ['kcm.state.pods ns/a@1 {}', 'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"9","kcm-bus-history-next":"9"}'],
       [
@@ -123,6 +123,19 @@ describe('StateCheckpoints', () => {
         'kcm.state.rcs ~watermark@0 {"kcm-bus-epoch":"9","kcm-bus-history-next":"0"}',
         'kcm.state.rcs ~watermark@1 {"kcm-bus-epoch":"9","kcm-bus-history-next":"0"}',
       ],
+    ]);
+  });
+
+  it('given a fence checkpoint with no record waiting, then one marker goes out, in the first partition of the first kind', async () => {
+    const sent: string[][] = [];
+    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '5');
+    c.register(kind, new Map([[0, 12n]]));
+    await c.flush([], 'fence');
+    c.add(kind.state, [record('ns/a', 1)], [{ topic: kind.history, partition: 1, lastOffset: '3' }]);
+    await c.flush([], 'fence');
+    assert.deepEqual(sent, [
+      ['kcm.state.pods ~watermark@0 {"kcm-bus-epoch":"5","kcm-bus-history-next":"12"}'],
+      ['kcm.state.pods ns/a@1 {}', 'kcm.state.pods ~watermark@1 {"kcm-bus-epoch":"5","kcm-bus-history-next":"4"}'],
     ]);
   });
 
@@ -135,37 +148,34 @@ describe('StateCheckpoints', () => {
     }, '1');
     c.register(kind, new Map());
     c.add(kind.state, [record('ns/a', 0), record('ns/b', 0)], []);
-    await assert.rejects(c.flush([], false), /broker away/);
+    await assert.rejects(c.flush([], 'moved'), /broker away/);
     c.add(kind.state, [{ ...record('ns/a', 0), headers: { t: 'newer' } }], []);
     fail = false;
-    await c.flush([], false);
+    await c.flush([], 'moved');
     assert.deepEqual(sent, [['kcm.state.pods ns/b@0 {}', 'kcm.state.pods ns/a@0 {"t":"newer"}']]);
   });
 });
 
 describe('runCheckpoints', () => {
-  it('given records for three intervals, then those flush without full marks, and a full checkpoint goes out every idle interval regardless', async (t) => {
+  it('given records for three intervals, then those mark what moved, a fence goes out after an idle interval without any, and every partition is marked each full interval', async (t) => {
     t.mock.timers.enable({ apis: ['setInterval'] });
     let nowMs = 0;
-    const flushes: boolean[] = [];
-    const checkpoints = { dirty: false, flush: async (_: unknown, full: boolean) => void flushes.push(full) };
-    const run = runCheckpoints(
-      checkpoints as unknown as StateCheckpoints,
-      { intervalMs: 100, idleIntervalMs: 500 },
-      () => nowMs,
-      {
-        fenced: () => false,
-        onFatal: () => assert.fail('not fenced'),
-        onRetry: () => assert.fail('no failure'),
-      },
-    );
-    for (let tick = 1; tick <= 10; tick++) {
+    const flushes: Marks[] = [];
+    const checkpoints = { dirty: false, flush: async (_: unknown, marks: Marks) => void flushes.push(marks) };
+    const timing = { intervalMs: 100, idleIntervalMs: 500, fullIntervalMs: 1500 };
+    const run = runCheckpoints(checkpoints as unknown as StateCheckpoints, timing, () => nowMs, {
+      fenced: () => false,
+      onFatal: () => assert.fail('not fenced'),
+      onRetry: () => assert.fail('no failure'),
+    });
+    for (let tick = 1; tick <= 20; tick++) {
       checkpoints.dirty = tick <= 3;
       nowMs += 100;
       t.mock.timers.tick(100);
       await new Promise((resolve) => setImmediate(resolve));
     }
     await run.stop();
-    assert.deepEqual(flushes, [false, false, false, true, true]);
+    // 100-300 ms: records; 800 and 1300: no checkpoint for 500 ms; 1500: the full interval; 2000: an idle one again.
+    assert.deepEqual(flushes, ['moved', 'moved', 'moved', 'fence', 'fence', 'all', 'fence']);
   });
 });

@@ -10,8 +10,22 @@ export type CheckpointedKind = {
   readonly marker: () => Buffer;
 };
 
-/** CheckpointTiming: how often a checkpoint goes out while records wait, and at least how often when none do. */
-export type CheckpointTiming = { readonly intervalMs: number; readonly idleIntervalMs: number };
+/**
+ * CheckpointTiming: how often a checkpoint goes out while records wait, at least how often when none do (so that a
+ * fenced watcher finds out), and how often one marks every partition.
+ */
+export type CheckpointTiming = {
+  readonly intervalMs: number;
+  readonly idleIntervalMs: number;
+  readonly fullIntervalMs: number;
+};
+
+/**
+ * Marks are the partitions a checkpoint marks: `all` of every kind; `moved`, those its records are in (nothing is sent
+ * when no record waits); `fence`, the same, or one marker when no record waits, so that the transaction still finds
+ * out whether a newer watcher fenced this one.
+ */
+export type Marks = 'all' | 'moved' | 'fence';
 
 /** Pending is a kind's part of the next checkpoint: the latest records of each key, the history's next offsets. */
 type Pending = {
@@ -25,11 +39,11 @@ type Pending = {
  * acknowledged there, and a marker (a watermark record under WATERMARK_KEY) that names the first history offset the
  * state does not hold yet (HISTORY_NEXT_HEADER), all in one transaction. A checkpoint holds the latest record of each
  * key only (a Deleted with its tombstone): a restore keeps the last record of a key, and a pod's three events within a
- * second were three copies in the state. A checkpoint marks the partitions its records are in; a full one (the
- * first, then one per idle interval) marks every partition of every kind, so that the history tail a restore reads
- * past a marker is at most an idle interval of watermarks where nothing changed. A member restores from a state topic,
- * then reads its history from the markers on: the state stays about one record per live object, written at most once
- * per interval however many changes came, and no zombie can write it (its transactions are fenced). The full
+ * second were three copies in the state. A checkpoint marks the partitions its records are in (Marks); a full one
+ * (the first, then one per full interval) marks every partition of every kind, so that the history tail a restore
+ * reads past a marker is at most a full interval of watermarks where nothing changed. A member restores from a state
+ * topic, then reads its history from the markers on: the state stays about one record per live object, written at
+ * most once per interval however many changes came, and no zombie can write it (its transactions are fenced). Some
  * checkpoint goes out at least once per idle interval, so a watcher a newer one fenced finds out and exits within it.
  */
 export class StateCheckpoints {
@@ -72,17 +86,20 @@ export class StateCheckpoints {
   }
 
   /**
-   * flush writes one checkpoint (and `extra`, such as a new watcher's fence, in the same transaction): full, a marker
-   * in every partition; else in those its records are in, and nothing at all when no record waits. What it took is
-   * put back if the transaction fails, behind what came meanwhile for the same keys, and the failure is the caller's.
+   * flush writes one checkpoint (and `extra`, such as a new watcher's fence, in the same transaction), its markers in
+   * the partitions `marks` says. What it took is put back if the transaction fails, behind what came meanwhile for the
+   * same keys, and the failure is the caller's.
    */
-  async flush(extra: readonly TopicRecords[] = [], full = true): Promise<void> {
+  async flush(extra: readonly TopicRecords[] = [], marks: Marks = 'all'): Promise<void> {
     const taken = [...this.#kinds.values()].map((p) => ({ p, latest: p.latest, next: new Map(p.next) }));
     for (const t of taken) t.p.latest = new Map();
     this.#dirty = false;
     const batches = taken
-      .map(({ p, latest, next }) => ({ topic: p.kind.state, records: this.#checkpoint(p.kind, latest, next, full) }))
+      .map(({ p, latest, next }) => ({ topic: p.kind.state, records: this.#checkpoint(p.kind, latest, next, marks) }))
       .filter((b) => b.records.length > 0);
+    const first = taken[0];
+    if (marks === 'fence' && batches.length === 0 && first !== undefined)
+      batches.push({ topic: first.p.kind.state, records: this.#markers(first.p.kind, first.next, [0]) });
     if (extra.length === 0 && batches.length === 0) return;
     try {
       await this.#send([...extra, ...batches]);
@@ -98,11 +115,11 @@ export class StateCheckpoints {
     kind: CheckpointedKind,
     latest: ReadonlyMap<string, readonly OutgoingRecord[]>,
     next: ReadonlyMap<number, bigint>,
-    full: boolean,
+    marks: Marks,
   ): OutgoingRecord[] {
     const records = [...latest.values()].flat();
     const moved = new Set(records.map((r) => r.partition ?? 0));
-    const marked = Array.from({ length: kind.partitions }, (_, p) => p).filter((p) => full || moved.has(p));
+    const marked = Array.from({ length: kind.partitions }, (_, p) => p).filter((p) => marks === 'all' || moved.has(p));
     return [...records, ...this.#markers(kind, next, marked)];
   }
 
@@ -118,9 +135,9 @@ export class StateCheckpoints {
 }
 
 /**
- * runCheckpoints flushes every intervalMs while records wait, and a full checkpoint every idleIntervalMs regardless
- * (the caller wrote the first), until stopped (a last flush then); a failed flush is fatal when fenced (onFatal),
- * else retried at the next interval (onRetry).
+ * runCheckpoints flushes every intervalMs while records wait, a fence checkpoint when none went out for idleIntervalMs,
+ * and a full one every fullIntervalMs (the caller wrote the first), until stopped (a last flush then); a failed flush
+ * is fatal when fenced (onFatal), else retried at the next interval (onRetry).
  */
 export function runCheckpoints(
   checkpoints: StateCheckpoints,
@@ -132,15 +149,18 @@ export function runCheckpoints(
     readonly onRetry: (err: unknown) => void;
   },
 ): { stop: () => Promise<void> } {
-  let fullMs = now();
+  let [fullMs, sentMs] = [now(), now()];
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const turn = async (): Promise<void> => {
-    const full = now() - fullMs >= timing.idleIntervalMs;
-    if (!checkpoints.dirty && !full) return;
+    const at = now();
+    const marks: Marks =
+      at - fullMs >= timing.fullIntervalMs ? 'all' : at - sentMs >= timing.idleIntervalMs ? 'fence' : 'moved';
+    if (!checkpoints.dirty && marks === 'moved') return;
     try {
-      await checkpoints.flush([], full);
-      if (full) fullMs = now();
+      await checkpoints.flush([], marks);
+      sentMs = now();
+      if (marks === 'all') fullMs = sentMs;
     } catch (err) {
       if (on.fenced(err)) on.onFatal(err);
       else on.onRetry(err);
