@@ -16,10 +16,33 @@ function shown(batches: readonly TopicRecords[]): string[] {
   );
 }
 
+/** recorded is a StateCheckpoints of the epoch whose transactions are kept, as the test reads them, in `sent`. */
+function recorded(epoch: string): { readonly c: StateCheckpoints; readonly sent: string[][] } {
+  const sent: string[][] = [];
+  return { c: new StateCheckpoints(async (batches) => void sent.push(shown(batches)), epoch), sent };
+}
+
+/**
+ * failingUntilRecovered is a StateCheckpoints whose transactions fail (the broker away) until recover() is called;
+ * what goes out after is kept in `sent`, without the markers.
+ */
+function failingUntilRecovered(): {
+  readonly c: StateCheckpoints;
+  readonly sent: string[][];
+  readonly recover: () => void;
+} {
+  const sent: string[][] = [];
+  let fail = true;
+  const c = new StateCheckpoints(async (batches) => {
+    if (fail) throw new Error('broker away');
+    sent.push(shown(batches).filter((line) => !line.includes('~watermark')));
+  }, '1');
+  return { c, sent, recover: () => void (fail = false) };
+}
+
 describe('StateCheckpoints', () => {
   it('given records the history took, when flushed, then one transaction holds them and a marker per partition naming the next history offset and the epoch', async () => {
-    const sent: string[][] = [];
-    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '42');
+    const { c, sent } = recorded('42');
     c.register(kind, new Map([[0, 5n]]));
     c.add(
       kind.state,
@@ -43,24 +66,18 @@ describe('StateCheckpoints', () => {
   });
 
   it('given a failed checkpoint, then what it took is sent again first, before what came meanwhile', async () => {
-    const sent: string[][] = [];
-    let fail = true;
-    const c = new StateCheckpoints(async (batches) => {
-      if (fail) throw new Error('broker away');
-      sent.push(shown(batches).filter((line) => !line.includes('~watermark')));
-    }, '1');
+    const { c, sent, recover } = failingUntilRecovered();
     c.register(kind, new Map());
     c.add(kind.state, [record('ns/a', 0)], []);
     await assert.rejects(c.flush(), /broker away/);
     c.add(kind.state, [record('ns/b', 0)], []);
-    fail = false;
+    recover();
     await c.flush();
     assert.deepEqual(sent, [['kcm.state.pods ns/a@0 {}', 'kcm.state.pods ns/b@0 {}']]);
   });
 
   it("given extra records (a new watcher's fence), then they go in the same transaction", async () => {
-    const sent: string[][] = [];
-    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '3');
+    const { c, sent } = recorded('3');
     c.register({ ...kind, partitions: 1 }, new Map());
     await c.flush([
       {
@@ -77,8 +94,7 @@ describe('StateCheckpoints', () => {
   });
 
   it("given a key's events within one interval, then the checkpoint holds its latest only, a Deleted with its tombstone", async () => {
-    const sent: string[][] = [];
-    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '7');
+    const { c, sent } = recorded('7');
     c.register(kind, new Map());
     const del = (key: string) => [
       { ...record(key, 0), key, headers: { t: 'Deleted' } },
@@ -104,8 +120,7 @@ describe('StateCheckpoints', () => {
   });
 
   it('given a checkpoint that is not full, then it marks only the partitions its records are in, and with none it sends nothing', async () => {
-    const sent: string[][] = [];
-    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '9');
+    const { c, sent } = recorded('9');
     c.register(kind, new Map());
     c.register({ ...kind, state: 'kcm.state.rcs', history: 'kcm.watch.rcs' }, new Map());
     c.add(kind.state, [], [{ topic: kind.history, partition: 0, lastOffset: '3' }]);
@@ -127,8 +142,7 @@ describe('StateCheckpoints', () => {
   });
 
   it('given a fence checkpoint with no record waiting, then one marker goes out, in the first partition of the first kind', async () => {
-    const sent: string[][] = [];
-    const c = new StateCheckpoints(async (batches) => void sent.push(shown(batches)), '5');
+    const { c, sent } = recorded('5');
     c.register(kind, new Map([[0, 12n]]));
     await c.flush([], 'fence');
     c.add(kind.state, [record('ns/a', 1)], [{ topic: kind.history, partition: 1, lastOffset: '3' }]);
@@ -140,17 +154,12 @@ describe('StateCheckpoints', () => {
   });
 
   it('given a failed checkpoint, then a newer record of a key it took replaces the one it put back', async () => {
-    const sent: string[][] = [];
-    let fail = true;
-    const c = new StateCheckpoints(async (batches) => {
-      if (fail) throw new Error('broker away');
-      sent.push(shown(batches).filter((line) => !line.includes('~watermark')));
-    }, '1');
+    const { c, sent, recover } = failingUntilRecovered();
     c.register(kind, new Map());
     c.add(kind.state, [record('ns/a', 0), record('ns/b', 0)], []);
     await assert.rejects(c.flush([], 'moved'), /broker away/);
     c.add(kind.state, [{ ...record('ns/a', 0), headers: { t: 'newer' } }], []);
-    fail = false;
+    recover();
     await c.flush([], 'moved');
     assert.deepEqual(sent, [['kcm.state.pods ns/b@0 {}', 'kcm.state.pods ns/a@0 {"t":"newer"}']]);
   });
