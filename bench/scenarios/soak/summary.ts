@@ -87,14 +87,19 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     failedSteps: r.failedSteps,
     settledS: r.settledS,
     faults,
-    faultSteps: r.faults.map((f, i) => ({
-      fault: faults[i] ?? f.name,
-      steps: [...r.readings.parts].flatMap(([slot, parts]) => {
-        const step = stepAcross(parts, f.window);
-        return step === undefined ? [] : [{ slot, step }];
-      }),
-    })),
+    faultSteps: faultStepsOf(r, faults),
   };
+}
+
+/** faultStepsOf are each fault's memory steps (named as `names` print them), of the processes that lived through it. */
+function faultStepsOf(r: SoakRun, names: readonly string[]): FaultSteps[] {
+  return r.faults.map((f, i) => ({
+    fault: names[i] ?? f.name,
+    steps: [...r.readings.parts].flatMap(([slot, parts]) => {
+      const step = stepAcross(parts, f.window);
+      return step === undefined ? [] : [{ slot, step }];
+    }),
+  }));
 }
 
 /** joinsOf adds up the joins of a slot's processes, by group. */

@@ -134,6 +134,12 @@ export class StateCheckpoints {
   }
 }
 
+/** marksDue are the marks of a checkpoint at `at`: all once a full interval passed, a fence once an idle one did. */
+function marksDue(at: number, last: { fullMs: number; sentMs: number }, timing: CheckpointTiming): Marks {
+  if (at - last.fullMs >= timing.fullIntervalMs) return 'all';
+  return at - last.sentMs >= timing.idleIntervalMs ? 'fence' : 'moved';
+}
+
 /**
  * runCheckpoints flushes every intervalMs while records wait, a fence checkpoint when none went out for idleIntervalMs,
  * and a full one every fullIntervalMs (the caller wrote the first), until stopped (a last flush then); a failed flush
@@ -153,9 +159,7 @@ export function runCheckpoints(
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const turn = async (): Promise<void> => {
-    const at = now();
-    const marks: Marks =
-      at - fullMs >= timing.fullIntervalMs ? 'all' : at - sentMs >= timing.idleIntervalMs ? 'fence' : 'moved';
+    const marks = marksDue(now(), { fullMs, sentMs }, timing);
     if (!checkpoints.dirty && marks === 'moved') return;
     try {
       await checkpoints.flush([], marks);
