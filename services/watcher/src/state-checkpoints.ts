@@ -50,7 +50,6 @@ export class StateCheckpoints {
   readonly #send: (batches: readonly TopicRecords[]) => Promise<unknown>;
   readonly #epoch: string;
   readonly #kinds = new Map<string, Pending>();
-  #dirty = false;
 
   constructor(send: (batches: readonly TopicRecords[]) => Promise<unknown>, epoch: string) {
     this.#send = send;
@@ -74,7 +73,6 @@ export class StateCheckpoints {
       const prior = r.value === null ? (pending.latest.get(r.key) ?? []) : [];
       pending.latest.delete(r.key);
       pending.latest.set(r.key, [...prior, r]);
-      this.#dirty = true;
     }
     for (const o of produced)
       if (o.topic === pending.kind.history) pending.next.set(o.partition, BigInt(o.lastOffset) + 1n);
@@ -82,7 +80,7 @@ export class StateCheckpoints {
 
   /** dirty tells whether records wait for a checkpoint. */
   get dirty(): boolean {
-    return this.#dirty;
+    return [...this.#kinds.values()].some((p) => p.latest.size > 0);
   }
 
   /**
@@ -93,7 +91,6 @@ export class StateCheckpoints {
   async flush(extra: readonly TopicRecords[] = [], marks: Marks = 'all'): Promise<void> {
     const taken = [...this.#kinds.values()].map((p) => ({ p, latest: p.latest, next: new Map(p.next) }));
     for (const t of taken) t.p.latest = new Map();
-    this.#dirty = false;
     const batches = taken
       .map(({ p, latest, next }) => ({ topic: p.kind.state, records: this.#checkpoint(p.kind, latest, next, marks) }))
       .filter((b) => b.records.length > 0);
@@ -105,7 +102,6 @@ export class StateCheckpoints {
       await this.#send([...extra, ...batches]);
     } catch (err) {
       for (const t of taken) t.p.latest = new Map([...t.latest, ...t.p.latest]);
-      this.#dirty ||= taken.some((t) => t.latest.size > 0);
       throw err;
     }
   }
