@@ -5,16 +5,20 @@ import { waitFor } from '@kcm-bus/harness/wait.ts';
 
 /** rssBytes is a process's resident set size: VmRSS of /proc/<pid>/status. */
 export function rssBytes(pid: number): number {
-  return statusBytes(pid, 'VmRSS');
+  return statusSizes(pid)('VmRSS');
 }
 
-/** statusBytes is a size /proc/<pid>/status gives in kB (VmRSS, RssAnon, RssFile, …), in bytes. */
-export function statusBytes(pid: number, field: string): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  if (line === undefined) throw new Error(`no ${field} for pid ${pid}: has it exited?`);
-  return Number(line.split(/\s+/)[1]) * 1024;
+/**
+ * statusSizes reads /proc/<pid>/status once and gives the sizes it holds in kB (VmRSS, RssAnon, RssFile, …), in
+ * bytes; a field it lacks throws.
+ */
+export function statusSizes(pid: number): (field: string) => number {
+  const lines = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
+  return (field) => {
+    const line = lines.find((l) => l.startsWith(`${field}:`));
+    if (line === undefined) throw new Error(`no ${field} for pid ${pid}: has it exited?`);
+    return Number(line.split(/\s+/)[1]) * 1024;
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
 import { metricSamples, sumsBy } from '@kcm-bus/harness/metrics-text.ts';
-import { rssBytes, statusBytes } from '../../lib/probes.ts';
+import { statusSizes } from '../../lib/probes.ts';
 import { parseRequestCounts } from '../../lib/kafka-requests.ts';
 import { total } from '../../lib/stats.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
@@ -112,7 +112,8 @@ export class Sampler {
   /** #read records a service's RSS and Kafka requests and gives its /metrics page (undefined: it did not answer). */
   async #read(t: number, slot: string, pid: number, metricsUrl: string): Promise<string | undefined> {
     try {
-      const [rssMb, fileMb] = [rssBytes(pid) / MB, statusBytes(pid, 'RssFile') / MB];
+      const status = statusSizes(pid);
+      const [rssMb, fileMb] = [status('VmRSS') / MB, status('RssFile') / MB];
       push(this.readings.rss, slot, { t, pid, mb: rssMb });
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
       for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))

@@ -72,10 +72,6 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
       cpuPerMinute: total([...(r.readings.cpuS.get(slot)?.values() ?? [])]) / (lastT / 60),
     };
   });
-  const faults = r.faults.map(
-    (f) =>
-      `${f.name} (${(f.window[0] / 60).toFixed(1)}-${(f.window[1] / 60).toFixed(1)} min)${f.error ? `: ${f.error}` : ''}`,
-  );
   return {
     services,
     recordsLagP99: Object.fromEntries([...r.readings.recordsLag].map(([s, lag]) => [s, p99Outside(lag, windows)])),
@@ -86,15 +82,19 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     steps: r.steps,
     failedSteps: r.failedSteps,
     settledS: r.settledS,
-    faults,
-    faultSteps: faultStepsOf(r, faults),
+    faults: r.faults.map(faultText),
+    faultSteps: faultStepsOf(r),
   };
 }
 
-/** faultStepsOf are each fault's memory steps (named as `names` print them), of the processes that lived through it. */
-function faultStepsOf(r: SoakRun, names: readonly string[]): FaultSteps[] {
-  return r.faults.map((f, i) => ({
-    fault: names[i] ?? f.name,
+/** faultText names a fault with its window, in minutes, and the error it ended in, if any. */
+const faultText = (f: SoakRun['faults'][number]): string =>
+  `${f.name} (${(f.window[0] / 60).toFixed(1)}-${(f.window[1] / 60).toFixed(1)} min)${f.error ? `: ${f.error}` : ''}`;
+
+/** faultStepsOf are each fault's memory steps, of the processes that lived through it. */
+function faultStepsOf(r: SoakRun): FaultSteps[] {
+  return r.faults.map((f) => ({
+    fault: faultText(f),
     steps: [...r.readings.parts].flatMap(([slot, parts]) => {
       const step = stepAcross(parts, f.window);
       return step === undefined ? [] : [{ slot, step }];
