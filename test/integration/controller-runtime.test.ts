@@ -29,6 +29,9 @@ const reconciles = (member: ServiceProcess): Promise<number> =>
   metricValue(member, 'controller_runtime_reconcile_total', { controller: 'probe-controller' });
 const deadResults = (member: ServiceProcess): Promise<number> =>
   metricValue(member, 'kcm_bus_dead_letters_total', { topic: MUTATION_TOPICS.results });
+const restores = (member: ServiceProcess): Promise<number> =>
+  metricValue(member, 'kcm_bus_state_restores_total', { topic: 'kcm.state.pods' });
+const SLOW = { timeoutMs: 120_000, intervalMs: 500 } as const;
 const items = async (path: string): Promise<number> => ((await kube('GET', path))['items'] as unknown[]).length;
 
 /** namespacesOnEveryPartition picks one new namespace name per partition number. */
@@ -60,7 +63,7 @@ describe('the controller runtime on the real stack: global inputs and a single a
   });
   after(stopAllServices);
 
-  it("given two members, then each holds every node (a global input) and only its own partitions' pods, together all of them", async () => {
+  it("given two members, then each holds every node (a global input) and only its own partitions' pods, together all of them; each rebalance restores only the partitions that moved", async () => {
     for (let i = 0; i < 3; i++) await kube('POST', '/api/v1/nodes', { metadata: { name: uniqueName('rt-node') } });
     for (const ns of namespacesOnEveryPartition()) {
       await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
@@ -70,9 +73,12 @@ describe('the controller runtime on the real stack: global inputs and a single a
       });
     }
     const group = uniqueName('kcm-bus-probe');
-    const [a, b] = [await probe(group, 'global'), await probe(group, 'global')];
-    const nodes = await items('/api/v1/nodes');
-    const pods = await items('/api/v1/pods');
+    const [nodes, pods] = [await items('/api/v1/nodes'), await items('/api/v1/pods')];
+    const a = await probe(group, 'global');
+    await waitFor('the first member alone holds every pod', async () => (await cached(a, 'pods')) === pods, SLOW);
+    const first = await restores(a);
+    assert.ok(first >= PARTITIONS, `it restored every partition (${first})`);
+    const b = await probe(group, 'global');
     const seen = await waitFor(
       'both members hold every node and the pods add up',
       async () => {
@@ -84,12 +90,17 @@ describe('the controller runtime on the real stack: global inputs and a single a
         ];
         return figures[0] === nodes && figures[1] === nodes && figures[2]! + figures[3]! === pods ? figures : undefined;
       },
-      { timeoutMs: 120_000, intervalMs: 500 },
+      SLOW,
     );
     assert.ok(
       seen[2]! > 0 && seen[3]! > 0,
       `each member holds some pods, none holds all (${seen[2]} + ${seen[3]} of ${pods})`,
     );
+    const owned = await metricValue(a, 'kcm_bus_partitions', { controller: 'probe-controller' });
+    assert.equal(await restores(a), first, 'the first member kept the partitions it did not give up: no restore');
+    await b.stop();
+    await waitFor('the first member holds every pod again', async () => (await cached(a, 'pods')) === pods, SLOW);
+    assert.equal(await restores(a), first + PARTITIONS - owned, 'it restored only the partitions that came back');
   });
 
   it('given results its group read, when a member starts again, then it reads on from there: a bad result is dead-lettered once, not at every start', async () => {

@@ -22,6 +22,8 @@ export type ControllerGroupOptions = {
   readonly onDeadLetter: (topic: string) => void;
   /** onDivergence counts an input partition that stopped agreeing with the watcher's inventory (kcm_bus_store_divergences_total). */
   readonly onDivergence: (topic: string) => void;
+  /** onRestore counts a state partition read from its beginning on an assignment (kcm_bus_state_restores_total). */
+  readonly onRestore: (topic: string) => void;
   readonly log: Logger;
   /** fatal stops the service (exit 1) when a consumer crashed for good: a restart restores and resumes. */
   readonly fatal: (what: string, err: unknown) => void;

@@ -60,6 +60,7 @@ function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'gl
     events: [] as InputEvent[],
     results: [] as boolean[],
     dropped: [] as string[],
+    storeDropped: [] as string[],
     activations: [] as Date[],
   };
   const part: GroupPart = {
@@ -67,7 +68,7 @@ function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'gl
     ...inputs,
     serdes: new Map([...inputs.partitioned, ...inputs.global].map((t) => [t, json])),
     signing: UNSIGNED,
-    dropWhere: () => undefined,
+    dropWhere: (pred) => void fed.storeDropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
     controller: {
       onEvent: async (_topic, e) => void fed.events.push(e),
       onResult: async (_r, _c, live) => void fed.results.push(live),
@@ -90,6 +91,7 @@ function groupOptions(bus: ControllerGroupOptions['bus']): ControllerGroupOption
     mutations: { topic: 'm', serde: { encode: async () => ({ bytes: Buffer.alloc(0), unknownPaths: [] }) } },
     onDeadLetter: () => undefined,
     onDivergence: () => undefined,
+    onRestore: () => undefined,
     log: jsonLogger('test', { sink: () => undefined }),
     fatal: () => undefined,
   };
@@ -140,6 +142,20 @@ const watermarkRecord = (offset: number, headers: Record<string, string>) => ({
 const heartbeat = async (): Promise<void> => undefined;
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
+
+/**
+ * readingHistory assigns partition n (its state holds one object, its history 5 records) and reads it up to the
+ * history's offset 6: the next offset is 7.
+ */
+async function readingHistory(h: Awaited<ReturnType<typeof harness>>, n: number): Promise<void> {
+  await h.groups[0]!.onAssigned!([offsets(PODS, n, 1), offsets(PODS_HISTORY, n, 5)]);
+  await h.groups[0]!.onBatch({ topic: PODS, partition: n, records: [record('ns-a/x', 0)], lastOffset: '0' }, heartbeat);
+  await settled();
+  await h.groups[0]!.onBatch(
+    { topic: PODS_HISTORY, partition: n, records: [record('ns-a/y', 5), record('ns-a/z', 6)], lastOffset: '6' },
+    heartbeat,
+  );
+}
 
 describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownership and global inputs', () => {
   it('given an assigned partition, then its state is restored (not live) until the high-water mark, then its history is read on, and its keys sync only then', async () => {
@@ -329,6 +345,77 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([h.group.partitionOwned(a), h.group.partitionOwned(b)], [false, true]);
     assert.deepEqual(h.dropped, ['ns-a/x']);
     assert.deepEqual(h.group.ownedPartitions(), [{ partition: b, synced: true }]);
+  });
+
+  it('given a rebalance that gives a member back a partition whose history it was reading, then it keeps its objects and reads the history on from the next offset; a partition new to it restores', async () => {
+    const restored: string[] = [];
+    const h = await harness({ onRestore: (topic) => void restored.push(topic) });
+    const g = h.groups[0]!;
+    const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
+    await readingHistory(h, a);
+    assert.deepEqual(
+      [g.pausedAtJoin!({ topic: PODS, partition: a }), g.startAt!({ topic: PODS, partition: a })],
+      [true, undefined],
+      'at the join, the state partition it may keep waits where it is',
+    );
+    assert.deepEqual(
+      [g.pausedAtJoin!({ topic: PODS, partition: b }), g.startAt!({ topic: PODS, partition: b })],
+      [false, '0'],
+    );
+    [h.moves.length, h.storeDropped.length] = [0, 0];
+    await g.onAssigned!([
+      offsets(PODS, a, 1),
+      offsets(PODS_HISTORY, a, 9),
+      offsets(PODS, b, 1),
+      offsets(PODS_HISTORY, b, 3),
+    ]);
+    await settled();
+    assert.deepEqual(
+      h.moves,
+      [`resume ${PODS_HISTORY}/${a}@7`],
+      'the history from the next offset, the state left alone',
+    );
+    assert.deepEqual(h.storeDropped, ['ns-b/y'], "the kept partition's objects stay");
+    assert.deepEqual(restored, [PODS, PODS], 'a restored on the first assignment, b on the second');
+    assert.equal(h.group.partitionSynced(a), false, 'synced once its history reached the high-water mark again');
+    await g.onBatch(
+      { topic: PODS_HISTORY, partition: a, records: [record('ns-a/w', 7), record('ns-a/v', 8)], lastOffset: '8' },
+      heartbeat,
+    );
+    assert.equal(h.group.partitionSynced(a), true);
+    assert.deepEqual(
+      h.events.slice(-2).map((e) => `${e.key} ${e.live}`),
+      ['ns-a/w false', 'ns-a/v false'],
+      'what it catches up on is not live, as after a restore',
+    );
+  });
+
+  it('given a partition it was reading whose history no longer holds the next offset (retention), or whose objects disagreed with the watcher, then it restores it from the beginning', async () => {
+    for (const lost of ['retention', 'divergence'] as const) {
+      const h = await harness();
+      const a = partitionOfNs('ns-a');
+      await readingHistory(h, a);
+      if (lost === 'divergence')
+        await h.groups[0]!.onBatch(
+          {
+            topic: PODS_HISTORY,
+            partition: a,
+            records: [watermarkRecord(7, { 'kcm-bus-inventory': '9:00000000' })],
+            lastOffset: '7',
+          },
+          heartbeat,
+        );
+      [h.moves.length, h.storeDropped.length] = [0, 0];
+      const history = { ...offsets(PODS_HISTORY, a, 12), low: lost === 'retention' ? '8' : '0' };
+      await h.groups[0]!.onAssigned!([offsets(PODS, a, 1), history]);
+      await settled();
+      assert.deepEqual(
+        h.moves,
+        [`resume ${PODS}/${a}@0`],
+        `${lost}: the state partition, waiting since the join, from its beginning`,
+      );
+      assert.deepEqual(h.storeDropped, ['ns-a/x', 'ns-b/y'], lost);
+    }
   });
 
   it('given a singleton, then its group holds only a one-partition lock topic, every key is on partition 0, and results are read whole', async () => {

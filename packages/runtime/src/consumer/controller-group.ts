@@ -13,9 +13,9 @@ const PARTITIONS_AT_ONCE = 16;
 /**
  * ControllerGroup is a service's membership of its consumer group, for the controllers (parts) attached to it: it
  * reads each input once for all of them, as upstream's controllers share one informer per kind. Partitioned inputs and
- * the results are read in the group with the co-partitioning assigner, every assigned input partition restored from
- * the beginning (state is rebuilt from the topics; InputReader) and the results read on from where the group left
- * them (restoreFrom); global inputs are read whole by an ephemeral group of this member's own (a singleton's results
+ * the results are read in the group with the co-partitioning assigner, every newly assigned input partition restored
+ * from the beginning (state is rebuilt from the topics), one kept across a rebalance read on (InputReader), and the
+ * results read on from where the group left them (startPositions); global inputs are read whole by an ephemeral group of this member's own (a singleton's results
  * with them). A key is owned when its partition is assigned here, and synced once that partition and every global
  * input was read up to the high-water marks seen on assignment (the Kafka form of WaitForCacheSync). What it reads
  * goes to the controllers through RecordIntake; what it writes, through GroupPublisher.
@@ -163,12 +163,13 @@ export class ControllerGroup {
   }
 
   /**
-   * #track follows an assignment: the inputs' partitions in the reader, whose sync they gate; a results partition by
-   * the high-water mark seen on assignment, where its live results begin (results build no store: they gate nothing).
+   * #track follows an assignment: the inputs' partitions in the reader, whose sync they gate (the partition numbers it
+   * keeps are returned); a results partition by the high-water mark seen on assignment, where its live results begin
+   * (results build no store: they gate nothing).
    */
-  #track(reader: InputReader, assignment: readonly PartitionOffsets[]): void {
+  #track(reader: InputReader, assignment: readonly PartitionOffsets[]): ReadonlySet<number> {
     for (const p of assignment) if (p.topic === this.#o.resultsTopic) this.#intake.resultsAssigned(p.partition, p.high);
-    reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
+    return reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
   }
 
   #globalSynced(): boolean {
@@ -215,20 +216,24 @@ export class ControllerGroup {
   }
 
   /**
-   * #assigned sets up a new assignment: lost partitions are revoked and their keys' state dropped; every assigned
-   * partition restores from the beginning, so its stores start empty (a delete whose tombstone was compacted away
-   * cannot survive as a ghost) and it must catch up again before its keys sync.
+   * #assigned sets up a new assignment: lost partitions are revoked and their keys' state dropped; a partition kept
+   * from the previous assignment reads on (InputReader); every other one restores from the beginning, so its stores
+   * start empty (a delete whose tombstone was compacted away cannot survive as a ghost) and it must catch up again
+   * before its keys sync.
    */
   #assigned(assignment: readonly PartitionOffsets[]): void {
     const numbers = new Set(assignment.map((p) => p.partition));
     this.#owned = numbers;
     this.#partitionedAssigned = true;
+    const kept = this.#track(this.#partitioned, assignment);
     for (const p of this.#parts) {
-      p.dropWhere(() => true);
+      p.dropWhere((key) => !kept.has(this.watchPartitionOf(key)));
       p.controller.dropWhere((key) => !numbers.has(this.partitionOf(key)));
     }
-    this.#track(this.#partitioned, assignment);
-    this.#o.log.info('partitions assigned', { partitions: [...numbers].sort((a, b) => a - b) });
+    const restored = assignment.filter((p) => this.#partitioned.restoresFrom(p.topic) && !kept.has(p.partition));
+    for (const p of restored) this.#o.onRestore(p.topic);
+    const sorted = (ns: Iterable<number>): number[] => [...ns].sort((a, b) => a - b);
+    this.#o.log.info('partitions assigned', { partitions: sorted(numbers), kept: sorted(kept) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
     if (this.#o.singleton && numbers.size > 0) for (const p of this.#parts) p.controller.onActivated(new Date());
   }

@@ -1,12 +1,10 @@
 import type { BusRecord, GroupMember, GroupOptions, PartitionOffsets, TopicPartition } from '../bus/bus.ts';
 import { CacheSync } from './cache-sync.ts';
 import { type Disagreement, Inventories } from './inventory.ts';
+import { PartitionMap } from './partition-map.ts';
 import { StateHandoff } from './state-handoff.ts';
-import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { INVENTORY_HEADER } from '@kcm-bus/schemas/watch-record.ts';
 import type { Routed } from './record-route.ts';
-
-const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
 
 /**
  * InputReader is what one consumer group member of a ControllerGroup reads of its inputs (StateHandoff): each
@@ -14,12 +12,20 @@ const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
  * history partition from the state's checkpoint on. A partition is synced once its state reached the high-water
  * mark seen on assignment and its history the one seen then too (the Kafka form of WaitForCacheSync). What it reads
  * of the state past that mark is left to the history, which holds it too, in order.
+ *
+ * A partition number whose history this member was reading when the group rebalanced, and that a new assignment gives
+ * it again, is kept: its stores stay, and its history is read on from the next offset it had not applied, which
+ * brings every change since, in order (a relist's deletes too: the watcher writes everything to the history first),
+ * as long as the history still holds that offset (retention.ms). Only then: from the beginning of the state, like any
+ * other. A broker's restart or a member joining then costs no restore of what did not move (the soak's steps).
  */
 export class InputReader {
   readonly sync = new CacheSync();
   readonly #inventories = new Inventories();
   readonly #handoff: StateHandoff;
-  readonly #historyHigh = new Map<string, string>();
+  readonly #historyHigh = new PartitionMap<string>();
+  /** #positions are the next offset of each history partition read since its state partition handed off. */
+  readonly #positions = new PartitionMap<bigint>();
   #member: Promise<GroupMember> | undefined;
 
   /** states are the state topics of the inputs. */
@@ -37,8 +43,12 @@ export class InputReader {
     this.#member = member;
   }
 
-  /** pausedAtJoin: a history partition waits at every join until its state partition is restored. */
-  readonly pausedAtJoin = (tp: TopicPartition): boolean => this.#handoff.isHistory(tp.topic);
+  /**
+   * pausedAtJoin: a history partition waits at every join until its state partition is restored, or it is kept; the
+   * state partition of a number that may be kept waits too (assigned decides, with the offsets the join fetched).
+   */
+  readonly pausedAtJoin = (tp: TopicPartition): boolean =>
+    this.#handoff.isHistory(tp.topic) || (this.#handoff.isState(tp.topic) && this.#readingOn(tp.partition));
 
   /**
    * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its beginning on
@@ -80,18 +90,58 @@ export class InputReader {
   }
 
   /**
-   * assigned starts a new assignment of input partitions: each tracked with its high-water mark, every partition
-   * restoring again; a state partition with nothing to read hands off at once.
+   * assigned starts a new assignment of input partitions, each tracked with its high-water mark, and returns the
+   * partition numbers kept: their stores stay and their history reads on from its position; every other partition
+   * restores again, and a state partition with nothing to read hands off at once.
    */
-  assigned(assignment: readonly PartitionOffsets[]): void {
-    this.#handoff.reset();
-    this.#inventories.reset();
+  assigned(assignment: readonly PartitionOffsets[]): ReadonlySet<number> {
+    const kept = this.#kept(assignment);
+    const restarting = new Set(assignment.map((p) => p.partition).filter((n) => this.#readingOn(n) && !kept.has(n)));
+    this.#handoff.reset((n) => kept.has(n));
+    this.#inventories.reset((n) => kept.has(n));
+    this.#positions.keepPartitions((n) => kept.has(n));
     for (const tp of this.sync.assignedPartitions()) this.sync.revoked(tp);
     for (const p of assignment) {
-      this.sync.assigned(p, p.high, p.low);
-      if (this.#handoff.isHistory(p.topic)) this.#historyHigh.set(key(p), p.high);
+      const keptState = this.#handoff.isState(p.topic) && kept.has(p.partition);
+      this.sync.assigned(p, keptState ? 0 : p.high, keptState ? 0 : p.low);
+      if (this.#handoff.isHistory(p.topic)) this.#historyHigh.set(p, p.high);
     }
-    for (const p of assignment) if (this.#handoff.isState(p.topic) && this.sync.synced(p)) void this.#handOff(p);
+    for (const p of assignment) {
+      if (this.#handoff.isHistory(p.topic) && kept.has(p.partition)) void this.#readOn(p);
+      if (!this.#handoff.isState(p.topic) || kept.has(p.partition)) continue;
+      if (this.sync.synced(p)) void this.#handOff(p);
+      else if (restarting.has(p.partition)) void this.#restore(p);
+    }
+    return kept;
+  }
+
+  /**
+   * #kept are the partition numbers of an assignment this member reads on: it was reading the history of each input
+   * on the number, every one of those history partitions is assigned again and still holds the next offset, and what
+   * it holds of them agreed with the watcher's inventory last time it was told (a diverged partition restores).
+   */
+  #kept(assignment: readonly PartitionOffsets[]): ReadonlySet<number> {
+    const offsets = new PartitionMap<PartitionOffsets>();
+    for (const p of assignment) offsets.set(p, p);
+    const holds = (history: TopicPartition): boolean => {
+      const [next, p] = [this.#positions.get(history), offsets.get(history)];
+      return next !== undefined && p !== undefined && next >= BigInt(p.low) && next <= BigInt(p.high);
+    };
+    const numbers = new Set(assignment.map((p) => p.partition));
+    return new Set(
+      [...numbers].filter(
+        (n) =>
+          this.#readingOn(n) &&
+          !this.#inventories.disagrees(n) &&
+          this.#handoff.historyTopics().every((topic) => holds({ topic, partition: n })),
+      ),
+    );
+  }
+
+  /** #readingOn: the member was reading the history of every input on partition number n (each one handed off). */
+  #readingOn(n: number): boolean {
+    const topics = this.#handoff.historyTopics();
+    return topics.length > 0 && topics.every((topic) => this.#positions.has({ topic, partition: n }));
   }
 
   /**
@@ -126,6 +176,8 @@ export class InputReader {
 
   /** progress records how far a partition was read; true when that made it synced (a state partition then hands off). */
   progress(tp: TopicPartition, offset: string): boolean {
+    const position = this.#positions.get(tp);
+    if (position !== undefined && BigInt(offset) >= position) this.#positions.set(tp, BigInt(offset) + 1n);
     if (!this.sync.consumed(tp, offset)) return false;
     if (this.#handoff.isState(tp.topic)) void this.#handOff(tp);
     return true;
@@ -133,11 +185,24 @@ export class InputReader {
 
   /** #handOff stops reading a restored state partition and reads its history partition from the checkpoint on. */
   async #handOff(state: TopicPartition): Promise<void> {
-    const history = { topic: watchTopic(kindOfTopic(state.topic)), partition: state.partition };
-    const resume = this.#handoff.handoff(state, this.#historyHigh.get(key(history)) ?? '0');
+    const history = this.#handoff.historyOf(state);
+    const resume = this.#handoff.handoff(state, this.#historyHigh.get(history) ?? '0');
+    this.#positions.set(history, BigInt(resume.offset));
     const member = await this.#member;
     member?.pause([state]);
     member?.resume([resume]);
     if (BigInt(resume.offset) > 0n) this.sync.consumed(history, String(BigInt(resume.offset) - 1n));
+  }
+
+  /** #readOn reads a kept history partition on from its position (paused at join, like every history partition). */
+  async #readOn(history: TopicPartition): Promise<void> {
+    const next = this.#positions.get(history) ?? 0n;
+    if (next > 0n) this.sync.consumed(history, String(next - 1n));
+    (await this.#member)?.resume([{ topic: history.topic, partition: history.partition, offset: String(next) }]);
+  }
+
+  /** #restore reads a state partition paused at join (it might have been kept) from its beginning after all. */
+  async #restore(state: TopicPartition): Promise<void> {
+    (await this.#member)?.resume([{ topic: state.topic, partition: state.partition, offset: '0' }]);
   }
 }

@@ -1,4 +1,6 @@
+import type { TopicPartition } from '../bus/bus.ts';
 import { murmur2 } from '../partition/murmur2.ts';
+import { PartitionMap } from './partition-map.ts';
 
 /**
  * Inventory sums up a set of keys: how many, and the XOR of a 32-bit hash of each (order-free, O(1) per change),
@@ -64,41 +66,45 @@ export type Disagreement = {
  * A partition reports once when it starts to disagree, and again only after it agreed in between.
  */
 export class Inventories {
-  readonly #partitions = new Map<string, KeyInventory>();
-  readonly #disagreeing = new Set<string>();
+  readonly #partitions = new PartitionMap<KeyInventory>();
+  readonly #disagreeing = new PartitionMap<true>();
 
-  /** reset forgets everything read (a new assignment restores every partition from the start). */
-  reset(): void {
-    this.#partitions.clear();
-    this.#disagreeing.clear();
+  /** reset forgets what was read of the partitions that restore again (a kept one reads on from where it was). */
+  reset(kept: (partition: number) => boolean): void {
+    this.#partitions.keepPartitions(kept);
+    this.#disagreeing.keepPartitions(kept);
+  }
+
+  /** disagrees: an input's partition of this number disagreed with the watcher at its latest check. */
+  disagrees(partition: number): boolean {
+    return this.#disagreeing.hasPartition(partition);
   }
 
   /** applied and deleted record a change read on a partition of `topic` (an input's name, its state topic). */
   applied(topic: string, partition: number, key: string): void {
-    this.#of(topic, partition).applied(key);
+    this.#of({ topic, partition }).applied(key);
   }
 
   deleted(topic: string, partition: number, key: string): void {
-    this.#of(topic, partition).deleted(key);
+    this.#of({ topic, partition }).deleted(key);
   }
 
   /** check compares the partition with the watcher's inventory; a Disagreement when it starts to differ. */
   check(topic: string, partition: number, watcher: string): Disagreement | undefined {
-    const id = `${topic}/${partition}`;
-    const held = this.#of(topic, partition).inventory.header();
+    const tp = { topic, partition };
+    const held = this.#of(tp).inventory.header();
     if (held === watcher) {
-      this.#disagreeing.delete(id);
+      this.#disagreeing.delete(tp);
       return undefined;
     }
-    if (this.#disagreeing.has(id)) return undefined;
-    this.#disagreeing.add(id);
+    if (this.#disagreeing.has(tp)) return undefined;
+    this.#disagreeing.set(tp, true);
     return { topic, partition, watcher, held };
   }
 
-  #of(topic: string, partition: number): KeyInventory {
-    const id = `${topic}/${partition}`;
-    let inventory = this.#partitions.get(id);
-    if (inventory === undefined) this.#partitions.set(id, (inventory = new KeyInventory()));
+  #of(tp: TopicPartition): KeyInventory {
+    let inventory = this.#partitions.get(tp);
+    if (inventory === undefined) this.#partitions.set(tp, (inventory = new KeyInventory()));
     return inventory;
   }
 }

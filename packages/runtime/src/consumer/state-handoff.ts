@@ -1,11 +1,10 @@
 import type { TopicPartition } from '../bus/bus.ts';
 import { kindOfTopic, watchTopic } from '@kcm-bus/schemas/kinds.ts';
 import { epochOf, HISTORY_NEXT_HEADER } from '@kcm-bus/schemas/watch-record.ts';
+import { PartitionMap } from './partition-map.ts';
 
 /** Resume is where a history partition is read from once its state partition was restored. */
 export type Resume = TopicPartition & { readonly offset: string };
-
-const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
 
 /**
  * StateHandoff is how a member reads a watched kind: each assigned partition of its state topic from the beginning
@@ -19,8 +18,8 @@ const key = (tp: TopicPartition): string => `${tp.topic}/${tp.partition}`;
 export class StateHandoff {
   readonly #states: ReadonlySet<string>;
   readonly #histories: ReadonlyMap<string, string>;
-  readonly #markers = new Map<string, { readonly next: bigint; readonly epoch: bigint }>();
-  readonly #floors = new Map<string, bigint>();
+  readonly #markers = new PartitionMap<{ readonly next: bigint; readonly epoch: bigint }>();
+  readonly #floors = new PartitionMap<bigint>();
 
   /** states are the state topics of the inputs; each one's history topic is its kind's watch topic. */
   constructor(states: readonly string[]) {
@@ -31,6 +30,11 @@ export class StateHandoff {
   /** topics are the state and history topics of the inputs. */
   topics(): readonly string[] {
     return [...this.#states, ...this.#histories.keys()];
+  }
+
+  /** historyTopics are the inputs' history topics. */
+  historyTopics(): readonly string[] {
+    return [...this.#histories.keys()];
   }
 
   isState(topic: string): boolean {
@@ -46,17 +50,25 @@ export class StateHandoff {
     return this.#histories.get(topic) ?? topic;
   }
 
-  /** reset forgets what earlier assignments read: every partition restores again. */
-  reset(): void {
+  /**
+   * reset forgets what earlier assignments read of the partitions that restore again; a kept partition (read on from
+   * where it was) keeps its history's epoch floor.
+   */
+  reset(kept: (partition: number) => boolean): void {
     this.#markers.clear();
-    this.#floors.clear();
+    this.#floors.keepPartitions(kept);
+  }
+
+  /** historyOf is the history partition of a state partition. */
+  historyOf(state: TopicPartition): TopicPartition {
+    return { topic: watchTopic(kindOfTopic(state.topic)), partition: state.partition };
   }
 
   /** noteState takes a state record's headers: a checkpoint marker names the history offset and epoch it restores to. */
   noteState(tp: TopicPartition, headers: Readonly<Record<string, string>>): void {
     const next = headers[HISTORY_NEXT_HEADER];
     if (next !== undefined && /^[0-9]+$/.test(next))
-      this.#markers.set(key(tp), { next: BigInt(next), epoch: epochOf(headers) });
+      this.#markers.set(tp, { next: BigInt(next), epoch: epochOf(headers) });
   }
 
   /**
@@ -64,9 +76,9 @@ export class StateHandoff {
    * the history's high-water mark at assignment (fallback); the marker's epoch becomes the partition's floor.
    */
   handoff(state: TopicPartition, fallback: string): Resume {
-    const history = { topic: watchTopic(kindOfTopic(state.topic)), partition: state.partition };
-    const marker = this.#markers.get(key(state));
-    if (marker !== undefined) this.#floors.set(key(history), marker.epoch);
+    const history = this.historyOf(state);
+    const marker = this.#markers.get(state);
+    if (marker !== undefined) this.#floors.set(history, marker.epoch);
     return { ...history, offset: String(marker?.next ?? BigInt(fallback)) };
   }
 
@@ -76,10 +88,10 @@ export class StateHandoff {
    */
   admit(tp: TopicPartition, headers: Readonly<Record<string, string>>): string | undefined {
     const epoch = epochOf(headers);
-    const floor = this.#floors.get(key(tp)) ?? 0n;
+    const floor = this.#floors.get(tp) ?? 0n;
     if (epoch < floor)
       return `watcher epoch ${epoch} is older than the partition's ${floor}: a record of a watcher a newer one replaced (a zombie)`;
-    this.#floors.set(key(tp), epoch);
+    this.#floors.set(tp, epoch);
     return undefined;
   }
 }

@@ -20,13 +20,14 @@ import type { Declared } from '../controller/catalog-declaration.ts';
 import type { ControllerDeclaration, Input, Inputs } from '../controller/declaration.ts';
 import { controllerHooks, Informers } from '../controller/informers.ts';
 import { ControllerMetrics } from '../controller/metrics.prom.ts';
+import type { InputCounters } from '../consumer/input-counters.prom.ts';
 
 /** Shared are a service's series every member counts in. */
 export type Shared = {
   readonly metrics: ControllerMetrics;
   readonly queues: PromWorkqueueMetricsProvider;
   readonly deadLetters: (topic: string) => void;
-  readonly divergences: (topic: string) => void;
+  readonly inputs: InputCounters;
 };
 
 /**
@@ -57,7 +58,8 @@ export function serviceGroups(
       results,
       mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
       onDeadLetter: shared.deadLetters,
-      onDivergence: shared.divergences,
+      onDivergence: shared.inputs.divergences,
+      onRestore: shared.inputs.restores,
       log: ctx.log.child({ group: groupId }),
       fatal: ctx.fatal,
     });

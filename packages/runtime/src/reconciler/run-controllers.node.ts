@@ -1,4 +1,4 @@
-import { divergenceCounter } from '../consumer/divergences.prom.ts';
+import { inputCounters } from '../consumer/input-counters.prom.ts';
 import { deadLetterCounter } from '../faults/dead-letters.prom.ts';
 import { serviceMain } from '../service/main.node.ts';
 import { PromWorkqueueMetricsProvider } from '../workqueue/metrics.prom.ts';
@@ -26,7 +26,7 @@ export async function runControllers(ds: readonly Declared[]): Promise<void> {
       metrics: new ControllerMetrics(ctx.registry),
       queues: new PromWorkqueueMetricsProvider(ctx.registry),
       deadLetters: deadLetterCounter(ctx.registry),
-      divergences: divergenceCounter(ctx.registry),
+      inputs: inputCounters(ctx.registry),
     };
     const groupOf = serviceGroups(ctx, ds, shared);
     const members = ds.map((d) => d.open((declaration) => prepareMember(ctx, declaration, groupOf(d), shared)));
