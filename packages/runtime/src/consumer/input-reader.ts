@@ -16,8 +16,8 @@ import type { Routed } from './record-route.ts';
  * A partition number whose history this member was reading when the group rebalanced, and that a new assignment gives
  * it again, is kept: its stores stay, and its history is read on from the next offset it had not applied, which
  * brings every change since, in order (a relist's deletes too: the watcher writes everything to the history first),
- * as long as the history still holds that offset (retention.ms). Only then: from the beginning of the state, like any
- * other. A broker's restart or a member joining then costs no restore of what did not move (the soak's steps).
+ * as long as the history still holds that offset (retention.ms); otherwise it restores like a partition new to it. A
+ * broker's restart or a member joining or leaving thus restores only the partitions that moved.
  */
 export class InputReader {
   readonly sync = new CacheSync();
@@ -51,17 +51,17 @@ export class InputReader {
     this.#handoff.isHistory(tp.topic) || (this.#handoff.isState(tp.topic) && this.#readingOn(tp.partition));
 
   /**
-   * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its beginning on
-   * each assignment, whatever the group committed (its stores are rebuilt from the topics), its history topic from the
-   * state's checkpoint (InputReader, which pauses it until then); the results from where the
-   * group last read them (undefined: the committed offset; a group that never committed reads them from the beginning,
-   * once). Results build no state: what a member needs of them is what came since (a failed create's expectations
-   * lowered), and restoring them whole on every assignment made a restart cost the audit window, an Ed25519
-   * verification per result ever written. Progress on the history and results is committed either way, so ordinary lag
-   * tools (kafka-consumer-groups.sh --describe) see the members; a state topic, read only to restore, has none. Not for
-   * the ephemeral readers of global inputs: a member
-   * killed before deleting its reader would leave a group with offsets behind, which the broker keeps for
-   * offsets.retention.minutes (a week) where an empty one goes at once.
+   * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its
+   * beginning on each assignment that does not keep it, whatever the group committed (its stores are rebuilt from the
+   * topics), its history topic from the state's checkpoint (InputReader, which pauses it until then); the results from
+   * where the group last read them (undefined: the committed offset; a group that never committed reads them from the
+   * beginning, once). Results build no state: what a member needs of them is what came since (a failed create's
+   * expectations lowered), and restoring them whole on every assignment made a restart cost the audit window, an
+   * Ed25519 verification per result ever written. Progress on the history and results is committed either way, so
+   * ordinary lag tools (kafka-consumer-groups.sh --describe) see the members; a state topic, read only to restore, has
+   * none. Not for the ephemeral readers of global inputs: a member killed before deleting its reader would leave a
+   * group with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at
+   * once.
    */
   startPositions(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'pausedAtJoin'> {
     return {
