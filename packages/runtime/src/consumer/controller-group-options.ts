@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { Serde } from '../codec/serde.ts';
 import type { Logger } from '../service/log.ts';
 import type { Signing } from '../signing/signing.ts';
-import type { ControllerFeed } from '../controller/controller-types.ts';
+import type { ControllerFeed, InputScope } from '../controller/controller-types.ts';
 
 /**
  * ControllerGroupOptions wire a service's controllers (GroupParts) to their input topics, the results topic and the
@@ -41,8 +41,8 @@ export type GroupPart = {
   readonly controller: GroupController;
   /** signing signs the part's mutations as its controller. */
   readonly signing: Signing;
-  /** dropWhere forgets the partitioned inputs' objects of the matching keys (their partitions restore or moved). */
-  readonly dropWhere: (pred: (key: string) => boolean) => void;
+  /** dropWhere forgets the objects of the matching keys of the partitioned or the global inputs (their partitions restore or moved). */
+  readonly dropWhere: (scope: InputScope, pred: (key: string) => boolean) => void;
   /**
    * takeFencingTokens fences the partitions' expectations for this member (RedisExpectations.takeFencingTokens)
    * before the assignment's first record: from then on a member that lost them cannot change their records.

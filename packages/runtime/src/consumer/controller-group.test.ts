@@ -68,7 +68,10 @@ function recordingPart(name: string, inputs: Pick<GroupPart, 'partitioned' | 'gl
     ...inputs,
     serdes: new Map([...inputs.partitioned, ...inputs.global].map((t) => [t, json])),
     signing: UNSIGNED,
-    dropWhere: (pred) => void fed.storeDropped.push(...['ns-a/x', 'ns-b/y'].filter(pred)),
+    dropWhere: (scope, pred) =>
+      void fed.storeDropped.push(
+        ...['ns-a/x', 'ns-b/y'].filter(pred).map((k) => (scope === 'global' ? `global ${k}` : k)),
+      ),
     controller: {
       onEvent: async (_topic, e) => void fed.events.push(e),
       onResult: async (_r, _c, live) => void fed.results.push(live),
@@ -144,15 +147,15 @@ const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resol
 const partitionOfNs = (ns: string): number => partitionFor(namespacePartitionKey(`${ns}/x`), 2);
 
 /**
- * readingHistory assigns partition n (its state holds one object, its history 5 records) and reads it up to the
- * history's offset 6: the next offset is 7.
+ * readingHistory assigns a group partition n of an input (pods unless told; its state holds one object, its history
+ * 5 records) and reads it up to the history's offset 6: the next offset is 7.
  */
-async function readingHistory(h: Awaited<ReturnType<typeof harness>>, n: number): Promise<void> {
-  await h.groups[0]!.onAssigned!([offsets(PODS, n, 1), offsets(PODS_HISTORY, n, 5)]);
-  await h.groups[0]!.onBatch({ topic: PODS, partition: n, records: [record('ns-a/x', 0)], lastOffset: '0' }, heartbeat);
+async function readingHistory(g: GroupOptions, n: number, [state, history] = [PODS, PODS_HISTORY]): Promise<void> {
+  await g.onAssigned!([offsets(state, n, 1), offsets(history, n, 5)]);
+  await g.onBatch({ topic: state, partition: n, records: [record('ns-a/x', 0)], lastOffset: '0' }, heartbeat);
   await settled();
-  await h.groups[0]!.onBatch(
-    { topic: PODS_HISTORY, partition: n, records: [record('ns-a/y', 5), record('ns-a/z', 6)], lastOffset: '6' },
+  await g.onBatch(
+    { topic: history, partition: n, records: [record('ns-a/y', 5), record('ns-a/z', 6)], lastOffset: '6' },
     heartbeat,
   );
 }
@@ -336,6 +339,25 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.equal(h.group.partitionSynced(0), true);
   });
 
+  it("given the global input's reader assigned again, then a partition it was reading keeps its objects and reads on; another drops the global objects it held and restores", async () => {
+    const restored: string[] = [];
+    const h = await harness({ global: [NODES], onRestore: (topic) => void restored.push(topic) });
+    const globalGroup = h.groups[0]!;
+    const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
+    await readingHistory(globalGroup, a, [NODES, NODES_HISTORY]);
+    [h.moves.length, h.storeDropped.length] = [0, 0];
+    await globalGroup.onAssigned!([
+      offsets(NODES, a, 1),
+      offsets(NODES_HISTORY, a, 7),
+      offsets(NODES, b, 1),
+      offsets(NODES_HISTORY, b, 3),
+    ]);
+    await settled();
+    assert.deepEqual(h.moves, [`resume ${NODES_HISTORY}/${a}@7`]);
+    assert.deepEqual(h.storeDropped, ['global ns-b/y']);
+    assert.deepEqual(restored, [NODES, NODES]);
+  });
+
   it('given a rebalance that takes a partition away, then its keys are dropped and it is no longer owned or tracked', async () => {
     const h = await harness();
     const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
@@ -352,7 +374,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const h = await harness({ onRestore: (topic) => void restored.push(topic) });
     const g = h.groups[0]!;
     const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
-    await readingHistory(h, a);
+    await readingHistory(h.groups[0]!, a);
     assert.deepEqual(
       [g.pausedAtJoin!({ topic: PODS, partition: a }), g.startAt!({ topic: PODS, partition: a })],
       [true, undefined],
@@ -394,7 +416,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     for (const lost of ['retention', 'divergence'] as const) {
       const h = await harness();
       const a = partitionOfNs('ns-a');
-      await readingHistory(h, a);
+      await readingHistory(h.groups[0]!, a);
       if (lost === 'divergence')
         await h.groups[0]!.onBatch(
           {

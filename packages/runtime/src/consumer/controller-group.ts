@@ -3,6 +3,7 @@ import type { Mutation } from '../mutation/mutation.ts';
 import { namespacePartitionKey, partitionFor } from '../partition/murmur2.ts';
 import { DEAD_LETTER_CONFIGS, deadLetterTopic } from '../faults/record-fault.ts';
 import type { Signing } from '../signing/signing.ts';
+import type { InputScope } from '../controller/controller-types.ts';
 import { lockTopic, type ControllerGroupOptions, type GroupPart } from './controller-group-options.ts';
 import { GroupPublisher } from './group-publisher.ts';
 import { InputReader } from './input-reader.ts';
@@ -172,6 +173,17 @@ export class ControllerGroup {
     return reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
   }
 
+  /**
+   * #readFrom applies an assignment to a reader (#track): the objects of its scope's inputs on the partitions it does
+   * not keep are dropped, as those partitions restore (counted) or moved away.
+   */
+  #readFrom(reader: InputReader, scope: InputScope, assignment: readonly PartitionOffsets[]): ReadonlySet<number> {
+    const kept = this.#track(reader, assignment);
+    for (const p of this.#parts) p.dropWhere(scope, (key) => !kept.has(this.watchPartitionOf(key)));
+    for (const p of assignment) if (reader.restoresFrom(p.topic) && !kept.has(p.partition)) this.#o.onRestore(p.topic);
+    return kept;
+  }
+
   #globalSynced(): boolean {
     return this.#global.topics().length === 0 && !this.#o.singleton
       ? true
@@ -206,7 +218,7 @@ export class ControllerGroup {
       startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.pausedAtJoin(tp) ? '0' : undefined),
       pausedAtJoin: this.#global.pausedAtJoin,
       onAssigned: (assignment) => {
-        this.#track(this.#global, assignment);
+        this.#readFrom(this.#global, 'global', assignment);
         this.#globalAssigned = true;
       },
       onBatch: (batch, heartbeat) => this.#intake.consume(this.#global, batch, heartbeat),
@@ -225,13 +237,8 @@ export class ControllerGroup {
     const numbers = new Set(assignment.map((p) => p.partition));
     this.#owned = numbers;
     this.#partitionedAssigned = true;
-    const kept = this.#track(this.#partitioned, assignment);
-    for (const p of this.#parts) {
-      p.dropWhere((key) => !kept.has(this.watchPartitionOf(key)));
-      p.controller.dropWhere((key) => !numbers.has(this.partitionOf(key)));
-    }
-    const restored = assignment.filter((p) => this.#partitioned.restoresFrom(p.topic) && !kept.has(p.partition));
-    for (const p of restored) this.#o.onRestore(p.topic);
+    const kept = this.#readFrom(this.#partitioned, 'partitioned', assignment);
+    for (const p of this.#parts) p.controller.dropWhere((key) => !numbers.has(this.partitionOf(key)));
     const sorted = (ns: Iterable<number>): number[] => [...ns].sort((a, b) => a - b);
     this.#o.log.info('partitions assigned', { partitions: sorted(numbers), kept: sorted(kept) });
     // A singleton's member just became active (or stays so): what its global inputs hold is new to it.

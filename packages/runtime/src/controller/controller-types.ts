@@ -8,6 +8,14 @@ import type { ExpectationsView, Decision } from './reconciler.ts';
 import type { GoneObject } from './gone-on-write.ts';
 
 /**
+ * InputScope says how the members of a controller's group share an input topic: `partitioned` inputs are
+ * co-partitioned by namespace and each member reads the partitions the group assigns it; a `global` input is read
+ * whole by every member, outside the group's assignment (Kafka Streams' GlobalKTable: small, cluster-scoped state
+ * every key may read, such as nodes and leases).
+ */
+export type InputScope = 'partitioned' | 'global';
+
+/**
  * InputEvent is one watch record as a controller sees it: `live` is false while its partition restores (reads its backlog);
  * resourceVersion is the envelope's (the version the watch reported).
  */

@@ -5,15 +5,8 @@ import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
 import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
 import type { MetricsRegistry } from './metrics.prom.ts';
+import type { InputScope } from './controller-types.ts';
 import type { ExpectationsView, Lister, Decision } from './reconciler.ts';
-
-/**
- * InputScope says how the members of a controller's group share an input topic: `partitioned` inputs are
- * co-partitioned by namespace and each member reads the partitions the group assigns it; a `global` input is read
- * whole by every member, outside the group's assignment (Kafka Streams' GlobalKTable: small, cluster-scoped state
- * every key may read, such as nodes and leases).
- */
-export type InputScope = 'partitioned' | 'global';
 
 /**
  * Input declares one watch topic a controller reads: its scope, the indexes its listers need (client-go's

@@ -139,12 +139,15 @@ describe('Informers: the runtime applies records to the declared stores and hand
     assert.deepEqual(i.listers().nodes.get('n1'), { metadata: { name: 'n1', namespace: '' } });
   });
 
-  it('given lost partitions, then only the partitioned inputs drop their keys; the global input keeps everything', () => {
+  it("given keys to drop of one scope, then only that scope's inputs drop them; the other keeps everything", () => {
     const { informers: i, seen } = informers();
     i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
     i.apply(handlers(seen), 'kcm.watch.nodes', record('Applied', 'n1', thing('', 'n1')));
-    i.dropPartitioned(() => true);
+    i.dropWhere('partitioned', () => true);
     assert.deepEqual(i.sizes(), { things: 0, nodes: 1 });
+    i.apply(handlers(seen), 'kcm.watch.things', record('Applied', 'ns/a', thing('ns', 'a')));
+    i.dropWhere('global', () => true);
+    assert.deepEqual(i.sizes(), { things: 1, nodes: 0 });
     assert.deepEqual([i.topics('partitioned'), i.topics('global')], [['kcm.watch.things'], ['kcm.watch.nodes']]);
   });
 

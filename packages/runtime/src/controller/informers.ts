@@ -1,7 +1,7 @@
 import { Store } from '../store/store.ts';
 import type { GoneObject } from './gone-on-write.ts';
-import type { ControllerHooks, HandlerOutput, InputEvent } from './controller-types.ts';
-import type { ControllerSpec, Input, Inputs, InputScope, Listers } from './declaration.ts';
+import type { ControllerHooks, HandlerOutput, InputEvent, InputScope } from './controller-types.ts';
+import type { ControllerSpec, Input, Inputs, Listers } from './declaration.ts';
 
 type Informer = { readonly name: string; readonly input: Input<unknown>; readonly store: Store<unknown> };
 
@@ -94,9 +94,9 @@ export class Informers<L extends Inputs> {
     return { enqueue: outs.flatMap((o) => o.enqueue), enqueueAtCut: outs.flatMap((o) => o.enqueueAtCut ?? []) };
   }
 
-  /** dropPartitioned forgets the partitioned inputs' objects whose keys match (partitions this member lost). */
-  dropPartitioned(pred: (key: string) => boolean): void {
-    for (const { input, store } of this.#byTopic.values()) if (input.scope === 'partitioned') store.dropWhere(pred);
+  /** dropWhere forgets the objects of the inputs of a scope whose keys match (partitions lost, or restoring). */
+  dropWhere(scope: InputScope, pred: (key: string) => boolean): void {
+    for (const { input, store } of this.#byTopic.values()) if (input.scope === scope) store.dropWhere(pred);
   }
 
   /** sizes are the objects held per input topic (kcm_bus_cached_objects). */

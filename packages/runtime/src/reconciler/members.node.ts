@@ -110,7 +110,7 @@ export function prepareMember<L extends Inputs>(
     serdes: serdes(ctx, Object.values(d.inputs)),
     controller,
     signing: partSigning,
-    dropWhere: (pred) => informers.dropPartitioned(pred),
+    dropWhere: (scope, pred) => informers.dropWhere(scope, pred),
     ...(expectations && {
       takeFencingTokens: (partitions: readonly number[]) => expectations.takeFencingTokens(partitions),
     }),
