@@ -56,7 +56,7 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
   {
     name: 'state-checkpoint-full-interval-ms',
     type: 'number',
-    default: 60000,
+    default: 600000,
     help: 'How often a state checkpoint marks every partition of every kind, where the others mark only the partitions they wrote to: what a restoring member reads past the state of a partition where nothing changed is at most this much history (its watermarks). Between them, a checkpoint of one marker goes out whenever none did for --watermark-idle-interval-ms, so a watcher a newer one fenced finds out within that.',
   },
   { name: 'page-size', type: 'number', default: 500, help: "Items per page of a list (client-go pager's default)." },
