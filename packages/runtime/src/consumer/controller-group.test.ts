@@ -452,7 +452,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
   });
 
-  it('given a singleton whose global records came before its lock, then taking the lock passes over the global inputs once (onActivated)', async () => {
+  it('given a singleton whose global records came before its lock, then taking the lock passes over the global inputs once (onActivated), and keeping it across a rebalance does not', async () => {
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
     const [globalGroup, lockGroup] = h.groups;
     await globalGroup!.onAssigned!([offsets(NODES, 0, 1)]);
@@ -460,8 +460,12 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.equal(h.activations.length, 0, 'not active yet');
     await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
     assert.equal(h.activations.length, 1);
+    await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
+    assert.equal(h.activations.length, 1, 'a member that kept the lock dropped nothing meanwhile: no second pass');
     await lockGroup!.onAssigned!([]);
     assert.equal(h.activations.length, 1, 'a member that lost the lock is not activated again');
+    await lockGroup!.onAssigned!([offsets(lockTopic('g'), 0, 0)]);
+    assert.equal(h.activations.length, 2, 'taking it again is an activation');
   });
 
   it('given a partitioned group, then an assignment activates nothing: its partitions restore their own records', async () => {

@@ -235,14 +235,17 @@ export class ControllerGroup {
    */
   #assigned(assignment: readonly PartitionOffsets[]): void {
     const numbers = new Set(assignment.map((p) => p.partition));
+    const wasActive = this.#owned.size > 0;
     this.#owned = numbers;
     this.#partitionedAssigned = true;
     const kept = this.#readFrom(this.#partitioned, 'partitioned', assignment);
     for (const p of this.#parts) p.controller.dropWhere((key) => !numbers.has(this.partitionOf(key)));
     const sorted = (ns: Iterable<number>): number[] => [...ns].sort((a, b) => a - b);
     this.#o.log.info('partitions assigned', { partitions: sorted(numbers), kept: sorted(kept) });
-    // A singleton's member just became active (or stays so): what its global inputs hold is new to it.
-    if (this.#o.singleton && numbers.size > 0) for (const p of this.#parts) p.controller.onActivated(new Date());
+    // A singleton's member just became active: what its global inputs hold is new to it. One that held the lock under
+    // the previous assignment too dropped no key meanwhile (its keys stayed owned), so it has nothing to catch up on.
+    if (this.#o.singleton && numbers.size > 0 && !wasActive)
+      for (const p of this.#parts) p.controller.onActivated(new Date());
   }
 
   #crashed(err: unknown, restart: boolean): void {
