@@ -160,6 +160,21 @@ async function readingHistory(g: GroupOptions, n: number, [state, history] = [PO
   );
 }
 
+/**
+ * assignedAgain forgets the moves and drops recorded so far, then assigns partition a again (its history up to offset
+ * 8) beside a partition b new to the member.
+ */
+async function assignedAgain(
+  h: Awaited<ReturnType<typeof harness>>,
+  g: GroupOptions,
+  [a, b]: readonly [number, number],
+  [state, history] = [PODS, PODS_HISTORY],
+): Promise<void> {
+  [h.moves.length, h.storeDropped.length] = [0, 0];
+  await g.onAssigned!([offsets(state, a, 1), offsets(history, a, 9), offsets(state, b, 1), offsets(history, b, 3)]);
+  await settled();
+}
+
 describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownership and global inputs', () => {
   it('given an assigned partition, then its state is restored (not live) until the high-water mark, then its history is read on, and its keys sync only then', async () => {
     const h = await harness();
@@ -345,14 +360,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const globalGroup = h.groups[0]!;
     const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
     await readingHistory(globalGroup, a, [NODES, NODES_HISTORY]);
-    [h.moves.length, h.storeDropped.length] = [0, 0];
-    await globalGroup.onAssigned!([
-      offsets(NODES, a, 1),
-      offsets(NODES_HISTORY, a, 7),
-      offsets(NODES, b, 1),
-      offsets(NODES_HISTORY, b, 3),
-    ]);
-    await settled();
+    await assignedAgain(h, globalGroup, [a, b], [NODES, NODES_HISTORY]);
     assert.deepEqual(h.moves, [`resume ${NODES_HISTORY}/${a}@7`]);
     assert.deepEqual(h.storeDropped, ['global ns-b/y']);
     assert.deepEqual(restored, [NODES, NODES]);
@@ -384,14 +392,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
       [g.pausedAtJoin!({ topic: PODS, partition: b }), g.startAt!({ topic: PODS, partition: b })],
       [false, '0'],
     );
-    [h.moves.length, h.storeDropped.length] = [0, 0];
-    await g.onAssigned!([
-      offsets(PODS, a, 1),
-      offsets(PODS_HISTORY, a, 9),
-      offsets(PODS, b, 1),
-      offsets(PODS_HISTORY, b, 3),
-    ]);
-    await settled();
+    await assignedAgain(h, g, [a, b]);
     assert.deepEqual(
       h.moves,
       [`resume ${PODS_HISTORY}/${a}@7`],
