@@ -41,7 +41,7 @@ export type GroupPart = {
   readonly controller: GroupController;
   /** signing signs the part's mutations as its controller. */
   readonly signing: Signing;
-  /** dropWhere forgets the objects of the matching keys of the partitioned or the global inputs (their partitions restore or moved). */
+  /** dropWhere forgets the matching keys' objects of the inputs of a scope (their partitions restore or moved away). */
   readonly dropWhere: (scope: InputScope, pred: (key: string) => boolean) => void;
   /**
    * takeFencingTokens fences the partitions' expectations for this member (RedisExpectations.takeFencingTokens)

@@ -16,10 +16,11 @@ const PARTITIONS_AT_ONCE = 16;
  * reads each input once for all of them, as upstream's controllers share one informer per kind. Partitioned inputs and
  * the results are read in the group with the co-partitioning assigner, every newly assigned input partition restored
  * from the beginning (state is rebuilt from the topics), one kept across a rebalance read on (InputReader), and the
- * results read on from where the group left them (startPositions); global inputs are read whole by an ephemeral group of this member's own (a singleton's results
- * with them). A key is owned when its partition is assigned here, and synced once that partition and every global
- * input was read up to the high-water marks seen on assignment (the Kafka form of WaitForCacheSync). What it reads
- * goes to the controllers through RecordIntake; what it writes, through GroupPublisher.
+ * results read on from where the group left them (startPositions); global inputs are read whole by an ephemeral group
+ * of this member's own (a singleton's results with them). A key is owned when its partition is assigned here, and
+ * synced once that partition and every global input was read up to the high-water marks seen on assignment (the
+ * Kafka form of WaitForCacheSync). What it reads goes to the controllers through RecordIntake; what it writes, through
+ * GroupPublisher.
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
