@@ -188,17 +188,18 @@ export class InputReader {
     const history = this.#handoff.historyOf(state);
     const resume = this.#handoff.handoff(state, this.#historyHigh.get(history) ?? '0');
     this.#positions.set(history, BigInt(resume.offset));
-    const member = await this.#member;
-    member?.pause([state]);
-    member?.resume([resume]);
-    if (BigInt(resume.offset) > 0n) this.sync.consumed(history, String(BigInt(resume.offset) - 1n));
+    (await this.#member)?.pause([state]);
+    await this.#readOn(history);
   }
 
-  /** #readOn reads a kept history partition on from its position (paused at join, like every history partition). */
+  /**
+   * #readOn reads a history partition (paused at join, like every history partition) on from its position: a restored
+   * state's checkpoint, or where a kept partition was. What came before counts as read for its sync.
+   */
   async #readOn(history: TopicPartition): Promise<void> {
     const next = this.#positions.get(history) ?? 0n;
-    if (next > 0n) this.sync.consumed(history, String(next - 1n));
     (await this.#member)?.resume([{ topic: history.topic, partition: history.partition, offset: String(next) }]);
+    if (next > 0n) this.sync.consumed(history, String(next - 1n));
   }
 
   /** #restore reads a state partition paused at join (it might have been kept) from its beginning after all. */

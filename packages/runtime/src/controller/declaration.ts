@@ -3,9 +3,8 @@ import type { WorkersFlag } from '../catalog/entry.ts';
 import type { FlagReader, FlagSpec } from '../service/flags.ts';
 import type { Logger } from '../service/log.ts';
 import type { Indexers } from '../store/indices.ts';
-import type { HandlerOutput, ObservedKeys, ReconcileInput } from './controller-types.ts';
+import type { HandlerOutput, InputScope, ObservedKeys, ReconcileInput } from './controller-types.ts';
 import type { MetricsRegistry } from './metrics.prom.ts';
-import type { InputScope } from './controller-types.ts';
 import type { ExpectationsView, Lister, Decision } from './reconciler.ts';
 
 /**
