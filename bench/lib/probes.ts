@@ -191,3 +191,46 @@ export function mallocHeapBytes(pid: number): number {
   const rss = at < 0 ? undefined : /\nRss:\s+(\d+) kB/.exec(smaps.slice(at))?.[1];
   return Number(rss ?? 0) * 1024;
 }
+
+const KB = 1024;
+/** ARENA is the span glibc reserves for each of its arenas but the main one (HEAP_MAX_SIZE on 64-bit), aligned to it. */
+const ARENA = 64 * KB * KB;
+
+type Mapping = { readonly start: bigint; readonly perms: string; readonly path: string; size: number; rss: number };
+
+/**
+ * mallocArenaBytes is the resident memory of glibc's malloc arenas, from /proc/<pid>/smaps: the brk heap ([heap], the
+ * main arena) and the 64 MB-aligned heaps of the other arenas (a read-write start, the reserved rest of the 64 MB
+ * behind it). The rest of a Node process's anonymous memory is V8's (the pages of its spaces, those it pooled, large
+ * objects), blocks malloc mapped on their own (Buffers of 128 KB or more) and thread stacks.
+ */
+export function mallocArenaBytes(pid: number): number {
+  return mallocArenasOf(readFileSync(`/proc/${pid}/smaps`, 'utf8'));
+}
+
+/** mallocArenasOf is mallocArenaBytes of an smaps text. */
+export function mallocArenasOf(smaps: string): number {
+  const maps = smapsMappings(smaps);
+  return maps.reduce((sum, m, i) => {
+    const anon = m.path === '' && m.perms.startsWith('rw');
+    const reserved = m.size + (maps[i + 1]?.size ?? 0);
+    const arena = anon && m.start % BigInt(ARENA) === 0n && (m.size === ARENA || reserved === ARENA);
+    return sum + (arena || m.path === '[heap]' ? m.rss : 0);
+  }, 0);
+}
+
+/** smapsMappings are the mappings of an smaps text: start, permissions, path (anonymous: ''), Size and Rss in bytes. */
+function smapsMappings(smaps: string): Mapping[] {
+  const maps: Mapping[] = [];
+  for (const line of smaps.split('\n')) {
+    const head = /^([0-9a-f]+)-[0-9a-f]+ (\S{4}) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head !== null) {
+      maps.push({ start: BigInt(`0x${head[1]}`), perms: head[2]!, path: head[3] ?? '', size: 0, rss: 0 });
+      continue;
+    }
+    const field = /^(Size|Rss):\s+(\d+) kB/.exec(line);
+    const last = maps.at(-1);
+    if (field !== null && last !== undefined) last[field[1] === 'Size' ? 'size' : 'rss'] = Number(field[2]) * KB;
+  }
+  return maps;
+}

@@ -7,7 +7,8 @@ export type RssSample = { readonly t: number; readonly pid: number; readonly mb:
  * MemoryParts are what one reading of a service's RSS is made of, in MB: V8's heap as committed
  * (nodejs_heap_size_total_bytes), the memory of Buffers and other objects outside it (nodejs_external_memory_bytes),
  * and the file-backed pages (RssFile: node's own code); the rest of the RSS is malloc's and V8's pages beyond what it
- * counts as committed.
+ * counts as committed. Of the anonymous RSS (anonMb, RssAnon), malloc's arenas (mallocMb, mallocArenaBytes); the rest
+ * of it is V8's pages (committed or pooled), blocks malloc mapped on their own and thread stacks.
  */
 export type MemoryParts = {
   readonly t: number;
@@ -16,15 +17,29 @@ export type MemoryParts = {
   readonly heapMb: number;
   readonly buffersMb: number;
   readonly fileMb: number;
+  readonly anonMb: number;
+  readonly mallocMb: number;
 };
 
-/** MemoryStep is how much each part of a process's RSS moved across a fault, in MB. */
+/** MemoryStep is how much each part of a process's RSS moved between two readings (across a fault, over a life), in MB. */
 export type MemoryStep = {
   readonly rss: number;
   readonly heap: number;
   readonly buffers: number;
   readonly file: number;
+  readonly anon: number;
+  readonly malloc: number;
 };
+
+/** stepBetween is how each part moved from one reading to a later one. */
+const stepBetween = (before: MemoryParts, after: MemoryParts): MemoryStep => ({
+  rss: after.rssMb - before.rssMb,
+  heap: after.heapMb - before.heapMb,
+  buffers: after.buffersMb - before.buffersMb,
+  file: after.fileMb - before.fileMb,
+  anon: after.anonMb - before.anonMb,
+  malloc: after.mallocMb - before.mallocMb,
+});
 
 /**
  * stepAcross is how a service's RSS moved across a fault's window: from its last reading before the window to the
@@ -34,12 +49,26 @@ export function stepAcross(parts: readonly MemoryParts[], window: Window): Memor
   const before = parts.filter((p) => p.t < window[0]).at(-1);
   const after = parts.find((p) => p.t > window[1]);
   if (before === undefined || after === undefined || before.pid !== after.pid) return undefined;
-  return {
-    rss: after.rssMb - before.rssMb,
-    heap: after.heapMb - before.heapMb,
-    buffers: after.buffersMb - before.buffersMb,
-    file: after.fileMb - before.fileMb,
-  };
+  return stepBetween(before, after);
+}
+
+/** Climb is how one process's RSS moved, by part, from the end of its warm-up (fromT, s) to its last reading (toT). */
+export type Climb = { readonly pid: number; readonly fromT: number; readonly toT: number; readonly step: MemoryStep };
+
+/**
+ * climbsAfter are, for each process of a slot that lived past warmUpS, how its memory moved from its first reading
+ * after its warm-up to its last: where a slope's megabytes went (a replacement's growth while it warms up, a leak).
+ */
+export function climbsAfter(parts: readonly MemoryParts[], warmUpS: number): Climb[] {
+  const byPid = new Map<number, MemoryParts[]>();
+  for (const p of parts) byPid.set(p.pid, [...(byPid.get(p.pid) ?? []), p]);
+  return [...byPid].flatMap(([pid, readings]) => {
+    const warm = readings.filter((p) => p.t - readings[0]!.t >= warmUpS);
+    const [from, to] = [warm[0], warm.at(-1)];
+    return from === undefined || to === undefined || from === to
+      ? []
+      : [{ pid, fromT: from.t, toT: to.t, step: stepBetween(from, to) }];
+  });
 }
 
 /** Timed is a value read at `t` seconds since the soak began. */

@@ -3,7 +3,7 @@ import type { Bus } from '@kcm-bus/runtime/bus/index.ts';
 import { httpCall } from '@kcm-bus/stack/probes.ts';
 import { lagReport, partitionId } from '@kcm-bus/tools/lag-table.ts';
 import { metricSamples, sumsBy } from '@kcm-bus/harness/metrics-text.ts';
-import { statusSizes } from '../../lib/probes.ts';
+import { mallocArenaBytes, statusSizes } from '../../lib/probes.ts';
 import { parseRequestCounts } from '../../lib/kafka-requests.ts';
 import { total } from '../../lib/stats.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
@@ -109,34 +109,46 @@ export class Sampler {
     await this.#lag(t).catch(() => undefined);
   }
 
-  /** #read records a service's RSS and Kafka requests and gives its /metrics page (undefined: it did not answer). */
+  /** #read records a service's memory, Kafka requests, joins and CPU and gives its /metrics page (undefined: it did not answer). */
   async #read(t: number, slot: string, pid: number, metricsUrl: string): Promise<string | undefined> {
     try {
       const status = statusSizes(pid);
-      const [rssMb, fileMb] = [status('VmRSS') / MB, status('RssFile') / MB];
-      push(this.readings.rss, slot, { t, pid, mb: rssMb });
+      push(this.readings.rss, slot, { t, pid, mb: status('VmRSS') / MB });
       const page = (await httpCall(metricsUrl, { timeoutMs: 2000 })).body;
-      for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
-        push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / MB });
-      const mbOf = (name: string): number => (metricSamples(page, name)[0]?.value ?? NaN) / MB;
-      const [heapMb, buffersMb] = [mbOf('nodejs_heap_size_total_bytes'), mbOf('nodejs_external_memory_bytes')];
-      push(this.readings.parts, slot, { t, pid, rssMb, heapMb, buffersMb, fileMb });
-      const sent = total(parseRequestCounts(page));
-      this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
-      this.#requestsOf.set(pid, sent);
-      setLast(
-        this.readings.groupJoins,
-        slot,
-        pid,
-        sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
-      );
-      const cpu = metricSamples(page, 'process_cpu_seconds_total')[0];
-      if (cpu !== undefined) setLast(this.readings.cpuS, slot, pid, cpu.value);
+      this.#memory(t, slot, pid, status, page);
+      this.#counters(slot, pid, page);
       return page;
     } catch {
       return undefined; // stopped (SIGSTOP), or between a kill and its replacement: no reading this time
     }
   }
+
+  /** #memory records a process's V8 heap in use and what its RSS is made of (MemoryParts). */
+  #memory(t: number, slot: string, pid: number, status: (field: string) => number, page: string): void {
+    for (const heap of metricSamples(page, 'nodejs_heap_size_used_bytes'))
+      push(this.readings.heapUsed, slot, { t, pid, mb: heap.value / MB });
+    const mbOf = (name: string): number => (metricSamples(page, name)[0]?.value ?? NaN) / MB;
+    const [rssMb, fileMb, anonMb] = [status('VmRSS') / MB, status('RssFile') / MB, status('RssAnon') / MB];
+    const [heapMb, buffersMb] = [mbOf('nodejs_heap_size_total_bytes'), mbOf('nodejs_external_memory_bytes')];
+    const mallocMb = mallocArenaBytes(pid) / MB;
+    push(this.readings.parts, slot, { t, pid, rssMb, heapMb, buffersMb, fileMb, anonMb, mallocMb });
+  }
+
+  /** #counters records a process's Kafka requests since its last reading, its group joins and its CPU seconds. */
+  #counters(slot: string, pid: number, page: string): void {
+    const sent = total(parseRequestCounts(page));
+    this.readings.kafkaRequests += sent - (this.#requestsOf.get(pid) ?? 0);
+    this.#requestsOf.set(pid, sent);
+    setLast(
+      this.readings.groupJoins,
+      slot,
+      pid,
+      sumsBy(page, 'kcm_bus_kafka_group_joins_total', (l) => l['group']),
+    );
+    const cpu = metricSamples(page, 'process_cpu_seconds_total')[0];
+    if (cpu !== undefined) setLast(this.readings.cpuS, slot, pid, cpu.value);
+  }
+
   async #lag(t: number): Promise<void> {
     const groups = await this.#bus.groupOffsets();
     const ends = new Map<string, string>();

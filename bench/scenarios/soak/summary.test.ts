@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { total } from '../../lib/stats.ts';
 import { noReadings } from './sampler.ts';
-import { joinsOf, joinsText, stepsText, summarize } from './summary.ts';
+import { climbsText, joinsOf, joinsText, stepsText, summarize } from './summary.ts';
 
 describe('joinsOf', () => {
   it("given a slot's processes (a killed one and its replacement), then their joins added up by group", () => {
@@ -39,36 +39,47 @@ describe('summarize: CPU', () => {
   });
 });
 
+/** brokerKillRun: reconciler-node lived through a broker's kill (at 100-160 s), the writer was replaced in it. */
+function brokerKillRun() {
+  const parts = (pid: number, t: number, rssMb: number, heapMb: number) => ({
+    t,
+    pid,
+    rssMb,
+    heapMb,
+    buffersMb: 10,
+    fileMb: 60,
+    anonMb: rssMb - 60,
+    mallocMb: 20,
+  });
+  const readings = noReadings();
+  readings.parts.set('reconciler-node', [parts(7, 90, 130, 40), parts(7, 200, 150, 52), parts(7, 300, 151, 52)]);
+  readings.parts.set('writer', [parts(8, 90, 140, 50), parts(9, 200, 170, 60)]);
+  const fault = { name: 'kill -9 the Kafka broker, restart', window: [100, 160] as const };
+  return { readings, faults: [fault], steps: 0, failedSteps: 0, restarts: 0, overCreated: {}, settledS: 0, lost: {} };
+}
+
 describe('summarize: memory steps across faults', () => {
   it('given a process that lived through a fault and one replaced in it, then the first one step by part, the other none', () => {
-    const parts = (pid: number, t: number, rssMb: number, heapMb: number) => ({
-      t,
-      pid,
-      rssMb,
-      heapMb,
-      buffersMb: 10,
-      fileMb: 60,
-    });
-    const readings = noReadings();
-    readings.parts.set('reconciler-node', [parts(7, 90, 130, 40), parts(7, 200, 150, 52), parts(7, 300, 151, 52)]);
-    readings.parts.set('writer', [parts(8, 90, 140, 50), parts(9, 200, 170, 60)]);
-    const fault = { name: 'kill -9 the Kafka broker, restart', window: [100, 160] as const };
-    const run = {
-      readings,
-      faults: [fault],
-      steps: 0,
-      failedSteps: 0,
-      restarts: 0,
-      overCreated: {},
-      settledS: 0,
-      lost: {},
-    };
-    const { faultSteps } = summarize(run, 0);
+    const { faultSteps } = summarize(brokerKillRun(), 0);
     assert.deepEqual(faultSteps[0]?.steps, [
-      { slot: 'reconciler-node', step: { rss: 20, heap: 12, buffers: 0, file: 0 } },
+      { slot: 'reconciler-node', step: { rss: 20, heap: 12, buffers: 0, file: 0, anon: 20, malloc: 0 } },
     ]);
     assert.deepEqual(stepsText(faultSteps).slice(1), [
-      '  kill -9 the Kafka broker, restart (1.7-2.7 min): reconciler-node +20.0 (+12.0, +0.0, +0.0, +8.0)',
+      '  kill -9 the Kafka broker, restart (1.7-2.7 min): reconciler-node +20.0 (+12.0, +0.0, +0.0, +8.0; +0.0, +20.0)',
+    ]);
+  });
+
+  it('given a warm-up, then each process that lived past it climbs from its first reading after it to its last', () => {
+    const { climbs } = summarize(brokerKillRun(), 100);
+    assert.deepEqual(climbs, [
+      {
+        slot: 'reconciler-node',
+        climbs: [{ pid: 7, fromT: 200, toT: 300, step: { rss: 1, heap: 0, buffers: 0, file: 0, anon: 1, malloc: 0 } }],
+      },
+      { slot: 'writer', climbs: [] },
+    ]);
+    assert.deepEqual(climbsText(climbs).slice(1), [
+      '  reconciler-node (pid 7, 3.3-5.0 min): +1.0 (+0.0, +0.0, +0.0, +1.0; +0.0, +1.0)',
     ]);
   });
 });

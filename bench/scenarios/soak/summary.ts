@@ -1,5 +1,14 @@
 import { total } from '../../lib/stats.ts';
-import { p99Outside, slopePerTenMinutes, stepAcross, type MemoryStep, type Timed, type Window } from './figures.ts';
+import {
+  climbsAfter,
+  p99Outside,
+  slopePerTenMinutes,
+  stepAcross,
+  type Climb,
+  type MemoryStep,
+  type Timed,
+  type Window,
+} from './figures.ts';
 import type { SoakRun } from './run.ts';
 
 /** ServiceFigures are one running service's (a slot's) memory and, for a reconciler, lag figures over the soak. */
@@ -36,6 +45,8 @@ export type Summary = {
   readonly faults: readonly string[];
   /** faultSteps are, per fault, how each service's RSS and its parts moved across it (a process that lived through it). */
   readonly faultSteps: readonly FaultSteps[];
+  /** climbs are, per slot, how each process's memory moved by part from the end of its warm-up to its last reading. */
+  readonly climbs: readonly { readonly slot: string; readonly climbs: readonly Climb[] }[];
 };
 
 /** FaultSteps are the services' memory steps across one fault. */
@@ -84,6 +95,7 @@ export function summarize(r: SoakRun, warmUpS: number): Summary {
     settledS: r.settledS,
     faults: r.faults.map(faultText),
     faultSteps: faultStepsOf(r),
+    climbs: [...r.readings.parts].map(([slot, parts]) => ({ slot, climbs: climbsAfter(parts, warmUpS) })),
   };
 }
 
@@ -127,20 +139,34 @@ const fixed = (v: number | undefined, digits = 1): string => (v === undefined ? 
 
 const signed = (v: number): string => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
 
-/** stepsText prints each fault's memory steps: RSS, then V8's heap committed, Buffers, file-backed, the rest. */
+/** PARTS names the parts stepText prints a step's RSS in. */
+const PARTS = "V8 heap committed, Buffers, file-backed, the rest; of the anonymous: malloc's arenas, outside them";
+
+/** stepText is one step of a service's RSS, by part (PARTS). */
+const stepText = (x: MemoryStep): string => {
+  const rest = x.rss - x.heap - x.buffers - x.file;
+  const anon = `${signed(x.malloc)}, ${signed(x.anon - x.malloc)}`;
+  return `${signed(x.rss)} (${[x.heap, x.buffers, x.file, rest].map(signed).join(', ')}; ${anon})`;
+};
+
+/** stepsText prints each fault's memory steps, by part. */
 export function stepsText(faultSteps: readonly FaultSteps[]): string[] {
   return [
-    'RSS steps across the faults, MB (V8 heap committed, Buffers, file-backed, the rest), of the processes that lived through them:',
+    `RSS steps across the faults, MB (${PARTS}), of the processes that lived through them:`,
     ...faultSteps.map(
       ({ fault, steps }) =>
-        `  ${fault}: ${
-          steps
-            .map(({ slot, step: x }) => {
-              const rest = x.rss - x.heap - x.buffers - x.file;
-              return `${slot} ${signed(x.rss)} (${[x.heap, x.buffers, x.file, rest].map(signed).join(', ')})`;
-            })
-            .join('; ') || 'none'
-        }`,
+        `  ${fault}: ${steps.map(({ slot, step }) => `${slot} ${stepText(step)}`).join('; ') || 'none'}`,
+    ),
+  ];
+}
+
+/** climbsText prints how each process's RSS moved after its warm-up, by part: where the slopes' megabytes went. */
+export function climbsText(climbs: Summary['climbs']): string[] {
+  const minutes = (t: number): string => (t / 60).toFixed(1);
+  return [
+    `RSS of each process from the end of its warm-up to its last reading, MB (${PARTS}):`,
+    ...climbs.flatMap(({ slot, climbs: of }) =>
+      of.map((c) => `  ${slot} (pid ${c.pid}, ${minutes(c.fromT)}-${minutes(c.toT)} min): ${stepText(c.step)}`),
     ),
   ];
 }
@@ -170,6 +196,7 @@ export function summaryText(s: Summary): string {
     `Kafka requests a minute ${s.kafkaRequestsPerMinute}; the services' CPU-s a minute ${total(s.services.map((x) => x.cpuPerMinute)).toFixed(2)}`,
     `consumer group joins (first joins and rejoins): ${s.services.map((x) => `${x.slot} ${total(x.joins)} (${joinsText(x.joins)})`).join('; ')}`,
     ...stepsText(s.faultSteps),
+    ...climbsText(s.climbs),
     `goal memory slope ≤ ${SLOPE_GOAL_MB} MB/10 min: ${verdict(slopes)}, between faults ${verdict(quiet)}; ` +
       `goal lag behind the watcher p99 ≤ ${LAG_GOAL_S} s: ${Math.max(...lags) <= LAG_GOAL_S ? 'met' : 'not met'}`,
   ].join('\n');
