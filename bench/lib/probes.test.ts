@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mallocArenaBytes, mallocArenasOf, mallocHeapBytes, rssBytes } from './probes.ts';
+import { mallocArenaBytes, mallocArenasOf, mallocHeapBytes, rssBytes, smapsMappings } from './probes.ts';
 
 test('mallocHeapBytes reads the resident brk heap of a live process: part of its RSS', () => {
   const heap = mallocHeapBytes(process.pid);
@@ -26,7 +26,7 @@ test('mallocArenasOf counts the brk heap and the 64 MB-aligned arenas, not the o
     mapping('7f0010040000-7f0010080000', 'rw-p', '', 256, 256),
     mapping('7f0020000000-7f0020800000', 'rw-p', '', 8192, 40),
   ].join('');
-  assert.equal(mallocArenasOf(smaps), (900 + 3000) * 1024);
+  assert.equal(mallocArenasOf(smapsMappings(smaps)), (900 + 3000) * 1024);
 });
 
 test('mallocArenaBytes reads a live process: part of its RSS', () => {

@@ -184,19 +184,22 @@ export async function gcMemory(pid: number): Promise<GcMemory> {
   }
 }
 
-/** mallocHeapBytes is the resident part of a process's brk heap ([heap] in /proc/<pid>/smaps): glibc's main arena. */
-export function mallocHeapBytes(pid: number): number {
-  const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
-  const at = smaps.indexOf('[heap]');
-  const rss = at < 0 ? undefined : /\nRss:\s+(\d+) kB/.exec(smaps.slice(at))?.[1];
-  return Number(rss ?? 0) * 1024;
-}
-
 const KB = 1024;
 /** ARENA is the span glibc reserves for each of its arenas but the main one (HEAP_MAX_SIZE on 64-bit), aligned to it. */
 const ARENA = 64 * KB * KB;
 
-type Mapping = { readonly start: bigint; readonly perms: string; readonly path: string; size: number; rss: number };
+export type Mapping = {
+  readonly start: bigint;
+  readonly perms: string;
+  readonly path: string;
+  size: number;
+  rss: number;
+};
+
+/** mallocHeapBytes is the resident part of a process's brk heap ([heap] in /proc/<pid>/smaps): glibc's main arena. */
+export function mallocHeapBytes(pid: number): number {
+  return smapsOf(pid).find((m) => m.path === '[heap]')?.rss ?? 0;
+}
 
 /**
  * mallocArenaBytes is the resident memory of glibc's malloc arenas, from /proc/<pid>/smaps: the brk heap ([heap], the
@@ -205,12 +208,11 @@ type Mapping = { readonly start: bigint; readonly perms: string; readonly path: 
  * objects), blocks malloc mapped on their own (Buffers of 128 KB or more) and thread stacks.
  */
 export function mallocArenaBytes(pid: number): number {
-  return mallocArenasOf(readFileSync(`/proc/${pid}/smaps`, 'utf8'));
+  return mallocArenasOf(smapsOf(pid));
 }
 
-/** mallocArenasOf is mallocArenaBytes of an smaps text. */
-export function mallocArenasOf(smaps: string): number {
-  const maps = smapsMappings(smaps);
+/** mallocArenasOf is mallocArenaBytes of a process's mappings (smapsMappings). */
+export function mallocArenasOf(maps: readonly Mapping[]): number {
   return maps.reduce((sum, m, i) => {
     const anon = m.path === '' && m.perms.startsWith('rw');
     const reserved = m.size + (maps[i + 1]?.size ?? 0);
@@ -219,8 +221,11 @@ export function mallocArenasOf(smaps: string): number {
   }, 0);
 }
 
+/** smapsOf reads a process's mappings from /proc/<pid>/smaps. */
+const smapsOf = (pid: number): Mapping[] => smapsMappings(readFileSync(`/proc/${pid}/smaps`, 'utf8'));
+
 /** smapsMappings are the mappings of an smaps text: start, permissions, path (anonymous: ''), Size and Rss in bytes. */
-function smapsMappings(smaps: string): Mapping[] {
+export function smapsMappings(smaps: string): Mapping[] {
   const maps: Mapping[] = [];
   for (const line of smaps.split('\n')) {
     const head = /^([0-9a-f]+)-[0-9a-f]+ (\S{4}) \S+ \S+ \d+\s*(.*)$/.exec(line);

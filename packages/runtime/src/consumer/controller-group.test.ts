@@ -382,7 +382,7 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     const h = await harness({ onRestore: (topic) => void restored.push(topic) });
     const g = h.groups[0]!;
     const [a, b] = [partitionOfNs('ns-a'), partitionOfNs('ns-b')];
-    await readingHistory(h.groups[0]!, a);
+    await readingHistory(g, a);
     assert.deepEqual(
       [g.pausedAtJoin!({ topic: PODS, partition: a }), g.startAt!({ topic: PODS, partition: a })],
       [true, undefined],
