@@ -7,7 +7,7 @@
  * (Kafka timestamp of each `kcm.watch.leases` record minus the Lease's renewTime), p50 and p99.
  */
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -80,15 +80,25 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   } finally {
     await upstream.stop();
   }
-  await startService('writer', [...busFlags(ctx.e), '--kubeconfig', ctx.e.kubeconfigs.writer]);
-  const node = await startService('reconciler-node', busFlags(ctx.e));
-  ctx.log(`s10: kcm-bus window of ${WINDOW_MS / 60_000} min`);
-  const ours = await watchWindow(ctx, new Set(names), node.process.pid ?? 0).finally(stopAllServices);
+  const ours = await kcmBusWindow(ctx, names);
   await inParallel(names, (name) => ctx.kube('DELETE', `/api/v1/nodes/${name}`).catch(() => undefined), 16);
   return {
     rows: rows(theirs, ours),
     data: { nodes: NODES, windowMinutes: WINDOW_MS / 60_000, upstream: summary(theirs), kcmBus: summary(ours) },
   };
+}
+
+/** kcmBusWindow is the window under reconciler-node and the writer, which it starts and stops (gracefully: profiles). */
+async function kcmBusWindow(ctx: BenchContext, names: readonly string[]): Promise<Window> {
+  const services = openServiceScope();
+  try {
+    await startService('writer', [...busFlags(ctx.e), '--kubeconfig', ctx.e.kubeconfigs.writer]);
+    const node = await startService('reconciler-node', busFlags(ctx.e));
+    ctx.log(`s10: kcm-bus window of ${WINDOW_MS / 60_000} min`);
+    return await watchWindow(ctx, new Set(names), node.process.pid ?? 0);
+  } finally {
+    await services.stop();
+  }
 }
 
 /** schedulable waits until node lifecycle took the not-ready taint off every node. */

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
@@ -119,6 +119,7 @@ async function upstreamRounds(ctx: BenchContext): Promise<Sample[]> {
 
 /** kcmBusRounds runs the writer and reconciler-namespace; the writer makes every API request of that service. */
 async function kcmBusRounds(ctx: BenchContext): Promise<Sample[]> {
+  const services = openServiceScope();
   try {
     const writer = await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
     await startService('reconciler-namespace', [...busFlags(ctx.e), '--root-ca-file', ctx.e.caFile]);
@@ -138,7 +139,7 @@ async function kcmBusRounds(ctx: BenchContext): Promise<Sample[]> {
       },
     });
   } finally {
-    await stopAllServices();
+    await services.stop();
   }
 }
 

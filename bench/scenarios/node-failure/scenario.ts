@@ -8,7 +8,7 @@
  * pod's replacement Running on a live node. Goal: every step within one monitor period (5 s) of upstream.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { nodeDeath, type NodeDeath } from '@kcm-bus/harness/node-death.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
@@ -36,20 +36,21 @@ async function upstreamArm(ctx: BenchContext): Promise<NodeDeath> {
 }
 
 async function kcmBusArm(ctx: BenchContext): Promise<NodeDeath> {
-  const writer = await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
-  const rc = await startService('reconciler-rc', reconcilerFlags(ctx.e));
-  const node = await startService('reconciler-node', busFlags(ctx.e));
+  const services = openServiceScope();
   try {
+    await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
+    await startService('reconciler-rc', reconcilerFlags(ctx.e));
+    await startService('reconciler-node', busFlags(ctx.e));
     return await nodeDeath(ctx.kube, 'kcm-bus', TOLERATION_S);
   } finally {
-    for (const s of [node, rc, writer]) await s.stop();
+    await services.stop();
   }
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
   const upstream = await upstreamArm(ctx);
   ctx.log(`s5 upstream: ${JSON.stringify(upstream.seconds)}`);
-  const kcmBus = await kcmBusArm(ctx).finally(stopAllServices);
+  const kcmBus = await kcmBusArm(ctx);
   ctx.log(`s5 kcm-bus: ${JSON.stringify(kcmBus.seconds)}`);
   const rows = STEPS.map(([step, label]): Row => ({
     scenario: `S5 node failure: kubelet stops → ${label}`,

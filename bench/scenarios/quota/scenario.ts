@@ -6,7 +6,7 @@
  * right as a user's watch delivers it; during the changes the system's status writes (its client's PUTs) and CPU are
  * counted. Goals (issue 46): p50 ≤ 1.0× upstream's, writes ≤ upstream's.
  */
-import { startService, stopAllServices } from '@kcm-bus/harness/processes.ts';
+import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { podSucceeded, setQuotaHard } from '@kcm-bus/harness/quota.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -104,6 +104,7 @@ async function upstreamRun(ctx: BenchContext): Promise<Run> {
 
 /** kcmBusRun runs the writer (QPS 20/30) and reconciler-namespace beside the bench's watcher. */
 async function kcmBusRun(ctx: BenchContext): Promise<Run> {
+  const services = openServiceScope();
   try {
     const writer = await startService('writer', writerFlags(ctx.e, QPS));
     const reconciler = await startService('reconciler-namespace', [...busFlags(ctx.e), '--root-ca-file', ctx.e.caFile]);
@@ -114,7 +115,7 @@ async function kcmBusRun(ctx: BenchContext): Promise<Run> {
     };
     return await churn(ctx, { name: 'kcm-bus', requests: () => requestsAt(writer.metricsUrl), pids });
   } finally {
-    await stopAllServices();
+    await services.stop();
   }
 }
 

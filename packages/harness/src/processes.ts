@@ -82,6 +82,36 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * ServiceScope is the services started since it was opened: a bench scenario's own, where stopAllServices would also
+ * stop the bench's watcher, which runs through every scenario.
+ */
+export type ServiceScope = {
+  /** stop stops them with SIGTERM (a profiled service writes its profile on exit), then SIGKILL after graceMs. */
+  readonly stop: () => Promise<void>;
+};
+
+/** openServiceScope is a ServiceScope of the services started from now on. */
+export function openServiceScope(graceMs = 30_000): ServiceScope {
+  const before = new Set(started);
+  return {
+    stop: async () => {
+      const own = [...started].filter((s) => !before.has(s));
+      await Promise.all(own.map((s) => stopWithin(s, graceMs)));
+    },
+  };
+}
+
+/** stopWithin stops a service with SIGTERM, and with SIGKILL if it has not exited graceMs later. */
+async function stopWithin(service: ServiceProcess, graceMs: number): Promise<void> {
+  const kill = setTimeout(() => service.process.kill('SIGKILL'), graceMs);
+  try {
+    await service.stop();
+  } finally {
+    clearTimeout(kill);
+  }
+}
+
 /** stopAllServices stops every service this process started and has not stopped (a test file's after() hook). */
 export async function stopAllServices(): Promise<void> {
   await Promise.all(
