@@ -14,6 +14,13 @@ import { taintEvictionSpec } from './taint-eviction/taint-eviction-spec.ts';
 const isPodKey = (key: string): boolean => key.includes('/');
 const pods = { indexers: POD_NODE_NAME_INDEXERS };
 
+/**
+ * NODE_INPUTS_LINGER_MS holds node health's next fetch after one that brought records: its monitor pass reads the
+ * Leases every --node-monitor-period (5 s), not one by one, and 500 nodes renew 50 a second. A node's change waits
+ * at most this long more before its node pass (upstream's doNodeProcessingPassWorker) sees it.
+ */
+const NODE_INPUTS_LINGER_MS = 200;
+
 /** nodeHealth is node lifecycle's node part: one active member (upstream's leader), nodes and Leases read whole. */
 const nodeHealth = declared(
   NODE_LIFECYCLE_CONTROLLER,
@@ -26,6 +33,7 @@ const nodeHealth = declared(
     keys: [MONITOR_KEY, NO_EXECUTE_KEY],
   },
   flags: NODE_LIFECYCLE_FLAGS,
+  fetchLingerMs: NODE_INPUTS_LINGER_MS,
   spec: (listers, { flags, watermarks, log, registry }) => ({
     ...nodeHealthSpec(
       listers,

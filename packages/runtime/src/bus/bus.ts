@@ -111,6 +111,11 @@ export type GroupOptions = {
   /** concurrency is how many partitions are consumed side by side (each in order); default 1. */
   readonly concurrency?: number;
   /**
+   * fetchLingerMs holds the next fetch that long after one that brought records (FetchLinger), so that records
+   * arriving meanwhile come in one fetch; default 0, the next fetch goes at once.
+   */
+  readonly fetchLingerMs?: number;
+  /**
    * pausedAtJoin: the assigned partitions it says true of are paused at every join, before their first fetch, until
    * the member resumes them (GroupMember.resume); every other assigned partition is fetched.
    */

@@ -2,6 +2,7 @@ import type { Batch, Consumer, IHeaders, Kafka, KafkaMessage, PartitionAssigner 
 import { deleteGroup, partitionOffsets } from './admin.kafka.ts';
 import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
+import { FetchLinger } from './fetch-linger.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
 import { TOPIC_MAX_MESSAGE_BYTES } from './record-limit.ts';
@@ -69,6 +70,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   };
   const { promise: started, resolve: start } = Promise.withResolvers<void>();
   const membership = followGroup(kafka, o, consumer);
+  const linger = new FetchLinger(o.fetchLingerMs ?? 0);
   try {
     await consumer.connect();
     await consumer.subscribe({ topics: [...o.topics], fromBeginning: o.fromBeginning });
@@ -79,6 +81,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
         await started;
         await latestAssignment(membership);
         await o.onBatch(busBatch(batch), heartbeat);
+        await linger.afterBatch();
       },
     });
   } catch (err) {

@@ -14,6 +14,8 @@ export type ControllerGroupOptions = {
   readonly groupId: string;
   /** singleton: the group's only assigned partition is one lock topic's, so one member is active at a time. */
   readonly singleton: boolean;
+  /** fetchLingerMs is the global inputs' group's (GroupOptions.fetchLingerMs): a singleton's declared one, else 0. */
+  readonly fetchLingerMs?: number;
   readonly resultsTopic: string;
   /** results is the reader serde of the results topic and the Signing that verifies the writer signed each result. */
   readonly results: { readonly serde: Pick<Serde, 'decode'>; readonly signing: Signing };

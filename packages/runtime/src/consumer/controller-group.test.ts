@@ -453,6 +453,22 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     assert.deepEqual([h.group.partitionOwned(0), h.group.partitionSynced(0)], [true, true]);
   });
 
+  it("given a singleton's fetch linger, then its global inputs' group lingers and its lock's group does not; a shared group's global inputs do not", async () => {
+    const lingering = await harness({ singleton: true, partitioned: [], global: [NODES], fetchLingerMs: 200 });
+    assert.deepEqual(
+      lingering.groups.map((g) => [g.topics[0], g.fetchLingerMs ?? 0]),
+      [
+        [NODES, 200],
+        [lockTopic('g'), 0],
+      ],
+    );
+    const shared = await harness({ global: [NODES] });
+    assert.deepEqual(
+      shared.groups.map((g) => g.fetchLingerMs ?? 0),
+      [0, 0],
+    );
+  });
+
   it('given a singleton whose global records came before its lock, then taking the lock passes over the global inputs once (onActivated), and keeping it across a rebalance does not', async () => {
     const h = await harness({ singleton: true, partitioned: [], global: [NODES] });
     const [globalGroup, lockGroup] = h.groups;

@@ -216,6 +216,7 @@ export class ControllerGroup {
       topics,
       fromBeginning: true,
       concurrency: PARTITIONS_AT_ONCE,
+      fetchLingerMs: this.#o.fetchLingerMs ?? 0,
       startAt: (tp) => (this.#global.reads(tp.topic) && !this.#global.pausedAtJoin(tp) ? '0' : undefined),
       pausedAtJoin: this.#global.pausedAtJoin,
       onAssigned: (assignment) => {

@@ -50,6 +50,13 @@ describe('declared: a declaration is checked against its catalog entry by the ty
     );
   });
 
+  it('given a fetch linger on a part that shares its group (no singleton), then it is refused', () => {
+    assert.throws(
+      () => declared(ENTRY, 'probe')<ProbeInputs>({ ...code<ProbeInputs>(), fetchLingerMs: 200 }),
+      /probe-controller's probe: fetchLingerMs is a singleton's/,
+    );
+  });
+
   it('given a workqueue, input options or input types the entry does not name, then it does not compile', () => {
     // @ts-expect-error: 'probes' is no workqueue of the entry (it also throws, for a caller the types did not check).
     assert.throws(() => declared(ENTRY, 'probes'), /no part with workqueue "probes"/);

@@ -8,7 +8,7 @@ export type InputOptions<L extends Inputs> = { readonly [K in keyof L]?: Omit<In
 /** ControllerCode is what a controller part declares beside its catalog entry: its spec, tick, own flags and input options. */
 export type ControllerCode<L extends Inputs> = Pick<
   ControllerDeclaration<L>,
-  'spec' | 'tick' | 'flags' | 'retryBackoff'
+  'spec' | 'tick' | 'flags' | 'retryBackoff' | 'fetchLingerMs'
 > & { readonly inputs?: InputOptions<L> };
 
 /**
@@ -36,6 +36,10 @@ export function declared<E extends ControllerEntry, W extends WorkqueueOf<E>>(en
   const part = entry.parts.find((p) => p.workqueue === workqueue);
   if (part === undefined) throw new Error(`${entry.name} has no part with workqueue ${JSON.stringify(workqueue)}`);
   return <L extends CatalogInputs<InputNamesOf<E, W>, L>>(code: ControllerCode<L>): Declared => {
+    if (code.fetchLingerMs !== undefined && part.singleton !== true)
+      throw new Error(
+        `${entry.name}'s ${workqueue}: fetchLingerMs is a singleton's, whose group reads its inputs alone`,
+      );
     const { inputs: options = {}, ...rest } = code;
     const declaration: ControllerDeclaration<L> = {
       ...rest,

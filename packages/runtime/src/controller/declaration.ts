@@ -141,6 +141,12 @@ export type ControllerDeclaration<L extends Inputs> = {
   readonly expectations?: boolean;
   /** singleton: one member of the group is active at a time (upstream's leader); the others keep warm stores. */
   readonly singleton?: boolean;
+  /**
+   * fetchLingerMs (a singleton's only) holds the next fetch of its inputs that long after one that brought records:
+   * for a controller that reads an input at a periodic pass, not record by record (node lifecycle reads Leases at
+   * each --node-monitor-period), where every renewal would otherwise be a fetch of its own.
+   */
+  readonly fetchLingerMs?: number;
   readonly tick?: Tick;
   /**
    * retryBackoff is the per-key backoff of failed syncs when it is not client-go's default (5 ms doubling to 1000 s):

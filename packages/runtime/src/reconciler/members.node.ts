@@ -49,11 +49,12 @@ export function serviceGroups(
     ),
     signing: signing(ctx, ds[0]!.name),
   };
-  const group = (groupId: string, singleton: boolean): ControllerGroup =>
+  const group = (groupId: string, singleton: boolean, fetchLingerMs = 0): ControllerGroup =>
     new ControllerGroup({
       bus: ctx.bus,
       groupId,
       singleton,
+      fetchLingerMs,
       resultsTopic: MUTATION_TOPICS.results,
       results,
       mutations: { topic: ctx.flags.string('mutations-topic'), serde: mutationSerde(ctx) },
@@ -64,7 +65,9 @@ export function serviceGroups(
       fatal: ctx.fatal,
     });
   const sharing = group(prefix, false);
-  const own = new Map(ds.filter((d) => d.singleton).map((d) => [d, group(`${prefix}.${d.workqueue}`, true)]));
+  const own = new Map(
+    ds.filter((d) => d.singleton).map((d) => [d, group(`${prefix}.${d.workqueue}`, true, d.fetchLingerMs)]),
+  );
   return (d) => own.get(d) ?? sharing;
 }
 
