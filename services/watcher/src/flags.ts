@@ -48,6 +48,18 @@ export const WATCHER_FLAGS: readonly FlagSpec[] = [
     help: "Kinds whose creations bring every kind's watermark at once, also while changes go on (by plural; default: the kinds whose new objects the catalog's controllers sync at a cut, newAtCut): a controller syncs a new object of them at a cut (reconciler-rc an RC, a ReplicaSet or a Deployment, reconciler-endpoint a Service), once the other kinds are known complete up to its creation, so the cut waits about one poll (at most 100 ms), not up to --watermark-interval-ms.",
   },
   {
+    name: 'publish-linger-kinds',
+    type: 'list',
+    default: ['leases'],
+    help: "Kinds whose watch events wait up to --publish-linger-ms after the kind's last publication, to go out together (by plural): their readers take them at a periodic pass (node lifecycle reads Leases every --node-monitor-period), and each of a cluster's Lease renewals would otherwise be a Kafka request of its own. A change after a quiet spell goes at once.",
+  },
+  {
+    name: 'publish-linger-ms',
+    type: 'number',
+    default: 200,
+    help: "How long after a publication of a --publish-linger-kinds kind the next one waits (Kafka's linger.ms, per kind).",
+  },
+  {
     name: 'state-checkpoint-interval-ms',
     type: 'number',
     default: 1000,
