@@ -7,7 +7,7 @@
  * (Kafka timestamp of each `kcm.watch.leases` record minus the Lease's renewTime), p50 and p99.
  */
 import { kwokNode } from '@kcm-bus/stack/kube-access.ts';
-import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
+import { inServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -89,16 +89,13 @@ async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {
 }
 
 /** kcmBusWindow is the window under reconciler-node and the writer, which it starts and stops (gracefully: profiles). */
-async function kcmBusWindow(ctx: BenchContext, names: readonly string[]): Promise<Window> {
-  const services = openServiceScope();
-  try {
+function kcmBusWindow(ctx: BenchContext, names: readonly string[]): Promise<Window> {
+  return inServiceScope(async () => {
     await startService('writer', [...busFlags(ctx.e), '--kubeconfig', ctx.e.kubeconfigs.writer]);
     const node = await startService('reconciler-node', busFlags(ctx.e));
     ctx.log(`s10: kcm-bus window of ${WINDOW_MS / 60_000} min`);
-    return await watchWindow(ctx, new Set(names), node.process.pid ?? 0);
-  } finally {
-    await services.stop();
-  }
+    return watchWindow(ctx, new Set(names), node.process.pid ?? 0);
+  });
 }
 
 /** schedulable waits until node lifecycle took the not-ready taint off every node. */

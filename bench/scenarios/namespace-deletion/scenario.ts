@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
+import { inServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
@@ -118,12 +118,11 @@ async function upstreamRounds(ctx: BenchContext): Promise<Sample[]> {
 }
 
 /** kcmBusRounds runs the writer and reconciler-namespace; the writer makes every API request of that service. */
-async function kcmBusRounds(ctx: BenchContext): Promise<Sample[]> {
-  const services = openServiceScope();
-  try {
+function kcmBusRounds(ctx: BenchContext): Promise<Sample[]> {
+  return inServiceScope(async () => {
     const writer = await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
     await startService('reconciler-namespace', [...busFlags(ctx.e), '--root-ca-file', ctx.e.caFile]);
-    return await rounds(ctx, {
+    return rounds(ctx, {
       name: 'kcm-bus',
       requests: () => requestsAt(writer.metricsUrl),
       settle: async (ns) => {
@@ -138,9 +137,7 @@ async function kcmBusRounds(ctx: BenchContext): Promise<Sample[]> {
         );
       },
     });
-  } finally {
-    await services.stop();
-  }
+  });
 }
 
 const median = (samples: readonly Sample[], of: 'seconds' | 'requests'): number | undefined =>

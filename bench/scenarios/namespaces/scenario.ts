@@ -5,7 +5,7 @@
  * the `kube-root-ca.crt` ConfigMaps time each step: from the namespace's create answered to each one's ADDED event.
  * The rows are p50 and p99 of each. Goal (issue 45): within 1.2× of upstream's.
  */
-import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
+import { inServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
@@ -43,15 +43,12 @@ function seenBy(ctx: BenchContext, what: (typeof WHAT)[number], seen: Map<string
 }
 
 /** kcmBusSteps are the steps under the writer (QPS 20/30) and reconciler-namespace, which it starts and stops. */
-async function kcmBusSteps(ctx: BenchContext): Promise<Arm> {
-  const services = openServiceScope();
-  try {
+function kcmBusSteps(ctx: BenchContext): Promise<Arm> {
+  return inServiceScope(async () => {
     await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
     await startService('reconciler-namespace', [...busFlags(ctx.e), '--root-ca-file', ctx.e.caFile]);
-    return await steps(ctx, 'kcm-bus');
-  } finally {
-    await services.stop();
-  }
+    return steps(ctx, 'kcm-bus');
+  });
 }
 
 /** steps creates the namespaces one at a time, each once the last one has everything of WHAT, and times them. */

@@ -8,7 +8,7 @@
  * pod's replacement Running on a live node. Goal: every step within one monitor period (5 s) of upstream.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
+import { inServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { nodeDeath, type NodeDeath } from '@kcm-bus/harness/node-death.ts';
 import { busFlags } from '@kcm-bus/stack/endpoints.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
@@ -35,16 +35,13 @@ async function upstreamArm(ctx: BenchContext): Promise<NodeDeath> {
   }
 }
 
-async function kcmBusArm(ctx: BenchContext): Promise<NodeDeath> {
-  const services = openServiceScope();
-  try {
+function kcmBusArm(ctx: BenchContext): Promise<NodeDeath> {
+  return inServiceScope(async () => {
     await startService('writer', writerFlags(ctx.e, { qps: 20, burst: 30 }));
     await startService('reconciler-rc', reconcilerFlags(ctx.e));
     await startService('reconciler-node', busFlags(ctx.e));
-    return await nodeDeath(ctx.kube, 'kcm-bus', TOLERATION_S);
-  } finally {
-    await services.stop();
-  }
+    return nodeDeath(ctx.kube, 'kcm-bus', TOLERATION_S);
+  });
 }
 
 async function run(ctx: BenchContext): Promise<{ rows: Row[]; data: unknown }> {

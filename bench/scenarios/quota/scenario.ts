@@ -6,7 +6,7 @@
  * right as a user's watch delivers it; during the changes the system's status writes (its client's PUTs) and CPU are
  * counted. Goals (issue 46): p50 ≤ 1.0× upstream's, writes ≤ upstream's.
  */
-import { openServiceScope, startService } from '@kcm-bus/harness/processes.ts';
+import { inServiceScope, startService } from '@kcm-bus/harness/processes.ts';
 import { podSucceeded, setQuotaHard } from '@kcm-bus/harness/quota.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
 import { waitFor } from '@kcm-bus/harness/wait.ts';
@@ -103,9 +103,8 @@ async function upstreamRun(ctx: BenchContext): Promise<Run> {
 }
 
 /** kcmBusRun runs the writer (QPS 20/30) and reconciler-namespace beside the bench's watcher. */
-async function kcmBusRun(ctx: BenchContext): Promise<Run> {
-  const services = openServiceScope();
-  try {
+function kcmBusRun(ctx: BenchContext): Promise<Run> {
+  return inServiceScope(async () => {
     const writer = await startService('writer', writerFlags(ctx.e, QPS));
     const reconciler = await startService('reconciler-namespace', [...busFlags(ctx.e), '--root-ca-file', ctx.e.caFile]);
     const pids = {
@@ -113,10 +112,8 @@ async function kcmBusRun(ctx: BenchContext): Promise<Run> {
       writer: writer.process.pid ?? 0,
       'reconciler-namespace': reconciler.process.pid ?? 0,
     };
-    return await churn(ctx, { name: 'kcm-bus', requests: () => requestsAt(writer.metricsUrl), pids });
-  } finally {
-    await services.stop();
-  }
+    return churn(ctx, { name: 'kcm-bus', requests: () => requestsAt(writer.metricsUrl), pids });
+  });
 }
 
 function rows(upstream: Run, kcmBus: Run): Row[] {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openServiceScope, startService, stopAllServices, type ServiceProcess } from './processes.ts';
+import { inServiceScope, startService, stopAllServices, type ServiceProcess } from './processes.ts';
 import { waitFor } from './wait.ts';
 
 /** A script that says it is listening for SIGTERM and runs until a signal; on SIGTERM it exits 0, unless told to ignore it. */
@@ -24,24 +24,30 @@ async function started(name: string, ignoreTerm: boolean): Promise<ServiceProces
   return service;
 }
 
-describe('openServiceScope', () => {
+describe('inServiceScope', () => {
   after(stopAllServices);
 
-  it('stops the services started since it was opened, with SIGTERM, and leaves the ones started before', async () => {
+  it('stops the services started in it, with SIGTERM, and leaves the ones started before', async () => {
     const outer = await started('outer', false);
-    const scope = openServiceScope();
-    const inner = await started('inner', false);
-    await scope.stop();
-    assert.equal(await inner.exited, 0, 'the inner service exited on SIGTERM');
+    const inner = await inServiceScope(() => started('inner', false));
+    assert.equal(inner.process.exitCode, 0, 'the inner service exited on SIGTERM before the scope returned');
     assert.equal(outer.process.exitCode, null, 'the outer service still runs');
     assert.equal(outer.process.signalCode, null);
     await outer.stop();
   });
 
+  it('stops them also when the run fails, and passes its error on', async () => {
+    let inner: ServiceProcess | undefined;
+    const failing = inServiceScope(async () => {
+      inner = await started('failing', false);
+      throw new Error('the run failed');
+    });
+    await assert.rejects(failing, /the run failed/);
+    assert.equal(inner?.process.exitCode, 0, 'stopped before the error came out');
+  });
+
   it('kills a service that does not exit on SIGTERM once the grace period is over', async () => {
-    const scope = openServiceScope(500);
-    const stubborn = await started('stubborn', true);
-    await scope.stop();
+    const stubborn = await inServiceScope(() => started('stubborn', true), 500);
     assert.equal(stubborn.process.signalCode, 'SIGKILL');
   });
 });

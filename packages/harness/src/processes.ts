@@ -83,23 +83,18 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * ServiceScope is the services started since it was opened: a bench scenario's own, where stopAllServices would also
- * stop the bench's watcher, which runs through every scenario.
+ * inServiceScope runs `run` and then stops the services started meanwhile and not stopped yet, also when it fails: a
+ * bench scenario's own, where stopAllServices would also stop the bench's watcher, which runs through every scenario.
+ * They get SIGTERM (a profiled service writes its profile on exit), then SIGKILL after graceMs.
  */
-export type ServiceScope = {
-  /** stop stops them with SIGTERM (a profiled service writes its profile on exit), then SIGKILL after graceMs. */
-  readonly stop: () => Promise<void>;
-};
-
-/** openServiceScope is a ServiceScope of the services started from now on. */
-export function openServiceScope(graceMs = 30_000): ServiceScope {
+export async function inServiceScope<T>(run: () => Promise<T>, graceMs = 30_000): Promise<T> {
   const before = new Set(started);
-  return {
-    stop: async () => {
-      const own = [...started].filter((s) => !before.has(s));
-      await Promise.all(own.map((s) => stopWithin(s, graceMs)));
-    },
-  };
+  try {
+    return await run();
+  } finally {
+    const own = [...started].filter((s) => !before.has(s));
+    await Promise.all(own.map((s) => stopWithin(s, graceMs)));
+  }
 }
 
 /** stopWithin stops a service with SIGTERM, and with SIGKILL if it has not exited graceMs later. */
