@@ -6,6 +6,7 @@
  * CPU over 10 s idle after the round.
  *
  * Arguments: <kafkajs|librdkafka> <bootstrap> <topic> <records> <records a second> <kafka-javascript's folder>
+ * [idle topics, comma-separated: the consumer reads them beside the topic, and nothing is sent to them]
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -27,12 +28,13 @@ const IDLE_SECONDS = 10;
 const POLL = { intervalMs: 10, timeoutMs: 300_000 } as const;
 
 /** kafkajsClient is the anchor: the runtime's own bus (kafkajs), its publisher and a consumer group member. */
-async function kafkajsClient(bootstrap: string, topic: string, onValue: OnValue): Promise<ArmClient> {
+async function kafkajsClient(bootstrap: string, topics: readonly string[], onValue: OnValue): Promise<ArmClient> {
+  const topic = topics[0]!;
   const bus = kafkaBus({ brokers: [bootstrap], clientId: 'bench-client' });
   const publisher = await bus.publisher();
   const member = await bus.joinGroup({
     groupId: `${topic}-kafkajs`,
-    topics: [topic],
+    topics,
     fromBeginning: true,
     // The arm's group is its own (a 30 s session): with a shared group's 6 s session, the member rejoined during the
     // idle 10 s (kafkajs heartbeats between fetches, which wait up to 5 s) and read the topic again from its start.
@@ -80,9 +82,10 @@ type RdKafkaModule = {
 async function rdkafkaClient(
   moduleDir: string,
   bootstrap: string,
-  topic: string,
+  topics: readonly string[],
   onValue: OnValue,
 ): Promise<ArmClient> {
+  const topic = topics[0]!;
   const load = createRequire(join(moduleDir, 'package.json'));
   const { KafkaJS } = load('@confluentinc/kafka-javascript') as RdKafkaModule;
   const kafka = new KafkaJS.Kafka({
@@ -92,7 +95,7 @@ async function rdkafkaClient(
   const consumer = kafka.consumer({ kafkaJS: { groupId: `${topic}-rdkafka`, fromBeginning: true, autoCommit: false } });
   await producer.connect();
   await consumer.connect();
-  await consumer.subscribe({ topics: [topic] });
+  await consumer.subscribe({ topics: [...topics] });
   void consumer
     .run({
       eachBatch: async ({ batch }) => {
@@ -126,13 +129,14 @@ async function round(client: ArmClient, received: () => number, records: number,
 }
 
 async function main(): Promise<void> {
-  const [client, bootstrap, topic, records, rate, moduleDir] = process.argv.slice(2) as [string, ...string[]];
+  const [client, bootstrap, topic, records, rate, moduleDir, idle] = process.argv.slice(2) as [string, ...string[]];
+  const topics = [topic!, ...(idle ?? '').split(',').filter((t) => t !== '')];
   const latencies: number[] = [];
   const onValue: OnValue = (v) => latencies.push(performance.timeOrigin + performance.now() - v.readDoubleLE(0));
   const arm =
     client === 'kafkajs'
-      ? await kafkajsClient(bootstrap!, topic!, onValue)
-      : await rdkafkaClient(moduleDir!, bootstrap!, topic!, onValue);
+      ? await kafkajsClient(bootstrap!, topics, onValue)
+      : await rdkafkaClient(moduleDir!, bootstrap!, topics, onValue);
   const cpu = process.cpuUsage();
   const started = performance.now();
   await round(arm, () => latencies.length, Number(records), Number(rate));

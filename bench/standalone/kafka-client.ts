@@ -5,7 +5,9 @@
  * (@confluentinc/kafka-javascript, built into the cache the first time; no service depends on it). Each arm is a
  * process of its own (kafka-client-arm.ts), so its CPU is its process's; the two alternate round by round against one
  * broker of the stack's Kafka on free ports, stopped at the end. Knobs: BENCH_CLIENT_RECORDS (3000),
- * BENCH_CLIENT_RATES (records a second, "100,1000"), BENCH_CLIENT_ROUNDS (3).
+ * BENCH_CLIENT_RATES (records a second, "100,1000"), BENCH_CLIENT_ROUNDS (3), BENCH_CLIENT_IDLE_TOPICS (0: how many
+ * topics of 6 partitions, never sent to, each consumer reads beside its own, as a reconciler reads the quiet
+ * partitions of its inputs: reconciler-rc's group reads 30).
  */
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -21,6 +23,10 @@ import { percentile } from '../lib/stats.ts';
 const RECORDS = Number(process.env['BENCH_CLIENT_RECORDS'] ?? 3000);
 const RATES = (process.env['BENCH_CLIENT_RATES'] ?? '100,1000').split(',').map(Number);
 const ROUNDS = Number(process.env['BENCH_CLIENT_ROUNDS'] ?? 3);
+const IDLE_TOPICS = Array.from(
+  { length: Number(process.env['BENCH_CLIENT_IDLE_TOPICS'] ?? 0) },
+  (_, i) => `bench-client-idle-${i}`,
+);
 const CLIENTS = ['kafkajs', 'librdkafka'] as const;
 const ARM_DEADLINE_MS = 600_000;
 
@@ -38,7 +44,8 @@ type ArmResult = {
 /** arm runs one client's round in a process of its own on a topic of its own and returns what it printed. */
 async function arm(kafka: StandaloneKafka, moduleDir: string, client: Client, topic: string, rate: number) {
   const script = join(import.meta.dirname, 'kafka-client-arm.ts');
-  const launch = serviceLaunch(script, [client, kafka.bootstrap, topic, String(RECORDS), String(rate), moduleDir]);
+  const args = [client, kafka.bootstrap, topic, String(RECORDS), String(rate), moduleDir, IDLE_TOPICS.join(',')];
+  const launch = serviceLaunch(script, args);
   const opts = { timeout: ARM_DEADLINE_MS, env: launch.env };
   return new Promise<ArmResult>((resolve, reject) => {
     execFile(launch.command, launch.args, opts, (err, stdout, stderr) => {
@@ -52,6 +59,7 @@ async function arm(kafka: StandaloneKafka, moduleDir: string, client: Client, to
 async function rounds(kafka: StandaloneKafka, moduleDir: string, rate: number): Promise<ArmResult[]> {
   const bus = kafkaBus({ brokers: [kafka.bootstrap], clientId: 'bench-client-admin' });
   const results: ArmResult[] = [];
+  await bus.ensureTopics(IDLE_TOPICS.map((topic) => ({ topic, partitions: 6, configs: {} })));
   for (let r = 0; r < ROUNDS; r++) {
     for (const client of r % 2 === 0 ? CLIENTS : [...CLIENTS].reverse()) {
       const topic = `bench-client-${rate}-${r}-${client}`;
@@ -78,7 +86,9 @@ function row(results: readonly ArmResult[], client: Client) {
 }
 
 function print(byRate: ReadonlyMap<number, ArmResult[]>): void {
-  console.log(`\n${RECORDS} records a round, ${ROUNDS} rounds, ${new Date().toISOString()}, ${cpus().length} cores`);
+  console.log(
+    `\n${RECORDS} records a round, ${ROUNDS} rounds, ${IDLE_TOPICS.length} idle topics read beside, ${new Date().toISOString()}, ${cpus().length} cores`,
+  );
   console.log('| records/s | client | CPU-s per 1000 records | latency p50 / p99 ms | RSS MB | idle CPU-s a minute |');
   console.log('|---|---|---|---|---|---|');
   for (const [rate, results] of byRate) {
