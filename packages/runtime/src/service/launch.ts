@@ -23,10 +23,15 @@ export const SERVICE_NODE_ARGS: readonly string[] = [
  * its mmap threshold to the block's size, so later ones come from the brk heap, whose freed middle it keeps
  * resident. Measured in S6 (1,000 → 10,000 pods): reconciler-rc's brk heap grew 9-12 MB without these and 3 MB
  * with them. The values are glibc's own defaults (128 KiB), fixed: mallopt(M_MMAP_THRESHOLD) and M_TRIM_THRESHOLD.
+ * `MALLOC_ARENA_MAX=2` lets V8's and libuv's threads share two arenas instead of one each (up to 8 per core): each
+ * arena keeps its own freed middle resident, so a process's arenas grew for half an hour after its start under the
+ * soak's churn (a writer's from 14-15 to 24-25 MB; with two, a writer's grew 0.4 MB over its last 20 minutes;
+ * docs/benchmarks.md, "Soak").
  */
 export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_ARENA_MAX: '2',
 };
 
 /** ServiceLaunch is how to run one service's script: the node binary, its flags and arguments, its environment. */
