@@ -57,7 +57,7 @@ export type KindWatcher = {
 /**
  * startKindWatcher runs one kind: the reflector turns the API's stream into items, the published state is
  * updated in that order (so a relist diffs against what the topic holds), the pump publishes them, and a
- * watermark per partition is published whenever the pacer says it is due once something was reached, but only while a watch is open:
+ * watermark per partition is published whenever the pacer says it is due once something was queued, but only while a watch is open:
  * a watermark says the kind is complete up to its time, which nothing vouches for while the watch is down (an
  * apiserver restarting, a 403 or a backoff, a relist). Consumers then see the input grow old, as they should (node
  * lifecycle's stale-input guard judges no node on it).
@@ -98,11 +98,12 @@ export function startKindWatcher(kind: WatchedKind, opts: KindWatcherOptions, po
       Object.assign(reported, { rv, depth });
       ports.metrics.reached(kind.kind, rv, depth);
     }
-    if (rv === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
+    const latest = pump.latest;
+    if (latest === undefined || !streaming || !ports.pacer.due(kind.kind, nowMs)) return;
     ports.pacer.marked(kind.kind, nowMs);
     const at = new Date(nowMs);
     void pump
-      .published([watermark(rv, at, ports.state.inventories())])
+      .published([watermark(latest, at, ports.state.inventories())])
       .then(() => ports.metrics.watermarked(kind.kind, kind.plural, at), ports.onFatal);
   });
   return {

@@ -31,6 +31,9 @@ function failing(over: Partial<PumpFailures> = {}): PumpFailures {
 
 const NO_FAILURE = failing({ onRetry: (err) => assert.fail(String(err)) });
 
+/** turn resolves after the rest of the event loop's turn: by then a drain has taken what was queued and is publishing it. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** firstHeld is a pump whose first publication is held until release(); batches are the resourceVersions of each. */
 function firstHeld(): { pump: Pump; batches: string[][]; release: () => void } {
   const batches: string[][] = [];
@@ -49,6 +52,7 @@ describe('Pump', () => {
   it('given a publication in flight, when more records arrive, then they go out together in the next batch, in order', async () => {
     const { pump, batches, release } = firstHeld();
     await pump.push([applied('1')]);
+    await turn();
     await pump.push([applied('2')]);
     await pump.push([applied('3'), { type: 'Progress', resourceVersion: '4' }]);
     release();
@@ -60,14 +64,45 @@ describe('Pump', () => {
   it('given a publication in flight, when records are pushed with published, then it resolves once they are out, not when queued', async () => {
     const { pump, batches, release } = firstHeld();
     await pump.push([applied('1')]);
+    await turn();
     let out = false;
     const published = pump.published([applied('2')]).then(() => (out = true));
     await pump.push([applied('3')]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     assert.equal(out, false, 'queued behind the publication in flight');
     release();
     await published;
     assert.deepEqual(batches, [['1'], ['2', '3']], 'out with the batch it joined');
+  });
+
+  it('given events pushed one at a time, each a few promise hops after the last, within one turn (a watch backlog read after a stall), then they go out in one publication', async () => {
+    const batches: string[][] = [];
+    const pump = new Pump(
+      async (events) => void batches.push(events.map((e) => e.resourceVersion)),
+      { maxBatch: 100, highWater: 1000, gapMs: 200 },
+      NO_FAILURE,
+    );
+    const handled = async (rv: string): Promise<void> => {
+      await Promise.resolve();
+      await pump.push([applied(rv)]);
+    };
+    let chain = Promise.resolve();
+    for (const rv of ['1', '2', '3', '4']) chain = chain.then(() => handled(rv));
+    await chain;
+    await pump.flush();
+    assert.deepEqual(batches, [['1', '2', '3', '4']], 'one publication, whose time no event of the backlog is behind');
+  });
+
+  it('given records queued behind a publication in flight, then latest is the last one queued while reached is the last one published', async () => {
+    const { pump, release } = firstHeld();
+    assert.equal(pump.latest, undefined);
+    await pump.push([applied('1')]);
+    await turn();
+    await pump.push([applied('2'), { type: 'Progress', resourceVersion: '3' }]);
+    assert.deepEqual([pump.reached, pump.latest], [undefined, '3'], 'what a watermark queued now comes after');
+    release();
+    await pump.flush();
+    assert.deepEqual([pump.reached, pump.latest], ['3', '3']);
   });
 
   it('given a batch of progress only (nothing to publish), then the next records are still published', async () => {
@@ -116,6 +151,7 @@ describe('Pump', () => {
       }),
     );
     await pump.push([applied('1'), applied('2')]);
+    await turn();
     await pump.push([applied('3')]);
     await pump.flush();
     assert.deepEqual(published, [['1', '2'], ['3']]);
@@ -134,6 +170,7 @@ describe('Pump', () => {
       failing({ now: () => now, stallMs: 5000 }),
     );
     await pump.push([applied('1')]);
+    await turn();
     now = 5000;
     assert.equal(pump.stalled, false, 'in flight for exactly stallMs');
     now = 5001;
@@ -164,7 +201,9 @@ describe('Pump', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const pump = new Pump(async () => gate, { maxBatch: 1, highWater: 2 }, NO_FAILURE);
     let done = false;
-    for (const rv of ['1', '2', '3']) await pump.push([applied(rv)]);
+    await pump.push([applied('1')]);
+    await turn();
+    for (const rv of ['2', '3']) await pump.push([applied(rv)]);
     const pushing = pump.push([applied('4')]).then(() => (done = true));
     await Promise.resolve();
     assert.equal(done, false, 'three records wait behind the one in flight: over the high-water mark of 2');
@@ -187,6 +226,7 @@ describe('Pump', () => {
       NO_FAILURE,
     );
     await pump.push([applied('0')]);
+    await turn();
     await pump.push([applied('1'), applied('2'), applied('3'), { type: 'Progress', resourceVersion: '9' }], true);
     await pump.push([applied('10')]);
     release();
@@ -216,6 +256,7 @@ describe('Pump', () => {
       }),
     );
     await pump.push([applied('1')]);
+    await turn();
     await pump.push([applied('2')]);
     await pump.flush();
     assert.deepEqual(batches, [['1'], ['2', '3']]);

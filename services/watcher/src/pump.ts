@@ -1,3 +1,4 @@
+import { setImmediate as afterTurn } from 'node:timers/promises';
 import type { PublishedRecord } from './events.ts';
 
 /** PumpItem is a record to publish, or progress that moves the reached resourceVersion without a record. */
@@ -62,6 +63,7 @@ export class Pump {
   #running: Promise<void> = Promise.resolve();
   #draining = false;
   #reached: string | undefined;
+  #latest: string | undefined;
   #failed = false;
   #stalled = false;
   #inFlightSince: number | undefined;
@@ -80,12 +82,21 @@ export class Pump {
     this.#opts = opts;
     this.#failures = failures;
     this.#reached = reached;
+    this.#latest = reached;
   }
 
   /** reached is the resourceVersion of the last item published (records and progress alike), at first the one
    * the topic already held. */
   get reached(): string | undefined {
     return this.#reached;
+  }
+
+  /**
+   * latest is the resourceVersion of the last item queued, published or not (at first the one the topic already held):
+   * where the watch is, and so the one a watermark queued now carries, since it is published after all of them.
+   */
+  get latest(): string | undefined {
+    return this.#latest;
   }
 
   /** depth is the number of queued items. */
@@ -114,6 +125,7 @@ export class Pump {
     if (items.length === 0) return push.done.forEach((told) => told());
     this.#queue.push(push);
     this.#queued += items.length;
+    this.#latest = items.at(-1)!.resourceVersion;
     // #draining is cleared by the drain itself in the same turn it sees the queue empty, so a push right after
     // always finds either a drain that will take its items or none (then it starts one): nothing waits in the queue.
     if (!this.#draining) {
@@ -176,12 +188,20 @@ export class Pump {
     }
   }
 
-  /** #waitGap waits out what is left of the gap since the last publication ended (PumpOptions). */
+  /**
+   * #waitGap waits out what is left of the gap since the last publication ended (PumpOptions), and at least the rest
+   * of the event loop's turn: what the watch streams brought in one turn is queued by then and goes out together.
+   * After a stall of the event loop (SIGSTOP, a long pause) the streams' backlog is read in one turn, one push per
+   * event, each a few promise hops after the last: a batch taken at the first push carried that event alone, and its
+   * time told consumers the kind was complete up to then while the rest waited for the next publication (a Lease's
+   * linger, 200 ms): node lifecycle took the other nodes' renewals, read in the same turn, for 14 s of silence.
+   */
   async #waitGap(): Promise<void> {
     const min = this.#opts.gapMs ?? 0;
     const gap = Math.min(Math.max(min, this.#lastRecords), Math.max(min, this.#opts.maxGapMs ?? min));
     const wait = this.#publishedAt + gap - this.#failures.now();
     if (wait > 0 && !this.#closing.signal.aborted) await this.#failures.sleep(wait, this.#closing.signal);
+    await afterTurn();
   }
 
   /** #publishRetrying publishes one batch until it succeeds (true), fails finally, or the pump closes (false). */
