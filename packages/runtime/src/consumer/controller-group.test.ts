@@ -521,6 +521,28 @@ describe('ControllerGroup: the Kafka form of WaitForCacheSync, partition ownersh
     );
   });
 
+  it("given a batch of records read in one turn, then their times count once it is applied whole: between two of them (where a periodic pass can run) the partition's time is the one before the batch", async () => {
+    const h = await harness({ global: [NODES] });
+    await h.groups[0]!.onAssigned!([offsets(NODES, 0, 0), offsets(NODES, 1, 0)]);
+    const on0 = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].filter((k) => h.group.watchPartitionOf(k) === 0);
+    const at = (key: string, offset: number, observedAt: string) => {
+      const r = record(key, offset);
+      return {
+        ...r,
+        value: Buffer.from(JSON.stringify({ ...(JSON.parse(r.value.toString()) as object), observedAt })),
+      };
+    };
+    const records = [at(on0[0]!, 0, '2026-01-01T00:00:05Z')];
+    await h.groups[0]!.onBatch({ topic: NODES_HISTORY, partition: 0, records, lastOffset: '0' }, heartbeat);
+    const between: (string | undefined)[] = [];
+    const stalled = [at(on0[0]!, 1, '2026-01-01T00:00:19Z'), at(on0[1]!, 2, '2026-01-01T00:00:19Z')];
+    await h.groups[0]!.onBatch({ topic: NODES_HISTORY, partition: 0, records: stalled, lastOffset: '2' }, async () => {
+      between.push(h.group.watermark(NODES, on0[0]!)?.toISOString());
+    });
+    assert.deepEqual(between, ['2026-01-01T00:00:05.000Z', '2026-01-01T00:00:05.000Z']);
+    assert.equal(h.group.watermark(NODES, on0[0]!)?.toISOString(), '2026-01-01T00:00:19.000Z', 'the batch applied');
+  });
+
   it('given a singleton declared with a partitioned input, then it refuses to start', () => {
     const singleton = new ControllerGroup({ singleton: true } as unknown as ControllerGroupOptions);
     assert.throws(

@@ -32,7 +32,8 @@ export async function dispatchResult(
  * clock. A record is an implicit watermark: the watcher publishes a kind in the order it read it, so everything of
  * the partition it read before the record's time is published before it (Watermarks, observed once for all parts).
  * The cause names the record where it is (a history record by its history offset); the controllers hear of it under
- * the input's name, its state topic, whichever of the input's topics brought it. Returns what the record was.
+ * the input's name, its state topic, whichever of the input's topics brought it. A record's own time is held until
+ * its batch is applied (Watermarks.hold); a watermark's counts at once. Returns what the record was.
  */
 export async function dispatchInput(
   parts: readonly GroupPart[],
@@ -48,7 +49,7 @@ export async function dispatchInput(
       decoded.set(serde, await routeRecord(serde, undefined, d.tp.topic, d.tp.partition, d.record, d.live));
     const routed = decoded.get(serde)!;
     if (routed.kind === 'event') {
-      if (routed.event.observedAt !== undefined) watermarks.observe(where, routed.event.observedAt);
+      if (routed.event.observedAt !== undefined) watermarks.hold(where, routed.event.observedAt);
       await p.controller.onEvent(d.topic, routed.event);
     }
     if (routed.kind === 'watermark') {

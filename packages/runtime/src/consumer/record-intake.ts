@@ -51,8 +51,19 @@ export class RecordIntake {
     this.#resultsLiveFrom.set(partition, BigInt(high));
   }
 
-  /** consume handles a batch of one partition, record by record, and records how far the reader read it. */
+  /**
+   * consume handles a batch of one partition, record by record, and records how far the reader read it; its records'
+   * own times count as the partition's watermark once it is applied (Watermarks.settle), or as far as it was.
+   */
   async consume(reader: InputReader, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
+    try {
+      await this.#consume(reader, batch, heartbeat);
+    } finally {
+      this.watermarks.settle({ topic: reader.canonical(batch.topic), partition: batch.partition });
+    }
+  }
+
+  async #consume(reader: InputReader, batch: BusBatch, heartbeat: () => Promise<void>): Promise<void> {
     const resultsLiveFrom =
       batch.topic === this.#o.resultsTopic ? (this.#resultsLiveFrom.get(batch.partition) ?? 0n) : undefined;
     const tp = { topic: batch.topic, partition: batch.partition };

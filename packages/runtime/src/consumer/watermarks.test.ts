@@ -28,6 +28,20 @@ describe('Watermarks', () => {
     assert.deepEqual(w.watermark('t', [0]), at(10));
   });
 
+  it("given records' own times held, then they count only once settled, each partition on its own, never back", () => {
+    const w = new Watermarks();
+    w.observe({ topic: 't', partition: 0 }, at(10));
+    w.hold({ topic: 't', partition: 0 }, at(20));
+    w.hold({ topic: 't', partition: 1 }, at(30));
+    assert.deepEqual(w.watermark('t', [0]), at(10), 'held, not yet settled');
+    w.settle({ topic: 't', partition: 0 });
+    assert.deepEqual(w.watermark('t', [0]), at(20));
+    assert.equal(w.watermark('t', [1]), undefined, "partition 1's batch is not applied yet");
+    w.hold({ topic: 't', partition: 0 }, at(5));
+    w.settle({ topic: 't', partition: 0 });
+    assert.deepEqual(w.watermark('t', [0]), at(20), 'an older time settled never moves time back');
+  });
+
   it("given co-partitioned topics, when partition n is asked, then it is complete up to the oldest of the topics' times on n, unknown while one has none", () => {
     const w = new Watermarks();
     w.observe({ topic: 'a', partition: 1 }, at(10));
