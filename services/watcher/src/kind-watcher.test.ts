@@ -141,6 +141,31 @@ describe('startKindWatcher: watermarks', () => {
     }
   });
 
+  it("given a record still being published when a watermark falls due, then the watermark carries that record's resourceVersion, not the last published one", async () => {
+    const gate = { held: undefined as Promise<void> | undefined };
+    const paced = pacedWatcher({ held: () => gate.held });
+    try {
+      await until(() => paced.published.some((r) => r.type === 'Watermark'));
+      const { promise, resolve: release } = Promise.withResolvers<void>();
+      gate.held = promise;
+      await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
+      await sleep(200);
+      gate.held = undefined;
+      release();
+      await until(() => paced.published.length >= 3);
+      assert.deepEqual(
+        paced.published.slice(1, 3).map((r) => [r.type, r.resourceVersion]),
+        [
+          ['Applied', '11'],
+          ['Watermark', '11'],
+        ],
+        'a watermark queued behind the record is published after it: the watch reached 11',
+      );
+    } finally {
+      await paced.watcher.stop();
+    }
+  });
+
   it('given a quiet kind (--watermark-quiet-kinds), when an event comes, then no watermark hastens after it', async () => {
     const paced = pacedWatcher({ quiet: true });
     try {
@@ -222,11 +247,14 @@ function pacedWatcher({
   prompt = false,
   intervalMs = 50,
   metrics = METRICS,
+  held = () => undefined,
 }: {
   quiet?: boolean;
   prompt?: boolean;
   intervalMs?: number;
   metrics?: WatcherMetrics;
+  /** held: a promise each publication waits for before it lands, or undefined (it lands at once). */
+  held?: () => Promise<void> | undefined;
 }): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
   const paced = {
     published: [] as WatchRecord<KubeObject>[],
@@ -252,7 +280,10 @@ function pacedWatcher({
     },
     {
       api,
-      publish: async (records) => void paced.published.push(...records),
+      publish: async (records) => {
+        await held();
+        paced.published.push(...records);
+      },
       state: new PublishedState(),
       resumeFrom: undefined,
       metrics,
