@@ -45,7 +45,8 @@ export type PumpFailures = {
 
 /**
  * Pump publishes queued records in order, one batch at a time: records that arrive while a batch is in flight form
- * the next one, so an idle stream publishes each event at once and a busy one in large batches. What one push
+ * the next one, so an idle stream publishes each event at the end of the turn that read it (with what else that turn
+ * read) and a busy one in large batches. What one push
  * brings is published whole; an atomic push (a relist) alone, in one transaction however large: its Applied
  * records, its synthetic deletes and its resourceVersion land together or not at all, so a crash can never leave
  * the topic at a resume point past deletes or changes it did not get. push waits while the queue is above
