@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { WatchRecord } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
 import { Pump, type PumpFailures, type PumpItem } from './pump.ts';
+// turn: the rest of the event loop's turn, by when a drain has taken what was queued and is publishing it.
+import { flush as turn } from '@kcm-bus/runtime/workqueue/index.ts';
 
 function applied(rv: string): WatchRecord<KubeObject> {
   return {
@@ -30,9 +32,6 @@ function failing(over: Partial<PumpFailures> = {}): PumpFailures {
 }
 
 const NO_FAILURE = failing({ onRetry: (err) => assert.fail(String(err)) });
-
-/** turn resolves after the rest of the event loop's turn: by then a drain has taken what was queued and is publishing it. */
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** firstHeld is a pump whose first publication is held until release(); batches are the resourceVersions of each. */
 function firstHeld(): { pump: Pump; batches: string[][]; release: () => void } {
