@@ -1,7 +1,8 @@
 /*
  * How every kcm-bus service is started: the local stack, the tests, the benchmarks, `kcm-bus replay`, the
- * Dockerfiles and the Deployments (test/unit/compose.test.ts and deploy.test.ts hold them to it). Both are read at
- * process start, so the launcher sets them; a service cannot.
+ * Dockerfiles (their ENV and CMD lines are generated from these: npm run generate) and the Deployments (deploy.test.ts
+ * holds their command to the Dockerfile's). Both are read at process start, so the launcher sets them; a service
+ * cannot.
  */
 
 /**

@@ -15,8 +15,8 @@ import { type Sections, withSections } from './sections.ts';
  * - wholly, when the file is wholly derived: deploy/kustomize/base/rbac.yaml;
  * - sections (sections.ts), when a file mixes derived lines with lines people tune and review as YAML or Dockerfile
  *   (probes, resources, security contexts, hand-set flags): the Deployments, the example overlay's list of Secrets,
- *   the Dockerfiles' COPY lines. The checked-in file stays the one place to read what is deployed, and the generator
- *   writes only short lists, not a template of everything around them;
+ *   the Dockerfiles' COPY lines, malloc's ENV line and CMD. The checked-in file stays the one place to read what is
+ *   deployed, and the generator writes only short lists, not a template of everything around them;
  * - the matchers of the dashboard's reconciler rows, which JSON cannot mark with comments: withDashboardSelectors
  *   rewrites them in place and leaves the rest of the hand-made dashboard as it is.
  * The watcher's Deployment has nothing derived and is not generated.
