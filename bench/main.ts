@@ -17,6 +17,7 @@ import { stopAllServices, type ServiceProcess } from '@kcm-bus/harness/processes
 import { benchStack, startBench } from './lib/bench-stack.ts';
 import { startBrokerProfile } from './lib/broker-profile.ts';
 import { profileOptions, summarizeProfiles } from './lib/cpu-profile.ts';
+import { PERF_NODE_OPTIONS, type PerfRecording, startPerf, summarizePerf } from './lib/perf-profile.ts';
 import { stackPids } from './lib/cpu.ts';
 import { knobsSet, knobValue, RUN } from './lib/knobs.ts';
 import { formatList } from './lib/list.ts';
@@ -28,6 +29,8 @@ import { warmUp } from './lib/warm-up.ts';
 const OUT = resolve(import.meta.dirname, 'out');
 const PROFILES = join(OUT, 'profiles');
 const CPU_PROFILE = knobValue(RUN.cpuProfile) === '1';
+const PERF_DIR = join(OUT, 'perf');
+const PERF = knobValue(RUN.perf) === '1';
 const BROKER_PROFILE = knobValue(RUN.brokerProfile) === '1';
 
 /** flagValue is the word after a flag (`--only s1,s8`), if the flag is given. */
@@ -62,6 +65,7 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
     rmSync(PROFILES, { recursive: true, force: true });
     process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${profileOptions(PROFILES)}`.trim();
   }
+  const perf = PERF ? recordPerf() : undefined;
   const brokerSummaries: string[] = [];
   const c = benchStack();
   let watcher: ServiceProcess | undefined;
@@ -70,6 +74,7 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
     await watcher?.stop();
     await stopAllServices();
     await down(c, { purge: true });
+    await perf?.stop();
   };
   const interrupted = onInterrupt(cleanUp, (line) => console.error(`[bench] ${line}`));
   try {
@@ -89,7 +94,16 @@ async function bench(chosen: readonly Scenario[]): Promise<void> {
     await cleanUp();
   }
   if (CPU_PROFILE) console.log(`\nCPU profiles (${PROFILES}):\n${summarizeProfiles(PROFILES)}`);
+  if (perf) console.log(`\nOn-CPU samples (perf, ${PERF_DIR}):\n${await summarizePerf(PERF_DIR)}`);
   if (brokerSummaries.length > 0) console.log(`\nBroker profiles:\n${brokerSummaries.join('\n')}`);
+}
+
+/** recordPerf starts perf over the machine, the services to be started with their JavaScript named for it. */
+function recordPerf(): PerfRecording {
+  rmSync(PERF_DIR, { recursive: true, force: true });
+  mkdirSync(PERF_DIR, { recursive: true });
+  process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} ${PERF_NODE_OPTIONS}`.trim();
+  return startPerf(PERF_DIR);
 }
 
 /**

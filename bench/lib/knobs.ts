@@ -53,6 +53,11 @@ export const RUN = {
     '0',
     '1: a V8 CPU profile of every service the bench starts, in bench/out/profiles',
   ),
+  perf: knob(
+    'BENCH_PERF',
+    '0',
+    "1: Linux perf records the machine's CPUs over the run; each service's on-CPU samples by function group and package, in bench/out/perf",
+  ),
   brokerProfile: knob(
     'BENCH_BROKER_PROFILE',
     '0',
