@@ -3,7 +3,8 @@
  * service the bench starts runs with `--cpu-prof` (NODE_OPTIONS, so only the Node children are profiled) and writes
  * a V8 .cpuprofile into bench/out/profiles when it exits; open one in Chrome DevTools or speedscope for its flame
  * graph. summarizeProfiles prints, per profile, where the CPU went by package and the functions with the most
- * self time.
+ * self time. V8 samples on a wall-clock timer, so a thread preempted in a syscall counts its wait to that frame
+ * (`writeBuffer`); BENCH_PERF (perf-profile.ts) counts only time on the CPU.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
