@@ -11,10 +11,16 @@ export function cpuSeconds(pid: number): number {
   return statSeconds(`/proc/${pid}/stat`);
 }
 
-function statSeconds(path: string): number {
+/** systemSeconds is the part of cpuSeconds spent in the kernel (stime): syscalls, page faults, its network stack. */
+export function systemSeconds(pid: number): number {
+  return statSeconds(`/proc/${pid}/stat`, 'system');
+}
+
+function statSeconds(path: string, part: 'all' | 'system' = 'all'): number {
   const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  const system = Number(fields[12]);
+  return (part === 'system' ? system : Number(fields[11]) + system) / CLK_TCK;
 }
 
 /** JIT_THREAD matches HotSpot's JIT compiler threads as /proc names them (cut to 15 characters). */
@@ -52,12 +58,14 @@ function jitSeconds(pid: number): number {
 export type CpuMeter = { readonly read: () => Readonly<Record<string, number>> };
 
 /**
- * cpuMeter starts measuring the processes, by name (utime + stime, the way issue 18's table was read); for a JVM
- * (Kafka, the registry) it also reads `<name> JIT`, the part of it its JIT compiler threads used.
+ * cpuMeter starts measuring the processes, by name (utime + stime, the way issue 18's table was read), and reads
+ * `<name> system`, the part of it in the kernel; for a JVM (Kafka, the registry) it also reads `<name> JIT`, the part
+ * of it its JIT compiler threads used.
  */
 export function cpuMeter(pids: Readonly<Record<string, number>>): CpuMeter {
   const readers = Object.entries(pids).flatMap(([name, pid]): [string, () => number][] => [
     [name, () => cpuSeconds(pid)],
+    [`${name} system`, () => systemSeconds(pid)],
     ...(jitThreads(pid).length > 0 ? [[`${name} JIT`, () => jitSeconds(pid)] as [string, () => number]] : []),
   ]);
   const start = new Map(readers.map(([name, read]) => [name, read()]));

@@ -59,6 +59,10 @@ describe('perf-groups: on-CPU samples by what they do and whom they ran for', ()
   it("given samples of several processes, then only the services' are reported, each under its name", async () => {
     const report = await summarizeSamples(parseSamples(SCRIPT.split('\n')), new Map([[4242, 'reconciler-rc']]));
     assert.match(report, /^== reconciler-rc \(pid 4242\): 2 on-CPU samples$/m);
+    assert.match(
+      report,
+      /every thread:\n +50\.0 % {2}(garbage collector|property access.*)\n +50\.0 % {2}(garbage collector|property access.*)\n/,
+    );
     assert.match(report, /^ +50\.0 % {2}\[worker\] garbage collector$/m);
     assert.match(report, /^ +50\.0 % {2}kafkajs$/m);
     assert.doesNotMatch(report, /kube-apiserver|kernel/);

@@ -102,17 +102,22 @@ class Tally {
   }
 }
 
-/** summarizeSamples is a report per process of `services` (pid → its name): by function group and by caller. */
+/**
+ * summarizeSamples is a report per process of `services` (pid → its name): by function group, over every thread and by
+ * thread, and by caller.
+ */
 export async function summarizeSamples(
   samples: AsyncIterable<Sample>,
   services: ReadonlyMap<number, string>,
   top = 12,
 ): Promise<string> {
-  const byPid = new Map<number, { groups: Tally; callers: Tally }>();
+  const byPid = new Map<number, { all: Tally; groups: Tally; callers: Tally }>();
   for await (const s of samples) {
     if (!services.has(s.pid)) continue;
-    const t = byPid.get(s.pid) ?? { groups: new Tally(), callers: new Tally() };
-    t.groups.add(`${MAIN_THREAD.has(s.comm) ? '' : '[worker] '}${functionGroup(s.frames[0])}`);
+    const t = byPid.get(s.pid) ?? { all: new Tally(), groups: new Tally(), callers: new Tally() };
+    const group = functionGroup(s.frames[0]);
+    t.all.add(group);
+    t.groups.add(`${MAIN_THREAD.has(s.comm) ? '' : '[worker] '}${group}`);
     t.callers.add(callerOf(s));
     byPid.set(s.pid, t);
   }
@@ -120,7 +125,9 @@ export async function summarizeSamples(
     .map(([pid, t]) =>
       [
         `== ${services.get(pid)} (pid ${pid}): ${t.groups.total} on-CPU samples`,
-        'by what the innermost frame does ([worker]: a V8 worker thread):',
+        'by what the innermost frame does, every thread:',
+        ...t.all.lines(top),
+        'the same, by thread ([worker]: a V8 worker thread):',
         ...t.groups.lines(top),
         'by the nearest JavaScript frame (the code it ran for):',
         ...t.callers.lines(top),

@@ -27,6 +27,12 @@ const ROUNDS = knob(
 const FAST_ROUNDS = numberKnob(ROUNDS);
 const DEADLINE_MS = 600_000;
 
+/** systemShares are the named processes' shares of their CPU time spent in the kernel (stime), as `name 7 %`. */
+function systemShares(r: S1Run, names: readonly string[]): string {
+  const share = (n: string): string => `${((100 * (r.cpu[`${n} system`] ?? 0)) / (r.cpu[n] || 1)).toFixed(0)} %`;
+  return names.map((n) => `${n} ${share(n)}`).join(', ');
+}
+
 /**
  * cpuRows are the CPU rows of one workload at one setting, per 1000 pods: kube-controller-manager against the kcm-bus services
  * (with pods per CPU-second), and the broker, registry and Redis on their own line (under upstream they serve
@@ -45,7 +51,7 @@ function cpuRows(w: Workload, q: Qps, upstream: S1Run, kcmBus: S1Run): Row[] {
       unit: 's',
       upstream: per1000(kcm),
       kcmBus: per1000(services),
-      note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}`,
+      note: `kube-controller-manager vs ${each(kcmBus, BUS_SERVICES)}; pods per CPU-second ${(N / kcm).toFixed(0)} vs ${(N / services).toFixed(0)}; in the kernel: ${systemShares(upstream, ['kube-controller-manager'])} vs ${systemShares(kcmBus, BUS_SERVICES)}`,
     },
     {
       scenario: `S1 ${w.label}broker, registry, Redis CPU-seconds per 1000 pods, qps ${q.qps}/${q.burst}`,
