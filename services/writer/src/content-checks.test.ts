@@ -227,3 +227,26 @@ describe('ruleRefusal: patchFields, the fields a patch may write (PatchShape)', 
     );
   });
 });
+
+describe('ruleRefusal: patchOps, the operations a json patch may have', () => {
+  const unlink: ContentRule = [{ check: 'patchOps', ops: ['test', 'remove'] }];
+
+  it('given a json patch that tests and removes an account secret reference (removeSecretReference), then it may go', () => {
+    const ops = [
+      { op: 'test', path: '/secrets/1/name', value: 'builder-token' },
+      { op: 'remove', path: '/secrets/1' },
+    ];
+    assert.equal(ruleRefusal(unlink, patch('json', ops)), undefined);
+  });
+
+  it('given an operation not granted, one without a name, or no json patch at all, then it is refused, naming it', () => {
+    const add = { op: 'add', path: '/secrets/-', value: { name: 'other' } };
+    assert.equal(refusal(unlink, patch('json', [add])), 'a json patch "add" operation, not test or remove');
+    assert.equal(
+      refusal(unlink, patch('json', [{ path: '/secrets/0' }])),
+      'a json patch unnamed operation, not test or remove',
+    );
+    assert.equal(refusal(unlink, patch('merge', { secrets: [] })), 'a merge patch, not a json patch');
+    assert.equal(refusal(unlink, patch('json', {})), 'a json patch that is not a list of operations');
+  });
+});

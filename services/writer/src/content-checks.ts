@@ -1,4 +1,10 @@
-import type { ContentCheck, ContentRule, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/index.ts';
+import type {
+  ContentCheck,
+  ContentRule,
+  JsonPatchOpName,
+  ObjectKind,
+  PatchShape,
+} from '@kcm-bus/runtime/catalog/index.ts';
 import type { Mutation, PatchType } from '@kcm-bus/runtime/mutation/index.ts';
 import { allowedPaths, fieldOutside, isJsonObject, type JsonObject, pointerWithin } from './patch-shape.ts';
 
@@ -153,6 +159,14 @@ function patchFields(w: Written, fields: PatchShape): string | undefined {
   return field === undefined ? undefined : `a patch of ${field}, ${outside}`;
 }
 
+function patchOps(w: Written, ops: readonly JsonPatchOpName[]): string | undefined {
+  if (w.ops === undefined) return `a ${w.m.patchType ?? 'missing'} patch, not a json patch`;
+  if (typeof w.ops === 'string') return w.ops;
+  const names = w.ops.map((o) => fieldOf(o, 'op'));
+  const i = names.findIndex((name) => !ops.includes(name as JsonPatchOpName));
+  return i < 0 ? undefined : `a json patch ${JSON.stringify(names[i]) ?? 'unnamed'} operation, not ${ops.join(' or ')}`;
+}
+
 function refusalOf(c: ContentCheck, w: Written): string | undefined {
   switch (c.check) {
     case 'namespace':
@@ -173,6 +187,8 @@ function refusalOf(c: ContentCheck, w: Written): string | undefined {
       return patchType(w, c.types);
     case 'patchFields':
       return patchFields(w, c.fields);
+    case 'patchOps':
+      return patchOps(w, c.ops);
   }
 }
 

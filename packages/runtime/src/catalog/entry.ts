@@ -31,7 +31,9 @@ export type PatchShape = { readonly [field: string]: true | PatchShape };
  * - conditionTypes: every condition its status.conditions writes is of one of `types`.
  * And what a Patch carries:
  * - patchType: its patch type is one of `types` (types.PatchType; a mutation without a patch has none);
- * - patchFields: it writes no field outside `fields`: a json patch's paths, else the keys of the object it writes.
+ * - patchFields: it writes no field outside `fields`: a json patch's paths, else the keys of the object it writes;
+ * - patchOps: it is a json patch of no operation but `ops` (the tokens controller may test and remove an account's
+ *   secret references, never add one).
  */
 export type ContentCheck =
   | { readonly check: 'namespace' }
@@ -47,7 +49,11 @@ export type ContentCheck =
   | { readonly check: 'keyObject' }
   | { readonly check: 'conditionTypes'; readonly types: readonly string[] }
   | { readonly check: 'patchType'; readonly types: readonly PatchType[] }
-  | { readonly check: 'patchFields'; readonly fields: PatchShape };
+  | { readonly check: 'patchFields'; readonly fields: PatchShape }
+  | { readonly check: 'patchOps'; readonly ops: readonly JsonPatchOpName[] };
+
+/** JsonPatchOpName is an RFC 6902 operation's name. */
+export type JsonPatchOpName = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 
 /**
  * ContentRule is what a granted write must carry beyond its (controller, verb, resource): checks that all hold, the
