@@ -76,8 +76,27 @@ function secretsOf(system: string, ns: string) {
 }
 
 /**
+ * unreferenced: a token Secret its account lists in `secrets`, deleted, is taken out of that list, and the account's
+ * other reference stays (removeSecretReference). Returns the names the account lists then.
+ */
+async function unreferenced(system: string, ns: string, secrets: ReturnType<typeof secretsOf>): Promise<string[]> {
+  const path = `/api/v1/namespaces/${ns}/serviceaccounts/builder`;
+  const names = async (): Promise<string[]> =>
+    (((await kube('GET', path))['secrets'] as { name: string }[] | undefined) ?? []).map((r) => r.name);
+  await secrets.create('second-token', 'builder');
+  await secrets.filled('second-token');
+  await kube('PUT', path, { ...(await kube('GET', path)), secrets: [{ name: 'second-token' }, { name: 'unrelated' }] });
+  await kube('DELETE', `${secrets.path}/second-token`);
+  return waitFor(`${system}: second-token out of builder's secrets`, async () => {
+    const listed = await names();
+    return listed.includes('second-token') ? undefined : listed;
+  });
+}
+
+/**
  * script: a token Secret of an account is filled (and authenticates), refilled when its token is taken out, deleted
- * with its account; a token Secret naming no account, or a too long name, is deleted.
+ * with its account; a token Secret naming no account, or a too long name, is deleted; a token Secret deleted is taken
+ * out of its account's `secrets`.
  */
 async function script(system: string): Promise<Record<string, unknown>> {
   const ns = uniqueName(`tok-${system}`);
@@ -98,6 +117,7 @@ async function script(system: string): Promise<Record<string, unknown>> {
   await secrets.create('ghost-token', 'ghost');
   await secrets.create('long-token', 'a'.repeat(300));
   await Promise.all([secrets.gone('ghost-token'), secrets.gone('long-token')]);
+  const references = await unreferenced(system, ns, secrets);
   await kube('DELETE', `/api/v1/namespaces/${ns}/serviceaccounts/builder`);
   await secrets.gone('builder-token');
   return {
@@ -112,6 +132,7 @@ async function script(system: string): Promise<Record<string, unknown>> {
     claims: tokenParts(token, ns, account.metadata.uid),
     status,
     refilled: text(refilled.data?.['token']) === token,
+    references,
   };
 }
 
@@ -146,7 +167,7 @@ async function forgeValue(ns: string, value: string): Promise<void> {
 describe('differential: legacy service-account token Secrets under upstream kube-controller-manager and under kcm-bus', () => {
   after(stopAllServices);
 
-  it('fills, refills and deletes them alike, the tokens authenticate, and no value is on any topic', async () => {
+  it('fills, refills, deletes and unlists them alike, the tokens authenticate, and no value is on any topic', async () => {
     const theirs = await withUpstream(
       stack,
       {

@@ -382,9 +382,12 @@ export const ROOT_CA_CERT_PUBLISHER = entry({
 
 /**
  * SERVICEACCOUNT_TOKEN_CONTROLLER is upstream's serviceaccount-token-controller (tokens_controller.go): a legacy token
- * Secret of an existing account gets its token, ca.crt and namespace; one whose account is gone is deleted. No value
- * travels: the Secrets' topic carries digests, and the writer mints the token when it applies a PopulateToken, with
- * the key only it holds; both writes hold only while the API says the account exists (or does not).
+ * Secret of an existing account gets its token, ca.crt and namespace; one whose account is gone is deleted; one
+ * deleted is taken out of its account's `secrets` (removeSecretReference), by a json patch that may only test and
+ * remove there (an added reference would widen what the account's pods may mount under the
+ * `kubernetes.io/enforce-mountable-secrets` annotation). No value travels: the Secrets' topic carries digests, and the
+ * writer mints the token when it applies a PopulateToken, with the key only it holds; both Secret writes hold only
+ * while the API says the account exists (or does not).
  */
 export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
   name: 'serviceaccount-token-controller',
@@ -396,6 +399,15 @@ export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
   grants: [
     { resource: 'secrets', verbs: ['PopulateToken'], live: { check: 'tokenAccount', exists: true } },
     { resource: 'secrets', verbs: ['Delete'], live: { check: 'tokenAccount', exists: false } },
+    {
+      resource: 'serviceaccounts',
+      verbs: ['Patch'],
+      content: [
+        { check: 'patchType', types: ['json'] },
+        { check: 'patchOps', ops: ['test', 'remove'] },
+        { check: 'patchFields', fields: { secrets: true } },
+      ],
+    },
   ],
   parts: [
     {

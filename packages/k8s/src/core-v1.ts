@@ -255,6 +255,8 @@ export type ServiceAccount = {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata: ObjectMeta;
+  /** secrets lists Secrets by name (informational since legacy tokens are no longer generated). */
+  readonly secrets?: readonly ObjectReference[] | null;
 };
 
 /** SECRET_TYPE_SA_TOKEN is v1.SecretTypeServiceAccountToken. */

@@ -50,6 +50,9 @@ const rootCAPublisher = declared(
   spec: (listers, { flags }) => rootCAPublisherSpec(listers, readRootCA(flags.string('root-ca-file'))),
 });
 
+/** TOKEN_SA_FIELDS: the token controller reads an account's identity and the Secrets it lists (to take one out). */
+const TOKEN_SA_FIELDS = [...SA_FIELDS, 'secrets'];
+
 /** SECRET_FIELDS: the token controller reads a Secret's identity, type, account annotations and value digests. */
 const SECRET_FIELDS = [...SA_FIELDS, 'metadata.annotations', 'type', DATA_DIGESTS];
 
@@ -59,7 +62,7 @@ const tokens = declared(
   'serviceaccount_tokens_service',
 )<TokensInputs>({
   inputs: {
-    serviceAccounts: { fields: SA_FIELDS },
+    serviceAccounts: { fields: TOKEN_SA_FIELDS },
     secrets: { fields: SECRET_FIELDS, indexers: { [BY_ACCOUNT]: byAccount } },
   },
   flags: [

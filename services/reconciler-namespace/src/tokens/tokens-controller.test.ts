@@ -113,7 +113,96 @@ describe('serviceaccount-token-controller (TestTokenCreation)', () => {
     event: event('serviceAccounts', 'Applied', ACCOUNT),
     expected: ['PopulateToken token-secret-1'],
   };
+  const referencing = (...names: string[]): ServiceAccount => ({
+    ...ACCOUNT,
+    secrets: names.map((name) => ({ name })),
+  });
+  cases['deleted secret without serviceaccount'] = {
+    accounts: [],
+    secrets: [],
+    event: event('secrets', 'Deleted', secret),
+    expected: [],
+  };
+  cases['deleted secret with serviceaccount with reference'] = {
+    accounts: [referencing('token-secret-1')],
+    secrets: [],
+    event: event('secrets', 'Deleted', secret),
+    expected: ['Patch default'],
+  };
+  cases['deleted secret with serviceaccount without reference'] = {
+    accounts: [referencing()],
+    secrets: [],
+    event: event('secrets', 'Deleted', secret),
+    expected: [],
+  };
+  cases['deleted secret of a recreated serviceaccount (another uid) with reference'] = {
+    accounts: [{ ...referencing('token-secret-1'), metadata: { ...ACCOUNT.metadata, uid: '99999' } }],
+    secrets: [],
+    event: event('secrets', 'Deleted', secret),
+    expected: [],
+  };
+  cases['deleted non-token secret listed by a serviceaccount'] = {
+    accounts: [referencing('regular-secret-1')],
+    secrets: [],
+    event: event('secrets', 'Deleted', opaque),
+    expected: [],
+  };
   for (const [name, c] of Object.entries(cases)) it(name, () => assert.deepEqual(run(c), c.expected));
+
+  it('given a deleted token secret its account lists twice, then one json patch tests and removes each, highest first', () => {
+    const account = referencing('token-secret-1', 'other', 'token-secret-1');
+    const spec = tokensControllerSpec(
+      { serviceAccounts: listerOf([account]), secrets: listerOf([], { [BY_ACCOUNT]: byAccount }) },
+      digest,
+      ROOT_CA,
+    );
+    spec.handlers.secrets(event('secrets', 'Deleted', secret).e);
+    const [m] = spec.reconcile(`${NS}/token-secret-1`, input()).mutations;
+    assert.deepEqual(
+      [m?.verb, m?.target.resource, m?.target.name, m?.patchType, m?.preconditions.uid, JSON.parse(m?.patch ?? '')],
+      [
+        'Patch',
+        'serviceaccounts',
+        'default',
+        'json',
+        '12345',
+        [
+          { op: 'test', path: '/secrets/2/name', value: 'token-secret-1' },
+          { op: 'remove', path: '/secrets/2' },
+          { op: 'test', path: '/secrets/0/name', value: 'token-secret-1' },
+          { op: 'remove', path: '/secrets/0' },
+        ],
+      ],
+    );
+  });
+
+  it('given a deleted token secret, then a change of its account syncs it again until no reference is left', () => {
+    const accounts = new Map([[`${NS}/default`, referencing('token-secret-1')]]);
+    const serviceAccounts = { ...listerOf([]), get: (key: string) => accounts.get(key) };
+    const spec = tokensControllerSpec(
+      { serviceAccounts, secrets: listerOf([], { [BY_ACCOUNT]: byAccount }) },
+      digest,
+      ROOT_CA,
+    );
+    const key = `${NS}/token-secret-1`;
+    spec.handlers.secrets(event('secrets', 'Deleted', secret).e);
+    assert.equal(spec.reconcile(key, input()).mutations.length, 1, 'the patch');
+    const changed = event('serviceAccounts', 'Applied', referencing('other', 'token-secret-1')).e;
+    assert.deepEqual(spec.handlers.serviceAccounts(changed).enqueue, [key], 'a patch refused by its test is retried');
+    accounts.set(`${NS}/default`, referencing('other'));
+    assert.deepEqual(spec.reconcile(key, input()).mutations, [], 'the reference is gone');
+    assert.deepEqual(spec.handlers.serviceAccounts(changed).enqueue, [], 'and the secret forgotten');
+  });
+
+  it('given a token secret deleted before the member started (a restored delete), then it is not taken out', () => {
+    const spec = tokensControllerSpec(
+      { serviceAccounts: listerOf([referencing('token-secret-1')]), secrets: listerOf([]) },
+      digest,
+      ROOT_CA,
+    );
+    spec.handlers.secrets({ ...event('secrets', 'Deleted', secret).e, live: false });
+    assert.deepEqual(spec.reconcile(`${NS}/token-secret-1`, input()).mutations, []);
+  });
 
   it('given a PopulateToken, then it names the Secret and the version it was decided on, and carries no value', () => {
     const s = tokenSecret({});
