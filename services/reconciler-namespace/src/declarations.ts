@@ -83,7 +83,8 @@ const tokens = declared(
 
 /**
  * namespaces is upstream's namespace-controller: terminating namespaces, whole, their content deleted by the writer; a
- * failed pass retried after 5 ms doubling to 60 s (nsControllerRateLimiter).
+ * failed pass retried after 5 ms doubling to 60 s (nsControllerRateLimiter); one still terminating synced again every
+ * --namespace-sync-period.
  */
 const namespaces = declared(
   NAMESPACE_CONTROLLER,
@@ -91,7 +92,16 @@ const namespaces = declared(
 )<NamespaceInputs>({
   inputs: {},
   retryBackoff: { baseDelayMs: 5, maxDelayMs: 60_000 },
-  spec: (listers) => namespaceControllerSpec(listers),
+  flags: [
+    {
+      name: 'namespace-sync-period',
+      type: 'string',
+      default: '5m0s',
+      help: "The period for syncing namespace life-cycle updates (kube-controller-manager's flag): a namespace still being deleted is synced again this long, and the 5 s grace period, after its last sync. 0 turns it off.",
+    },
+  ],
+  spec: (listers, { flags }) =>
+    namespaceControllerSpec(listers, parseGoDuration(flags.string('namespace-sync-period'))),
 });
 
 /**

@@ -113,6 +113,27 @@ describe('namespace-controller (namespacedResourcesDeleter.Delete, one step per 
     assert.deepEqual([verbs(first), first.requeueAfterMs], [['UpdateStatus'], 8000], 'conditions written, no finalize');
   });
 
+  it('syncs a namespace still being deleted again every --namespace-sync-period and the grace period, unless sooner', () => {
+    const resync = (ns: Namespace | undefined, periodMs: number, report?: MutationResult): Decision =>
+      namespaceControllerSpec({ namespaces: listerOf(ns === undefined ? [] : [ns]) }, periodMs).reconcile('doomed', {
+        ...syncInput(),
+        report,
+      });
+    const period = 300_000 + NAMESPACE_DELETION_GRACE_PERIOD_MS;
+    assert.equal(resync(terminating(), 300_000).requeueAfterMs, period, 'a pass asked for');
+    assert.equal(resync(terminating({ spec: {} }), 300_000).requeueAfterMs, period, 'finalized, not gone yet');
+    const held = { ...CLEAN, estimateSeconds: 15, remaining: [{ resource: 'configmaps', group: '', count: 2 }] };
+    assert.equal(resync(reflected(held), 300_000, reportOf(held)).requeueAfterMs, 8000, 'the estimate is sooner');
+    assert.equal(
+      resync(reflected(held), 1000, reportOf(held)).requeueAfterMs,
+      1000 + NAMESPACE_DELETION_GRACE_PERIOD_MS,
+    );
+    assert.equal(resync(terminating(), 0).requeueAfterMs, undefined, '0 turns it off');
+    const live = { metadata: { name: 'doomed', uid: 'ns-uid' } };
+    assert.equal(resync(live, 300_000).requeueAfterMs, undefined, 'a namespace not being deleted');
+    assert.equal(resync(undefined, 300_000).requeueAfterMs, undefined, 'a namespace gone');
+  });
+
   it('makes the pass errors its own error, retried with backoff, and a failed write too', () => {
     const failed = { ...CLEAN, deleteContentErrors: ['boom'] };
     assert.equal(sync(reflected(failed), reportOf(failed)).error, 'boom');
