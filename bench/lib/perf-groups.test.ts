@@ -44,6 +44,9 @@ describe('perf-groups: on-CPU samples by what they do and whom they ran for', ()
       'JIT compiler, parser',
     );
     assert.equal(functionGroup({ sym: 'fe_mul', dso: '/usr/bin/node' }), 'Ed25519 (signatures)');
+    for (const sym of ['Builtins_LoadIC_Megamorphic', 'Builtins_KeyedStoreIC', 'v8::internal::StringTable::LookupKey'])
+      assert.equal(functionGroup({ sym, dso: '/usr/bin/node' }), 'property access, strings (inline caches)', sym);
+    assert.equal(functionGroup({ sym: 'Builtins_PromiseFulfillReactionJob', dso: '' }), 'promises, async functions');
     assert.equal(functionGroup({ sym: '__libc_recv', dso: '/usr/lib/libc.so.6' }), 'malloc, memcpy');
     assert.equal(functionGroup({ sym: 'Builtins_ArrayMap', dso: '/usr/bin/node' }), 'other V8 and Node built-ins');
   });

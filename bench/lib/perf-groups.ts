@@ -13,25 +13,45 @@ export type Frame = { readonly sym: string; readonly dso: string };
 /** Sample is one on-CPU sample: the process and thread, the thread's name, its call chain from the innermost frame. */
 export type Sample = { readonly pid: number; readonly comm: string; readonly frames: readonly Frame[] };
 
+/** anyOf matches a symbol that contains one of the parts (each a regular expression's source). */
+const anyOf = (...parts: string[]): RegExp => new RegExp(parts.join('|'));
+
 /** GROUPS name what a symbol of V8, Node or libc does, tried in order; the first that matches wins. */
 const GROUPS: readonly (readonly [string, RegExp])[] = [
   [
     'garbage collector',
-    /Heap|Mark(ing|Compact)|Scaveng|Sweep|Evacuat|GCTracer|MemoryAllocator|PagedSpace|MinorMS|RememberedSet|SlotSet|BodyDescriptor|SizeFromMap|IteratePointers|ObjectVisitor|WeakObjects|MemoryChunk/,
+    anyOf(
+      ...['Heap', 'Mark(ing|Compact)', 'Scaveng', 'Sweep', 'Evacuat', 'GCTracer', 'MemoryAllocator', 'PagedSpace'],
+      ...['MinorMS', 'RememberedSet', 'SlotSet', 'BodyDescriptor', 'SizeFromMap', 'IteratePointers', 'ObjectVisitor'],
+      ...['WeakObjects', 'MemoryChunk'],
+    ),
   ],
   [
     'JIT compiler, parser',
-    /compiler::|turboshaft|[Mm]aglev|Baseline|Parser|Scanner|AstValueFactory|Bytecode|Compiler|CalculateLineEnds|Interpreter|Deoptimiz|FeedbackVector|SharedFunctionInfo|Zone/,
+    anyOf(
+      ...['compiler::', 'turboshaft', '[Mm]aglev', 'Baseline', 'Parser', 'Scanner', 'AstValueFactory', 'Bytecode'],
+      ...['Compiler', 'CalculateLineEnds', 'Interpreter', 'Deoptimiz', 'FeedbackVector', 'SharedFunctionInfo', 'Zone'],
+    ),
   ],
-  ['JSON', /Json|JSON/],
-  ['Ed25519 (signatures)', /fe_mul|fe_sq|ed25519|ED25519|x25519|ge_|sc_muladd|sc_reduce|SHA512|sha512/],
-  ['malloc, memcpy', /malloc|free|_int_|unlink_chunk|arena|consolidate|memmove|memcpy|memset|tcache/],
-  ['promises, async functions', /Promise|Async|Await|Microtask|Generator/],
+  ['JSON', anyOf('Json', 'JSON')],
+  [
+    'Ed25519 (signatures)',
+    anyOf('fe_mul', 'fe_sq', 'ed25519', 'ED25519', 'x25519', 'ge_', 'sc_muladd', 'sc_reduce', 'SHA512', 'sha512'),
+  ],
+  [
+    'malloc, memcpy',
+    anyOf('malloc', 'free', '_int_', 'unlink_chunk', 'arena', 'consolidate', 'memmove', 'memcpy', 'memset', 'tcache'),
+  ],
+  ['promises, async functions', anyOf('Promise', 'Async', 'Await', 'Microtask', 'Generator')],
   [
     'property access, strings (inline caches)',
-    /IC(_|$|\b)|Transition|LookupIterator|Megamorphic|Map::|Descriptor|StringTable|Internaliz|RawHash|String::|OrderedHash|KeyAccumulator|Elements|Property|ToString|StringAdd|NumberToString|Factory|Runtime_/,
+    anyOf(
+      ...['IC(_|$|\\b)', 'Transition', 'LookupIterator', 'Megamorphic', 'Map::', 'Descriptor', 'StringTable'],
+      ...['Internaliz', 'RawHash', 'String::', 'OrderedHash', 'KeyAccumulator', 'Elements', 'Property', 'ToString'],
+      ...['StringAdd', 'NumberToString', 'Factory', 'Runtime_'],
+    ),
   ],
-  ['Buffers, typed arrays', /Buffer|TypedArray|Utf8|Latin1|StringBytes|DataView/],
+  ['Buffers, typed arrays', anyOf('Buffer', 'TypedArray', 'Utf8', 'Latin1', 'StringBytes', 'DataView')],
 ];
 
 /** isJs: a frame of JIT-compiled or interpreted JavaScript, as --perf-basic-prof names it (`JS:*name file:line:col`). */

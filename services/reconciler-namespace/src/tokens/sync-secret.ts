@@ -52,9 +52,9 @@ export type TokensView = {
  * getServiceAccount) → the Secret deleted with its uid as precondition (deleteToken); else its ca.crt, namespace or
  * token missing (secretUpdateNeeded, from the digests) → a PopulateToken for the writer to fill, minting the token
  * (generateTokenIfNeeded). A token Secret deleted is taken out of its account's `secrets` when the account (by name,
- * and by uid when the Secret named one) lists it (removeSecretReference). A failed write of the last sync is an error, retried; a Conflict (the Secret changed, or the uid precondition
- * failed) and a live check's refusal (the account's existence differs from the store's: its own event comes) are not,
- * as upstream retries neither.
+ * and by uid when the Secret named one) lists it (removeSecretReference). A failed write of the last sync is an error,
+ * retried; a Conflict (the Secret changed, or the uid precondition failed) and a live check's refusal (the account's
+ * existence differs from the store's: its own event comes) are not, as upstream retries neither.
  */
 export function syncSecret(key: string, input: ReconcileInput, view: TokensView): Decision {
   const error = syncError(input.failures, (r) => r.outcome === 'Conflict' || r.reason === LIVE_CHECK_FAILED);
@@ -86,10 +86,11 @@ function decide(secret: Secret, account: string, view: TokensView): MutationDraf
  */
 function unreferenced(key: string, view: TokensView): MutationDraft | undefined {
   const gone = view.gone.of(key);
-  const sa = gone && view.serviceAccounts.get(gone.account);
+  const sa = gone === undefined ? undefined : view.serviceAccounts.get(gone.account);
   const name = key.slice(key.indexOf('/') + 1);
   const at = (sa?.secrets ?? []).flatMap((ref, i) => (ref.name === name ? [i] : [])).reverse();
-  if (sa === undefined || (gone?.uid !== '' && gone?.uid !== sa.metadata.uid) || at.length === 0) {
+  const another = gone !== undefined && gone.uid !== '' && gone.uid !== sa?.metadata.uid;
+  if (sa === undefined || another || at.length === 0) {
     view.gone.forget(key);
     return undefined;
   }
