@@ -385,9 +385,9 @@ export const ROOT_CA_CERT_PUBLISHER = entry({
  * Secret of an existing account gets its token, ca.crt and namespace; one whose account is gone is deleted; one
  * deleted is taken out of its account's `secrets` (removeSecretReference), by a json patch that may only test and
  * remove there (an added reference would widen what the account's pods may mount under the
- * `kubernetes.io/enforce-mountable-secrets` annotation). No value travels: the Secrets' topic carries digests, and the
- * writer mints the token when it applies a PopulateToken, with the key only it holds; both Secret writes hold only
- * while the API says the account exists (or does not).
+ * `kubernetes.io/enforce-mountable-secrets` annotation), and only while the API says the Secret is gone. No value
+ * travels: the Secrets' topic carries digests, and the writer mints the token when it applies a PopulateToken, with
+ * the key only it holds; both Secret writes hold only while the API says the account exists (or does not).
  */
 export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
   name: 'serviceaccount-token-controller',
@@ -407,6 +407,7 @@ export const SERVICEACCOUNT_TOKEN_CONTROLLER = entry({
         { check: 'patchOps', ops: ['test', 'remove'] },
         { check: 'patchFields', fields: { secrets: true } },
       ],
+      live: { check: 'keySecretGone' },
     },
   ],
   parts: [

@@ -90,6 +90,7 @@ const LIVE_READS: Readonly<Record<LiveCheck['check'], (g: Grant) => { group: str
   tokenAccount: (g) => [groupOf(g.resource), { group: '', resource: 'serviceaccounts' }],
   controlledByKey: (g) => [groupOf(g.resource)],
   namespaceTerminating: () => [{ group: '', resource: 'namespaces' }],
+  keySecretGone: () => [{ group: '', resource: 'secrets' }],
 };
 
 /** writerRules are the catalog's grants as RBAC (and the owners' finalizers, which blockOwnerDeletion needs under OwnerReferencesPermissionEnforcement). */

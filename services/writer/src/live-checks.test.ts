@@ -149,3 +149,56 @@ describe('live check namespaceTerminating (content deleted, finalizer removed, o
     assert.equal(sent.length, 1);
   });
 });
+
+describe("live check keySecretGone (a deleted token Secret taken out of its account's secrets)", () => {
+  const SA_PATH = '/api/v1/namespaces/team-a/serviceaccounts/builder';
+  const SECRET_PATH = '/api/v1/namespaces/team-a/secrets/builder-token';
+  const unlist = (reconcileKey: string) =>
+    aMutation({
+      controller: 'serviceaccount-token-controller',
+      verb: 'Patch',
+      target: {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        namespace: 'team-a',
+        name: 'builder',
+        resource: 'serviceaccounts',
+        subresource: null,
+      },
+      preconditions: { uid: 'sa-uid', resourceVersion: null },
+      patchType: 'json',
+      patch: JSON.stringify([
+        { op: 'test', path: '/secrets/0/name', value: 'builder-token' },
+        { op: 'remove', path: '/secrets/0' },
+      ]),
+      reconcileKey,
+    });
+
+  it('given the Secret gone, as the API says, then the reference is taken out', async () => {
+    const { deps, sent } = apiWorld({});
+    assert.equal((await applyMutation(unlist('team-a/builder-token'), deps)).outcome, 'Applied');
+    assert.deepEqual(
+      sent.map((r) => `${r.method} ${r.path}`),
+      [`GET ${SECRET_PATH}`, `PATCH ${SA_PATH}`],
+    );
+  });
+
+  it('given the Secret there (a forged delete on its topic), or a key of another namespace, then Refused, the account untouched', async () => {
+    for (const [objects, key] of [
+      [
+        { [SECRET_PATH]: { metadata: { name: 'builder-token', namespace: 'team-a', uid: 's-uid' } } },
+        'team-a/builder-token',
+      ],
+      [{}, 'team-b/builder-token'],
+      [{}, 'builder-token'],
+    ] as const) {
+      const { deps, sent } = apiWorld(objects);
+      const result = await applyMutation(unlist(key), deps);
+      assert.deepEqual([result.outcome, result.reason], ['Refused', 'LiveCheckFailed'], key);
+      assert.ok(
+        sent.every((r) => r.method === 'GET'),
+        `${key}: ${sent.map((r) => r.method).join(', ')}`,
+      );
+    }
+  });
+});

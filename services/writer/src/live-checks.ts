@@ -41,7 +41,26 @@ export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
       return controlledByKey(m, live.kind, deps);
     case 'namespaceTerminating':
       return namespaceTerminating(m, deps);
+    case 'keySecretGone':
+      return keySecretGone(m, deps);
   }
+}
+
+/**
+ * keySecretGone: the Secret the reconcile key names, in the target's namespace, is gone, as the API says now (a
+ * forged delete on the Secrets' topic takes no reference out of an account); one that exists, or a key of another
+ * namespace, is Refused.
+ */
+async function keySecretGone(m: Mutation, deps: SendDeps): Promise<Live> {
+  const key = m.reconcileKey ?? '';
+  const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+  if (namespace !== m.target.namespace || name === '' || !key.includes('/'))
+    return stopWith('Refused', 0, LIVE_CHECK_FAILED, `its key ${key} names no Secret of the target's namespace`, 0);
+  const read = await readObject({ apiVersion: 'v1', resource: 'secrets', namespace, name }, m.controller, deps);
+  if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
+  if (read.found === null) return { type: 'Go', facts: undefined, attempts: read.attempts };
+  const message = `secrets/${name} in ${namespace} exists (the API says so now): the references to it stay`;
+  return stopWith('Refused', 0, LIVE_CHECK_FAILED, message, read.attempts);
 }
 
 /**

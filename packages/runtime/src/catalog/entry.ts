@@ -102,12 +102,15 @@ export type Grant = {
  * - controlledByKey: the target's one controller reference (metav1.GetControllerOf), as the API has it now, is of
  *   `kind` and names the object the mutation's reconcile key names (a Deployment deletes only its own ReplicaSets);
  * - namespaceTerminating: the target namespace, the one the mutation names (its uid), has a deletion timestamp (its
- *   content may be deleted, its `kubernetes` finalizer removed).
+ *   content may be deleted, its `kubernetes` finalizer removed);
+ * - keySecretGone: the Secret the mutation's reconcile key names, in the target's namespace, is gone (a reference to
+ *   it may be taken out of an account's `secrets`).
  */
 export type LiveCheck =
   | { readonly check: 'tokenAccount'; readonly exists: boolean }
   | { readonly check: 'controlledByKey'; readonly kind: ObjectKind }
-  | { readonly check: 'namespaceTerminating' };
+  | { readonly check: 'namespaceTerminating' }
+  | { readonly check: 'keySecretGone' };
 
 /**
  * ControllerEntry is one of upstream's controllers as kcm-bus runs it. name is upstream's `--controllers` name, the
