@@ -1,28 +1,13 @@
-import type {
-  ContentCheck,
-  ContentRule,
-  JsonPatchOpName,
-  ObjectKind,
-  PatchShape,
-} from '@kcm-bus/runtime/catalog/index.ts';
-import type { Mutation, PatchType } from '@kcm-bus/runtime/mutation/index.ts';
-import { allowedPaths, fieldOutside, isJsonObject, type JsonObject, pointerWithin } from './patch-shape.ts';
+import type { ContentCheck, ContentRule, ObjectKind, PatchShape } from '@kcm-bus/runtime/catalog/index.ts';
+import type { Mutation } from '@kcm-bus/runtime/mutation/index.ts';
+import { patchFields, patchOps, patchType, type Written } from './patch-checks.ts';
+import { isJsonObject, type JsonObject, jsonField as fieldOf, pointerWithin } from './patch-shape.ts';
 
 /*
  * The one interpreter of the catalog's content rules (ContentRule in packages/runtime/src/catalog/entry.ts): each
- * check is implemented once here, and a controller's rule is data in its catalog entry, so a new controller adds no
- * code to the writer. Mutations reach it validated: bodies and patches parse as JSON, but are otherwise untrusted.
+ * check is implemented once, here or, a Patch's, in patch-checks.ts, and a controller's rule is data in its catalog
+ * entry, so a new controller adds no code to the writer. Mutations reach it validated: bodies and patches parse as JSON, but are otherwise untrusted.
  */
-
-/**
- * Written is a mutation as the checks read it, parsed once: the object it writes (its merge, strategic merge or
- * apply patch, else its body) or, for a json patch, its operations (or why it has none).
- */
-type Written = {
-  readonly m: Mutation;
-  readonly object: unknown;
-  readonly ops: readonly unknown[] | string | undefined;
-};
 
 /** REFS is where a json patch writes owner references (AdoptPod, ReleasePod). */
 const REFS: PatchShape = { metadata: { ownerReferences: true } };
@@ -35,7 +20,6 @@ function writtenBy(m: Mutation): Written {
 }
 
 const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
-const fieldOf = (value: unknown, field: string): unknown => (isJsonObject(value) ? value[field] : undefined);
 const metaOf = (w: Written): JsonObject => {
   const meta = fieldOf(w.object, 'metadata');
   return isJsonObject(meta) ? meta : {};
@@ -136,35 +120,6 @@ function conditionTypes(w: Written, types: readonly string[]): string | undefine
   if (i < 0) return undefined;
   const type = written[i];
   return `${aTarget(w)} condition ${typeof type === 'string' ? `of type ${JSON.stringify(type)}` : 'without a type'}`;
-}
-
-function patchType(w: Written, types: readonly PatchType[]): string | undefined {
-  const type = w.m.patchType;
-  return type !== null && types.includes(type) ? undefined : `a ${type ?? 'missing'} patch, not ${types.join(' or ')}`;
-}
-
-function patchFields(w: Written, fields: PatchShape): string | undefined {
-  const outside = `outside ${allowedPaths(fields)}`;
-  if (typeof w.ops === 'string') return w.ops;
-  if (w.ops !== undefined) {
-    const op = w.ops.find((o) => !pointerWithin(fieldOf(o, 'path'), fields));
-    if (op === undefined) return undefined;
-    const path = fieldOf(op, 'path');
-    return typeof path === 'string'
-      ? `a patch of ${JSON.stringify(path)}, ${outside}`
-      : 'a json patch operation without a path';
-  }
-  if (!isJsonObject(w.object)) return 'a patch that is not an object';
-  const field = fieldOutside(w.object, fields);
-  return field === undefined ? undefined : `a patch of ${field}, ${outside}`;
-}
-
-function patchOps(w: Written, ops: readonly JsonPatchOpName[]): string | undefined {
-  if (w.ops === undefined) return `a ${w.m.patchType ?? 'missing'} patch, not a json patch`;
-  if (typeof w.ops === 'string') return w.ops;
-  const names = w.ops.map((o) => fieldOf(o, 'op'));
-  const i = names.findIndex((name) => !ops.includes(name as JsonPatchOpName));
-  return i < 0 ? undefined : `a json patch ${JSON.stringify(names[i]) ?? 'unnamed'} operation, not ${ops.join(' or ')}`;
 }
 
 function refusalOf(c: ContentCheck, w: Written): string | undefined {

@@ -14,6 +14,9 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** jsonField is a parsed JSON value's field, if the value is an object (undefined otherwise). */
+export const jsonField = (value: unknown, field: string): unknown => (isJsonObject(value) ? value[field] : undefined);
+
 const fieldOf = (shape: PatchShape, field: string): true | PatchShape | undefined =>
   Object.hasOwn(shape, field) ? shape[field] : undefined;
 
