@@ -60,7 +60,7 @@ function label(w: Written, key: string, equals: string | undefined): string | un
  * keyName is the name the mutation's reconcile key (`namespace/name`, or `name`) gives its object; a mutation without
  * a key names none, so a check bound to the key refuses it.
  */
-const keyName = (m: Mutation): string | undefined => m.reconcileKey?.slice(m.reconcileKey.indexOf('/') + 1);
+export const keyName = (m: Mutation): string | undefined => m.reconcileKey?.slice(m.reconcileKey.indexOf('/') + 1);
 
 type RefCheck = Extract<ContentCheck, { readonly check: 'controllerRef' }>;
 

@@ -3,7 +3,7 @@ import { SA_NAME_KEY, SA_UID_KEY, SECRET_TYPE_SA_TOKEN } from '@kcm-bus/k8s/core
 import type { LiveCheck, ObjectKind } from '@kcm-bus/runtime/catalog/index.ts';
 import { LIVE_CHECK_FAILED, type Mutation, type Outcome } from '@kcm-bus/runtime/mutation/index.ts';
 import { resourceOf } from './allowlist.ts';
-import { objectRefusal } from './content-checks.ts';
+import { keyName, objectRefusal } from './content-checks.ts';
 import { type Final, ownVerdict } from './outcome.ts';
 import { type Json, readObject, type SendDeps } from './send.ts';
 
@@ -52,9 +52,8 @@ export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
  * namespace, is Refused.
  */
 async function keySecretGone(m: Mutation, deps: SendDeps): Promise<Live> {
-  const key = m.reconcileKey ?? '';
-  const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-  if (namespace !== m.target.namespace || name === '' || !key.includes('/'))
+  const [key, namespace, name] = [m.reconcileKey ?? '', m.target.namespace, keyName(m) ?? ''];
+  if (namespace === null || !key.startsWith(`${namespace}/`) || name === '')
     return stopWith('Refused', 0, LIVE_CHECK_FAILED, `its key ${key} names no Secret of the target's namespace`, 0);
   const read = await readObject({ apiVersion: 'v1', resource: 'secrets', namespace, name }, m.controller, deps);
   if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
