@@ -25,12 +25,17 @@ export function profileOptions(dir: string): string {
 /** Share is a name and the milliseconds of CPU spent in it (self time). */
 type Share = { readonly name: string; readonly ms: number };
 
+/** packageOfPath names the package a source file's path is in: a dependency's, or one of ours (`services/writer`). */
+export function packageOfPath(path: string): string | undefined {
+  return (
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? /\/((?:packages|services|schemas)\/[^/]+)\//.exec(path)?.[1]
+  );
+}
+
 /** where names the part of the code a frame belongs to: a dependency, one of ours, Node itself, or V8's own work. */
 export function where(frame: CallFrame): string {
-  const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame.url);
-  if (dep) return dep[1]!;
-  const ours = /\/((?:packages|services|schemas)\/[^/]+)\//.exec(frame.url);
-  if (ours) return ours[1]!;
+  const known = packageOfPath(frame.url);
+  if (known !== undefined) return known;
   if (frame.url.startsWith('node:')) return 'node (built-in modules)';
   return frame.url === '' ? frame.functionName || '(native)' : 'other';
 }

@@ -7,6 +7,8 @@
  * it; packageOf). The services run with `--perf-basic-prof`, which names their JIT code in /tmp/perf-<pid>.map.
  */
 
+import { packageOfPath } from './cpu-profile.ts';
+
 /** Frame is one line of a sample's call chain in `perf script`: the symbol and the object it is in. */
 export type Frame = { readonly sym: string; readonly dso: string };
 
@@ -68,10 +70,8 @@ export function functionGroup(leaf: Frame | undefined): string {
 
 /** packageOf names the package of a JavaScript frame's file: a dependency, one of ours, or Node's own modules. */
 export function packageOf(f: Frame): string {
-  const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f.sym);
-  if (dep) return dep[1]!;
-  const ours = /\/((?:packages|services|schemas)\/[^/]+)\//.exec(f.sym);
-  if (ours) return ours[1]!;
+  const known = packageOfPath(f.sym);
+  if (known !== undefined) return known;
   // A frame without a file is code made by `new Function` (avsc's), or an address V8 gave other code since the map
   // named it: --perf-basic-prof appends names and never takes one back.
   return / node:/.test(f.sym) ? 'node (built-in modules)' : 'JavaScript without a file (generated, or moved)';
