@@ -9,6 +9,7 @@ import type { BenchContext } from '../../lib/scenario.ts';
 import { rcManifest } from '@kcm-bus/harness/rc.ts';
 import { deploymentManifest } from '@kcm-bus/harness/deployment.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
+import { warmUp } from './warm-up.ts';
 import { benchWatcherPid, busPids, cleanUpNamespace, startKcmBus, type Qps } from '../../lib/systems.ts';
 
 /** SIZE is how many pods S1 scales to (BENCH_PODS); N its value. */
@@ -24,20 +25,24 @@ export type Workload = {
   readonly label: string;
   readonly controller: string;
   readonly path: (ns: string) => string;
-  readonly manifest: Record<string, unknown>;
+  readonly manifest: (replicas: number) => Record<string, unknown>;
 };
 
 export const RC: Workload = {
   label: '',
   controller: 'replicationcontroller-controller',
   path: (ns) => `/api/v1/namespaces/${ns}/replicationcontrollers`,
-  manifest: rcManifest('s1', N),
+  manifest: (replicas) => rcManifest('s1', replicas),
 };
 export const RS: Workload = {
   label: 'RS ',
   controller: 'replicaset-controller',
   path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
-  manifest: { ...deploymentManifest('s1', N, 'nginx'), kind: 'ReplicaSet', apiVersion: 'apps/v1' },
+  manifest: (replicas) => ({
+    ...deploymentManifest('s1', replicas, 'nginx'),
+    kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+  }),
 };
 
 /** KINDS (BENCH_S1_KINDS) are the kinds S1 scales, both by default; WORKLOADS their workloads. */
@@ -59,7 +64,7 @@ export type S1Run = PodsOverTime & {
 };
 
 /**
- * scaleRun creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
+ * scaleRun warms the controllers up (BENCH_S1_WARMUP_PODS), creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
  * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
  * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
  */
@@ -73,11 +78,13 @@ async function scaleRun(
     readonly services: Readonly<Record<string, number>>;
   },
 ): Promise<S1Run> {
+  const controllers = Object.entries(measured.cpu).filter(([name]) => !(BUS_INFRA as readonly string[]).includes(name));
+  await warmUp(ctx, w, `${ns}-warm`, Object.fromEntries(controllers));
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const offsets = await topicMeter(kafkaBus({ brokers: ctx.e.kafkaBrokers, clientId: 'kcm-bus-bench-s1' }));
   const [meter, requests] = [cpuMeter(measured.cpu), await requestMeter(measured.services)];
   const started = performance.now();
-  await ctx.kube('POST', w.path(ns), w.manifest);
+  await ctx.kube('POST', w.path(ns), w.manifest(N));
   try {
     const run = await samplePods(ctx.kube, ns, N, started, DEADLINE_MS);
     const [rssMb, cpu] = [rssBytes(measured.pid ?? 0) / 2 ** 20, meter.read()];

@@ -8,6 +8,7 @@ import { total } from '../../lib/stats.ts';
 import type { BenchContext, Row, Scenario } from '../../lib/scenario.ts';
 import { KINDS, medianRun, N, rounds, roundsNote, SIZE, type S1Run, type Workload, WORKLOADS } from './scale-runs.ts';
 import { knob, numberKnob } from '../../lib/knobs.ts';
+import { WARMUP } from './warm-up.ts';
 import { BUS_SERVICES, cleanUpNamespace, type Qps } from '../../lib/systems.ts';
 
 const SETTINGS: readonly Qps[] = [
@@ -182,7 +183,7 @@ export const scenario: Scenario = {
   name: 'scale-rc-rs',
   title: `RC and ReplicaSet 0 -> ${N} pods`,
   run,
-  knobs: [SIZE, KINDS, ROUNDS],
+  knobs: [SIZE, KINDS, ROUNDS, WARMUP],
   measures:
     'an RC and a ReplicaSet scaled 0 → N pods at client QPS 20/30 and 1000/1000: seconds until the pods exist and run, ' +
     "the controller's RSS, CPU-seconds and Kafka requests per 1000 pods; beside a plain client-node loop creating the pods (the ceiling)",
