@@ -148,8 +148,9 @@ describe('startKindWatcher: watermarks', () => {
       await until(() => paced.published.some((r) => r.type === 'Watermark'));
       const { promise, resolve: release } = Promise.withResolvers<void>();
       gate.held = promise;
+      const marks = paced.pacer.marks;
       await paced.emit({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' } } });
-      await sleep(200);
+      await until(() => paced.pacer.marks > marks);
       gate.held = undefined;
       release();
       await until(() => paced.published.length >= 3);
@@ -255,7 +256,13 @@ function pacedWatcher({
   metrics?: WatcherMetrics;
   /** held: a promise each publication waits for before it lands, or undefined (it lands at once). */
   held?: () => Promise<void> | undefined;
-}): { watcher: KindWatcher; published: WatchRecord<KubeObject>[]; emit: (event: RawWatchEvent) => Promise<void> } {
+}): {
+  watcher: KindWatcher;
+  published: WatchRecord<KubeObject>[];
+  emit: (event: RawWatchEvent) => Promise<void>;
+  pacer: CountingPacer;
+} {
+  const pacer = new CountingPacer({ intervalMs, idleIntervalMs: 600_000 });
   const paced = {
     published: [] as WatchRecord<KubeObject>[],
     emit: async (_event: RawWatchEvent): Promise<void> => undefined,
@@ -287,7 +294,7 @@ function pacedWatcher({
       state: new PublishedState(),
       resumeFrom: undefined,
       metrics,
-      pacer: new WatermarkPacer({ intervalMs, idleIntervalMs: 600_000 }),
+      pacer,
       quiet,
       prompt,
       log: jsonLogger('test', { sink: () => undefined }),
@@ -296,7 +303,17 @@ function pacedWatcher({
       fenced: () => false,
     },
   );
-  return { watcher, published: paced.published, emit: (event) => paced.emit(event) };
+  return { watcher, published: paced.published, emit: (event) => paced.emit(event), pacer };
+}
+
+/** CountingPacer counts the watermarks the watcher marked: a test waits for one to fall due, not for a time. */
+class CountingPacer extends WatermarkPacer {
+  marks = 0;
+
+  override marked(kind: string, nowMs: number): void {
+    this.marks++;
+    super.marked(kind, nowMs);
+  }
 }
 
 /** until waits for a condition of the fakes, up to 10 s. */
