@@ -12,7 +12,8 @@ const DEADLINE_MS = 300_000;
  * unmeasured, so that the shared stack is measured warm: the broker is a JVM started with the bench stack, and in a
  * `perf record -a` of an S1 run without this step its JIT compiler threads had 6332 of the broker's 15,913 samples
  * (40 %), in every 20 s of the run and most in its first 100 s. A cluster's broker compiled its paths long before;
- * kcm-bus's own services still start fresh in every arm, and pay their own JIT there.
+ * kcm-bus's own services still start fresh in every arm, and pay their own JIT there (S1 warms them within the arm
+ * when BENCH_S1_WARM_UP_PODS is set).
  */
 export async function warmUp(ctx: BenchContext): Promise<void> {
   if (WARM_UP_PODS <= 0) return;

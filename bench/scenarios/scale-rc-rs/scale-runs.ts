@@ -9,7 +9,7 @@ import type { BenchContext } from '../../lib/scenario.ts';
 import { rcManifest } from '@kcm-bus/harness/rc.ts';
 import { deploymentManifest } from '@kcm-bus/harness/deployment.ts';
 import { startUpstream } from '@kcm-bus/harness/upstream.ts';
-import { warmUp } from './warm-up.ts';
+import { warmUpControllers } from './warm-up.ts';
 import { benchWatcherPid, busPids, cleanUpNamespace, startKcmBus, type Qps } from '../../lib/systems.ts';
 
 /** SIZE is how many pods S1 scales to (BENCH_PODS); N its value. */
@@ -64,7 +64,7 @@ export type S1Run = PodsOverTime & {
 };
 
 /**
- * scaleRun warms the controllers up (BENCH_S1_WARMUP_PODS), creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
+ * scaleRun warms the controllers up (BENCH_S1_WARM_UP_PODS), creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
  * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
  * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
  */
@@ -79,7 +79,7 @@ async function scaleRun(
   },
 ): Promise<S1Run> {
   const controllers = Object.entries(measured.cpu).filter(([name]) => !(BUS_INFRA as readonly string[]).includes(name));
-  await warmUp(ctx, w, `${ns}-warm`, Object.fromEntries(controllers));
+  await warmUpControllers(ctx, w, `${ns}-warm`, Object.fromEntries(controllers));
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const offsets = await topicMeter(kafkaBus({ brokers: ctx.e.kafkaBrokers, clientId: 'kcm-bus-bench-s1' }));
   const [meter, requests] = [cpuMeter(measured.cpu), await requestMeter(measured.services)];

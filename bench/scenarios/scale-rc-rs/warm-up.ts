@@ -12,13 +12,13 @@ type Scalable = {
 };
 
 /**
- * WARMUP (BENCH_S1_WARMUP_PODS): pods a workload of its own scales to, and is deleted, before each measured run, under
+ * WARMUP (BENCH_S1_WARM_UP_PODS): pods a workload of its own scales to, and is deleted, before each measured run, under
  * both systems, so that the run measures controllers past their first syncs: the kcm-bus services' JavaScript compiled
  * by V8's JIT, as a long-running controller manager's is (kube-controller-manager is compiled ahead of time). 0, the
  * default, measures the services as they start, the figures S1 printed before the knob.
  */
 export const WARMUP = knob(
-  'BENCH_S1_WARMUP_PODS',
+  'BENCH_S1_WARM_UP_PODS',
   '0',
   'pods a throwaway RC or ReplicaSet scales to and is deleted before each measured run, under both systems',
 );
@@ -28,11 +28,11 @@ const DEADLINE_MS = 600_000;
 const QUIET_CPU_S = 0.1;
 
 /**
- * warmUp scales the workload to WARMUP_PODS in namespace `ns` and deletes it, then waits until its pods are gone and
+ * warmUpControllers scales the workload to WARMUP_PODS in namespace `ns` and deletes it, then waits until its pods are gone and
  * the controllers (`controllers`: name → pid) use under QUIET_CPU_S in a second, so that none of the warm-up's work is
  * counted in the measured run. Nothing is done when the knob is 0.
  */
-export async function warmUp(
+export async function warmUpControllers(
   ctx: BenchContext,
   w: Scalable,
   ns: string,
