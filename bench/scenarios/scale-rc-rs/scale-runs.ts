@@ -64,9 +64,10 @@ export type S1Run = PodsOverTime & {
 };
 
 /**
- * scaleRun warms the controllers up (BENCH_S1_WARM_UP_PODS), creates an RC of N in a fresh namespace, samples its pods until N run, reads the controller's RSS
- * (upstream kube-controller-manager, or reconciler-rc) with the N pods still there, the CPU the processes
- * `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services` (pids), then cleans up.
+ * scaleRun warms the controllers up (BENCH_S1_WARM_UP_PODS), creates an RC of N in a fresh namespace, samples its
+ * pods until N run, reads the controller's RSS (upstream kube-controller-manager, or reconciler-rc) with the N pods
+ * still there, the CPU the processes `cpu` names used meanwhile and the Kafka requests of the kcm-bus `services`
+ * (pids), then cleans up.
  */
 async function scaleRun(
   ctx: BenchContext,

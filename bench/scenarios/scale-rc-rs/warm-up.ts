@@ -5,7 +5,7 @@ import { samplePods } from '../../lib/pods-over-time.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import { cleanUpNamespace } from '../../lib/systems.ts';
 
-/** Scalable is what warmUp creates: a workload's collection path in a namespace and its manifest of so many replicas. */
+/** Scalable is what warmUpControllers creates: a workload's collection path in a namespace and its manifest of so many replicas. */
 type Scalable = {
   readonly path: (ns: string) => string;
   readonly manifest: (replicas: number) => Record<string, unknown>;
@@ -39,6 +39,7 @@ export async function warmUpControllers(
   controllers: Readonly<Record<string, number>>,
 ): Promise<void> {
   if (WARMUP_PODS <= 0) return;
+  ctx.log(`S1 warm-up: ${WARMUP_PODS} pods in ${ns}, unmeasured`);
   await ctx.kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const started = performance.now();
   await ctx.kube('POST', w.path(ns), w.manifest(WARMUP_PODS));
