@@ -53,7 +53,7 @@ export async function checkLive(m: Mutation, deps: SendDeps): Promise<Live> {
  */
 async function keySecretGone(m: Mutation, deps: SendDeps): Promise<Live> {
   const [key, namespace, name] = [m.reconcileKey ?? '', m.target.namespace, keyName(m) ?? ''];
-  if (namespace === null || !key.startsWith(`${namespace}/`) || name === '')
+  if (namespace === null || !keyInTargetNamespace(m) || name === '')
     return stopWith('Refused', 0, LIVE_CHECK_FAILED, `its key ${key} names no Secret of the target's namespace`, 0);
   const read = await readObject({ apiVersion: 'v1', resource: 'secrets', namespace, name }, m.controller, deps);
   if ('failed' in read) return { type: 'Stop', verdict: read.failed, attempts: read.attempts };
@@ -81,6 +81,10 @@ async function namespaceTerminating(m: Mutation, deps: SendDeps): Promise<Live> 
   return { type: 'Go', facts: { object: read.found, account: null }, attempts: read.attempts };
 }
 
+/** keyInTargetNamespace: the mutation's reconcile key (`namespace/name`) names an object of the target's namespace. */
+const keyInTargetNamespace = (m: Mutation): boolean =>
+  m.reconcileKey?.startsWith(`${m.target.namespace ?? ''}/`) ?? false;
+
 /** stopWith is a live check's Stop with a verdict of its own (ownVerdict), after `attempts` reads. */
 function stopWith(outcome: Outcome, status: number, reason: string, message: string, attempts: number): Live {
   return { type: 'Stop', verdict: ownVerdict(outcome, status, reason, message), attempts };
@@ -98,7 +102,7 @@ async function controlledByKey(m: Mutation, kind: ObjectKind, deps: SendDeps): P
   if (read.found === null) return stopWith('AlreadyDone', 404, 'NotFound', `${what} is gone`, read.attempts);
   const why =
     objectRefusal([{ check: 'controllerRef', kind, namedByKey: true }], m, read.found) ??
-    (m.reconcileKey?.startsWith(`${m.target.namespace ?? ''}/`) ? undefined : `its key names another namespace's`);
+    (keyInTargetNamespace(m) ? undefined : `its key names another namespace's`);
   if (why === undefined) return { type: 'Go', facts: undefined, attempts: read.attempts };
   const message = `${what}: ${why} (key ${m.reconcileKey ?? 'none'}; the API says so now)`;
   return stopWith('Refused', 0, LIVE_CHECK_FAILED, message, read.attempts);
