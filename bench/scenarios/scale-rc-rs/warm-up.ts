@@ -5,7 +5,7 @@ import { samplePods } from '../../lib/pods-over-time.ts';
 import type { BenchContext } from '../../lib/scenario.ts';
 import { cleanUpNamespace } from '../../lib/systems.ts';
 
-/** Scalable is what warmUpControllers creates: a workload's collection path in a namespace and its manifest of so many replicas. */
+/** Scalable is what warmUpControllers creates: a workload's collection path and its manifest of so many replicas. */
 type Scalable = {
   readonly path: (ns: string) => string;
   readonly manifest: (replicas: number) => Record<string, unknown>;
@@ -28,9 +28,9 @@ const DEADLINE_MS = 600_000;
 const QUIET_CPU_S = 0.1;
 
 /**
- * warmUpControllers scales the workload to WARMUP_PODS in namespace `ns` and deletes it, then waits until its pods are gone and
- * the controllers (`controllers`: name → pid) use under QUIET_CPU_S in a second, so that none of the warm-up's work is
- * counted in the measured run. Nothing is done when the knob is 0.
+ * warmUpControllers scales the workload to WARMUP_PODS in namespace `ns` and deletes it, then waits until its pods
+ * are gone and the controllers (`controllers`: name → pid) use under QUIET_CPU_S in a second, so that none of the
+ * warm-up's work is counted in the measured run. Nothing is done when the knob is 0.
  */
 export async function warmUpControllers(
   ctx: BenchContext,

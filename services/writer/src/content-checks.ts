@@ -6,7 +6,8 @@ import { isJsonObject, type JsonObject, jsonField as fieldOf, pointerWithin } fr
 /*
  * The one interpreter of the catalog's content rules (ContentRule in packages/runtime/src/catalog/entry.ts): each
  * check is implemented once, here or, a Patch's, in patch-checks.ts, and a controller's rule is data in its catalog
- * entry, so a new controller adds no code to the writer. Mutations reach it validated: bodies and patches parse as JSON, but are otherwise untrusted.
+ * entry, so a new controller adds no code to the writer. Mutations reach it validated: bodies and patches parse as
+ * JSON, but are otherwise untrusted.
  */
 
 /** REFS is where a json patch writes owner references (AdoptPod, ReleasePod). */
