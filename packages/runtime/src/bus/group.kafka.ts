@@ -5,6 +5,7 @@ import { coPartitionAssigner } from './co-partition.kafka.ts';
 import { FetchLinger } from './fetch-linger.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
+import { beatWhile } from './beat-while.ts';
 import { TOPIC_MAX_MESSAGE_BYTES } from './record-limit.ts';
 import { causeChain } from '../faults/record-fault.ts';
 
@@ -77,12 +78,13 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     await consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: o.concurrency ?? 1,
-      eachBatch: async ({ batch, heartbeat }) => {
-        await started;
-        await latestAssignment(membership);
-        await o.onBatch(busBatch(batch), heartbeat);
-        await linger.afterBatch();
-      },
+      eachBatch: ({ batch, heartbeat }) =>
+        beatWhile(heartbeat, { intervalMs: groupTimeouts(o).heartbeatInterval }, async () => {
+          await started;
+          await latestAssignment(membership);
+          await o.onBatch(busBatch(batch), heartbeat);
+          await linger.afterBatch();
+        }),
     });
   } catch (err) {
     await leave().catch(() => undefined);
