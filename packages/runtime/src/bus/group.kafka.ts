@@ -51,10 +51,11 @@ const FETCH_LIMITS = { maxBytesPerPartition: TOPIC_MAX_MESSAGE_BYTES } as const;
  * An ephemeral group is deleted when its member stops (or fails to start).
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
+  const timeouts = groupTimeouts(o);
   const consumer = kafka.consumer({
     groupId: o.groupId,
     readUncommitted: false,
-    ...groupTimeouts(o),
+    ...timeouts,
     ...FETCH_LIMITS,
     ...assignersOf(o),
   });
@@ -79,7 +80,7 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
       autoCommit: false,
       partitionsConsumedConcurrently: o.concurrency ?? 1,
       eachBatch: ({ batch, heartbeat }) =>
-        beatWhile(heartbeat, { intervalMs: groupTimeouts(o).heartbeatInterval }, async () => {
+        beatWhile(heartbeat, { intervalMs: timeouts.heartbeatInterval }, async () => {
           await started;
           await latestAssignment(membership);
           await o.onBatch(busBatch(batch), heartbeat);
