@@ -120,6 +120,12 @@ export type GroupOptions = {
    * the member resumes them (GroupMember.resume); every other assigned partition is fetched.
    */
   readonly pausedAtJoin?: (tp: TopicPartition) => boolean;
+  /**
+   * maxWaitMs is how long a fetch waits at the broker for records when none are there (fetch.max.wait.ms); default
+   * kafkajs's 5000. Stopping a member waits for its fetch in flight, so a reader that stops once it has read what it
+   * wanted keeps this short.
+   */
+  readonly maxWaitMs?: number;
   /** onAssigned runs after every join, before any batch of the new assignment, with each assigned partition's offsets. */
   readonly onAssigned?: (assignment: readonly PartitionOffsets[]) => Promise<void> | void;
   /**

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { KafkaMessage } from 'kafkajs';
 import {
   busBatch,
+  consumerConfig,
   groupTimeouts,
   latestAssignment,
   lostGeneration,
@@ -66,6 +67,27 @@ describe('groupTimeouts', () => {
   it("keeps a shared group at the broker's shortest session, so a dead member's partitions move in 6 s", () => {
     assert.deepEqual(groupTimeouts({}), { sessionTimeout: 6000, heartbeatInterval: 2000 });
     assert.deepEqual(groupTimeouts({ ephemeral: false }), groupTimeouts({}));
+  });
+});
+
+describe('consumerConfig', () => {
+  const options = {
+    groupId: 'g',
+    topics: ['t'],
+    fromBeginning: true,
+    onBatch: async () => undefined,
+    onCrash: () => {},
+  };
+
+  it("given a member that names its fetch wait, then its consumer's fetches wait that long", () => {
+    assert.equal(consumerConfig({ ...options, maxWaitMs: 100 }).maxWaitTimeInMs, 100);
+  });
+
+  it("given a member that does not, then kafkajs's default stands and the group's session and read_committed do too", () => {
+    const c = consumerConfig(options);
+    assert.equal('maxWaitTimeInMs' in c, false);
+    assert.equal(c.readUncommitted, false);
+    assert.equal(c.sessionTimeout, groupTimeouts({}).sessionTimeout);
   });
 });
 

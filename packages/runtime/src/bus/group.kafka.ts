@@ -1,4 +1,4 @@
-import type { Batch, Consumer, IHeaders, Kafka, KafkaMessage, PartitionAssigner } from 'kafkajs';
+import type { Batch, Consumer, ConsumerConfig, IHeaders, Kafka, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import { deleteGroup, partitionOffsets } from './admin.kafka.ts';
 import type { BusBatch, BusRecord, GroupMember, GroupOptions } from './bus.ts';
 import { coPartitionAssigner } from './co-partition.kafka.ts';
@@ -45,6 +45,21 @@ export function groupTimeouts(o: Pick<GroupOptions, 'ephemeral'>): {
 const FETCH_LIMITS = { maxBytesPerPartition: TOPIC_MAX_MESSAGE_BYTES } as const;
 
 /**
+ * consumerConfig is the kafkajs consumer of a member: read_committed, its group's timeouts, the topics' fetch limits,
+ * its assigner, and its fetch wait when it names one.
+ */
+export function consumerConfig(o: GroupOptions): ConsumerConfig {
+  return {
+    groupId: o.groupId,
+    readUncommitted: false,
+    ...groupTimeouts(o),
+    ...FETCH_LIMITS,
+    ...(o.maxWaitMs === undefined ? {} : { maxWaitTimeInMs: o.maxWaitMs }),
+    ...assignersOf(o),
+  };
+}
+
+/**
  * joinKafkaGroup runs a kafkajs consumer (read_committed, no auto-commit) as a member of o.groupId: every batch
  * waits until joinKafkaGroup returned and until o.onAssigned finished with the assignment the batch belongs to, and
  * reads each newly assigned partition from o.startAt when it names an offset; o.commitProgress commits its progress.
@@ -52,13 +67,7 @@ const FETCH_LIMITS = { maxBytesPerPartition: TOPIC_MAX_MESSAGE_BYTES } as const;
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
   const timeouts = groupTimeouts(o);
-  const consumer = kafka.consumer({
-    groupId: o.groupId,
-    readUncommitted: false,
-    ...timeouts,
-    ...FETCH_LIMITS,
-    ...assignersOf(o),
-  });
+  const consumer = kafka.consumer(consumerConfig(o));
   const stopCommits = o.commitProgress
     ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress)
     : async () => undefined;

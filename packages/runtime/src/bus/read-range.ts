@@ -18,6 +18,14 @@ export function partitionId(tp: TopicPartition): string {
 }
 
 /**
+ * RANGE_MAX_WAIT_MS is how long a range reader's fetch waits for records that are not there. The read ends when every
+ * partition reached its end, and the member's stop waits for the fetch then in flight: at kafkajs's 5 s every read
+ * took 5 s more than its records, and a watcher's restore, two reads per kind, 10 s (on the three-node cluster,
+ * 20 s from its kill to its first publication). While records are there a fetch returns at once, whatever its wait.
+ */
+export const RANGE_MAX_WAIT_MS = 100;
+
+/**
  * readRange reads the records of each partition of the range in order and returns once every partition reached
  * its end (batches of transaction markers count: a watcher topic ends with a commit marker). It reads in an
  * ephemeral group, deleted afterwards, as a consumer without manual assignment must; records at or past a
@@ -36,6 +44,7 @@ export async function readRange(
     topics: [...range.topics],
     fromBeginning: true,
     ephemeral: true,
+    maxWaitMs: RANGE_MAX_WAIT_MS,
     ...(range.startAt ? { startAt: range.startAt } : {}),
     ...(range.partitions ? { partitions: range.partitions } : {}),
     onBatch: async (batch) => {
