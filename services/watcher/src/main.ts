@@ -10,7 +10,7 @@ import type { KubeObject } from './events.ts';
 import { WATCHER_FLAGS } from './flags.ts';
 import { objectTransform, startKindWatcher, type KindWatcher } from './kind-watcher.ts';
 import { promWatcherMetrics } from './metrics.prom.ts';
-import { fenceRecords, openKind, type OpenedKind } from './open-kind.ts';
+import { fenceRecords, openKinds, prepareKind, type OpenedKind } from './open-kind.ts';
 import { runCheckpoints, StateCheckpoints } from './state-checkpoints.ts';
 import { WatermarkPacer } from './watermark-pacer.ts';
 import { openWatcherPublishing, startupRetried } from './watcher-publishing.ts';
@@ -34,9 +34,8 @@ await serviceMain('watcher', WATCHER_FLAGS, async (ctx) => {
   const fatal = (err: unknown): void => ctx.fatal('publishing was fenced: a newer watcher took over; exiting', err);
   const publishing = await openWatcherPublishing(ctx.bus, kinds, GAP_MS, clockMs);
   const checkpoints = new StateCheckpoints(publishing.inTransaction, publishing.epoch);
-  const opened = await Promise.all(
-    kinds.map((k) => openKind(ctx, k, partitions.get(watchTopic(k)) ?? 1, { publishing, checkpoints, metrics })),
-  );
+  const prepared = await Promise.all(kinds.map((k) => prepareKind(ctx, k, partitions.get(watchTopic(k)) ?? 1)));
+  const opened = await openKinds(ctx.bus, prepared, { publishing, checkpoints, metrics });
   // The first checkpoint writes what the restores read of the history tails, and fences the history: every partition
   // gets a record of this watcher's epoch, past which the records of an older watcher are dropped by every reader.
   await startupRetried(() => checkpoints.flush(opened.map((o) => fenceRecords(o, publishing.epoch))));

@@ -9,7 +9,7 @@ import { EPOCH_HEADER, WATERMARK_KEY } from '@kcm-bus/schemas/watch-record.ts';
 import { loadWatchSchema } from '@kcm-bus/schemas/watch-schemas.fs.ts';
 import { openKindTopic, type KindTopic, type KindTopics } from './kind-topic.ts';
 import type { promWatcherMetrics } from './metrics.prom.ts';
-import { restoreKind, type Restored } from './restore-kind.ts';
+import { restoreKinds, type KindToRestore, type RestorePorts, type Restored } from './restore-kind.ts';
 import type { StateCheckpoints } from './state-checkpoints.ts';
 import type { WatcherPublishing } from './watcher-publishing.ts';
 
@@ -29,16 +29,18 @@ type Shared = {
   readonly metrics: ReturnType<typeof promWatcherMetrics>;
 };
 
-/**
- * openKind registers the kind's schema under both topics' subjects (BACKWARD), restores what was published from its
- * topics, registers it with the checkpoints (the restored history tail queued for the first one) and opens its topic.
- */
-export async function openKind(
-  ctx: ServiceContext,
-  kind: WatchedKind,
-  partitions: number,
-  shared: Shared,
-): Promise<OpenedKind> {
+/** PreparedKind is a kind whose schema is registered under both its topics' subjects: what its restore needs. */
+export type PreparedKind = {
+  readonly kind: WatchedKind;
+  readonly topics: KindTopics;
+  readonly partitions: number;
+  readonly history: Serde;
+  readonly toRestore: KindToRestore;
+  readonly log: Logger;
+};
+
+/** prepareKind registers the kind's schema under both topics' subjects (BACKWARD), with a serde for each topic. */
+export async function prepareKind(ctx: ServiceContext, kind: WatchedKind, partitions: number): Promise<PreparedKind> {
   const log = ctx.log.child({ kind: kind.kind });
   const topics = { history: watchTopic(kind), state: stateTopic(kind) };
   const [history, state] = (await Promise.all(
@@ -49,13 +51,37 @@ export async function openKind(
       return serde;
     }),
   )) as [Serde, Serde];
-  const partitionOf = (key: string): number => partitionFor(namespacePartitionKey(key), partitions);
-  const restored = await restoreKind(ctx.bus, topics, state, { partitions, partitionOf }, (offset, err) =>
+  const placed = { partitions, partitionOf: (key: string) => partitionFor(namespacePartitionKey(key), partitions) };
+  const onPoison = (offset: string, err: unknown): void =>
     log.error("a record of the kind's topics cannot be decoded: skipped (the first of them; the count follows)", {
       offset,
       err,
-    }),
+    });
+  return { kind, topics, partitions, history, toRestore: { topics, serde: state, placed, onPoison }, log };
+}
+
+/**
+ * openKinds restores what was published of every kind from its topics (restoreKinds: all kinds in one read of each
+ * topic kind), and opens each (openKind).
+ */
+export async function openKinds(
+  bus: RestorePorts,
+  kinds: readonly PreparedKind[],
+  shared: Shared,
+): Promise<OpenedKind[]> {
+  const restored = await restoreKinds(
+    bus,
+    kinds.map((k) => k.toRestore),
   );
+  return Promise.all(kinds.map((k, i) => openKind(k, restored[i]!, shared)));
+}
+
+/**
+ * openKind opens a restored kind's topic and registers it with the checkpoints, the restored history tail queued for
+ * the first one.
+ */
+async function openKind(k: PreparedKind, restored: Restored, shared: Shared): Promise<OpenedKind> {
+  const { kind, topics, partitions, log } = k;
   log.info('restored', {
     records: restored.records,
     skipped: restored.skipped,
@@ -64,20 +90,13 @@ export async function openKind(
     historyTail: restored.tail.length,
   });
   const seen = new Set<string>();
-  const topic = openKindTopic(
-    topics,
-    partitions,
-    {
-      ...shared,
-      serde: history,
-      onUnknown: (path) => {
-        shared.metrics.unknownField(kind.kind, path);
-        if (!seen.has(path)) log.warn('a field the schema lacks is published in unknownFields', { path });
-        seen.add(path);
-      },
-    },
-    restored.watermark ?? (await history.encode(noWatermark(restored.resumeFrom)).then((e) => e.bytes)),
-  );
+  const onUnknown = (path: string): void => {
+    shared.metrics.unknownField(kind.kind, path);
+    if (!seen.has(path)) log.warn('a field the schema lacks is published in unknownFields', { path });
+    seen.add(path);
+  };
+  const marker = restored.watermark ?? (await k.history.encode(noWatermark(restored.resumeFrom))).bytes;
+  const topic = openKindTopic(topics, partitions, { ...shared, serde: k.history, onUnknown }, marker);
   shared.checkpoints.register(
     { state: topics.state, history: topics.history, partitions, marker: topic.marker },
     restored.next,

@@ -10,6 +10,7 @@ import {
   type WatchRecord,
 } from '@kcm-bus/schemas/watch-record.ts';
 import type { KubeObject } from './events.ts';
+import { historyRange, readHistoryTails, type TailRange } from './history-tail.ts';
 import type { KindTopics } from './kind-topic.ts';
 import { PublishedState } from './store.ts';
 
@@ -28,6 +29,43 @@ export type Restored = {
   readonly skipped: number;
 };
 
+/** RestorePorts are what a restore reads the topics with: their offsets, and groups that read ranges of them. */
+export type RestorePorts = Pick<Bus, 'offsets' | 'joinGroup'>;
+
+/** KindToRestore is a kind's part of a restore: its topics, its decoder, where its keys go, and whom poison is told. */
+export type KindToRestore = {
+  readonly topics: KindTopics;
+  readonly serde: Pick<Serde, 'decode'>;
+  readonly placed: { readonly partitions: number; readonly partitionOf: (key: string) => number };
+  readonly onPoison: (offset: string, err: unknown) => void;
+};
+
+/**
+ * restoreKinds rebuilds what was published of each kind (after a restart): its state topic from the beginning (about
+ * one record per live object, whatever the length of the history), then each history partition from the state's
+ * marker on (the changes the last checkpoint did not hold; a partition without a marker was written whole to the
+ * state, as before checkpoints, and is read from its end), records of an older epoch than the marker's left out (a
+ * zombie's). Every kind's state topic is read in one group, then every history tail in another: a group's join and
+ * leave cost about a second each on three brokers, and two a kind held the watcher's restart 8 s. A record that
+ * cannot be decoded (the topics are open to anyone who can produce) is skipped and reported, never the end of the
+ * watcher; a transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
+ */
+export async function restoreKinds(bus: RestorePorts, kinds: readonly KindToRestore[]): Promise<Restored[]> {
+  const readings = kinds.map((k) => newReading(k.placed));
+  const states = new Map(kinds.map((k, i) => [k.topics.state, i]));
+  const ends = await endsOf(bus, [...states.keys()]);
+  await readRange(bus, { topics: [...states.keys()], ends }, async (record, tp) => {
+    const i = states.get(tp.topic)!;
+    const r = readings[i]!;
+    await applyRecord(r, kinds[i]!.serde, record, kinds[i]!.onPoison, (m) => r.markers.set(tp.partition, m));
+  });
+  const histories = await Promise.all(kinds.map((k, i) => historyRange(bus, k.topics.history, readings[i]!.markers)));
+  const tails = await readHistoryTails(bus, histories, (i, record) =>
+    applyRecord(readings[i]!, kinds[i]!.serde, record, kinds[i]!.onPoison, () => undefined),
+  );
+  return kinds.map((_, i) => restored(readings[i]!, histories[i]!, tails[i]!));
+}
+
 type Reading = {
   readonly state: PublishedState;
   resumeFrom: string | undefined;
@@ -37,25 +75,9 @@ type Reading = {
   readonly markers: Map<number, { next: bigint; epoch: bigint }>;
 };
 
-/** RestorePorts are what a restore reads the topics with: the state from the start, the history's tail in a group. */
-export type RestorePorts = Pick<Bus, 'readToEnd' | 'offsets' | 'joinGroup'>;
-
-/**
- * restoreKind rebuilds what was published (after a restart): the state topic from the beginning (about one record per
- * live object, whatever the length of the history), then each history partition from the state's marker on (the
- * changes the last checkpoint did not hold; a partition without a marker was written whole to the state, as before
- * checkpoints, and is read from its end), records of an older epoch than the marker's left out (a zombie's). A
- * record that cannot be decoded (the topics are open to anyone who can produce) is skipped and reported, never the
- * end of the watcher; a transient fault (registry unreachable) fails the restore, and the restarted watcher tries again.
- */
-export async function restoreKind(
-  bus: RestorePorts,
-  topics: KindTopics,
-  serde: Pick<Serde, 'decode'>,
-  placed: { readonly partitions: number; readonly partitionOf: (key: string) => number },
-  onPoison: (offset: string, err: unknown) => void,
-): Promise<Restored> {
-  const r: Reading = {
+/** newReading is a kind's reading before its first record. */
+function newReading(placed: KindToRestore['placed']): Reading {
+  return {
     state: new PublishedState(placed.partitions, placed.partitionOf),
     resumeFrom: undefined,
     watermark: undefined,
@@ -63,67 +85,21 @@ export async function restoreKind(
     skipped: 0,
     markers: new Map(),
   };
-  await bus.readToEnd(
-    topics.state,
-    async (record, partition) =>
-      void (await applyRecord(r, serde, record, onPoison, (marker) => r.markers.set(partition, marker))),
-  );
-  const ends = new Map((await bus.offsets(topics.history)).map((p) => [p.partition, BigInt(p.high)]));
-  const from = new Map([...ends].map(([p, end]) => [p, r.markers.get(p)?.next ?? end]));
-  const tail = await readHistoryTail(
-    bus,
-    topics.history,
-    { from, ends, floors: new Map([...r.markers].map(([p, m]) => [p, m.epoch])) },
-    (record) => applyRecord(r, serde, record, onPoison, () => undefined),
-  );
-  const next = new Map([...ends].map(([p, end]) => [p, end > (from.get(p) ?? 0n) ? end : (from.get(p) ?? end)]));
-  return {
-    state: r.state,
-    resumeFrom: r.resumeFrom,
-    watermark: r.watermark,
-    next,
-    tail,
-    records: r.records,
-    skipped: r.skipped,
-  };
 }
 
-type TailRange = {
-  readonly from: ReadonlyMap<number, bigint>;
-  readonly ends: ReadonlyMap<number, bigint>;
-  readonly floors: Map<number, bigint>;
-};
+/** endsOf are the topics' partitions that hold records, each with its end (the high-water mark now), by partitionId. */
+async function endsOf(bus: RestorePorts, topics: readonly string[]): Promise<Map<string, bigint>> {
+  const offsets = (await Promise.all(topics.map((t) => bus.offsets(t)))).flat();
+  return new Map(offsets.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => [partitionId(p), BigInt(p.high)]));
+}
 
-/**
- * readHistoryTail reads each history partition from `from` to its end, applying every record of an epoch not older
- * than the partition's floor (raised by the records read), and returns the state records of what it applied.
- */
-async function readHistoryTail(
-  bus: RestorePorts,
-  history: string,
-  range: TailRange,
-  apply: (record: BusRecord) => Promise<WatchRecord<KubeObject> | undefined>,
-): Promise<OutgoingRecord[]> {
-  const tail: OutgoingRecord[] = [];
-  const pending = [...range.from].filter(([p, start]) => start < (range.ends.get(p) ?? 0n));
-  const ends = new Map(pending.map(([p]) => [partitionId({ topic: history, partition: p }), range.ends.get(p)!]));
-  await readRange(
-    bus,
-    { topics: [history], ends, startAt: (tp) => String(range.from.get(tp.partition) ?? 0n) },
-    async (record, tp) => {
-      const epoch = epochOf(record.headers);
-      if (epoch < (range.floors.get(tp.partition) ?? 0n)) return;
-      range.floors.set(tp.partition, epoch);
-      const event = await apply(record);
-      if (event === undefined || event.type === 'Watermark') return;
-      const key = record.key?.toString() ?? '';
-      tail.push(
-        { key, value: record.value, partition: tp.partition, headers: record.headers },
-        ...(event.type === 'Deleted' ? [{ key, value: null, partition: tp.partition }] : []),
-      );
-    },
+/** restored is a kind's reading done: each history partition's next offset is its end, or its marker's when later. */
+function restored(r: Reading, range: TailRange, tail: readonly OutgoingRecord[]): Restored {
+  const next = new Map(
+    [...range.ends].map(([p, end]) => [p, end > (range.from.get(p) ?? 0n) ? end : (range.from.get(p) ?? end)]),
   );
-  return tail;
+  const { state, resumeFrom, watermark, records, skipped } = r;
+  return { state, resumeFrom, watermark, next, tail, records, skipped };
 }
 
 /** applyRecord applies one record of either topic to the reading; a marker's history offset and epoch go to onMarker. */
