@@ -19,9 +19,10 @@ export function partitionId(tp: TopicPartition): string {
 
 /**
  * RANGE_MAX_WAIT_MS is how long a range reader's fetch waits for records that are not there. The read ends when every
- * partition reached its end, and the member's stop waits for the fetch then in flight: at kafkajs's 5 s a read took
- * up to 5 s more than its records, and a watcher's restart on the three-node cluster 21 s from its kill to its start,
- * 11 s with this wait. While records are there a fetch returns at once, whatever its wait.
+ * partition reached its end, and the member's stop waits for its fetches then in flight (kafkajs fetches from each
+ * broker on its own, so on several brokers some are always waiting): at kafkajs's 5 s a read took up to 5 s more
+ * than its records, and a watcher's restart on the three-node cluster 21 s from its kill to its start, 11 s with
+ * this wait. While records are there a fetch returns at once, whatever its wait.
  */
 export const RANGE_MAX_WAIT_MS = 100;
 
