@@ -61,8 +61,8 @@ export async function prepareKind(ctx: ServiceContext, kind: WatchedKind, partit
 }
 
 /**
- * openKinds restores what was published of every kind from its topics (restoreKinds: all kinds in one read of each
- * topic kind), and opens each (openKind).
+ * openKinds restores what was published of every kind from its topics (restoreKinds: every kind's state topic in one
+ * read, then every kind's history tail in another), and opens each (openKind).
  */
 export async function openKinds(
   bus: RestorePorts,
