@@ -1,4 +1,4 @@
-import { type Bus, type BusRecord, type OutgoingRecord, partitionId, readRange } from '@kcm-bus/runtime/bus/index.ts';
+import { type Bus, type BusRecord, type OutgoingRecord, endsNow, readRange } from '@kcm-bus/runtime/bus/index.ts';
 import type { Serde } from '@kcm-bus/runtime/codec/index.ts';
 import { classifyFault } from '@kcm-bus/runtime/faults/index.ts';
 import { MalformedRecordError } from '@kcm-bus/runtime/consumer/index.ts';
@@ -53,7 +53,7 @@ export type KindToRestore = {
 export async function restoreKinds(bus: RestorePorts, kinds: readonly KindToRestore[]): Promise<Restored[]> {
   const readings = kinds.map((k) => newReading(k.placed));
   const states = new Map(kinds.map((k, i) => [k.topics.state, i]));
-  const ends = await endsOf(bus, [...states.keys()]);
+  const ends = await endsNow(bus, [...states.keys()]);
   await readRange(bus, { topics: [...states.keys()], ends }, async (record, tp) => {
     const i = states.get(tp.topic)!;
     const r = readings[i]!;
@@ -85,12 +85,6 @@ function newReading(placed: KindToRestore['placed']): Reading {
     skipped: 0,
     markers: new Map(),
   };
-}
-
-/** endsOf are the topics' partitions that hold records, each with its end (the high-water mark now), by partitionId. */
-async function endsOf(bus: RestorePorts, topics: readonly string[]): Promise<Map<string, bigint>> {
-  const offsets = (await Promise.all(topics.map((t) => bus.offsets(t)))).flat();
-  return new Map(offsets.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => [partitionId(p), BigInt(p.high)]));
 }
 
 /** restored is a kind's reading done: each history partition's next offset is its end, or its marker's when later. */

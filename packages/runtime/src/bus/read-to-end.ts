@@ -12,8 +12,21 @@ export async function readToEnd(
   onRecord: (record: BusRecord, partition: number) => Promise<void> | void,
   partitions?: readonly number[],
 ): Promise<void> {
+  const ends = await endsNow(bus, [topic], partitions);
+  await readRange(bus, { topics: [topic], ends, partitions }, (record, tp) => onRecord(record, tp.partition));
+}
+
+/**
+ * endsNow are a Range's ends for reading the topics to the end they have now: each partition that holds records
+ * (with partitions, only those numbers), by partitionId, with its high-water mark.
+ */
+export async function endsNow(
+  bus: Pick<Bus, 'offsets'>,
+  topics: readonly string[],
+  partitions?: readonly number[],
+): Promise<Map<string, bigint>> {
   const wanted = (p: PartitionOffsets): boolean =>
     BigInt(p.high) > BigInt(p.low) && (partitions === undefined || partitions.includes(p.partition));
-  const ends = new Map((await bus.offsets(topic)).filter(wanted).map((p) => [partitionId(p), BigInt(p.high)]));
-  await readRange(bus, { topics: [topic], ends, partitions }, (record, tp) => onRecord(record, tp.partition));
+  const offsets = (await Promise.all(topics.map((t) => bus.offsets(t)))).flat();
+  return new Map(offsets.filter(wanted).map((p) => [partitionId(p), BigInt(p.high)]));
 }
