@@ -17,11 +17,13 @@ import { readToEnd } from './read-to-end.ts';
 import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 import { tapClients, type ClientTaps } from './client-taps.kafka.ts';
 import { cacheTransactionCoordinators } from './coordinator-cache.kafka.ts';
+import { heartbeatInBackground } from './heartbeat-thread.kafka.ts';
 import { followLeaderMoves } from './leader-moves.kafka.ts';
 
 stopIdleRequestQueueLoop();
 cacheTransactionCoordinators();
 followLeaderMoves();
+heartbeatInBackground();
 
 /**
  * KafkaTls is how the client speaks TLS to the brokers (an SSL or SASL_SSL listener): the CA to trust (PEM; absent:

@@ -5,7 +5,6 @@ import { coPartitionAssigner } from './co-partition.kafka.ts';
 import { FetchLinger } from './fetch-linger.ts';
 import { onlyPartitionsAssigner } from './only-partitions.kafka.ts';
 import { commitProgress } from './progress-commits.kafka.ts';
-import { beatWhile } from './beat-while.ts';
 import { TOPIC_MAX_MESSAGE_BYTES } from './record-limit.ts';
 import { causeChain } from '../faults/record-fault.ts';
 
@@ -14,18 +13,18 @@ import { causeChain } from '../faults/record-fault.ts';
  * holds its partitions for a whole session before the group rebalances to its replacement: kafkajs's 30 s session
  * made S7 pause 24-30 s, 10 s made it 14.7 s against upstream's 16.3 s (kube-controller-manager's 15 s lease).
  * 6 s is the broker's default group.min.session.timeout.ms, the shortest a broker accepts, with three heartbeats per
- * session as Kafka advises; every batch loop heartbeats between records, so only a 6 s stall of the event loop
- * could cost a live member its partitions.
+ * session as Kafka advises; every member heartbeats each interval from its heartbeat thread, answered or not
+ * (heartbeat-thread.kafka.ts), so only a 6 s stall of the event loop could cost a live member its partitions.
  */
 const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 2000 } as const;
 
 /**
  * EPHEMERAL_TIMEOUTS are the session and heartbeat of a group of one member (a member's reader of global inputs, a
- * tail, a read to the end): no other member takes its partitions over, so a short session buys nothing. kafkajs
- * heartbeats only between fetches, and a fetch of quiet topics waits its whole maxWaitTimeInMs (5 s): a 6 s session
- * was lost whenever the event loop came a second late, and each loss was a rejoin that read the global inputs again
- * from offset 0 (the soak: 44 in 30 minutes in reconciler-node, each a step of its memory). 30 s is kafkajs's own
- * default session, ten heartbeats of its default 3 s.
+ * tail, a read to the end): no other member takes its partitions over, so a short session buys nothing. Before the
+ * heartbeat thread, kafkajs heartbeat only between fetches, and a fetch of quiet topics waits its whole
+ * maxWaitTimeInMs (5 s): a 6 s session was lost whenever the event loop came a second late, and each loss was a
+ * rejoin that read the global inputs again from offset 0 (the soak: 44 in 30 minutes in reconciler-node, each a step
+ * of its memory). 30 s is kafkajs's own default session, ten heartbeats of its default 3 s.
  */
 const EPHEMERAL_TIMEOUTS = { sessionTimeout: 30_000, heartbeatInterval: 3000 } as const;
 
@@ -66,7 +65,6 @@ export function consumerConfig(o: GroupOptions): ConsumerConfig {
  * An ephemeral group is deleted when its member stops (or fails to start).
  */
 export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<GroupMember> {
-  const timeouts = groupTimeouts(o);
   const consumer = kafka.consumer(consumerConfig(o));
   const stopCommits = o.commitProgress
     ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress)
@@ -88,13 +86,12 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     await consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: o.concurrency ?? 1,
-      eachBatch: ({ batch, heartbeat }) =>
-        beatWhile(heartbeat, { intervalMs: timeouts.heartbeatInterval }, async () => {
-          await started;
-          await latestAssignment(membership);
-          await o.onBatch(busBatch(batch), heartbeat);
-          await linger.afterBatch();
-        }),
+      eachBatch: async ({ batch, heartbeat }) => {
+        await started;
+        await latestAssignment(membership);
+        await o.onBatch(busBatch(batch), heartbeat);
+        await linger.afterBatch();
+      },
     });
   } catch (err) {
     await leave().catch(() => undefined);
