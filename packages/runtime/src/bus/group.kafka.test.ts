@@ -8,6 +8,7 @@ import {
   latestAssignment,
   lostGeneration,
   nextAssignment,
+  pausable,
   type Membership,
 } from './group.kafka.ts';
 
@@ -157,5 +158,25 @@ describe('nextAssignment: joins a moment apart', () => {
     firstApplying.resolve();
     await batch;
     assert.deepEqual(events, ['first starts', 'first ends', 'second applied', 'batch']);
+  });
+});
+
+describe('pausable', () => {
+  it('given a member that began to stop, then pause and resume leave its torn-down consumer alone', () => {
+    const calls: string[] = [];
+    const consumer = {
+      pause: () => void calls.push('pause'),
+      resume: () => void calls.push('resume'),
+      seek: (tp: { offset: string }) => void calls.push(`seek ${tp.offset}`),
+    };
+    let stopping = false;
+    const member = pausable(consumer, () => stopping);
+    member.pause([{ topic: 'kcm.state.pods', partition: 1 }]);
+    member.resume([{ topic: 'kcm.watch.pods', partition: 1, offset: '42' }]);
+    assert.deepEqual(calls, ['pause', 'seek 42', 'resume']);
+    stopping = true;
+    member.pause([{ topic: 'kcm.state.pods', partition: 2 }]);
+    member.resume([{ topic: 'kcm.watch.pods', partition: 2, offset: '7' }]);
+    assert.deepEqual(calls, ['pause', 'seek 42', 'resume'], 'a hand-off during the stop throws nothing');
   });
 });

@@ -69,7 +69,9 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
   const stopCommits = o.commitProgress
     ? commitProgress(consumer, o.commitProgress === true ? () => true : o.commitProgress)
     : async () => undefined;
+  let stopping = false;
   const leave = async (): Promise<void> => {
+    stopping = true;
     try {
       await stopCommits();
       await consumer.disconnect();
@@ -102,8 +104,25 @@ export async function joinKafkaGroup(kafka: Kafka, o: GroupOptions): Promise<Gro
     joined: () => membership.joined,
     commit: (offsets) => commitUnlessGone(consumer, offsets),
     stop: leave,
-    pause: (tps) => consumer.pause(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] }))),
+    ...pausable(consumer, () => stopping),
+  };
+}
+
+/**
+ * pausable is a member's pause and resume of its consumer, which do nothing once the member began to stop: a
+ * restored partition's hand-off to its history can come during the stop (from a batch the stop waits for), when
+ * kafkajs has torn its group down and throws ("Consumer group was not initialized").
+ */
+export function pausable(
+  consumer: Pick<Consumer, 'pause' | 'resume' | 'seek'>,
+  stopping: () => boolean,
+): Pick<GroupMember, 'pause' | 'resume'> {
+  return {
+    pause: (tps) => {
+      if (!stopping()) consumer.pause(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
+    },
     resume: (tps) => {
+      if (stopping()) return;
       for (const tp of tps)
         if (tp.offset !== undefined) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: tp.offset });
       consumer.resume(tps.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
