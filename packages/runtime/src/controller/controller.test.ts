@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { MemoryExpectations } from '../expectations/expectations.memory.ts';
 import { FencedError } from '../expectations/expectations.ts';
 import { KeyExpectations } from './key-expectations.ts';
+import { HOLD_LIMIT_MS } from './read-your-writes.ts';
 import type { GoneObject } from './gone-on-write.ts';
 import { CREATE_EXPIRED, type MutationResult } from '../mutation/mutation-result.ts';
 import type { Mutation, MutationCause } from '../mutation/mutation.ts';
@@ -377,6 +378,23 @@ describe('Controller: a key reads its own writes (ReadYourWrites)', () => {
     await h.controller.onEvent(RCS, rcEvent(4, '12'));
     await h.syncs(2);
     await h.stop();
+  });
+
+  it('given a write whose result never comes, then the key syncs after HOLD_LIMIT_MS and the overdue write is logged', async () => {
+    const write = aMutation({ id: 'w-lost', verb: 'UpdateStatus', reconcileKey: KEY });
+    const logs: string[] = [];
+    const h = harness((input) => ({ mutations: input.cause[0]?.offset === 1 ? [write] : [] }), undefined, { logs });
+    await h.controller.onEvent(RCS, rcEvent(1, '10'));
+    await h.syncs(1);
+    await h.controller.onEvent(RCS, rcEvent(2, '11'));
+    await turns();
+    assert.equal(h.inputs.length, 1, 'held while the write is in flight');
+    h.clock.advance(HOLD_LIMIT_MS);
+    await h.syncs(2);
+    await h.stop();
+    const warned = logs.filter((l) => l.includes('"level":"warn"') && l.includes('never came'));
+    assert.equal(warned.length, 1, logs.join('\n'));
+    assert.ok(warned[0]!.includes('w-lost') && warned[0]!.includes(KEY), warned[0]);
   });
 
   it('given a write whose result brings a report, then the key syncs at once with it, and the next sync without it', async () => {

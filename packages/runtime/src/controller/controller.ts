@@ -222,12 +222,26 @@ export class Controller implements ControllerFeed {
     await this.#sync(key);
   }
 
-  async #sync(key: string): Promise<void> {
-    if (!this.#writes.ready(key, this.#ports.now().getTime())) {
-      this.#ports.log.debug('sync held until its own writes are read back', { key });
-      this.#ports.queue.addAfter(key, this.#writes.retryInMs(key, this.#ports.now().getTime()));
-      return;
+  /** #held: the key waits for its own writes (ReadYourWrites), and is looked at again later; warns of an overdue one. */
+  #held(key: string): boolean {
+    const now = this.#ports.now().getTime();
+    const overdue = this.#writes.overdue(key, now);
+    if (overdue) {
+      const { ids, waitedMs } = overdue;
+      this.#ports.log.warn("its writes' results never came: the key syncs on what its stores show", {
+        key,
+        mutationIds: ids,
+        waitedMs,
+      });
     }
+    if (this.#writes.ready(key, now)) return false;
+    this.#ports.log.debug('sync held until its own writes are read back', { key });
+    this.#ports.queue.addAfter(key, this.#writes.retryInMs(key, now));
+    return true;
+  }
+
+  async #sync(key: string): Promise<void> {
+    if (this.#held(key)) return;
     const expectations = await this.#expectations.read(key);
     // Read after the last await: the stores the reconcile reads and the cause its mutation ids name are one moment.
     const { failures, report, cause, attempt, fresh } = this.#keys.startSync(key);

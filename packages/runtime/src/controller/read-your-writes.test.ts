@@ -75,8 +75,11 @@ describe('ReadYourWrites (upstream ConsistencyStore plus the wait for results)',
   it('given a result that never comes, then the key is held no longer than HOLD_LIMIT_MS', () => {
     const rw = new ReadYourWrites();
     rw.published(KEY, ['a'], 1000);
+    assert.equal(rw.overdue(KEY, 1000 + HOLD_LIMIT_MS - 1), undefined);
     assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS - 1), false);
+    assert.deepEqual(rw.overdue(KEY, 1000 + HOLD_LIMIT_MS), { ids: ['a'], waitedMs: HOLD_LIMIT_MS });
     assert.equal(rw.ready(KEY, 1000 + HOLD_LIMIT_MS), true);
+    assert.equal(rw.overdue(KEY, 1000 + HOLD_LIMIT_MS), undefined, 'told once: the key no longer waits for it');
   });
 
   it('given a held key, then it is looked at again when the hold limit ends while results are due (the last result enqueues it), after HELD_RETRY_MS while its watch records are', () => {

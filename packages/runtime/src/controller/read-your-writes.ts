@@ -90,6 +90,17 @@ export class ReadYourWrites {
   }
 
   /**
+   * overdue: the key's writes whose results did not come within HOLD_LIMIT_MS, and how long they were waited for; the
+   * next ready() lets the key sync without them. A result that never comes is a fault to be seen (a writer gone for
+   * good, a result lost between the writer and this member), not a wait to pass over in silence.
+   */
+  overdue(key: string, now: number): { readonly ids: readonly string[]; readonly waitedMs: number } | undefined {
+    const pending = this.#pending.get(key);
+    if (pending === undefined || now - pending.since < HOLD_LIMIT_MS) return undefined;
+    return { ids: [...pending.ids], waitedMs: now - pending.since };
+  }
+
+  /**
    * ready says whether the key may sync (EnsureReady): none of its writes in flight (or held past HOLD_LIMIT_MS),
    * and every partition it wrote to read at or past the version written. A ready key's record is cleared.
    */
