@@ -16,11 +16,11 @@ const PARTITIONS_AT_ONCE = 16;
  * reads each input once for all of them, as upstream's controllers share one informer per kind. Partitioned inputs and
  * the results are read in the group with the co-partitioning assigner, every newly assigned input partition restored
  * from the beginning (state is rebuilt from the topics), one kept across a rebalance read on (InputReader), and the
- * results read on from where the group left them (startPositions); global inputs are read whole by an ephemeral group
- * of this member's own (a singleton's results with them). A key is owned when its partition is assigned here, and
- * synced once that partition and every global input was read up to the high-water marks seen on assignment (the
- * Kafka form of WaitForCacheSync). What it reads goes to the controllers through RecordIntake; what it writes, through
- * GroupPublisher.
+ * results read on from where this member or else the group left them (startPositions); global inputs are read whole
+ * by an ephemeral group of this member's own (a singleton's results with them). A key is owned when its partition is
+ * assigned here, and synced once that partition and every global input was read up to the high-water marks seen on
+ * assignment (the Kafka form of WaitForCacheSync). What it reads goes to the controllers through RecordIntake; what it
+ * writes, through GroupPublisher.
  */
 export class ControllerGroup {
   readonly #o: ControllerGroupOptions;
@@ -170,7 +170,7 @@ export class ControllerGroup {
    * (results build no store: they gate nothing).
    */
   #track(reader: InputReader, assignment: readonly PartitionOffsets[]): ReadonlySet<number> {
-    for (const p of assignment) if (p.topic === this.#o.resultsTopic) this.#intake.resultsAssigned(p.partition, p.high);
+    this.#intake.resultsAssigned(assignment.filter((p) => p.topic === this.#o.resultsTopic));
     return reader.assigned(assignment.filter((p) => p.topic !== this.#o.resultsTopic));
   }
 
@@ -198,7 +198,7 @@ export class ControllerGroup {
       fromBeginning: true,
       coPartitioned: true,
       concurrency: PARTITIONS_AT_ONCE,
-      ...this.#partitioned.startPositions(this.#o.resultsTopic),
+      ...this.#partitioned.startPositions(this.#o.resultsTopic, (n) => this.#intake.resultsPositions.from(n)),
       onAssigned: async (assignment) => {
         for (const p of this.#parts) await p.takeFencingTokens?.([...new Set(assignment.map((a) => a.partition))]);
         this.#assigned(assignment);

@@ -54,8 +54,9 @@ export class InputReader {
    * startPositions are where a partitioned member reads an assigned partition: an input's state topic from its
    * beginning on each assignment that does not keep it, whatever the group committed (its stores are rebuilt from the
    * topics), its history topic from the state's checkpoint (InputReader, which pauses it until then); the results from
-   * where the group last read them (undefined: the committed offset; a group that never committed reads them from the
-   * beginning, once). Results build no state: what a member needs of them is what came since (a failed create's
+   * where this member read them on if it held the partition at its last assignment (resultsFrom: ResultsPositions),
+   * else where the group last read them (undefined: the committed offset; a group that never committed reads them
+   * from the beginning, once). Results build no state: what a member needs of them is what came since (a failed create's
    * expectations lowered), and restoring them whole on every assignment made a restart cost the audit window, an
    * Ed25519 verification per result ever written. Progress on the history and results is committed either way, so
    * ordinary lag tools (kafka-consumer-groups.sh --describe) see the members; a state topic, read only to restore, has
@@ -63,9 +64,13 @@ export class InputReader {
    * group with offsets behind, which the broker keeps for offsets.retention.minutes (a week) where an empty one goes at
    * once.
    */
-  startPositions(resultsTopic: string): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'pausedAtJoin'> {
+  startPositions(
+    resultsTopic: string,
+    resultsFrom: (partition: number) => string | undefined,
+  ): Pick<GroupOptions, 'startAt' | 'commitProgress' | 'pausedAtJoin'> {
     return {
-      startAt: (tp) => (tp.topic === resultsTopic || this.pausedAtJoin(tp) ? undefined : '0'),
+      startAt: (tp) =>
+        tp.topic === resultsTopic ? resultsFrom(tp.partition) : this.pausedAtJoin(tp) ? undefined : '0',
       commitProgress: (tp) => !this.restoresFrom(tp.topic),
       pausedAtJoin: this.pausedAtJoin,
     };

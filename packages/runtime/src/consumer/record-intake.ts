@@ -4,6 +4,7 @@ import type { ControllerGroupOptions, GroupPart } from './controller-group-optio
 import type { GroupPublisher } from './group-publisher.ts';
 import type { InputReader } from './input-reader.ts';
 import { type Dispatch, dispatchInput, dispatchResult } from './part-dispatch.ts';
+import { ResultsPositions } from './results-positions.ts';
 import { Watermarks } from './watermarks.ts';
 
 /** StaleEpochError refuses a history record of an older watcher epoch than its partition's newest (StateHandoff.admit). */
@@ -24,6 +25,8 @@ export class RecordIntake {
   readonly watermarks = new Watermarks();
   /** #resultsLiveFrom: per assigned results partition, the first offset of a live result (the high-water mark on assignment). */
   readonly #resultsLiveFrom = new Map<number, bigint>();
+  /** resultsPositions: where a join reads each results partition on from. */
+  readonly resultsPositions = new ResultsPositions();
 
   constructor(o: IntakeOptions, parts: readonly GroupPart[], publisher: GroupPublisher) {
     this.#o = o;
@@ -46,9 +49,13 @@ export class RecordIntake {
     this.#guard.stop();
   }
 
-  /** resultsAssigned notes where a results partition's live results begin: its high-water mark on assignment. */
-  resultsAssigned(partition: number, high: string): void {
-    this.#resultsLiveFrom.set(partition, BigInt(high));
+  /**
+   * resultsAssigned notes where each assigned results partition's live results begin (its high-water mark on
+   * assignment), and keeps this member's own positions of those partitions (ResultsPositions).
+   */
+  resultsAssigned(partitions: readonly { readonly partition: number; readonly high: string }[]): void {
+    for (const { partition, high } of partitions) this.#resultsLiveFrom.set(partition, BigInt(high));
+    this.resultsPositions.assigned(partitions.map((p) => p.partition));
   }
 
   /**
@@ -80,6 +87,7 @@ export class RecordIntake {
                 ? this.#input(reader, dispatch)
                 : dispatchResult(this.#parts, this.#o.results, dispatch);
       if (accepted !== 'skip') await this.#guard.handle({ ...tp, offset: record.offset }, record, handle, heartbeat);
+      if (resultsLiveFrom !== undefined) this.resultsPositions.read(tp.partition, record.offset);
       this.progress(reader, tp, record.offset);
       await heartbeat();
     }
