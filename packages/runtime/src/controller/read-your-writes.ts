@@ -12,6 +12,9 @@ export const HELD_RETRY_MS = 1000;
 
 type Pending = { readonly ids: Set<string>; readonly since: number };
 
+/** heldPastLimit: the pending writes have waited HOLD_LIMIT_MS for their results, and the key waits no longer. */
+const heldPastLimit = (pending: Pending, now: number): boolean => now - pending.since >= HOLD_LIMIT_MS;
+
 /** Written is what a write changed: the watched topic (by plural), the partition its object's records are on, the version. */
 export type Written = { readonly topic: string; readonly partition: number; readonly resourceVersion: string };
 
@@ -96,7 +99,7 @@ export class ReadYourWrites {
    */
   overdue(key: string, now: number): { readonly ids: readonly string[]; readonly waitedMs: number } | undefined {
     const pending = this.#pending.get(key);
-    if (pending === undefined || now - pending.since < HOLD_LIMIT_MS) return undefined;
+    if (pending === undefined || !heldPastLimit(pending, now)) return undefined;
     return { ids: [...pending.ids], waitedMs: now - pending.since };
   }
 
@@ -106,7 +109,7 @@ export class ReadYourWrites {
    */
   ready(key: string, now: number): boolean {
     const pending = this.#pending.get(key);
-    if (pending !== undefined && now - pending.since < HOLD_LIMIT_MS) return false;
+    if (pending !== undefined && !heldPastLimit(pending, now)) return false;
     this.#pending.delete(key);
     if (!this.#readBack(key)) {
       this.#held.add(key);
