@@ -19,9 +19,11 @@ import { tapClients, type ClientTaps } from './client-taps.kafka.ts';
 import { cacheTransactionCoordinators } from './coordinator-cache.kafka.ts';
 import { heartbeatInBackground } from './heartbeat-thread.kafka.ts';
 import { followLeaderMoves } from './leader-moves.kafka.ts';
+import { chooseLeastLoaded } from './least-loaded.kafka.ts';
 
 stopIdleRequestQueueLoop();
 cacheTransactionCoordinators();
+chooseLeastLoaded();
 followLeaderMoves();
 heartbeatInBackground();
 

@@ -4,15 +4,25 @@ import { beat, heartbeatInBackground, Runner, type RunnerState } from './heartbe
 
 type Sent = { groupId: string; memberId: string; groupGenerationId: number };
 
-/** member is a runner's state whose coordinator holds every heartbeat's answer until told (answer/fail). */
+/**
+ * member is a runner's state whose coordinator holds every heartbeat's answer until told (answer/fail), in a 6 s
+ * session; its cluster's lookups of the coordinator answer `moved` at once.
+ */
 function member(o: { memberId?: string | null } = {}) {
   const sent: Sent[] = [];
   const answers: PromiseWithResolvers<unknown>[] = [];
+  const lookups: string[] = [];
+  const moved = { heartbeat: async () => undefined };
   const consumerGroup = {
     groupId: 'kcm-bus-writer',
     memberId: o.memberId === undefined ? 'member-1' : o.memberId,
     generationId: 7,
+    sessionTimeout: 6000,
     lastRequest: 1,
+    offsetManager: null,
+    cluster: {
+      findGroupCoordinator: async ({ groupId }: { groupId: string }) => (lookups.push(groupId), moved),
+    },
     coordinator: {
       heartbeat: (args: Sent) => {
         sent.push(args);
@@ -20,11 +30,16 @@ function member(o: { memberId?: string | null } = {}) {
         answers.push(answer);
         return answer.promise;
       },
-    },
+    } as unknown,
   };
   const runner: RunnerState = { running: true, heartbeatInterval: 2000, consumerGroup };
-  return { runner, group: consumerGroup, sent, answers };
+  return { runner, group: consumerGroup, sent, answers, lookups, moved };
 }
+
+/** settle lets the promise callbacks of answers already given run. */
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
 
 /** FakeRunner stands for kafkajs's Runner: start joins, handleBatch runs a batch until it is told to end. */
 class FakeRunner {
@@ -47,15 +62,32 @@ class FakeRunner {
   }
 }
 
-/** patchedRunner is a fresh FakeRunner class with a heartbeat thread, on mocked timers, counting its heartbeats. */
+type Patchable = Parameters<typeof heartbeatInBackground>;
+
+/**
+ * patchedRunner is a fresh FakeRunner class with a heartbeat thread, on mocked timers, counting its heartbeats; the
+ * runner's own heartbeat (`runnerHeartbeat`) is its consumer group's, patched, over one that counts kafkajs's sends.
+ */
 function patchedRunner(t: TestContext, maxMs = 10_000) {
   t.mock.timers.enable({ apis: ['setInterval', 'Date'] });
   class Patched extends FakeRunner {}
-  heartbeatInBackground(Patched as unknown as Parameters<typeof heartbeatInBackground>[0], maxMs);
+  let kafkajsBeats = 0;
+  const group = { prototype: { heartbeat: async (_args: unknown) => void kafkajsBeats++ } };
+  heartbeatInBackground(Patched as unknown as Patchable[0], group as unknown as Patchable[1], maxMs);
   const runner = new Patched();
   let beats = 0;
-  runner.consumerGroup.coordinator.heartbeat = async () => void beats++;
-  return { runner, beats: () => beats, tick: (ms: number) => t.mock.timers.tick(ms) };
+  const coordinator = { heartbeat: async () => void beats++ };
+  runner.consumerGroup.coordinator = coordinator;
+  runner.consumerGroup.cluster.findGroupCoordinator = async () => coordinator;
+  const runnerHeartbeat = () =>
+    group.prototype.heartbeat.call(runner.consumerGroup as never, { interval: 2000 } as never);
+  return {
+    runner,
+    beats: () => beats,
+    kafkajsBeats: () => kafkajsBeats,
+    runnerHeartbeat,
+    tick: (ms: number) => t.mock.timers.tick(ms),
+  };
 }
 
 describe('beat', () => {
@@ -73,18 +105,71 @@ describe('beat', () => {
     assert.equal(m.sent.length, 0);
   });
 
-  it('given an answer, then the runner heartbeats an interval later; given an error, its next heartbeat is due', async () => {
+  it('given an answer, then the runner sends none of its own for an interval', async () => {
     const m = member();
     beat(m.runner, 10_000);
     m.answers[0]!.resolve(undefined);
-    await m.answers[0]!.promise;
-    await Promise.resolve();
-    assert.ok(m.group.lastRequest > 1, 'answered: the runner waits an interval before its own');
-    beat(m.runner, 12_000);
+    await settle();
+    assert.ok(m.group.lastRequest > 1, "kafkajs's heartbeat, where it is the runner's, waits an interval from it");
+  });
+
+  it('given an answer that the coordinator moved, then it is looked up again', async () => {
+    const m = member();
+    beat(m.runner, 10_000);
+    m.answers[0]!.reject(Object.assign(new Error('Not coordinator'), { type: 'NOT_COORDINATOR_FOR_GROUP' }));
+    await settle();
+    assert.deepEqual(m.lookups, ['kcm-bus-writer']);
+  });
+});
+
+describe('beat, given a coordinator that answers nothing', () => {
+  it('when a session passed without an answer, then the coordinator is looked up again at every turn', async () => {
+    const m = member();
+    for (const now of [10_000, 12_000, 14_000, 16_000]) beat(m.runner, now);
+    assert.deepEqual(m.lookups, [], 'within its session the coordinator is given its time');
+    beat(m.runner, 16_001);
+    await settle();
+    assert.deepEqual(
+      m.lookups,
+      ['kcm-bus-writer'],
+      "past the session it is looked up, as Java's sessionTimeoutExpired",
+    );
+    assert.equal(m.group.coordinator, m.moved, 'the next heartbeats go to the coordinator the lookup found');
+    beat(m.runner, 18_000);
+    await settle();
+    assert.equal(m.lookups.length, 2, 'the broker named may be the silent one, not yet fenced: again while no answer');
+  });
+
+  it('when a lookup is under way, then the next turn starts none', async () => {
+    const m = member();
+    const found = Promise.withResolvers<typeof m.moved>();
+    m.group.cluster.findGroupCoordinator = async ({ groupId }) => (m.lookups.push(groupId), found.promise);
+    beat(m.runner, 10_000);
+    beat(m.runner, 16_001);
+    beat(m.runner, 18_000);
+    await settle();
+    assert.equal(m.lookups.length, 1);
+    found.resolve(m.moved);
+  });
+
+  it('when it answers, errors included, then no lookup', async () => {
+    const m = member();
+    beat(m.runner, 10_000);
+    m.answers[0]!.resolve(undefined);
+    beat(m.runner, 14_000);
     m.answers[1]!.reject(Object.assign(new Error('The group is rebalancing'), { type: 'REBALANCE_IN_PROGRESS' }));
-    await m.answers[1]!.promise.catch(() => undefined);
-    await Promise.resolve();
-    assert.equal(m.group.lastRequest, 0, "refused: the runner's next heartbeat meets the answer and acts on it");
+    await settle();
+    beat(m.runner, Date.now() + 5000);
+    await settle();
+    assert.deepEqual(m.lookups, [], 'a coordinator that answered, even with an error, is alive');
+  });
+
+  it('when its request to it timed out, then it is looked up again at once', async () => {
+    const m = member();
+    beat(m.runner, 10_000);
+    m.answers[0]!.reject(Object.assign(new Error('Request timed out'), { name: 'KafkaJSRequestTimeoutError' }));
+    await settle();
+    assert.deepEqual(m.lookups, ['kcm-bus-writer']);
   });
 });
 
@@ -125,6 +210,45 @@ describe('heartbeatInBackground', () => {
     r.runner.running = true;
     r.tick(4000);
     assert.equal(r.beats(), 0);
+  });
+
+  it("given a running member, then the runner's heartbeat sends nothing and waits on no coordinator", async (t) => {
+    const r = patchedRunner(t);
+    await r.runnerHeartbeat();
+    assert.equal(r.kafkajsBeats(), 1, "before its thread runs, the runner's heartbeat is kafkajs's");
+    await r.runner.start();
+    await r.runnerHeartbeat();
+    r.tick(2000);
+    assert.deepEqual([r.kafkajsBeats(), r.beats()], [1, 1], 'the thread sends them');
+  });
+
+  it("given a rejoin answer to the thread, then the runner's next heartbeat throws it, for its generation only", async (t) => {
+    const r = patchedRunner(t);
+    const rebalancing = Object.assign(new Error('The group is rebalancing'), { type: 'REBALANCE_IN_PROGRESS' });
+    r.runner.consumerGroup.coordinator = { heartbeat: async () => Promise.reject(rebalancing) };
+    await r.runner.start();
+    r.tick(2000);
+    await settle();
+    await assert.rejects(r.runnerHeartbeat(), rebalancing, 'the runner rejoins, as on its own heartbeat');
+    await r.runnerHeartbeat();
+    r.tick(2000);
+    await settle();
+    (r.runner.consumerGroup as { generationId: number }).generationId = 8;
+    await r.runnerHeartbeat();
+    assert.ok(true, 'an answer to the generation before the rejoin is not thrown again');
+  });
+
+  it('given a rejoin answer from a coordinator the member has left, then it is dropped', async (t) => {
+    const r = patchedRunner(t);
+    const late = Promise.withResolvers<unknown>();
+    r.runner.consumerGroup.coordinator = { heartbeat: () => late.promise };
+    await r.runner.start();
+    r.tick(2000);
+    r.runner.consumerGroup.coordinator = { heartbeat: async () => undefined };
+    late.reject(Object.assign(new Error('The coordinator is not aware of this member'), { type: 'UNKNOWN_MEMBER_ID' }));
+    await settle();
+    await r.runnerHeartbeat();
+    assert.ok(true, 'a stopped broker, continued, answers what it held before it learns it was fenced');
   });
 
   it("patches kafkajs's Runner once", () => {

@@ -39,7 +39,7 @@ const LEADER_MOVED = new Set([
 ]);
 
 /** UNREACHED are the failures of a fetch whose broker did not answer: refused, broken, or silent past the timeout. */
-const UNREACHED = new Set(['KafkaJSConnectionError', 'KafkaJSRequestTimeoutError']);
+export const UNREACHED = new Set(['KafkaJSConnectionError', 'KafkaJSRequestTimeoutError']);
 
 /**
  * UNREACHED_PAUSE_MS is how long a fetch that could not reach its broker waits before it looks the leaders up again
@@ -69,7 +69,7 @@ export function recoverInPlace(recover: Recover, pauseMs = UNREACHED_PAUSE_MS): 
 }
 
 /** COORDINATOR_MOVED are the heartbeat answers that say the group's coordinator is another broker now, or none yet. */
-const COORDINATOR_MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'GROUP_COORDINATOR_NOT_AVAILABLE']);
+export const COORDINATOR_MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'GROUP_COORDINATOR_NOT_AVAILABLE']);
 
 /**
  * heartbeatInPlace is a member's heartbeat that follows its group's coordinator when it moves, as the Java consumer
@@ -92,9 +92,18 @@ export function heartbeatInPlace(heartbeat: Heartbeat): Heartbeat {
       const { type, name } = (e ?? {}) as { type?: unknown; name?: unknown };
       if (!UNREACHED.has(String(name)) && !COORDINATOR_MOVED.has(String(type))) throw e;
       this.lastRequest = Date.now();
-      this[LOOKUP] = findCoordinatorAgain(this).finally(() => delete this[LOOKUP]);
+      lookUpCoordinator(this);
     }
   };
+}
+
+/**
+ * lookUpCoordinator looks the member's group coordinator up again in the background (kafkajs's
+ * Cluster.findGroupCoordinator, which retries until a live broker answers for the group), unless a lookup is under
+ * way; heartbeatInPlace skips the member's heartbeats until it ends.
+ */
+export function lookUpCoordinator(member: MemberState): void {
+  member[LOOKUP] ??= findCoordinatorAgain(member).finally(() => delete member[LOOKUP]);
 }
 
 /** findCoordinatorAgain points the member and its offset manager at the group's coordinator; on failure, neither. */

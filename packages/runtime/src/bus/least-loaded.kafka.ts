@@ -1,0 +1,105 @@
+import { createRequire } from 'node:module';
+
+/** Queue is the part of kafkajs's RequestQueue (src/network/requestQueue) that says what a connection waits for. */
+type Queue = { readonly inflight: { readonly size: number }; readonly pending: readonly unknown[] };
+
+/** BrokerState is the part of kafkajs's Broker (src/broker/index.js) whose connections' queues are read. */
+export type BrokerState = {
+  readonly connectionPool?: { readonly pool?: readonly { readonly requestQueue?: Queue }[] };
+  isConnected(): boolean;
+};
+
+/** PoolState is what the change reads of kafkajs's BrokerPool: the brokers by node id, how to reach one, the seed. */
+type PoolState = {
+  readonly brokers: Readonly<Record<string, BrokerState>>;
+  readonly seedBroker: BrokerState;
+  findBroker(args: { nodeId: string }): Promise<BrokerState>;
+  connect(): Promise<void>;
+};
+type WithBroker = <T>(
+  this: PoolState,
+  callback: (args: { nodeId: string; broker: BrokerState }) => Promise<T>,
+) => Promise<T | null>;
+type BrokerPoolProto = { withBroker: WithBroker; findConnectedBroker(this: PoolState): Promise<BrokerState> };
+
+/** BrokerPool is kafkajs 2.2.4's broker pool, loaded from its source (the package has no `exports` map). */
+export const BrokerPool = createRequire(import.meta.url)('kafkajs/src/cluster/brokerPool.js') as {
+  prototype: BrokerPoolProto;
+};
+
+/** inFlight counts the requests sent to a broker and not answered, and those queued for it, over its connections. */
+export function inFlight(broker: BrokerState): number {
+  let count = 0;
+  for (const { requestQueue } of broker.connectionPool?.pool ?? [])
+    count += (requestQueue?.inflight.size ?? 0) + (requestQueue?.pending.length ?? 0);
+  return count;
+}
+
+/**
+ * leastLoadedFirst orders node ids as the Java client's NetworkClient.leastLoadedNode chooses one: connected brokers
+ * before the others, and among those the fewest requests in flight first; ties keep a random order, as kafkajs
+ * shuffles them, so lookups spread over the cluster.
+ */
+export function leastLoadedFirst(
+  brokers: Readonly<Record<string, BrokerState>>,
+  random: () => number = Math.random,
+): string[] {
+  const rank = (id: string): number => (brokers[id]!.isConnected() ? 0 : 1e9) + inFlight(brokers[id]!);
+  return Object.keys(brokers)
+    .map((id) => ({ id, rank: rank(id), tie: random() }))
+    .sort((a, b) => a.rank - b.rank || a.tie - b.tie)
+    .map(({ id }) => id);
+}
+
+/**
+ * chooseLeastLoaded makes kafkajs 2.2.4 send the requests that may go to any broker (Metadata, FindCoordinator) to
+ * the least loaded one, as the Java client does, where kafkajs picks one at random (BrokerPool.withBroker,
+ * findConnectedBroker). A broker stopped without closing its connections (SIGSTOP, a long pause) answers nothing for
+ * requestTimeout (30 s) and gathers the requests sent to it meanwhile; a random choice sent a member's lookup of its
+ * group's moved coordinator there one time in three, and the member waited the 30 s, past its session. Each method
+ * tries the brokers in that order as kafkajs does in its own: the callback on each until one succeeds (null when
+ * none does); the first broker that is connected or connects (the seed broker, reconnected, when none does).
+ * Idempotent: the prototype is patched once.
+ */
+export function chooseLeastLoaded(pool: { prototype: BrokerPoolProto } = BrokerPool): void {
+  const proto = pool.prototype as BrokerPoolProto & { [PATCHED]?: true };
+  if (proto[PATCHED]) return;
+  proto.withBroker = async function <T>(
+    this: PoolState,
+    callback: (args: { nodeId: string; broker: BrokerState }) => Promise<T>,
+  ): Promise<T | null> {
+    const order = leastLoadedFirst(this.brokers);
+    if (order.length === 0) throw noBrokers();
+    for (const nodeId of order) {
+      const broker = await this.findBroker({ nodeId });
+      try {
+        return await callback({ nodeId, broker });
+      } catch {
+        // the next broker, as kafkajs's own withBroker
+      }
+    }
+    return null;
+  };
+  proto.findConnectedBroker = async function (this: PoolState): Promise<BrokerState> {
+    for (const nodeId of leastLoadedFirst(this.brokers)) {
+      try {
+        return await this.findBroker({ nodeId });
+      } catch {
+        // the next broker, as kafkajs's own findConnectedBroker
+      }
+    }
+    await this.connect();
+    return this.seedBroker;
+  };
+  proto[PATCHED] = true;
+}
+
+/** noBrokers is kafkajs's KafkaJSBrokerNotFound for an empty pool, which its retriers know. */
+function noBrokers(): Error {
+  const { KafkaJSBrokerNotFound } = createRequire(import.meta.url)('kafkajs/src/errors.js') as {
+    KafkaJSBrokerNotFound: new (message: string) => Error;
+  };
+  return new KafkaJSBrokerNotFound('No brokers in the broker pool');
+}
+
+const PATCHED = Symbol('kcm-bus: the least loaded broker chosen');
