@@ -17,6 +17,7 @@ import { readToEnd } from './read-to-end.ts';
 import { stopIdleRequestQueueLoop } from './request-queue-idle.kafka.ts';
 import { tapClients, type ClientTaps } from './client-taps.kafka.ts';
 import { cacheTransactionCoordinators } from './coordinator-cache.kafka.ts';
+import { endFetchersWithRunner } from './fetchers-end.kafka.ts';
 import { heartbeatInBackground } from './heartbeat-thread.kafka.ts';
 import { followLeaderMoves } from './leader-moves.kafka.ts';
 import { chooseLeastLoaded } from './least-loaded.kafka.ts';
@@ -26,6 +27,7 @@ cacheTransactionCoordinators();
 chooseLeastLoaded();
 followLeaderMoves();
 heartbeatInBackground();
+endFetchersWithRunner();
 
 /**
  * KafkaTls is how the client speaks TLS to the brokers (an SSL or SASL_SSL listener): the CA to trust (PEM; absent:
