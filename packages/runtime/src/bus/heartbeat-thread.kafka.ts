@@ -108,7 +108,7 @@ function refused(runner: RunnerState, refusal: Refusal): void {
  * member and generation the group still has; so the runner's fetch loop never waits on a coordinator. Before the
  * thread starts and after it stops, kafkajs's own.
  */
-export function heartbeatFromThread(heartbeat: Heartbeat): Heartbeat {
+function heartbeatFromThread(heartbeat: Heartbeat): Heartbeat {
   return async function (this: GroupState, args: { interval: number }) {
     if (!this[BEATING]) return heartbeat.call(this, args);
     const refusal = this[REFUSED];

@@ -198,7 +198,7 @@ export class ControllerGroup {
       fromBeginning: true,
       coPartitioned: true,
       concurrency: PARTITIONS_AT_ONCE,
-      ...this.#partitioned.startPositions(this.#o.resultsTopic, (n) => this.#intake.resultsPositions.from(n)),
+      ...this.#partitioned.startPositions(this.#o.resultsTopic, (n) => this.#intake.resultsFrom(n)),
       onAssigned: async (assignment) => {
         for (const p of this.#parts) await p.takeFencingTokens?.([...new Set(assignment.map((a) => a.partition))]);
         this.#assigned(assignment);

@@ -25,8 +25,8 @@ export class RecordIntake {
   readonly watermarks = new Watermarks();
   /** #resultsLiveFrom: per assigned results partition, the first offset of a live result (the high-water mark on assignment). */
   readonly #resultsLiveFrom = new Map<number, bigint>();
-  /** resultsPositions: where a join reads each results partition on from. */
-  readonly resultsPositions = new ResultsPositions();
+  /** #resultsPositions: where a join reads each results partition on from. */
+  readonly #resultsPositions = new ResultsPositions();
 
   constructor(o: IntakeOptions, parts: readonly GroupPart[], publisher: GroupPublisher) {
     this.#o = o;
@@ -55,7 +55,12 @@ export class RecordIntake {
    */
   resultsAssigned(partitions: readonly { readonly partition: number; readonly high: string }[]): void {
     for (const { partition, high } of partitions) this.#resultsLiveFrom.set(partition, BigInt(high));
-    this.resultsPositions.assigned(partitions.map((p) => p.partition));
+    this.#resultsPositions.assigned(partitions.map((p) => p.partition));
+  }
+
+  /** resultsFrom is where a join reads the results partition on from: this member's next offset, or undefined. */
+  resultsFrom(partition: number): string | undefined {
+    return this.#resultsPositions.from(partition);
   }
 
   /**
@@ -87,7 +92,7 @@ export class RecordIntake {
                 ? this.#input(reader, dispatch)
                 : dispatchResult(this.#parts, this.#o.results, dispatch);
       if (accepted !== 'skip') await this.#guard.handle({ ...tp, offset: record.offset }, record, handle, heartbeat);
-      if (resultsLiveFrom !== undefined) this.resultsPositions.read(tp.partition, record.offset);
+      if (resultsLiveFrom !== undefined) this.#resultsPositions.read(tp.partition, record.offset);
       this.progress(reader, tp, record.offset);
       await heartbeat();
     }
