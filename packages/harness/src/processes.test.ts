@@ -51,3 +51,17 @@ describe('inServiceScope', () => {
     assert.equal(stubborn.process.signalCode, 'SIGKILL');
   });
 });
+
+describe('ServiceProcess.stop', () => {
+  after(stopAllServices);
+
+  it('given a service that exits on SIGTERM, then its exit status', async () => {
+    assert.equal(await (await started('polite', false)).stop(500), 0);
+  });
+
+  it('given one that does not, then SIGKILL once killAfterMs passed: a stop never waits forever', async () => {
+    const stubborn = await started('stubborn-stop', true);
+    assert.equal(await stubborn.stop(500), null);
+    assert.equal(stubborn.process.signalCode, 'SIGKILL');
+  });
+});

@@ -14,11 +14,18 @@ export type ServiceProcess = {
   readonly metricsUrl: string;
   readonly logFile: string;
   readonly exited: Promise<number | null>;
-  /** stop sends SIGTERM and waits for the exit status. */
-  readonly stop: () => Promise<number | null>;
+  /** stop sends SIGTERM and waits for the exit status, sending SIGKILL if none came killAfterMs later. */
+  readonly stop: (killAfterMs?: number) => Promise<number | null>;
 };
 
 const started = new Set<ServiceProcess>();
+
+/**
+ * STOP_KILL_MS is how long a stop waits after SIGTERM before SIGKILL: twice a service's own
+ * --graceful-shutdown-timeout (30 s), past which it exits by itself unless its event loop is stuck (then its timer
+ * cannot fire: a chaos bench once waited on such a writer until it was killed by hand).
+ */
+const STOP_KILL_MS = 60_000;
 
 /**
  * startService runs services/<name>/src/main.ts (or opts.script) with the given flags on a free metrics port, its
@@ -49,10 +56,18 @@ export async function startService(
     metricsUrl: `http://127.0.0.1:${port}/metrics`,
     logFile,
     exited,
-    stop: async () => {
+    stop: async (killAfterMs = STOP_KILL_MS) => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       started.delete(service);
-      return exited;
+      const kill = setTimeout(() => {
+        console.error(`${name} did not exit ${killAfterMs} ms after SIGTERM: SIGKILL (log: ${logFile})`);
+        child.kill('SIGKILL');
+      }, killAfterMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(kill);
+      }
     },
   };
   started.add(service);
@@ -93,17 +108,7 @@ export async function inServiceScope<T>(run: () => Promise<T>, graceMs = 30_000)
     return await run();
   } finally {
     const own = [...started].filter((s) => !before.has(s));
-    await Promise.all(own.map((s) => stopWithin(s, graceMs)));
-  }
-}
-
-/** stopWithin stops a service with SIGTERM, and with SIGKILL if it has not exited graceMs later. */
-async function stopWithin(service: ServiceProcess, graceMs: number): Promise<void> {
-  const kill = setTimeout(() => service.process.kill('SIGKILL'), graceMs);
-  try {
-    await service.stop();
-  } finally {
-    clearTimeout(kill);
+    await Promise.all(own.map((s) => s.stop(graceMs)));
   }
 }
 
