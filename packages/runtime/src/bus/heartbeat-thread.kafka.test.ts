@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { beat, heartbeatInBackground, Runner, type RunnerState } from './heartbeat-thread.kafka.ts';
+import { LOOKUP_PATIENCE_MS } from './leader-moves.kafka.ts';
 
 type Sent = { groupId: string; memberId: string; groupGenerationId: number };
 
@@ -162,6 +163,22 @@ describe('beat, given a coordinator that answers nothing', () => {
     beat(m.runner, Date.now() + 5000);
     await settle();
     assert.deepEqual(m.lookups, [], 'a coordinator that answered, even with an error, is alive');
+  });
+
+  it('when a lookup hangs past its patience, then the next starts and the late answer is dropped', async () => {
+    const m = member();
+    const hung = Promise.withResolvers<typeof m.moved>();
+    const answers = [hung.promise, Promise.resolve(m.moved)];
+    m.group.cluster.findGroupCoordinator = async ({ groupId }) => (m.lookups.push(groupId), answers.shift()!);
+    beat(m.runner, 10_000);
+    beat(m.runner, 16_001);
+    beat(m.runner, 16_001 + LOOKUP_PATIENCE_MS);
+    await settle();
+    assert.equal(m.lookups.length, 2, 'one sent to a stopped broker waits 30 s: the next goes elsewhere');
+    assert.equal(m.group.coordinator, m.moved);
+    hung.resolve({ heartbeat: async () => undefined });
+    await settle();
+    assert.equal(m.group.coordinator, m.moved, 'the stopped broker answered late: its answer is not taken');
   });
 
   it('when its request to it timed out, then it is looked up again at once', async () => {

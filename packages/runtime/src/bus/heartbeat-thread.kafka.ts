@@ -80,7 +80,7 @@ export function beat(runner: RunnerState, now: number, maxMs = MAX_POLL_INTERVAL
   const coordinator = group.coordinator as Coordinator | undefined;
   if (!memberId || !coordinator) return;
   for (const batch of runner[BATCHES] ?? []) if (now - batch.since > maxMs) return;
-  if (now - (runner[ANSWERED] ??= now) > group.sessionTimeout) lookUpCoordinator(group);
+  if (now - (runner[ANSWERED] ??= now) > group.sessionTimeout) lookUpCoordinator(group, now);
   coordinator.heartbeat({ groupId, memberId, groupGenerationId: generationId }).then(
     () => void (runner[ANSWERED] = group.lastRequest = Date.now()),
     (error: unknown) => {

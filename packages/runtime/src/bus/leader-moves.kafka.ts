@@ -15,9 +15,19 @@ export type MemberState = {
   coordinator: unknown;
   offsetManager: { coordinator: unknown } | null;
   lastRequest: number;
-  [LOOKUP]?: Promise<void>;
+  [LOOKUP]?: Lookup;
 };
 type Heartbeat = (this: MemberState, args: { interval: number }) => Promise<void>;
+
+/** Lookup is a lookup of the member's coordinator under way: when it started. */
+type Lookup = { readonly since: number };
+
+/**
+ * LOOKUP_PATIENCE_MS is how long a lookup under way keeps the next from starting: one sent to a broker stopped with
+ * its connections open waits the request timeout (30 s), and the next, starting past this, goes elsewhere (the
+ * stopped broker then holds an overdue request: least-loaded.kafka.ts).
+ */
+export const LOOKUP_PATIENCE_MS = 3000;
 
 /** ConsumerGroupClass is the part of kafkajs's ConsumerGroup (src/consumer/consumerGroup.js) the change touches. */
 type ConsumerGroupClass = { prototype: { recoverFromFetch: Recover; heartbeat: Heartbeat } };
@@ -99,17 +109,24 @@ export function heartbeatInPlace(heartbeat: Heartbeat): Heartbeat {
 
 /**
  * lookUpCoordinator looks the member's group coordinator up again in the background (kafkajs's
- * Cluster.findGroupCoordinator, which retries until a live broker answers for the group), unless a lookup is under
- * way; heartbeatInPlace skips the member's heartbeats until it ends.
+ * Cluster.findGroupCoordinator, which retries until a live broker answers for the group), unless a lookup started
+ * less than LOOKUP_PATIENCE_MS ago is under way; heartbeatInPlace skips the member's heartbeats until it ends. A
+ * lookup that a later one superseded is dropped when it ends: its broker answered late.
  */
-export function lookUpCoordinator(member: MemberState): void {
-  member[LOOKUP] ??= findCoordinatorAgain(member).finally(() => delete member[LOOKUP]);
+export function lookUpCoordinator(member: MemberState, now = Date.now()): void {
+  const under = member[LOOKUP];
+  if (under && now - under.since < LOOKUP_PATIENCE_MS) return;
+  const lookup: Lookup = { since: now };
+  member[LOOKUP] = lookup;
+  void findCoordinatorAgain(member, lookup).finally(() => {
+    if (member[LOOKUP] === lookup) delete member[LOOKUP];
+  });
 }
 
 /** findCoordinatorAgain points the member and its offset manager at the group's coordinator; on failure, neither. */
-async function findCoordinatorAgain(member: MemberState): Promise<void> {
+async function findCoordinatorAgain(member: MemberState, lookup: Lookup): Promise<void> {
   const coordinator = await member.cluster.findGroupCoordinator({ groupId: member.groupId }).catch(() => undefined);
-  if (coordinator === undefined) return;
+  if (coordinator === undefined || member[LOOKUP] !== lookup) return;
   member.coordinator = coordinator;
   if (member.offsetManager) member.offsetManager.coordinator = coordinator;
 }

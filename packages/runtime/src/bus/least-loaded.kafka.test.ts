@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BrokerPool, chooseLeastLoaded, inFlight, leastLoadedFirst, type BrokerState } from './least-loaded.kafka.ts';
+import {
+  BrokerPool,
+  chooseLeastLoaded,
+  inFlight,
+  leastLoadedFirst,
+  OVERDUE_MS,
+  overdue,
+  type BrokerState,
+} from './least-loaded.kafka.ts';
 
-/** broker is a Broker with `inflight` requests unanswered and `pending` queued on each of its two connections. */
-function broker(o: { inflight?: number; pending?: number; connected?: boolean } = {}): BrokerState {
+/**
+ * broker is a Broker with `inflight` requests unanswered (sent `age` ms ago, 0 by default) and `pending` queued on
+ * each of its two connections.
+ */
+function broker(o: { inflight?: number; pending?: number; connected?: boolean; age?: number } = {}): BrokerState {
   const queue = () => ({
-    inflight: new Map(Array.from({ length: o.inflight ?? 0 }, (_, i) => [i, {}])),
+    inflight: new Map(Array.from({ length: o.inflight ?? 0 }, (_, i) => [i, { createdAt: Date.now() - (o.age ?? 0) }])),
     pending: Array(o.pending ?? 0),
   });
   return {
@@ -55,6 +66,12 @@ describe('leastLoadedFirst', () => {
   it('orders connected brokers by their requests in flight, then the others (NetworkClient.leastLoadedNode)', () => {
     const brokers = { 1: broker({ inflight: 7 }), 2: broker({ connected: false }), 3: broker({ inflight: 1 }) };
     assert.deepEqual(leastLoadedFirst(brokers), ['3', '1', '2']);
+  });
+
+  it('puts a broker holding an overdue request last, however few it holds (a stopped one)', () => {
+    const brokers = { 1: broker({ inflight: 1, age: OVERDUE_MS + 500 }), 2: broker({ inflight: 3 }) };
+    assert.deepEqual(leastLoadedFirst(brokers), ['2', '1']);
+    assert.deepEqual([overdue(brokers[1], Date.now()), overdue(brokers[2], Date.now())], [2, 0]);
   });
 
   it('keeps a random order among brokers equally loaded, as kafkajs shuffles them', () => {

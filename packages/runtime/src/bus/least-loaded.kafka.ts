@@ -1,7 +1,17 @@
 import { createRequire } from 'node:module';
 
 /** Queue is the part of kafkajs's RequestQueue (src/network/requestQueue) that says what a connection waits for. */
-type Queue = { readonly inflight: { readonly size: number }; readonly pending: readonly unknown[] };
+type Queue = {
+  readonly inflight: { readonly size: number; values(): Iterable<{ readonly createdAt: number }> };
+  readonly pending: readonly unknown[];
+};
+
+/**
+ * OVERDUE_MS: a request in flight longer than this was not answered as a live broker answers: a fetch waits at most
+ * maxWaitTimeInMs (5 s) for records, and the others are answered sooner (a heartbeat held for a lost follower, up to
+ * offsets.commit.timeout.ms, 5 s, too).
+ */
+export const OVERDUE_MS = 6000;
 
 /** BrokerState is the part of kafkajs's Broker (src/broker/index.js) whose connections' queues are read. */
 export type BrokerState = {
@@ -35,16 +45,28 @@ export function inFlight(broker: BrokerState): number {
   return count;
 }
 
+/** overdue counts the requests sent to a broker and unanswered for more than OVERDUE_MS. */
+export function overdue(broker: BrokerState, now: number): number {
+  let count = 0;
+  for (const { requestQueue } of broker.connectionPool?.pool ?? [])
+    for (const request of requestQueue?.inflight.values() ?? []) if (now - request.createdAt > OVERDUE_MS) count++;
+  return count;
+}
+
 /**
  * leastLoadedFirst orders node ids as the Java client's NetworkClient.leastLoadedNode chooses one: connected brokers
  * before the others, and among those the fewest requests in flight first; ties keep a random order, as kafkajs
- * shuffles them, so lookups spread over the cluster.
+ * shuffles them, so lookups spread over the cluster. A broker holding an overdue request comes after all of them:
+ * Java's client disconnects from a node whose request timed out, and a stopped broker's long-poll fetch counts one
+ * request in flight, as a live one's does, until it is overdue.
  */
 export function leastLoadedFirst(
   brokers: Readonly<Record<string, BrokerState>>,
   random: () => number = Math.random,
+  now: number = Date.now(),
 ): string[] {
-  const rank = (id: string): number => (brokers[id]!.isConnected() ? 0 : 1e9) + inFlight(brokers[id]!);
+  const rank = (id: string): number =>
+    (overdue(brokers[id]!, now) > 0 ? 2e9 : 0) + (brokers[id]!.isConnected() ? 0 : 1e9) + inFlight(brokers[id]!);
   return Object.keys(brokers)
     .map((id) => ({ id, rank: rank(id), tie: random() }))
     .sort((a, b) => a.rank - b.rank || a.tie - b.tie)
