@@ -1,11 +1,5 @@
 import { createRequire } from 'node:module';
-import {
-  ConsumerGroup,
-  COORDINATOR_MOVED,
-  lookUpCoordinator,
-  UNREACHED,
-  type MemberState,
-} from './leader-moves.kafka.ts';
+import { ConsumerGroup, coordinatorLost, lookUpCoordinator, type MemberState } from './leader-moves.kafka.ts';
 
 /**
  * MAX_POLL_INTERVAL_MS is how long one batch may keep its member in the group by background heartbeats: the Java
@@ -96,10 +90,10 @@ export function beat(runner: RunnerState, now: number, maxMs = MAX_POLL_INTERVAL
  * heartbeats it held with UNKNOWN_MEMBER_ID (its sessions ran out while it was stopped) before it learns it was fenced.
  */
 function refused(runner: RunnerState, refusal: Refusal): void {
-  const { type, name } = (refusal.error ?? {}) as { type?: unknown; name?: unknown };
+  const { type } = (refusal.error ?? {}) as { type?: unknown };
   if (typeof type === 'string') runner[ANSWERED] = Date.now();
   if (REJOIN.has(String(type))) runner.consumerGroup[REFUSED] = refusal;
-  else if (COORDINATOR_MOVED.has(String(type)) || UNREACHED.has(String(name))) lookUpCoordinator(runner.consumerGroup);
+  else if (coordinatorLost(refusal.error)) lookUpCoordinator(runner.consumerGroup);
 }
 
 /**

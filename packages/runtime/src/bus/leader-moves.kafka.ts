@@ -49,7 +49,7 @@ const LEADER_MOVED = new Set([
 ]);
 
 /** UNREACHED are the failures of a fetch whose broker did not answer: refused, broken, or silent past the timeout. */
-export const UNREACHED = new Set(['KafkaJSConnectionError', 'KafkaJSRequestTimeoutError']);
+const UNREACHED = new Set(['KafkaJSConnectionError', 'KafkaJSRequestTimeoutError']);
 
 /**
  * UNREACHED_PAUSE_MS is how long a fetch that could not reach its broker waits before it looks the leaders up again
@@ -79,7 +79,13 @@ export function recoverInPlace(recover: Recover, pauseMs = UNREACHED_PAUSE_MS): 
 }
 
 /** COORDINATOR_MOVED are the heartbeat answers that say the group's coordinator is another broker now, or none yet. */
-export const COORDINATOR_MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'GROUP_COORDINATOR_NOT_AVAILABLE']);
+const COORDINATOR_MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'GROUP_COORDINATOR_NOT_AVAILABLE']);
+
+/** coordinatorLost: a heartbeat's failure says the coordinator moved, or could not be reached; look it up again. */
+export function coordinatorLost(err: unknown): boolean {
+  const { type, name } = (err ?? {}) as { type?: unknown; name?: unknown };
+  return UNREACHED.has(String(name)) || COORDINATOR_MOVED.has(String(type));
+}
 
 /**
  * heartbeatInPlace is a member's heartbeat that follows its group's coordinator when it moves, as the Java consumer
@@ -99,8 +105,7 @@ export function heartbeatInPlace(heartbeat: Heartbeat): Heartbeat {
     try {
       await heartbeat.call(this, args);
     } catch (e) {
-      const { type, name } = (e ?? {}) as { type?: unknown; name?: unknown };
-      if (!UNREACHED.has(String(name)) && !COORDINATOR_MOVED.has(String(type))) throw e;
+      if (!coordinatorLost(e)) throw e;
       this.lastRequest = Date.now();
       lookUpCoordinator(this);
     }
