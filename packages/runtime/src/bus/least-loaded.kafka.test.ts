@@ -3,10 +3,9 @@ import { describe, it } from 'node:test';
 import {
   BrokerPool,
   chooseLeastLoaded,
-  inFlight,
   leastLoadedFirst,
   OVERDUE_MS,
-  overdue,
+  loadOf,
   type BrokerState,
 } from './least-loaded.kafka.ts';
 
@@ -54,11 +53,15 @@ function patchedPool(brokers: Record<string, BrokerState>) {
   };
 }
 
-describe('inFlight', () => {
+describe('loadOf', () => {
   it('counts the requests unanswered and queued over every connection of the broker', () => {
-    assert.equal(inFlight(broker({ inflight: 3, pending: 1 })), 8);
-    assert.equal(inFlight(broker()), 0);
-    assert.equal(inFlight({ isConnected: () => false }), 0, 'a broker not yet connected has no queues');
+    assert.equal(loadOf(broker({ inflight: 3, pending: 1 }), Date.now()).inFlight, 8);
+    assert.equal(loadOf(broker(), Date.now()).inFlight, 0);
+    assert.equal(
+      loadOf({ isConnected: () => false }, Date.now()).inFlight,
+      0,
+      'a broker not yet connected has no queues',
+    );
   });
 });
 
@@ -71,7 +74,7 @@ describe('leastLoadedFirst', () => {
   it('puts a broker holding an overdue request last, however few it holds (a stopped one)', () => {
     const brokers = { 1: broker({ inflight: 1, age: OVERDUE_MS + 500 }), 2: broker({ inflight: 3 }) };
     assert.deepEqual(leastLoadedFirst(brokers), ['2', '1']);
-    assert.deepEqual([overdue(brokers[1], Date.now()), overdue(brokers[2], Date.now())], [2, 0]);
+    assert.deepEqual([loadOf(brokers[1], Date.now()).overdue, loadOf(brokers[2], Date.now()).overdue], [2, 0]);
   });
 
   it('keeps a random order among brokers equally loaded, as kafkajs shuffles them', () => {

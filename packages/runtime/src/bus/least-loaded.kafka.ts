@@ -32,25 +32,32 @@ type WithBroker = <T>(
 ) => Promise<T | null>;
 type BrokerPoolProto = { withBroker: WithBroker; findConnectedBroker(this: PoolState): Promise<BrokerState> };
 
+const require = createRequire(import.meta.url);
+
 /** BrokerPool is kafkajs 2.2.4's broker pool, loaded from its source (the package has no `exports` map). */
-export const BrokerPool = createRequire(import.meta.url)('kafkajs/src/cluster/brokerPool.js') as {
-  prototype: BrokerPoolProto;
+export const BrokerPool = require('kafkajs/src/cluster/brokerPool.js') as { prototype: BrokerPoolProto };
+
+/** KafkaJSBrokerNotFound is kafkajs's error for a broker not in the pool, which its retriers know. */
+const { KafkaJSBrokerNotFound } = require('kafkajs/src/errors.js') as {
+  KafkaJSBrokerNotFound: new (message: string) => Error;
 };
 
-/** inFlight counts the requests sent to a broker and not answered, and those queued for it, over its connections. */
-export function inFlight(broker: BrokerState): number {
-  let count = 0;
-  for (const { requestQueue } of broker.connectionPool?.pool ?? [])
-    count += (requestQueue?.inflight.size ?? 0) + (requestQueue?.pending.length ?? 0);
-  return count;
-}
+/**
+ * Load is what a broker's connections wait for: the requests sent and not answered and those queued (inFlight), and
+ * of the sent ones, those unanswered for more than OVERDUE_MS (overdue).
+ */
+export type Load = { readonly inFlight: number; readonly overdue: number };
 
-/** overdue counts the requests sent to a broker and unanswered for more than OVERDUE_MS. */
-export function overdue(broker: BrokerState, now: number): number {
-  let count = 0;
-  for (const { requestQueue } of broker.connectionPool?.pool ?? [])
-    for (const request of requestQueue?.inflight.values() ?? []) if (now - request.createdAt > OVERDUE_MS) count++;
-  return count;
+/** loadOf reads a broker's Load at `now` from its connections' request queues, in one walk. */
+export function loadOf(broker: BrokerState, now: number): Load {
+  let inFlight = 0;
+  let overdue = 0;
+  for (const { requestQueue } of broker.connectionPool?.pool ?? []) {
+    if (requestQueue === undefined) continue;
+    inFlight += requestQueue.inflight.size + requestQueue.pending.length;
+    for (const request of requestQueue.inflight.values()) if (now - request.createdAt > OVERDUE_MS) overdue++;
+  }
+  return { inFlight, overdue };
 }
 
 /**
@@ -65,8 +72,10 @@ export function leastLoadedFirst(
   random: () => number = Math.random,
   now: number = Date.now(),
 ): string[] {
-  const rank = (id: string): number =>
-    (overdue(brokers[id]!, now) > 0 ? 2e9 : 0) + (brokers[id]!.isConnected() ? 0 : 1e9) + inFlight(brokers[id]!);
+  const rank = (id: string): number => {
+    const { inFlight, overdue } = loadOf(brokers[id]!, now);
+    return (overdue > 0 ? 2e9 : 0) + (brokers[id]!.isConnected() ? 0 : 1e9) + inFlight;
+  };
   return Object.keys(brokers)
     .map((id) => ({ id, rank: rank(id), tie: random() }))
     .sort((a, b) => a.rank - b.rank || a.tie - b.tie)
@@ -91,7 +100,7 @@ export function chooseLeastLoaded(pool: { prototype: BrokerPoolProto } = BrokerP
     callback: (args: { nodeId: string; broker: BrokerState }) => Promise<T>,
   ): Promise<T | null> {
     const order = leastLoadedFirst(this.brokers);
-    if (order.length === 0) throw noBrokers();
+    if (order.length === 0) throw new KafkaJSBrokerNotFound('No brokers in the broker pool');
     for (const nodeId of order) {
       const broker = await this.findBroker({ nodeId });
       try {
@@ -114,14 +123,6 @@ export function chooseLeastLoaded(pool: { prototype: BrokerPoolProto } = BrokerP
     return this.seedBroker;
   };
   proto[PATCHED] = true;
-}
-
-/** noBrokers is kafkajs's KafkaJSBrokerNotFound for an empty pool, which its retriers know. */
-function noBrokers(): Error {
-  const { KafkaJSBrokerNotFound } = createRequire(import.meta.url)('kafkajs/src/errors.js') as {
-    KafkaJSBrokerNotFound: new (message: string) => Error;
-  };
-  return new KafkaJSBrokerNotFound('No brokers in the broker pool');
 }
 
 const PATCHED = Symbol('kcm-bus: the least loaded broker chosen');
